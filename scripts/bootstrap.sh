@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Sets up a Debian 12 machine for contend, builds it, and runs either the default scenario or
+# the whole test suite. Usage: bash scripts/bootstrap.sh run|test|build
+#   run   install what is missing, build, run scenarios/queue.toml over a few seeds
+#   test  install what is missing, build with warnings as errors, run the CTest suite
+# Environment: BUILD_DIR (default build), CONTEND_LONG=1 adds the long searches to `test`.
+set -euo pipefail
+mode=${1:-run}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${BUILD_DIR:-$root/build}
+
+packages=(build-essential g++ cmake ninja-build pkg-config
+          libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
+          libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev)
+if [ "$mode" = test ]; then packages+=(chromium); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+werror=OFF
+[ "$mode" = test ] && werror=ON
+cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCONTEND_WERROR=$werror
+cmake --build "$build_dir" --parallel "$(nproc)"
+
+case "$mode" in
+  run)
+    "$build_dir/contend" run "$root/scenarios/queue.toml" --seeds 1..20
+    ;;
+  test)
+    labels=(-LE long)
+    [ "${CONTEND_LONG:-0}" = 1 ] && labels=()
+    ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" "${labels[@]}"
+    ;;
+  build) ;;
+  *) echo "bootstrap: unknown mode '$mode' (expected run, test or build)" >&2; exit 2 ;;
+esac

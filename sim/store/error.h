@@ -1,0 +1,43 @@
+// FoundationDB error codes the simulated store produces, and the predicates the retry loop uses.
+//
+// Expected outcomes (a conflict, a too-old read, an unknown commit result) travel as ErrorCode
+// values, never as exceptions. Numbers and retryable sets follow FoundationDB
+// (flow/error_definitions.h and fdb_error_predicate in bindings/c/fdb_c.cpp).
+#pragma once
+
+#include <string_view>
+
+namespace contend {
+
+enum class ErrorCode : int {
+  success = 0,
+  transaction_too_old = 1007,
+  future_version = 1009,
+  not_committed = 1020,
+  commit_unknown_result = 1021,
+  transaction_cancelled = 1025,
+  transaction_timed_out = 1031,
+  accessed_unreadable = 1036,
+  client_invalid_operation = 2000,
+  key_outside_legal_range = 2004,
+  inverted_range = 2005,
+  used_during_commit = 2017,
+  no_commit_version = 2021,
+  transaction_too_large = 2101,
+  key_too_large = 2102,
+  value_too_large = 2103,
+};
+
+inline constexpr bool ok(ErrorCode e) { return e == ErrorCode::success; }
+
+// FoundationDB's snake_case name for the code ("not_committed"), or "unknown_error".
+std::string_view error_name(ErrorCode e);
+
+// fdb_error_predicate(MAYBE_COMMITTED): the transaction may or may not have been applied.
+bool maybe_committed(ErrorCode e);
+// fdb_error_predicate(RETRYABLE_NOT_COMMITTED): known not committed, safe to retry.
+bool retryable_not_committed(ErrorCode e);
+// fdb_error_predicate(RETRYABLE): what on_error retries.
+inline bool retryable(ErrorCode e) { return maybe_committed(e) || retryable_not_committed(e); }
+
+}  // namespace contend
