@@ -1,0 +1,23 @@
+// Entry point of the `contend` tool. Subcommands register themselves from cmd_*.cpp.
+#include <cstdio>
+#include <exception>
+
+#include "scenarios/cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"contend: deterministic simulation and model checking of FoundationDB queue recipes"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "contend 0.1.0");
+  contend::cli::CommandContext ctx;
+  contend::cli::register_tuple_command(app, ctx);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "contend: %s\n", e.what());
+    return 2;
+  }
+  return ctx.exit_code;
+}
