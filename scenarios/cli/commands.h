@@ -14,5 +14,6 @@ struct CommandContext {
 };
 
 void register_tuple_command(CLI::App& app, CommandContext& ctx);
+void register_run_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace contend::cli

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "contend 0.1.0");
   contend::cli::CommandContext ctx;
   contend::cli::register_tuple_command(app, ctx);
+  contend::cli::register_run_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

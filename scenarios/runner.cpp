@@ -1,0 +1,343 @@
+#include "scenarios/runner.h"
+
+#include <algorithm>
+#include <cassert>
+#include <deque>
+
+namespace contend {
+
+namespace {
+
+using model::Event;
+using model::EventType;
+using model::Item;
+using model::OpFunction;
+
+struct PlannedOp {
+  OpFunction f = OpFunction::enqueue;
+  std::optional<Item> item;  // inserts only
+};
+
+// Draws one slot's operations from the mix with the slot's own stream.
+std::vector<PlannedOp> plan_slot(const Scenario& s, RecipeKind kind, int slot, Rng rng) {
+  struct Weighted {
+    OpFunction f;
+    double weight;
+  };
+  std::vector<Weighted> choices;
+  if (kind == RecipeKind::fifo) {
+    choices = {{OpFunction::enqueue, s.mix.enqueue}, {OpFunction::dequeue, s.mix.dequeue}};
+  } else {
+    choices = {{OpFunction::push, s.mix.push},         {OpFunction::pop_min, s.mix.pop_min},
+               {OpFunction::peek_min, s.mix.peek_min}, {OpFunction::pop_max, s.mix.pop_max},
+               {OpFunction::peek_max, s.mix.peek_max}};
+  }
+  double total = 0;
+  for (const auto& c : choices) total += c.weight;
+  std::vector<PlannedOp> ops;
+  ops.reserve(static_cast<std::size_t>(s.operations_per_client));
+  for (int n = 0; n < s.operations_per_client; ++n) {
+    double x = rng.unit() * total;
+    OpFunction f = choices.back().f;
+    for (const auto& c : choices) {
+      if (c.weight > 0 && x < c.weight) {
+        f = c.f;
+        break;
+      }
+      x -= c.weight;
+    }
+    PlannedOp op{f, std::nullopt};
+    if (model::is_insert(f)) {
+      Item item{"v" + std::to_string(slot) + "-" + std::to_string(n), std::nullopt};
+      if (kind == RecipeKind::priority) item.priority = rng.range(s.priority_min, s.priority_max);
+      op.item = std::move(item);
+    }
+    ops.push_back(std::move(op));
+  }
+  return ops;
+}
+
+Task<OpResult> perform(Recipe& recipe, Database db, const PlannedOp& op) {
+  switch (op.f) {
+    case OpFunction::enqueue: return recipe.enqueue(db, op.item->value);
+    case OpFunction::dequeue: return recipe.dequeue(db);
+    case OpFunction::push: return recipe.push(db, op.item->value, *op.item->priority);
+    case OpFunction::pop_min: return recipe.pop(db, false);
+    case OpFunction::pop_max: return recipe.pop(db, true);
+    case OpFunction::peek_min: return recipe.peek(db, false);
+    case OpFunction::peek_max: return recipe.peek(db, true);
+  }
+  return recipe.dequeue(db);
+}
+
+// One run of the workload on one world.
+class Workload {
+ public:
+  Workload(const Scenario& s, const RecipeInfo& info, World& world)
+      : scenario_(s), info_(info), world_(world), recipe_(info.make()) {
+    world_.on_crash = [this](ClientId id) { on_crash(id); };
+  }
+
+  void plan(std::uint64_t seed) {
+    Rng root = Rng(seed).child("workload");
+    for (int slot = 0; slot < scenario_.clients; ++slot) {
+      auto state = std::make_unique<Slot>();
+      state->ops = plan_slot(scenario_, info_.kind, slot, root.child(static_cast<std::uint64_t>(slot)));
+      slots_.push_back(std::move(state));
+    }
+  }
+
+  void run_main_phase() {
+    for (auto& slot : slots_) launch(*slot);
+    world_.run();
+    main_phase_end_us_ = world_.now_us();
+  }
+
+  // Removes items until the queue reports empty (bounded by the inserts attempted, plus slack).
+  bool run_drain_phase() {
+    auto drain = std::make_unique<Slot>();
+    drain->draining = true;
+    std::int64_t inserts = 0;
+    for (const auto& slot : slots_) {
+      for (const auto& op : slot->ops) inserts += model::is_insert(op.f) ? 1 : 0;
+    }
+    drain->drain_budget = inserts + 16;
+    Slot& d = *drain;
+    slots_.push_back(std::move(drain));
+    launch(d);
+    world_.run();
+    return d.drained;
+  }
+
+  std::int64_t main_phase_end_us() const { return main_phase_end_us_; }
+  model::History& history() { return history_; }
+  std::vector<std::int64_t>& op_latencies() { return latencies_; }
+  std::vector<std::int64_t>& op_retries() { return retries_; }
+  std::map<std::int64_t, ClientId>& process_client() { return process_client_; }
+
+ private:
+  struct Slot {
+    std::vector<PlannedOp> ops;
+    std::size_t next = 0;
+    bool in_flight = false;
+    std::int64_t process = 0;
+    ClientId client = -1;
+    PlannedOp current;
+    bool draining = false;
+    bool drained = false;
+    std::int64_t drain_budget = 0;
+  };
+
+  void record(EventType type, const Slot& slot, std::optional<Item> value) {
+    Event e;
+    e.index = static_cast<std::int64_t>(history_.size());
+    e.type = type;
+    e.process = slot.process;
+    e.time_us = world_.now_us();
+    e.f = slot.current.f;
+    e.value = std::move(value);
+    history_.push_back(std::move(e));
+  }
+
+  void launch(Slot& slot) {
+    slot.process = next_process_++;
+    Task<void> body = slot.draining ? drain_loop(slot) : client_loop(slot);
+    slot.client = static_cast<ClientId>(world_.spawn(std::move(body)));
+    process_client_[slot.process] = slot.client;
+    client_slot_.resize(static_cast<std::size_t>(slot.client) + 1, nullptr);
+    client_slot_[static_cast<std::size_t>(slot.client)] = &slot;
+  }
+
+  Task<OpResult> one_op(Slot& slot, PlannedOp op) {
+    slot.current = std::move(op);
+    slot.in_flight = true;
+    record(EventType::invoke, slot, slot.current.item);
+    std::int64_t start_us = world_.now_us();
+    std::int64_t attempts_before = world_.attempts_of(slot.client);
+    OpResult r = co_await perform(*recipe_, world_.database(slot.client), slot.current);
+    slot.in_flight = false;
+    latencies_.push_back(world_.now_us() - start_us);
+    retries_.push_back(std::max<std::int64_t>(0, world_.attempts_of(slot.client) - attempts_before - 1));
+    switch (r.status) {
+      case OpStatus::ok:
+        record(EventType::ok, slot, model::is_insert(slot.current.f) ? slot.current.item : r.item);
+        break;
+      case OpStatus::fail: record(EventType::fail, slot, slot.current.item); break;
+      case OpStatus::info: record(EventType::info, slot, slot.current.item); break;
+    }
+    co_return r;
+  }
+
+  Task<void> client_loop(Slot& slot) {
+    while (slot.next < slot.ops.size()) {
+      PlannedOp op = slot.ops[slot.next];
+      co_await one_op(slot, std::move(op));
+      ++slot.next;
+    }
+  }
+
+  Task<void> drain_loop(Slot& slot) {
+    OpFunction f = info_.kind == RecipeKind::fifo ? OpFunction::dequeue : OpFunction::pop_min;
+    while (slot.drain_budget-- > 0) {
+      OpResult r = co_await one_op(slot, PlannedOp{f, std::nullopt});
+      if (r.status == OpStatus::ok && !r.item) {
+        slot.drained = true;
+        co_return;
+      }
+    }
+  }
+
+  void on_crash(ClientId id) {
+    Slot* slot = client_slot_[static_cast<std::size_t>(id)];
+    assert(slot != nullptr);
+    if (slot->in_flight) {
+      slot->in_flight = false;
+      record(EventType::info, *slot, slot->current.item);
+      ++slot->next;
+    }
+    if (slot->draining || slot->next < slot->ops.size()) launch(*slot);
+  }
+
+  const Scenario& scenario_;
+  const RecipeInfo& info_;
+  World& world_;
+  std::unique_ptr<Recipe> recipe_;
+  std::deque<std::unique_ptr<Slot>> slots_;
+  std::vector<Slot*> client_slot_;
+  model::History history_;
+  std::vector<std::int64_t> latencies_;
+  std::vector<std::int64_t> retries_;
+  std::map<std::int64_t, ClientId> process_client_;
+  std::int64_t next_process_ = 0;
+  std::int64_t main_phase_end_us_ = 0;
+};
+
+Percentiles percentiles(std::vector<std::int64_t> values) {
+  Percentiles p;
+  if (values.empty()) return p;
+  std::sort(values.begin(), values.end());
+  auto at = [&](double q) {
+    auto i = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+    return values[std::min(i, values.size() - 1)];
+  };
+  p.p50 = at(0.50);
+  p.p90 = at(0.90);
+  p.p99 = at(0.99);
+  p.max = values.back();
+  return p;
+}
+
+std::uint64_t fnv(std::uint64_t h, std::string_view bytes) {
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
+  return (h ^ 0xff) * 0x100000001b3ULL;  // field separator
+}
+
+std::uint64_t fnv(std::uint64_t h, std::int64_t v) { return fnv(h, std::to_string(v)); }
+
+void summarize(const model::History& history, RunMetrics& m) {
+  std::map<std::int64_t, const Event*> open;
+  for (const Event& e : history) {
+    if (e.type == EventType::invoke) {
+      open[e.process] = &e;
+      continue;
+    }
+    open.erase(e.process);
+    m.operations[std::string(to_string(e.f)) + " " + std::string(to_string(e.type))]++;
+    if (e.type == EventType::ok) ++m.ops_ok;
+    if (e.type == EventType::fail) ++m.ops_fail;
+    if (e.type == EventType::info) ++m.ops_info;
+  }
+  m.ops_incomplete = static_cast<std::int64_t>(open.size());
+}
+
+}  // namespace
+
+std::uint64_t hash_history(const model::History& history, std::uint64_t seed_state) {
+  std::uint64_t h = 0xcbf29ce484222325ULL ^ seed_state;
+  for (const Event& e : history) {
+    h = fnv(h, e.index);
+    h = fnv(h, to_string(e.type));
+    h = fnv(h, e.process);
+    h = fnv(h, e.time_us);
+    h = fnv(h, to_string(e.f));
+    if (e.value) {
+      h = fnv(h, e.value->value);
+      if (e.value->priority) h = fnv(h, *e.value->priority);
+    }
+  }
+  return h;
+}
+
+std::optional<std::string> validate_scenario(const Scenario& s) {
+  const RecipeInfo* info = find_recipe(s.recipe);
+  if (info == nullptr) {
+    std::string known;
+    for (const RecipeInfo& r : all_recipes()) known += (known.empty() ? "" : ", ") + std::string(r.name);
+    return s.file + ": recipe: unknown recipe '" + s.recipe + "'; known recipes: " + known;
+  }
+  const OperationMix& m = s.mix;
+  if (info->kind == RecipeKind::fifo && m.enqueue + m.dequeue <= 0) {
+    return s.file + ": mix: a FIFO recipe needs a positive enqueue or dequeue weight";
+  }
+  if (info->kind == RecipeKind::priority &&
+      m.push + m.pop_min + m.peek_min + m.pop_max + m.peek_max <= 0) {
+    return s.file + ": mix: a priority recipe needs a positive push, pop or peek weight";
+  }
+  return std::nullopt;
+}
+
+SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls) {
+  const RecipeInfo* info = find_recipe(scenario.recipe);
+  assert(info != nullptr && "run_seed: validate_scenario first");
+  SeedRun out;
+  out.seed = seed;
+  WorldOptions options;
+  options.seed = seed;
+  options.latency = scenario.latency;
+  options.faults = scenario.faults;
+  if (scenario.swarm) {
+    Rng swarm_rng = Rng(seed).child("swarm");
+    options.faults = FaultKnobs::swarm(swarm_rng, scenario.faults);
+  }
+  options.max_steps = scenario.max_steps;
+  options.max_virtual_us = scenario.max_virtual_seconds * 1'000'000;
+  options.record_attempts = controls.record_attempts;
+  out.faults = options.faults;
+  std::unique_ptr<Strategy> strategy =
+      controls.strategy ? std::move(controls.strategy) : std::make_unique<RandomStrategy>();
+  World world(options, std::move(strategy));
+  Workload workload(scenario, *info, world);
+  workload.plan(seed);
+  workload.run_main_phase();
+  if (scenario.drain && world.bound_hit() == BoundHit::none) {
+    out.drained = workload.run_drain_phase();
+  }
+
+  RunMetrics& m = out.metrics;
+  summarize(workload.history(), m);
+  m.attempts = world.stats();
+  for (std::int64_t r : workload.op_retries()) ++m.retries_histogram[r];
+  m.retries = percentiles(workload.op_retries());
+  m.latency_us = percentiles(workload.op_latencies());
+  m.virtual_seconds = static_cast<double>(workload.main_phase_end_us()) / 1e6;
+  std::int64_t main_ok = 0;
+  for (const Event& e : workload.history()) {
+    if (e.type == EventType::ok && e.time_us <= workload.main_phase_end_us()) ++main_ok;
+  }
+  m.throughput_ops_per_s = m.virtual_seconds > 0 ? static_cast<double>(main_ok) / m.virtual_seconds : 0;
+  m.steps = world.steps();
+  m.bound = world.bound_hit();
+  m.keys_left = static_cast<std::int64_t>(world.store().key_count());
+  std::uint64_t state = 0xcbf29ce484222325ULL;
+  for (const auto& [k, v] : world.store().latest_state()) state = fnv(fnv(state, k), v);
+  m.unseed = world.unseed();
+  m.run_hash = hash_history(workload.history(), state ^ m.unseed);
+
+  out.history = std::move(workload.history());
+  out.choices = world.choices();
+  out.attempts = world.attempt_records();
+  out.process_client = std::move(workload.process_client());
+  return out;
+}
+
+}  // namespace contend

@@ -1,0 +1,76 @@
+// The runner turns a scenario and a seed into a world, runs the workload on it, and returns the
+// history, the metrics and the run hash. It is deterministic: the same scenario, seed and
+// strategy choices give a byte-identical history and hash.
+//
+// Workload: `clients` slots each run `operations_per_client` operations drawn from the mix with
+// the slot's own random stream; every inserted value is unique ("v<slot>-<n>"). A crashed client
+// gets an `info` completion for its operation in flight and continues under a fresh process id.
+// With `drain`, one more client then removes items until the queue reports empty.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/history.h"
+#include "scenarios/scenario.h"
+#include "sim/recipes/recipe.h"
+#include "sim/runtime/world.h"
+
+namespace contend {
+
+struct Percentiles {
+  std::int64_t p50 = 0, p90 = 0, p99 = 0, max = 0;
+};
+
+struct RunMetrics {
+  std::map<std::string, std::int64_t> operations;  // "<f> <ok|fail|info>" -> count
+  std::int64_t ops_ok = 0, ops_fail = 0, ops_info = 0, ops_incomplete = 0;
+  AttemptStats attempts;
+  std::map<std::int64_t, std::int64_t> retries_histogram;  // retries of one op -> ops
+  Percentiles retries;
+  Percentiles latency_us;
+  double virtual_seconds = 0;        // of the main phase (before the drain)
+  double throughput_ops_per_s = 0;   // ok operations of the main phase per virtual second
+  std::int64_t steps = 0;
+  BoundHit bound = BoundHit::none;
+  std::int64_t keys_left = 0;        // keys in the store when the run ended
+  std::uint64_t run_hash = 0;
+  std::uint64_t unseed = 0;
+};
+
+struct FaultSummary {
+  FaultKnobs knobs;  // the knobs in force for this seed (drawn per seed in swarm mode)
+};
+
+struct SeedRun {
+  std::uint64_t seed = 0;
+  model::History history;
+  RunMetrics metrics;
+  FaultKnobs faults;
+  std::vector<std::uint32_t> choices;       // scheduling choices (non-random strategies)
+  std::vector<AttemptRecord> attempts;      // when RunControls::record_attempts
+  std::map<std::int64_t, ClientId> process_client;  // history process id -> world client
+  bool drained = false;                     // the drain phase ended on an empty queue
+};
+
+struct RunControls {
+  bool record_attempts = false;
+  // Overrides the scenario's strategy (exploration, replay). Null = the scenario's (random).
+  std::unique_ptr<Strategy> strategy;
+};
+
+// REQUIRES: the scenario names a registered recipe (validated by validate_scenario).
+SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls = {});
+
+// Checks what parse_scenario cannot: that the recipe exists and the mix offers an operation of
+// the recipe's kind. Returns an error message, or nothing.
+std::optional<std::string> validate_scenario(const Scenario& scenario);
+
+// FNV-1a over the history's canonical fields and the final store state.
+std::uint64_t hash_history(const model::History& history, std::uint64_t seed_state);
+
+}  // namespace contend

@@ -1,0 +1,75 @@
+// A scenario: everything that defines a family of simulation runs except the seed — the recipe,
+// the clients and their operation mix, the latency model, the fault knobs, the scheduling
+// strategy, the seed range, the checks and the verdict the scenario expects.
+// Scenarios are written in TOML (docs/scenarios.md lists every key); parse_scenario rejects an
+// unknown or misspelled key, a wrong type or an out-of-range value with a message naming the
+// file, the key and the line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/runtime/faults.h"
+#include "sim/runtime/latency.h"
+
+namespace contend {
+
+struct OperationMix {
+  // FIFO recipes
+  double enqueue = 1.0;
+  double dequeue = 1.0;
+  // priority recipes
+  double push = 1.0;
+  double pop_min = 1.0;
+  double peek_min = 0.0;
+  double pop_max = 0.0;
+  double peek_max = 0.0;
+};
+
+struct StrategyConfig {
+  std::string name = "random";  // random | pct | dfs | replay
+  int pct_depth = 3;
+  int dfs_max_preemptions = 2;
+  std::int64_t dfs_max_schedules = 100'000;
+  std::vector<std::uint32_t> choices;  // replay
+};
+
+struct Scenario {
+  std::string file;  // where it was read from (for messages and reproduction commands)
+  std::string name;
+  std::string description;
+  std::string recipe = "queue";
+  int clients = 4;
+  int operations_per_client = 10;
+  OperationMix mix;
+  std::int64_t priority_min = 0;
+  std::int64_t priority_max = 3;
+  bool drain = true;
+  LatencyModel latency;
+  FaultKnobs faults;
+  bool swarm = false;
+  StrategyConfig strategy;
+  std::uint64_t seed_first = 1;
+  std::uint64_t seed_last = 100;
+  std::vector<std::string> checks = {"fast", "accounting"};
+  std::string expect = "linearizable";  // linearizable | violation | a violation kind
+  std::string model;                    // fifo | priority | (a named weaker spec); "" = by recipe
+  std::int64_t max_steps = 5'000'000;
+  std::int64_t max_virtual_seconds = 3600;
+  int retry_limit = 1000;
+  std::int64_t search_budget = 2'000'000;
+};
+
+struct ScenarioError {
+  std::string message;  // "file:line: key: what is wrong"
+};
+
+// Parses TOML text. `file` is used in messages only.
+std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file,
+                                       ScenarioError& error);
+// Reads and parses a file.
+std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error);
+
+}  // namespace contend

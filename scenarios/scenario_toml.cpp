@@ -1,0 +1,291 @@
+// TOML → Scenario, with strict validation: unknown keys, wrong types and out-of-range values are
+// errors that name the file, the line and the dotted key.
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "scenarios/scenario.h"
+
+namespace contend {
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+class Reader {
+ public:
+  Reader(const std::string& file, ScenarioError& error) : file_(file), error_(error) {}
+  bool failed() const { return failed_; }
+
+  void fail(const toml::node* node, const std::string& key, const std::string& what) {
+    if (failed_) return;
+    failed_ = true;
+    std::ostringstream out;
+    out << file_;
+    if (node != nullptr && node->source().begin.line > 0) out << ":" << node->source().begin.line;
+    out << ": " << key << ": " << what;
+    error_.message = out.str();
+  }
+
+  // Every key of `table` must be in `allowed`.
+  void only_keys(const toml::table& table, const std::string& prefix,
+                 std::initializer_list<std::string_view> allowed) {
+    for (const auto& [key, node] : table) {
+      std::string_view k = key.str();
+      if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+      std::string message = "unknown key";
+      std::string_view best;
+      std::size_t best_distance = 3;
+      for (std::string_view candidate : allowed) {
+        std::size_t d = edit_distance(k, candidate);
+        if (d < best_distance) best = candidate, best_distance = d;
+      }
+      if (!best.empty()) message += " (did you mean '" + std::string(best) + "'?)";
+      std::string expected;
+      for (std::string_view a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
+      fail(&node, join(prefix, k), message + "; expected one of: " + expected);
+    }
+  }
+
+  template <class Int>
+  void integer(const toml::table& t, const std::string& prefix, std::string_view key, Int& out,
+               std::int64_t min, std::int64_t max) {
+    const toml::node* node = t.get(key);
+    if (node == nullptr) return;
+    auto v = node->value<std::int64_t>();
+    if (!node->is_integer() || !v) return fail(node, join(prefix, key), "expected an integer");
+    if (*v < min || *v > max) {
+      return fail(node, join(prefix, key),
+                  "value " + std::to_string(*v) + " out of range [" + std::to_string(min) + ", " +
+                      std::to_string(max) + "]");
+    }
+    out = static_cast<Int>(*v);
+  }
+
+  void number(const toml::table& t, const std::string& prefix, std::string_view key, double& out,
+              double min, double max) {
+    const toml::node* node = t.get(key);
+    if (node == nullptr) return;
+    if (!node->is_number()) return fail(node, join(prefix, key), "expected a number");
+    double v = node->value<double>().value_or(0.0);
+    if (!(v >= min && v <= max)) {
+      std::ostringstream m;
+      m << "value " << v << " out of range [" << min << ", " << max << "]";
+      return fail(node, join(prefix, key), m.str());
+    }
+    out = v;
+  }
+
+  void boolean(const toml::table& t, const std::string& prefix, std::string_view key, bool& out) {
+    const toml::node* node = t.get(key);
+    if (node == nullptr) return;
+    if (!node->is_boolean()) return fail(node, join(prefix, key), "expected true or false");
+    out = *node->value<bool>();
+  }
+
+  void string(const toml::table& t, const std::string& prefix, std::string_view key,
+              std::string& out, std::initializer_list<std::string_view> allowed = {}) {
+    const toml::node* node = t.get(key);
+    if (node == nullptr) return;
+    if (!node->is_string()) return fail(node, join(prefix, key), "expected a string");
+    std::string v = *node->value<std::string>();
+    if (allowed.size() > 0 && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+      std::string expected;
+      for (std::string_view a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
+      return fail(node, join(prefix, key), "'" + v + "' is not one of: " + expected);
+    }
+    out = std::move(v);
+  }
+
+  void strings(const toml::table& t, const std::string& prefix, std::string_view key,
+               std::vector<std::string>& out, std::initializer_list<std::string_view> allowed) {
+    const toml::node* node = t.get(key);
+    if (node == nullptr) return;
+    const toml::array* array = node->as_array();
+    if (array == nullptr) return fail(node, join(prefix, key), "expected an array of strings");
+    std::vector<std::string> values;
+    for (const toml::node& element : *array) {
+      auto v = element.value<std::string>();
+      if (!element.is_string() || !v) return fail(&element, join(prefix, key), "expected strings");
+      if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
+        std::string expected;
+        for (std::string_view a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
+        return fail(&element, join(prefix, key), "'" + *v + "' is not one of: " + expected);
+      }
+      values.push_back(*v);
+    }
+    out = std::move(values);
+  }
+
+  const toml::table* table(const toml::table& t, const std::string& prefix, std::string_view key) {
+    const toml::node* node = t.get(key);
+    if (node == nullptr) return nullptr;
+    if (!node->is_table()) {
+      fail(node, join(prefix, key), "expected a table");
+      return nullptr;
+    }
+    return node->as_table();
+  }
+
+  static std::string join(const std::string& prefix, std::string_view key) {
+    return prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
+  }
+
+ private:
+  const std::string& file_;
+  ScenarioError& error_;
+  bool failed_ = false;
+};
+
+constexpr std::int64_t kMaxUs = 3600LL * 1'000'000;
+
+void read_latency(Reader& r, const toml::table& t, const std::string& prefix,
+                  LatencyDistribution& d) {
+  r.only_keys(t, prefix, {"min_us", "mean_us", "tail_probability", "tail_max_us"});
+  r.integer(t, prefix, "min_us", d.min_us, 0, kMaxUs);
+  r.integer(t, prefix, "mean_us", d.mean_us, 0, kMaxUs);
+  r.number(t, prefix, "tail_probability", d.tail_probability, 0.0, 1.0);
+  r.integer(t, prefix, "tail_max_us", d.tail_max_us, 0, kMaxUs);
+}
+
+void read_faults(Reader& r, const toml::table& t, Scenario& s) {
+  const std::string p = "faults";
+  r.only_keys(t, p,
+              {"not_committed", "unknown_result_applied", "unknown_result_not_applied",
+               "read_too_old", "read_future_version", "crash", "pause", "pause_us", "swarm"});
+  FaultKnobs& f = s.faults;
+  r.number(t, p, "not_committed", f.not_committed, 0.0, 1.0);
+  r.number(t, p, "unknown_result_applied", f.unknown_result_applied, 0.0, 1.0);
+  r.number(t, p, "unknown_result_not_applied", f.unknown_result_not_applied, 0.0, 1.0);
+  r.number(t, p, "read_too_old", f.read_too_old, 0.0, 1.0);
+  r.number(t, p, "read_future_version", f.read_future_version, 0.0, 1.0);
+  r.number(t, p, "crash", f.crash, 0.0, 1.0);
+  r.number(t, p, "pause", f.pause, 0.0, 1.0);
+  r.integer(t, p, "pause_us", f.pause_us, 0, kMaxUs);
+  r.boolean(t, p, "swarm", s.swarm);
+}
+
+void read_mix(Reader& r, const toml::table& t, OperationMix& m) {
+  const std::string p = "mix";
+  r.only_keys(t, p, {"enqueue", "dequeue", "push", "pop_min", "peek_min", "pop_max", "peek_max"});
+  r.number(t, p, "enqueue", m.enqueue, 0.0, 1e6);
+  r.number(t, p, "dequeue", m.dequeue, 0.0, 1e6);
+  r.number(t, p, "push", m.push, 0.0, 1e6);
+  r.number(t, p, "pop_min", m.pop_min, 0.0, 1e6);
+  r.number(t, p, "peek_min", m.peek_min, 0.0, 1e6);
+  r.number(t, p, "pop_max", m.pop_max, 0.0, 1e6);
+  r.number(t, p, "peek_max", m.peek_max, 0.0, 1e6);
+}
+
+void read_strategy(Reader& r, const toml::table& t, StrategyConfig& c) {
+  const std::string p = "strategy";
+  r.only_keys(t, p, {"name", "pct_depth", "dfs_max_preemptions", "dfs_max_schedules"});
+  r.string(t, p, "name", c.name, {"random", "pct", "dfs"});
+  r.integer(t, p, "pct_depth", c.pct_depth, 1, 64);
+  r.integer(t, p, "dfs_max_preemptions", c.dfs_max_preemptions, 0, 64);
+  r.integer(t, p, "dfs_max_schedules", c.dfs_max_schedules, 1, 1'000'000'000);
+}
+
+void read_top(Reader& r, const toml::table& root, Scenario& s) {
+  r.only_keys(root, "",
+              {"name", "description", "recipe", "clients", "operations_per_client", "drain",
+               "expect", "checks", "model", "seeds", "mix", "priorities", "latency", "faults",
+               "strategy", "limits"});
+  r.string(root, "", "name", s.name);
+  r.string(root, "", "description", s.description);
+  r.string(root, "", "recipe", s.recipe);
+  r.integer(root, "", "clients", s.clients, 1, 1024);
+  r.integer(root, "", "operations_per_client", s.operations_per_client, 0, 1'000'000);
+  r.boolean(root, "", "drain", s.drain);
+  r.string(root, "", "expect", s.expect);
+  r.string(root, "", "model", s.model);
+  r.strings(root, "", "checks", s.checks, {"fast", "search", "accounting", "serializability"});
+}
+
+}  // namespace
+
+std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file,
+                                       ScenarioError& error) {
+  toml::table root;
+  try {
+    root = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    error.message = file + ":" + std::to_string(e.source().begin.line) + ": " +
+                    std::string(e.description());
+    return std::nullopt;
+  }
+  Scenario s;
+  s.file = file;
+  Reader r(file, error);
+  read_top(r, root, s);
+  if (const toml::table* t = r.table(root, "", "seeds")) {
+    r.only_keys(*t, "seeds", {"first", "last"});
+    r.integer(*t, "seeds", "first", s.seed_first, 0, INT64_MAX);
+    r.integer(*t, "seeds", "last", s.seed_last, 0, INT64_MAX);
+    if (!r.failed() && s.seed_last < s.seed_first) {
+      r.fail(t->get("last"), "seeds.last", "must not be below seeds.first");
+    }
+  }
+  if (const toml::table* t = r.table(root, "", "mix")) read_mix(r, *t, s.mix);
+  if (const toml::table* t = r.table(root, "", "priorities")) {
+    r.only_keys(*t, "priorities", {"min", "max"});
+    r.integer(*t, "priorities", "min", s.priority_min, -1'000'000, 1'000'000);
+    r.integer(*t, "priorities", "max", s.priority_max, -1'000'000, 1'000'000);
+    if (!r.failed() && s.priority_max < s.priority_min) {
+      r.fail(t->get("max"), "priorities.max", "must not be below priorities.min");
+    }
+  }
+  if (const toml::table* t = r.table(root, "", "latency")) {
+    r.only_keys(*t, "latency", {"read_version", "read", "commit"});
+    if (auto* d = r.table(*t, "latency", "read_version")) {
+      read_latency(r, *d, "latency.read_version", s.latency.read_version);
+    }
+    if (auto* d = r.table(*t, "latency", "read")) read_latency(r, *d, "latency.read", s.latency.read);
+    if (auto* d = r.table(*t, "latency", "commit")) {
+      read_latency(r, *d, "latency.commit", s.latency.commit);
+    }
+  }
+  if (const toml::table* t = r.table(root, "", "faults")) read_faults(r, *t, s);
+  if (const toml::table* t = r.table(root, "", "strategy")) read_strategy(r, *t, s.strategy);
+  if (const toml::table* t = r.table(root, "", "limits")) {
+    r.only_keys(*t, "limits", {"max_steps", "max_virtual_seconds", "retry_limit", "search_budget"});
+    r.integer(*t, "limits", "max_steps", s.max_steps, 1, INT64_MAX);
+    r.integer(*t, "limits", "max_virtual_seconds", s.max_virtual_seconds, 1, 10'000'000);
+    r.integer(*t, "limits", "retry_limit", s.retry_limit, 1, 1'000'000);
+    r.integer(*t, "limits", "search_budget", s.search_budget, 1, INT64_MAX);
+  }
+  if (r.failed()) return std::nullopt;
+  if (s.name.empty()) {
+    std::string base = file.substr(file.find_last_of('/') + 1);
+    s.name = base.substr(0, base.rfind('.'));
+  }
+  return s;
+}
+
+std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error.message = path + ": cannot open the scenario file";
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_scenario(text.str(), path, error);
+}
+
+}  // namespace contend

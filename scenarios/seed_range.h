@@ -1,0 +1,19 @@
+// Seed ranges as the CLI spells them: "N" or "A..B" (inclusive).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace contend {
+
+struct SeedRange {
+  std::uint64_t first = 1;
+  std::uint64_t last = 1;
+  std::uint64_t count() const { return last - first + 1; }
+};
+
+// Parses "N" or "A..B" with A <= B. Returns nothing (and sets `error`) otherwise.
+std::optional<SeedRange> parse_seed_range(const std::string& text, std::string& error);
+
+}  // namespace contend

@@ -1,0 +1,42 @@
+#include "sim/recipes/recipe.h"
+
+#include <cassert>
+
+namespace contend {
+
+namespace {
+Task<OpResult> unsupported(std::string_view what) {
+  OpResult r;
+  r.status = OpStatus::fail;
+  r.note = std::string("operation not offered by this recipe: ") + std::string(what);
+  co_return r;
+}
+}  // namespace
+
+Task<OpResult> Recipe::enqueue(Database, std::string) { return unsupported("enqueue"); }
+Task<OpResult> Recipe::dequeue(Database) { return unsupported("dequeue"); }
+Task<OpResult> Recipe::push(Database, std::string, std::int64_t) { return unsupported("push"); }
+Task<OpResult> Recipe::pop(Database, bool) { return unsupported("pop"); }
+Task<OpResult> Recipe::peek(Database, bool) { return unsupported("peek"); }
+
+std::string random_bytes(const Database& db, std::size_t n) {
+  std::string out;
+  out.reserve(n);
+  while (out.size() < n) {
+    std::uint64_t word = db.env->random_u64(db.client);
+    for (int i = 0; i < 8 && out.size() < n; ++i) {
+      out.push_back(static_cast<char>(word & 0xff));
+      word >>= 8;
+    }
+  }
+  return out;
+}
+
+const RecipeInfo* find_recipe(std::string_view name) {
+  for (const RecipeInfo& info : all_recipes()) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+}  // namespace contend

@@ -1,0 +1,70 @@
+// Scheduling strategies: at every scheduling point with more than one client ready, the world
+// asks its strategy which one runs next. Strategies see only the candidates (client, due time,
+// step kind), never recipes or the store, so new ones (PCT, exhaustive search) plug in here.
+//
+// Candidates are sorted by (due time, client id). Index 0 is the step that is due first: the
+// `random` strategy always takes it — its randomness is the seeded latency of every step, which
+// keeps virtual time meaningful for throughput and latency figures. Other strategies may pick any
+// candidate; the clock then moves to max(now, due).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/runtime/rng.h"
+#include "sim/store/environment.h"
+
+namespace contend {
+
+struct Candidate {
+  ClientId client = 0;
+  std::int64_t due_us = 0;
+  StepKind kind = StepKind::read;
+};
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  virtual std::string name() const = 0;
+  // REQUIRES: candidates.size() >= 2. Returns an index into candidates.
+  virtual std::size_t choose(std::span<const Candidate> candidates) = 0;
+  // True when choose() always returns 0: the world then skips building candidate lists.
+  virtual bool earliest_first() const { return false; }
+};
+
+// Earliest-due first: the interleaving follows the seeded latencies.
+class RandomStrategy : public Strategy {
+ public:
+  std::string name() const override { return "random"; }
+  std::size_t choose(std::span<const Candidate>) override { return 0; }
+  bool earliest_first() const override { return true; }
+};
+
+// Replays a recorded sequence of choices; past its end (a shrunk schedule) it takes the earliest.
+// A recorded index beyond the candidates is clamped, and counted as a divergence.
+class ReplayStrategy : public Strategy {
+ public:
+  explicit ReplayStrategy(std::vector<std::uint32_t> choices) : choices_(std::move(choices)) {}
+  std::string name() const override { return "replay"; }
+  std::size_t choose(std::span<const Candidate> candidates) override {
+    if (next_ >= choices_.size()) return 0;
+    std::size_t choice = choices_[next_++];
+    if (choice >= candidates.size()) {
+      ++divergences_;
+      return candidates.size() - 1;
+    }
+    return choice;
+  }
+  std::size_t divergences() const { return divergences_; }
+
+ private:
+  std::vector<std::uint32_t> choices_;
+  std::size_t next_ = 0;
+  std::size_t divergences_ = 0;
+};
+
+}  // namespace contend

@@ -1,0 +1,134 @@
+// Task<T>: the coroutine type of every simulated client, recipe and transaction body.
+//
+// Invariants:
+// - lazily started: creating a Task runs nothing; the first `co_await task` (or start()) does;
+// - single owner: a Task is move-only and destroying it destroys its coroutine frame, and with it
+//   every Task the frame holds (so destroying a suspended client frees its whole call chain);
+// - completion transfers control symmetrically to the awaiting coroutine (no stack growth);
+// - an exception escaping the body (only programmer errors and allocation failure: expected
+//   outcomes travel as values) is stored and rethrown to the awaiter.
+#pragma once
+
+#include <cassert>
+#include <coroutine>
+#include <exception>
+#include <optional>
+#include <utility>
+
+namespace contend {
+
+template <class T = void>
+class Task;
+
+namespace detail {
+
+struct TaskPromiseBase {
+  std::coroutine_handle<> continuation;
+  std::exception_ptr exception;
+
+  std::suspend_always initial_suspend() noexcept { return {}; }
+  struct FinalAwaiter {
+    bool await_ready() noexcept { return false; }
+    template <class Promise>
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<Promise> h) noexcept {
+      auto next = h.promise().continuation;
+      return next ? next : std::noop_coroutine();
+    }
+    void await_resume() noexcept {}
+  };
+  FinalAwaiter final_suspend() noexcept { return {}; }
+  void unhandled_exception() noexcept { exception = std::current_exception(); }
+  void rethrow_if_failed() {
+    if (exception) std::rethrow_exception(exception);
+  }
+};
+
+template <class T>
+struct TaskPromise : TaskPromiseBase {
+  std::optional<T> result;
+  Task<T> get_return_object() noexcept;
+  template <class U>
+  void return_value(U&& value) {
+    result.emplace(std::forward<U>(value));
+  }
+  T take() {
+    rethrow_if_failed();
+    assert(result.has_value());
+    return std::move(*result);
+  }
+};
+
+template <>
+struct TaskPromise<void> : TaskPromiseBase {
+  Task<void> get_return_object() noexcept;
+  void return_void() noexcept {}
+  void take() { rethrow_if_failed(); }
+};
+
+}  // namespace detail
+
+template <class T>
+class [[nodiscard]] Task {
+ public:
+  using promise_type = detail::TaskPromise<T>;
+  using Handle = std::coroutine_handle<promise_type>;
+
+  Task() = default;
+  explicit Task(Handle h) noexcept : handle_(h) {}
+  Task(Task&& other) noexcept : handle_(std::exchange(other.handle_, {})) {}
+  Task& operator=(Task&& other) noexcept {
+    if (this != &other) {
+      reset();
+      handle_ = std::exchange(other.handle_, {});
+    }
+    return *this;
+  }
+  Task(const Task&) = delete;
+  Task& operator=(const Task&) = delete;
+  ~Task() { reset(); }
+
+  bool valid() const { return static_cast<bool>(handle_); }
+  bool done() const { return handle_ && handle_.done(); }
+  Handle handle() const { return handle_; }
+
+  // Runs a root task (one nobody awaits) until its first suspension.
+  void start() {
+    assert(handle_ && !handle_.done());
+    handle_.resume();
+  }
+  // The result of a finished root task.
+  T result() {
+    assert(done());
+    return handle_.promise().take();
+  }
+  // Destroys the frame (and everything it owns) whether finished or suspended.
+  void reset() {
+    if (handle_) std::exchange(handle_, {}).destroy();
+  }
+
+  struct Awaiter {
+    Handle handle;
+    bool await_ready() const noexcept { return !handle || handle.done(); }
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiting) noexcept {
+      handle.promise().continuation = awaiting;
+      return handle;
+    }
+    T await_resume() { return handle.promise().take(); }
+  };
+  Awaiter operator co_await() const& noexcept { return Awaiter{handle_}; }
+
+ private:
+  Handle handle_;
+};
+
+namespace detail {
+template <class T>
+Task<T> TaskPromise<T>::get_return_object() noexcept {
+  return Task<T>{std::coroutine_handle<TaskPromise<T>>::from_promise(*this)};
+}
+inline Task<void> TaskPromise<void>::get_return_object() noexcept {
+  return Task<void>{std::coroutine_handle<TaskPromise<void>>::from_promise(*this)};
+}
+}  // namespace detail
+
+}  // namespace contend

@@ -1,0 +1,158 @@
+// The World: one deterministic simulation run. It owns the store, the virtual clock, the seeded
+// random streams and the clients (coroutines), and it is the Environment the store suspends in:
+// every store step a client awaits is queued with a virtual due time (from the latency model),
+// and the scheduling loop repeatedly lets the strategy pick which queued step happens next.
+//
+// Invariants:
+// - single-threaded; nothing depends on the wall clock; all randomness comes from child streams
+//   of the seed (latency, faults, per-client), so a (seed, strategy choices) pair reproduces a run
+//   byte for byte;
+// - each client has at most one queued step; the clock never moves backwards;
+// - the loop is bounded by max_steps and max_virtual_us: hitting either ends the run with
+//   `bound_hit` set, never a hang.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "sim/runtime/faults.h"
+#include "sim/runtime/latency.h"
+#include "sim/runtime/rng.h"
+#include "sim/runtime/strategy.h"
+#include "sim/runtime/task.h"
+#include "sim/store/store.h"
+#include "sim/store/transaction.h"
+
+namespace contend {
+
+struct WorldOptions {
+  std::uint64_t seed = 1;
+  LatencyModel latency;
+  FaultKnobs faults;
+  std::int64_t max_steps = 50'000'000;
+  std::int64_t max_virtual_us = 24LL * 3600 * 1'000'000;
+  bool record_attempts = false;  // keep an AttemptRecord per transaction attempt (traces)
+};
+
+// Counters the world keeps about transaction attempts.
+struct AttemptStats {
+  std::int64_t attempts = 0;
+  std::int64_t committed = 0;          // commit() returned success (read-only included)
+  std::int64_t conflicts = 0;          // not_committed from the resolver
+  std::int64_t injected_not_committed = 0;
+  std::int64_t unknown_results = 0;    // commit_unknown_result
+  std::int64_t too_old = 0;
+  std::int64_t future_version = 0;
+  std::int64_t other_errors = 0;
+  std::map<std::string, std::int64_t> conflicts_by_step;  // recipe step label -> count
+};
+
+// One transaction attempt, for traces and conflict explanations.
+struct AttemptRecord {
+  ClientId client = 0;
+  std::uint64_t transaction_id = 0;
+  std::int64_t end_us = 0;
+  Version read_version = kInvalidVersion;
+  Version commit_version = kInvalidVersion;
+  ErrorCode outcome = ErrorCode::success;
+  std::vector<KeyRange> read_ranges;
+  std::vector<Mutation> mutations;
+  std::optional<ConflictCause> conflict;
+  std::string conflict_step;
+};
+
+enum class BoundHit : std::uint8_t { none, steps, virtual_time };
+
+class World final : public Environment {
+ public:
+  World(WorldOptions options, std::unique_ptr<Strategy> strategy);
+  ~World() override;
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  Store& store() { return store_; }
+  Database database(ClientId client) { return Database{&store_, this, client}; }
+  const WorldOptions& options() const { return options_; }
+  Rng& client_rng(ClientId client);
+
+  // Adds a client running `body`. It starts on the next scheduling step (or at once inside run()).
+  ClientId spawn(Task<void> body);
+  // Called after a crashed client's coroutines were destroyed (the workload records the
+  // operation as indeterminate and may spawn a replacement).
+  std::function<void(ClientId)> on_crash;
+
+  // Runs until every client finished, or a bound is hit.
+  void run();
+
+  // ---- Environment ----
+  std::int64_t now_us() const override { return now_us_; }
+  std::coroutine_handle<> submit(PendingOp& op) override;
+  std::uint64_t random_u64(ClientId client) override { return client_rng(client).next(); }
+  ReadFault read_fault(ClientId client) override;
+  CommitFault commit_fault(ClientId client) override;
+  void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
+
+  // ---- results ----
+  BoundHit bound_hit() const { return bound_hit_; }
+  std::int64_t steps() const { return steps_; }
+  const AttemptStats& stats() const { return stats_; }
+  std::int64_t attempts_of(ClientId client) const;
+  const std::vector<std::uint32_t>& choices() const { return choices_; }
+  const std::vector<AttemptRecord>& attempt_records() const { return attempt_records_; }
+  std::size_t live_clients() const;
+  // A final draw from the scheduling stream: equal across reruns of the same seed, or the run
+  // was not deterministic (FoundationDB's "unseed" check).
+  std::uint64_t unseed();
+
+ private:
+  struct Client {
+    Task<void> body;
+    PendingOp* pending = nullptr;
+    std::int64_t due_us = 0;
+    std::uint64_t sequence = 0;  // submission order, for stable ordering of equal due times
+    bool started = false;
+    std::int64_t attempts = 0;
+    Rng rng;
+  };
+  struct QueueEntry {
+    std::int64_t due_us;
+    ClientId client;
+    std::uint64_t sequence;
+    bool operator>(const QueueEntry& o) const {
+      if (due_us != o.due_us) return due_us > o.due_us;
+      return client > o.client;
+    }
+  };
+
+  void start_new_clients();
+  std::optional<ClientId> pick_next();
+  void run_step(ClientId id);
+  void crash(ClientId id, PendingOp& op);
+  bool over_bounds();
+
+  WorldOptions options_;
+  std::unique_ptr<Strategy> strategy_;
+  Store store_;
+  Rng latency_rng_;
+  Rng fault_rng_;
+  Rng schedule_rng_;
+  std::vector<std::unique_ptr<Client>> clients_;
+  std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue_;
+  std::vector<Candidate> candidates_;
+  std::vector<std::uint32_t> choices_;
+  std::vector<AttemptRecord> attempt_records_;
+  AttemptStats stats_;
+  std::int64_t now_us_ = 0;
+  std::int64_t steps_ = 0;
+  std::uint64_t sequence_ = 0;
+  BoundHit bound_hit_ = BoundHit::none;
+  bool running_ = false;
+};
+
+}  // namespace contend

@@ -1,0 +1,77 @@
+// What the simulated store needs from the world around it: virtual time, a way to suspend a
+// client at a scheduling point, randomness, and fault decisions. The deterministic runtime
+// (sim/runtime) implements it for many interleaved clients; ImmediateEnvironment (below) runs one
+// client inline for unit tests.
+//
+// Every store call a client awaits (read version, read, commit, on_error's backoff sleep) becomes
+// a PendingOp handed to Environment::submit. The environment later calls complete() at the
+// virtual instant the operation takes effect and then resumes op.continuation — which complete()
+// may redirect (a failed read resumes the enclosing transaction attempt instead of the reader).
+// Invariant: a client has at most one PendingOp outstanding; the op lives in the client's
+// coroutine frame, so an environment that destroys a client must first forget its op.
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+
+#include "sim/store/error.h"
+
+namespace contend {
+
+using ClientId = std::int32_t;
+class Transaction;
+
+enum class StepKind : std::uint8_t {
+  read_version,  // get_read_version
+  read,          // get / get_range (takes a read version first when the transaction has none)
+  commit,        // commit: resolved and applied when it completes
+  sleep,         // on_error backoff or a recipe's polling delay
+};
+
+struct PendingOp {
+  StepKind kind = StepKind::read;
+  ClientId client = 0;
+  // For sleeps: the virtual delay. For other steps the environment draws a latency.
+  std::int64_t delay_us = 0;
+  // Whether a read step must also take a read version (adds the GRV latency).
+  bool needs_read_version = false;
+  std::coroutine_handle<> continuation;
+
+  // Performs the operation at the instant it takes effect. May redirect `continuation`.
+  virtual void complete() = 0;
+
+ protected:
+  ~PendingOp() = default;
+};
+
+// Faults the environment may inject into one store step (all off unless a scenario enables them).
+enum class ReadFault : std::uint8_t { none, transaction_too_old, future_version };
+enum class CommitFault : std::uint8_t {
+  none,
+  not_committed_before,       // spurious not_committed; nothing applied
+  unknown_result_applied,     // commit applied, client told commit_unknown_result
+  unknown_result_not_applied  // commit not applied, client told commit_unknown_result
+};
+
+class Environment {
+ public:
+  virtual ~Environment() = default;
+  // Virtual time in microseconds; never the wall clock.
+  virtual std::int64_t now_us() const = 0;
+  // Suspends at a scheduling point. Returns the coroutine to transfer to: op.continuation when
+  // the environment completes the op inline, std::noop_coroutine() when it defers it.
+  virtual std::coroutine_handle<> submit(PendingOp& op) = 0;
+  // Deterministic randomness for a client (on_error jitter, recipes' random key suffixes).
+  virtual std::uint64_t random_u64(ClientId client) = 0;
+  virtual ReadFault read_fault(ClientId client) = 0;
+  virtual CommitFault commit_fault(ClientId client) = 0;
+  // Told when a transaction attempt ends: at commit (with its outcome) or when a read fails.
+  virtual void on_attempt_end(const Transaction& /*tr*/, ErrorCode /*outcome*/) {}
+
+  // A uniform double in [0, 1) from random_u64 (53 bits; no std:: distributions).
+  double random01(ClientId client) {
+    return static_cast<double>(random_u64(client) >> 11) * 0x1.0p-53;
+  }
+};
+
+}  // namespace contend

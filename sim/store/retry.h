@@ -1,0 +1,126 @@
+// Transaction attempts and the retry loop, as FoundationDB's bindings run them.
+//
+// attempt(tr, fn) runs one transaction body `fn(tr)` (a coroutine returning Task<T>). If a read
+// inside it fails, the body — however deeply it has nested — is abandoned and destroyed, and the
+// attempt returns the error as a value. run(db, fn) mirrors @fdb.transactional / Database.run:
+// attempt, commit, and on a retryable error back off (on_error) and try again — including a
+// blind retry of commit_unknown_result, which is exactly what makes non-idempotent recipes unsafe.
+// Invariant: every loop is bounded by RunOptions::retry_limit; reaching it is reported in the
+// result, never hung on.
+#pragma once
+
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "sim/runtime/task.h"
+#include "sim/store/error_or.h"
+#include "sim/store/transaction.h"
+
+namespace contend {
+
+namespace detail {
+
+template <class T>
+struct AttemptAwaiter {
+  Transaction& tr;
+  Task<T>& body;
+  std::coroutine_handle<> saved_target;
+
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> self) noexcept {
+    saved_target = tr.abort_target();
+    tr.set_abort_target(self);
+    body.handle().promise().continuation = self;
+    return body.handle();
+  }
+  ErrorOr<T> await_resume() {
+    tr.set_abort_target(saved_target);
+    if (!body.done()) {  // a read failed: the body is suspended inside that read
+      ErrorCode e = tr.take_read_error();
+      body.reset();
+      return e;
+    }
+    if constexpr (std::is_void_v<T>) {
+      body.handle().promise().take();
+      return {};
+    } else {
+      return body.handle().promise().take();
+    }
+  }
+};
+
+template <class Fn>
+struct BodyValue;
+template <class T>
+struct BodyValue<Task<T>> {
+  using type = T;
+};
+template <class Fn>
+using body_value_t = typename BodyValue<std::invoke_result_t<Fn&, Transaction&>>::type;
+
+}  // namespace detail
+
+template <class Fn>
+Task<ErrorOr<detail::body_value_t<Fn>>> attempt(Transaction& tr, Fn fn) {
+  using T = detail::body_value_t<Fn>;
+  Task<T> body = fn(tr);
+  co_return co_await detail::AttemptAwaiter<T>{tr, body, {}};
+}
+
+struct RunOptions {
+  int retry_limit = 1000;
+};
+
+// What a run() loop did: the value on success, else the error it stopped on.
+template <class T>
+struct RunResult {
+  std::optional<T> value;           // set on success (T = std::monostate for void bodies)
+  ErrorCode error = ErrorCode::success;
+  int attempts = 0;
+  bool retry_limit_reached = false;
+  // Some attempt ended in commit_unknown_result: its writes may have been applied.
+  bool maybe_committed_earlier = false;
+  bool ok() const { return contend::ok(error); }
+};
+
+namespace detail {
+template <class T>
+using stored_t = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
+}
+
+template <class Fn>
+Task<RunResult<detail::stored_t<detail::body_value_t<Fn>>>> run(Database db, Fn fn,
+                                                               RunOptions options = {}) {
+  using T = detail::body_value_t<Fn>;
+  RunResult<detail::stored_t<T>> out;
+  Transaction tr(db);
+  ErrorCode last = ErrorCode::success;
+  while (out.attempts < options.retry_limit) {
+    ++out.attempts;
+    auto body_result = co_await attempt(tr, fn);
+    last = body_result.error();
+    if (body_result.ok()) {
+      last = co_await tr.commit();
+      if (ok(last)) {
+        if constexpr (std::is_void_v<T>) {
+          out.value.emplace();
+        } else {
+          out.value.emplace(std::move(body_result).value());
+        }
+        co_return out;
+      }
+    }
+    if (maybe_committed(last)) out.maybe_committed_earlier = true;
+    if (ErrorCode e = co_await tr.on_error(last); !ok(e)) {
+      out.error = e;
+      co_return out;
+    }
+  }
+  out.error = last;
+  out.retry_limit_reached = true;
+  co_return out;
+}
+
+}  // namespace contend

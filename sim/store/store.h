@@ -1,0 +1,204 @@
+// The simulated storage and resolver: an ordered, multi-versioned key-value map that answers
+// reads at any version inside the MVCC window, and decides commits the way FoundationDB's
+// resolver does (fdbserver/resolver/ConflictSet.cpp).
+//
+// Representation: `current_` holds the latest value of every key; `log_` holds, for each commit
+// inside the window, the values its writes replaced (undo entries). A read at version rv starts
+// from the current value and undoes the commits newer than rv. Versions are virtual microseconds:
+// a commit takes max(latest + 1, now) so versions advance 1,000,000 per virtual second.
+// Invariants:
+// - log_ versions strictly increase; every commit newer than (latest - window) is in log_;
+// - a read at rv is answered only when rv >= current_version - window (else transaction_too_old);
+// - the conflict history holds every write range committed inside the window at its version.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "sim/store/bytes.h"
+#include "sim/store/conflict_history.h"
+#include "sim/store/environment.h"
+#include "sim/store/error.h"
+#include "sim/store/mutation.h"
+
+namespace contend {
+
+inline constexpr Version kMvccWindowVersions = 5 * kVersionsPerSecond;
+inline constexpr std::size_t kKeySizeLimit = 10'000;
+inline constexpr std::size_t kValueSizeLimit = 100'000;
+inline constexpr std::size_t kTransactionSizeLimit = 10'000'000;
+
+// Everything a commit sends to the resolver.
+struct CommitRequest {
+  ClientId client = 0;
+  std::uint64_t transaction_id = 0;
+  Version read_version = kInvalidVersion;
+  std::span<const KeyRange> read_ranges;
+  std::span<const KeyRange> write_ranges;
+  std::span<const Mutation> mutations;
+};
+
+// Why a commit conflicted: which of its read ranges met which committed write.
+struct ConflictCause {
+  std::size_t read_range_index = 0;
+  KeyRange read_range;
+  Version writer_version = kInvalidVersion;
+  ClientId writer_client = -1;
+  std::uint64_t writer_transaction_id = 0;
+  KeyRange writer_range;
+};
+
+struct CommitResult {
+  ErrorCode error = ErrorCode::success;
+  Version commit_version = kInvalidVersion;
+  std::optional<ConflictCause> conflict;
+};
+
+// Told about every applied commit (the serializability replay and traces listen here).
+class CommitObserver {
+ public:
+  virtual ~CommitObserver() = default;
+  virtual void on_commit(const CommitRequest& request, Version commit_version) = 0;
+};
+
+class Store {
+ public:
+  Store() = default;
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // The newest committed version.
+  Version latest_version() const { return latest_version_; }
+  // A read version at virtual time now_us: versions advance with time even without commits
+  // (the proxies commit empty batches), so it is max(latest commit, now). Every later commit gets
+  // a higher version, so a read at this version sees exactly the commits made before it.
+  Version grant_read_version(std::int64_t now_us);
+  // The version storage has reached at virtual time now_us (versions follow time).
+  Version current_version(std::int64_t now_us) const;
+  // success, or transaction_too_old when rv has left the MVCC window at now_us.
+  ErrorCode check_read_version(Version read_version, std::int64_t now_us) const;
+
+  std::optional<Bytes> get(BytesView key, Version read_version) const;
+
+  // Visits the keys of `range` present at `read_version` in key order (descending when
+  // `reverse`), calling visit(key, value) until it returns false.
+  template <class Visit>
+  void scan(const KeyRange& range, Version read_version, bool reverse, Visit&& visit) const;
+
+  // Resolves a commit at virtual time now_us and applies it when it does not conflict.
+  CommitResult commit(const CommitRequest& request, std::int64_t now_us);
+
+  // A fresh id for each transaction attempt (traces and conflict explanations name them).
+  std::uint64_t next_transaction_id() { return ++transaction_ids_; }
+
+  void set_observer(CommitObserver* observer) { observer_ = observer; }
+  std::size_t key_count() const { return current_.size(); }
+  std::uint64_t commits() const { return commit_count_; }
+  // Direct state access for tests and checkers: the latest value of every key.
+  const std::map<Bytes, Bytes, std::less<>>& latest_state() const { return current_; }
+
+ private:
+  struct UndoEntry {
+    Bytes key;
+    std::optional<Bytes> before;
+  };
+  struct LoggedCommit {
+    Version version = 0;
+    ClientId client = 0;
+    std::uint64_t transaction_id = 0;
+    std::vector<UndoEntry> undo;     // sorted by key, one entry per key
+    std::vector<KeyRange> writes;    // write conflict ranges, for explanations
+  };
+  using Overlay = std::map<Bytes, std::optional<Bytes>, std::less<>>;
+
+  std::optional<ConflictCause> find_conflict(const CommitRequest& request) const;
+  void apply(const CommitRequest& request, Version commit_version);
+  void record_before(std::map<Bytes, std::optional<Bytes>, std::less<>>& touched, BytesView key);
+  void prune(Version horizon);
+  const LoggedCommit* logged_commit(Version version) const;
+  // The values the commits newer than read_version replaced, restricted to `range`.
+  Overlay overlay_since(const KeyRange& range, Version read_version) const;
+  bool has_commits_after(Version read_version) const {
+    return !log_.empty() && log_.back().version > read_version;
+  }
+
+  std::map<Bytes, Bytes, std::less<>> current_;
+  std::deque<LoggedCommit> log_;
+  ConflictHistory history_;
+  Version latest_version_ = 0;
+  Version granted_version_ = 0;  // the highest read version handed out
+  std::uint64_t commit_count_ = 0;
+  std::uint64_t transaction_ids_ = 0;
+  CommitObserver* observer_ = nullptr;
+};
+
+// ---- implementation of the scan template ----
+
+template <class Visit>
+void Store::scan(const KeyRange& range, Version read_version, bool reverse, Visit&& visit) const {
+  if (range.empty()) return;
+  auto lo = current_.lower_bound(BytesView(range.begin));
+  auto hi = current_.lower_bound(BytesView(range.end));
+  if (!has_commits_after(read_version)) {
+    if (!reverse) {
+      for (auto it = lo; it != hi; ++it) {
+        if (!visit(BytesView(it->first), BytesView(it->second))) return;
+      }
+    } else {
+      for (auto it = hi; it != lo;) {
+        --it;
+        if (!visit(BytesView(it->first), BytesView(it->second))) return;
+      }
+    }
+    return;
+  }
+  // Slow path: merge the current values with the values newer commits replaced.
+  Overlay overlay = overlay_since(range, read_version);
+  auto visit_merged = [&](BytesView key, const Bytes* current, const std::optional<Bytes>* old) {
+    if (old != nullptr) return old->has_value() ? visit(key, BytesView(**old)) : true;
+    return visit(key, BytesView(*current));
+  };
+  if (!reverse) {
+    auto c = lo;
+    auto o = overlay.begin();
+    while (c != hi || o != overlay.end()) {
+      bool take_overlay = c == hi || (o != overlay.end() && o->first <= c->first);
+      bool more = true;
+      if (take_overlay) {
+        if (c != hi && o->first == c->first) ++c;
+        more = visit_merged(o->first, nullptr, &o->second);
+        ++o;
+      } else {
+        more = visit_merged(c->first, &c->second, nullptr);
+        ++c;
+      }
+      if (!more) return;
+    }
+  } else {
+    auto c = hi;
+    auto o = overlay.end();
+    while (c != lo || o != overlay.begin()) {
+      auto cp = c == lo ? c : std::prev(c);
+      auto op = o == overlay.begin() ? o : std::prev(o);
+      bool has_c = c != lo;
+      bool has_o = o != overlay.begin();
+      bool take_overlay = !has_c || (has_o && op->first >= cp->first);
+      bool more = true;
+      if (take_overlay) {
+        if (has_c && op->first == cp->first) c = cp;
+        more = visit_merged(op->first, nullptr, &op->second);
+        o = op;
+      } else {
+        more = visit_merged(cp->first, &cp->second, nullptr);
+        c = cp;
+      }
+      if (!more) return;
+    }
+  }
+}
+
+}  // namespace contend

@@ -1,0 +1,385 @@
+#include "sim/store/transaction.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace contend {
+
+namespace {
+const Bytes kSystemKeysBegin("\xff", 1);
+}  // namespace
+
+Transaction::Transaction(Database db) : db_(db) {
+  assert(db.store != nullptr && db.env != nullptr);
+  reset();
+}
+
+void Transaction::reset() {
+  read_version_.reset();
+  writes_.clear();
+  cleared_.clear();
+  versionstamped_key_ranges_.clear();
+  mutations_.clear();
+  read_ranges_.clear();
+  read_range_steps_.clear();
+  write_ranges_.clear();
+  size_bytes_ = 0;
+  sticky_error_ = ErrorCode::success;
+  read_error_ = ErrorCode::success;
+  committed_version_ = kInvalidVersion;
+  step_ = {};
+  transaction_id_ = db_.store->next_transaction_id();
+}
+
+std::optional<Bytes> Transaction::versionstamp() const {
+  if (committed_version_ == kInvalidVersion) return std::nullopt;
+  return make_versionstamp(committed_version_, 0);
+}
+
+ErrorCode Transaction::check_key(BytesView key) const {
+  if (key.size() > kKeySizeLimit) return ErrorCode::key_too_large;
+  if (key >= BytesView(kSystemKeysBegin)) return ErrorCode::key_outside_legal_range;
+  return ErrorCode::success;
+}
+
+void Transaction::take_read_version_if_needed() {
+  if (!read_version_) read_version_ = db_.store->grant_read_version(env().now_us());
+}
+
+// ---- writes ----
+
+void Transaction::note_write(const KeyRange& range, std::size_t bytes) {
+  write_ranges_.push_back(range);
+  size_bytes_ += bytes + range.begin.size() + range.end.size();
+}
+
+void Transaction::set(BytesView key, BytesView value) {
+  if (ErrorCode e = check_key(key); !ok(e)) {
+    sticky_error_ = e;
+    return;
+  }
+  if (value.size() > kValueSizeLimit) {
+    sticky_error_ = ErrorCode::value_too_large;
+    return;
+  }
+  mutations_.push_back(Mutation{MutationType::set_value, Bytes(key), Bytes(value)});
+  WriteEntry& entry = writes_[Bytes(key)];
+  entry.kind = WriteEntry::Kind::set;
+  entry.value.assign(value);
+  entry.pending_ops.clear();
+  note_write(single_key_range(key), key.size() + value.size());
+}
+
+void Transaction::clear(BytesView key) {
+  if (ErrorCode e = check_key(key); !ok(e)) {
+    sticky_error_ = e;
+    return;
+  }
+  clear_range(single_key_range(key));
+}
+
+void Transaction::clear_range(const KeyRange& range) {
+  if (range.begin > range.end) {
+    sticky_error_ = ErrorCode::inverted_range;
+    return;
+  }
+  if (range.empty()) return;
+  if (range.end > kSystemKeysBegin) {
+    sticky_error_ = ErrorCode::key_outside_legal_range;
+    return;
+  }
+  mutations_.push_back(Mutation{MutationType::clear_range, range.begin, range.end});
+  writes_.erase(writes_.lower_bound(BytesView(range.begin)), writes_.lower_bound(BytesView(range.end)));
+  // Merge into the disjoint set of cleared ranges.
+  Bytes begin = range.begin;
+  Bytes end = range.end;
+  auto it = cleared_.upper_bound(BytesView(begin));
+  if (it != cleared_.begin()) {
+    auto prev = std::prev(it);
+    if (prev->second >= begin) {
+      begin = prev->first;
+      end = std::max(end, prev->second);
+      it = cleared_.erase(prev);
+    }
+  }
+  while (it != cleared_.end() && it->first <= end) {
+    end = std::max(end, it->second);
+    it = cleared_.erase(it);
+  }
+  cleared_.emplace(std::move(begin), std::move(end));
+  note_write(range, 0);
+}
+
+bool Transaction::in_cleared_range(BytesView key) const {
+  auto it = cleared_.upper_bound(key);
+  if (it == cleared_.begin()) return false;
+  --it;
+  return key < BytesView(it->second);
+}
+
+void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand) {
+  assert(is_atomic(type));
+  if (type == MutationType::set_versionstamped_key) {
+    if (ErrorCode e = check_versionstamp_param(key); !ok(e)) {
+      sticky_error_ = e;
+      return;
+    }
+    // The key is unknown until commit: every key it could become is unreadable, and written.
+    Bytes low = fill_versionstamp(key, make_versionstamp(read_version_.value_or(0) + 1, 0));
+    Bytes high = fill_versionstamp(key, Bytes(10, '\xff'));
+    KeyRange possible{std::move(low), key_after(high)};
+    mutations_.push_back(Mutation{type, Bytes(key), Bytes(operand)});
+    versionstamped_key_ranges_.push_back(possible);
+    note_write(possible, key.size() + operand.size());
+    return;
+  }
+  if (ErrorCode e = check_key(key); !ok(e)) {
+    sticky_error_ = e;
+    return;
+  }
+  if (type == MutationType::set_versionstamped_value) {
+    if (ErrorCode e = check_versionstamp_param(operand); !ok(e)) {
+      sticky_error_ = e;
+      return;
+    }
+    mutations_.push_back(Mutation{type, Bytes(key), Bytes(operand)});
+    WriteEntry& entry = writes_[Bytes(key)];
+    entry.kind = WriteEntry::Kind::unreadable;
+    entry.pending_ops.clear();
+    note_write(single_key_range(key), key.size() + operand.size());
+    return;
+  }
+  mutations_.push_back(Mutation{type, Bytes(key), Bytes(operand)});
+  note_write(single_key_range(key), key.size() + operand.size());
+  auto it = writes_.find(key);
+  if (it == writes_.end() && in_cleared_range(key)) {
+    writes_.emplace(Bytes(key), WriteEntry{WriteEntry::Kind::set,
+                                           apply_atomic(type, std::nullopt, operand), {}});
+    return;
+  }
+  if (it == writes_.end()) {
+    it = writes_.emplace(Bytes(key), WriteEntry{WriteEntry::Kind::dependent, {}, {}}).first;
+  }
+  WriteEntry& entry = it->second;
+  switch (entry.kind) {
+    case WriteEntry::Kind::set: entry.value = apply_atomic(type, entry.value, operand); break;
+    case WriteEntry::Kind::clear:
+      entry.kind = WriteEntry::Kind::set;
+      entry.value = apply_atomic(type, std::nullopt, operand);
+      break;
+    case WriteEntry::Kind::dependent: entry.pending_ops.emplace_back(type, Bytes(operand)); break;
+    case WriteEntry::Kind::unreadable: break;  // stays unreadable until commit
+  }
+}
+
+void Transaction::add_read_conflict_range(const KeyRange& range) {
+  add_conflict_for_read(range);
+}
+
+void Transaction::add_write_conflict_range(const KeyRange& range) {
+  if (range.empty()) return;
+  note_write(range, 0);
+}
+
+// ---- reads ----
+
+bool Transaction::unreadable(const KeyRange& range) const {
+  for (const KeyRange& r : versionstamped_key_ranges_) {
+    if (r.intersects(range)) return true;
+  }
+  auto first = writes_.lower_bound(BytesView(range.begin));
+  for (auto it = first; it != writes_.end() && it->first < range.end; ++it) {
+    if (it->second.kind == WriteEntry::Kind::unreadable) return true;
+  }
+  return false;
+}
+
+ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
+                                                   const std::optional<Bytes>& db_value) const {
+  auto it = writes_.find(key);
+  if (it == writes_.end()) {
+    if (in_cleared_range(key)) return std::optional<Bytes>();
+    return db_value;
+  }
+  const WriteEntry& entry = it->second;
+  switch (entry.kind) {
+    case WriteEntry::Kind::set: return std::optional<Bytes>(entry.value);
+    case WriteEntry::Kind::clear: return std::optional<Bytes>();
+    case WriteEntry::Kind::unreadable: return ErrorCode::accessed_unreadable;
+    case WriteEntry::Kind::dependent: {
+      std::optional<Bytes> value = db_value;
+      for (const auto& [type, operand] : entry.pending_ops) value = apply_atomic(type, value, operand);
+      return value;
+    }
+  }
+  return db_value;
+}
+
+// Adds the read conflict range minus the keys and ranges this transaction wrote independently
+// (sets, clears, clear ranges); dependent (atomic) writes keep their conflict.
+void Transaction::add_conflict_for_read(const KeyRange& range) {
+  if (range.empty()) return;
+  Bytes cursor = range.begin;
+  auto emit_until = [&](const Bytes& hole_begin, const Bytes& hole_end) {
+    if (cursor < hole_begin) {
+      read_ranges_.push_back(KeyRange{cursor, std::min(hole_begin, range.end)});
+      read_range_steps_.push_back(step_);
+    }
+    if (cursor < hole_end) cursor = hole_end;
+  };
+  auto w = writes_.lower_bound(BytesView(range.begin));
+  auto c = cleared_.upper_bound(BytesView(range.begin));
+  if (c != cleared_.begin() && std::prev(c)->second > range.begin) --c;
+  while (cursor < range.end) {
+    while (w != writes_.end() && w->second.kind == WriteEntry::Kind::dependent) ++w;
+    bool has_w = w != writes_.end() && w->first < range.end;
+    bool has_c = c != cleared_.end() && c->first < range.end;
+    if (!has_w && !has_c) break;
+    if (has_c && (!has_w || c->first <= w->first)) {
+      emit_until(c->first, c->second);
+      ++c;
+    } else {
+      emit_until(w->first, key_after(w->first));
+      ++w;
+    }
+  }
+  if (cursor < range.end) {
+    read_ranges_.push_back(KeyRange{cursor, range.end});
+    read_range_steps_.push_back(step_);
+  }
+  size_bytes_ += range.begin.size() + range.end.size();
+}
+
+ErrorOr<std::optional<Bytes>> Transaction::do_get(BytesView key, bool snapshot) {
+  if (ErrorCode e = check_key(key); !ok(e)) return e;
+  if (unreadable(single_key_range(key))) return ErrorCode::accessed_unreadable;
+  std::optional<Bytes> db_value = db_.store->get(key, *read_version_);
+  auto result = overlay(key, db_value);
+  if (!result.ok()) return result;
+  if (!snapshot) add_conflict_for_read(single_key_range(key));
+  return result;
+}
+
+ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range,
+                                               const RangeOptions& options) {
+  if (range.begin > range.end) return ErrorCode::inverted_range;
+  if (range.end > kSystemKeysBegin) return ErrorCode::key_outside_legal_range;
+  if (unreadable(range)) return ErrorCode::accessed_unreadable;
+  RangeResult out;
+  const std::size_t limit = options.limit > 0 ? static_cast<std::size_t>(options.limit) : SIZE_MAX;
+  const bool reverse = options.reverse;
+  // Own writes in the range, walked in the same direction as the database scan.
+  auto w_lo = writes_.lower_bound(BytesView(range.begin));
+  auto w_hi = writes_.lower_bound(BytesView(range.end));
+  auto w_fwd = w_lo;
+  auto w_rev = w_hi;
+  auto has_write = [&] { return reverse ? w_rev != w_lo : w_fwd != w_hi; };
+  auto peek_write = [&]() -> const std::pair<const Bytes, WriteEntry>& {
+    return reverse ? *std::prev(w_rev) : *w_fwd;
+  };
+  auto pop_write = [&] { reverse ? void(--w_rev) : void(++w_fwd); };
+  auto before = [&](BytesView a, BytesView b) { return reverse ? b < a : a < b; };
+  auto emit = [&](BytesView key, const std::optional<Bytes>& db_value) {
+    auto value = overlay(key, db_value);
+    assert(value.ok());  // unreadable entries were rejected above
+    if (value->has_value()) out.push_back(KeyValue{Bytes(key), std::move(**value)});
+    return out.size() < limit;
+  };
+  db_.store->scan(range, *read_version_, reverse, [&](BytesView key, BytesView value) {
+    while (has_write() && before(peek_write().first, key)) {
+      if (!emit(peek_write().first, std::nullopt)) return false;
+      pop_write();
+    }
+    if (has_write() && peek_write().first == key) pop_write();
+    return emit(key, Bytes(value));
+  });
+  while (out.size() < limit && has_write()) {
+    emit(peek_write().first, std::nullopt);
+    pop_write();
+  }
+  if (!options.snapshot) {
+    const bool limit_reached = out.size() >= limit;
+    if (!limit_reached) {
+      add_conflict_for_read(range);
+    } else if (!reverse) {
+      add_conflict_for_read(KeyRange{range.begin, key_after(out.back().key)});
+    } else {
+      add_conflict_for_read(KeyRange{out.back().key, range.end});
+    }
+  }
+  return out;
+}
+
+void Transaction::GetOp::complete() {
+  tr_->take_read_version_if_needed();
+  Environment& env = tr_->env();
+  if (ErrorCode e = tr_->db_.store->check_read_version(*tr_->read_version_, env.now_us()); !ok(e)) {
+    return abort_with(e);
+  }
+  switch (env.read_fault(client)) {
+    case ReadFault::none: break;
+    case ReadFault::transaction_too_old: return abort_with(ErrorCode::transaction_too_old);
+    case ReadFault::future_version: return abort_with(ErrorCode::future_version);
+  }
+  auto result = tr_->do_get(key_, snapshot_);
+  if (!result.ok()) return abort_with(result.error());
+  result_ = std::move(result.value());
+}
+
+void Transaction::RangeOp::complete() {
+  tr_->take_read_version_if_needed();
+  Environment& env = tr_->env();
+  if (ErrorCode e = tr_->db_.store->check_read_version(*tr_->read_version_, env.now_us()); !ok(e)) {
+    return abort_with(e);
+  }
+  switch (env.read_fault(client)) {
+    case ReadFault::none: break;
+    case ReadFault::transaction_too_old: return abort_with(ErrorCode::transaction_too_old);
+    case ReadFault::future_version: return abort_with(ErrorCode::future_version);
+  }
+  auto result = tr_->do_get_range(range_, options_);
+  if (!result.ok()) return abort_with(result.error());
+  result_ = std::move(result.value());
+}
+
+// ---- commit and retry ----
+
+ErrorCode Transaction::do_commit() {
+  last_conflict_.reset();
+  last_conflict_step_ = {};
+  if (!ok(sticky_error_)) return sticky_error_;
+  if (mutations_.empty() && write_ranges_.empty()) return ErrorCode::success;  // read-only
+  if (size_bytes_ > kTransactionSizeLimit) return ErrorCode::transaction_too_large;
+  take_read_version_if_needed();
+  CommitFault fault = env().commit_fault(client());
+  if (fault == CommitFault::not_committed_before) return ErrorCode::not_committed;
+  if (fault == CommitFault::unknown_result_not_applied) return ErrorCode::commit_unknown_result;
+  CommitRequest request{client(),     transaction_id_, *read_version_,
+                        read_ranges_, write_ranges_,   mutations_};
+  CommitResult result = db_.store->commit(request, env().now_us());
+  if (!ok(result.error)) {
+    if (result.conflict) {
+      last_conflict_step_ = read_range_steps_[result.conflict->read_range_index];
+      last_conflict_ = std::move(result.conflict);
+    }
+    return result.error;
+  }
+  committed_version_ = result.commit_version;
+  if (fault == CommitFault::unknown_result_applied) return ErrorCode::commit_unknown_result;
+  return ErrorCode::success;
+}
+
+Transaction::OnErrorOp::OnErrorOp(Transaction& tr, ErrorCode e)
+    : StoreOpBase(tr, StepKind::sleep), error_(e) {
+  if (!contend::retryable(e)) return;
+  if (e == ErrorCode::transaction_too_old || e == ErrorCode::future_version) {
+    delay_us = std::min(kFutureVersionRetryDelayUs, kMaxBackoffUs);
+  } else {
+    delay_us = static_cast<std::int64_t>(static_cast<double>(tr.backoff_us_) *
+                                         tr.env().random01(tr.client()));
+    tr.backoff_us_ = std::min(tr.backoff_us_ * 2, kMaxBackoffUs);
+  }
+  tr.reset();
+}
+
+}  // namespace contend

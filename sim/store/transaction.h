@@ -1,0 +1,258 @@
+// A client transaction against the simulated store, with FoundationDB's client semantics:
+// read-your-writes, conflict ranges computed exactly as fdbclient/ReadYourWrites.cpp does,
+// buffered mutations applied at commit, on_error's retry rules and backoff.
+//
+// Reads, commit and on_error are awaitable and each is a scheduling point. Writes are immediate
+// and buffered. A read that fails (transaction_too_old, future_version, accessed_unreadable) does
+// not resume the reader: it abandons the enclosing attempt (see attempt() in retry.h), whose frame
+// receives the error as a value. So recipe code reads like the seed code:
+//     auto items = co_await tr.get_range(queue.range(), {.limit = 1});
+//     if (items.empty()) co_return std::nullopt;
+//     tr.clear(items[0].key);
+// Invariants: read conflict ranges never include keys this transaction wrote independently before
+// issuing the read; snapshot reads add none; reset() keeps the backoff (as FoundationDB's reset).
+#pragma once
+
+#include <cassert>
+#include <coroutine>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "sim/store/bytes.h"
+#include "sim/store/environment.h"
+#include "sim/store/error.h"
+#include "sim/store/error_or.h"
+#include "sim/store/mutation.h"
+#include "sim/store/store.h"
+
+namespace contend {
+
+struct KeyValue {
+  Bytes key;
+  Bytes value;
+  friend bool operator==(const KeyValue&, const KeyValue&) = default;
+};
+using RangeResult = std::vector<KeyValue>;
+
+struct RangeOptions {
+  int limit = 0;  // 0 = no limit
+  bool reverse = false;
+  bool snapshot = false;
+};
+
+// A client's handle on the database: which store, which world, which client.
+struct Database {
+  Store* store = nullptr;
+  Environment* env = nullptr;
+  ClientId client = 0;
+};
+
+// Backoff knobs (fdbclient/ClientKnobs.cpp), in virtual microseconds.
+inline constexpr std::int64_t kDefaultBackoffUs = 10'000;
+inline constexpr std::int64_t kMaxBackoffUs = 1'000'000;
+inline constexpr std::int64_t kFutureVersionRetryDelayUs = 10'000;
+
+class Transaction {
+ public:
+  explicit Transaction(Database db);
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  // ---- awaitable operations (scheduling points) ----
+  class ReadVersionOp;
+  class GetOp;
+  class RangeOp;
+  class CommitOp;
+  class OnErrorOp;
+
+  ReadVersionOp get_read_version();
+  GetOp get(BytesView key, bool snapshot = false);
+  RangeOp get_range(KeyRange range, RangeOptions options = {});
+  // Commits the buffered writes. Read-only transactions succeed without contacting the resolver.
+  CommitOp commit();
+  // Retryable errors: back off in virtual time, reset, and return success. Others: return e.
+  OnErrorOp on_error(ErrorCode e);
+
+  // ---- buffered writes ----
+  void set(BytesView key, BytesView value);
+  void clear(BytesView key);
+  void clear_range(const KeyRange& range);
+  void atomic_op(MutationType type, BytesView key, BytesView operand);
+  void add_read_conflict_range(const KeyRange& range);
+  void add_read_conflict_key(BytesView key) { add_read_conflict_range(single_key_range(key)); }
+  void add_write_conflict_range(const KeyRange& range);
+  void add_write_conflict_key(BytesView key) { add_write_conflict_range(single_key_range(key)); }
+
+  // Forgets reads, writes and the read version; keeps the backoff.
+  void reset();
+
+  // ---- introspection ----
+  Database database() const { return db_; }
+  ClientId client() const { return db_.client; }
+  Environment& env() const { return *db_.env; }
+  std::optional<Version> read_version() const { return read_version_; }
+  // After a successful commit with writes; kInvalidVersion for read-only ones.
+  Version committed_version() const { return committed_version_; }
+  // The 10-byte versionstamp of the last successful commit with writes.
+  std::optional<Bytes> versionstamp() const;
+  std::uint64_t id() const { return transaction_id_; }
+  const std::vector<KeyRange>& read_conflict_ranges() const { return read_ranges_; }
+  const std::vector<KeyRange>& write_conflict_ranges() const { return write_ranges_; }
+  const std::vector<Mutation>& mutations() const { return mutations_; }
+  // The conflict behind the last not_committed returned by commit().
+  const std::optional<ConflictCause>& last_conflict() const { return last_conflict_; }
+  // The label of the recipe step whose read range conflicted last (see set_step).
+  std::string_view last_conflict_step() const { return last_conflict_step_; }
+  // Labels the read conflict ranges added from now on (for "conflicts by cause" metrics).
+  void set_step(std::string_view label) { step_ = label; }
+  std::int64_t backoff_us() const { return backoff_us_; }
+
+  // ---- used by attempt() (retry.h) ----
+  std::coroutine_handle<> abort_target() const { return abort_target_; }
+  void set_abort_target(std::coroutine_handle<> target) { abort_target_ = target; }
+  ErrorCode take_read_error() { return std::exchange(read_error_, ErrorCode::success); }
+
+ private:
+  struct WriteEntry {
+    enum class Kind : std::uint8_t { set, clear, dependent, unreadable } kind = Kind::set;
+    Bytes value;                                               // Kind::set
+    std::vector<std::pair<MutationType, Bytes>> pending_ops;  // Kind::dependent
+  };
+
+  friend class StoreOpBase;
+  ErrorCode check_key(BytesView key) const;
+  bool in_cleared_range(BytesView key) const;
+  bool unreadable(const KeyRange& range) const;
+  // The value this transaction would see for `key` given the database value at its read version.
+  ErrorOr<std::optional<Bytes>> overlay(BytesView key, const std::optional<Bytes>& db_value) const;
+  void add_conflict_for_read(const KeyRange& range);
+  void note_write(const KeyRange& range, std::size_t bytes);
+  void take_read_version_if_needed();
+
+  ErrorOr<std::optional<Bytes>> do_get(BytesView key, bool snapshot);
+  ErrorOr<RangeResult> do_get_range(const KeyRange& range, const RangeOptions& options);
+  ErrorCode do_commit();
+
+  Database db_;
+  std::optional<Version> read_version_;
+  std::map<Bytes, WriteEntry, std::less<>> writes_;
+  std::map<Bytes, Bytes, std::less<>> cleared_;  // disjoint cleared ranges: begin -> end
+  std::vector<KeyRange> versionstamped_key_ranges_;
+  std::vector<Mutation> mutations_;
+  std::vector<KeyRange> read_ranges_;
+  std::vector<std::string_view> read_range_steps_;
+  std::vector<KeyRange> write_ranges_;
+  std::size_t size_bytes_ = 0;
+  ErrorCode sticky_error_ = ErrorCode::success;
+  ErrorCode read_error_ = ErrorCode::success;
+  std::coroutine_handle<> abort_target_;
+  std::string_view step_;
+
+  Version committed_version_ = kInvalidVersion;
+  std::optional<ConflictCause> last_conflict_;
+  std::string_view last_conflict_step_;
+  std::int64_t backoff_us_ = kDefaultBackoffUs;
+  std::uint64_t transaction_id_ = 0;
+};
+
+// ---- awaitables ----
+
+// Common plumbing: submit to the environment, complete at the scheduled instant, and on a read
+// error resume the transaction's abort target instead of the reader.
+class StoreOpBase : public PendingOp {
+ public:
+  explicit StoreOpBase(Transaction& tr, StepKind step_kind) : tr_(&tr) {
+    kind = step_kind;
+    client = tr.client();
+  }
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiting) {
+    continuation = awaiting;
+    needs_read_version = kind == StepKind::read && !tr_->read_version_.has_value();
+    return tr_->env().submit(*this);
+  }
+
+ protected:
+  // Abandons the reader: the enclosing attempt resumes and sees `e`.
+  void abort_with(ErrorCode e) {
+    assert(tr_->abort_target_ && "a read must run inside attempt() or run()");
+    tr_->read_error_ = e;
+    continuation = tr_->abort_target_;
+    tr_->env().on_attempt_end(*tr_, e);
+  }
+  Transaction* tr_;
+};
+
+class Transaction::ReadVersionOp : public StoreOpBase {
+ public:
+  explicit ReadVersionOp(Transaction& tr) : StoreOpBase(tr, StepKind::read_version) {}
+  void complete() override { tr_->take_read_version_if_needed(); }
+  Version await_resume() const { return *tr_->read_version_; }
+};
+
+class Transaction::GetOp : public StoreOpBase {
+ public:
+  GetOp(Transaction& tr, BytesView key, bool snapshot)
+      : StoreOpBase(tr, StepKind::read), key_(key), snapshot_(snapshot) {}
+  void complete() override;
+  std::optional<Bytes> await_resume() { return std::move(result_); }
+
+ private:
+  Bytes key_;
+  bool snapshot_;
+  std::optional<Bytes> result_;
+};
+
+class Transaction::RangeOp : public StoreOpBase {
+ public:
+  RangeOp(Transaction& tr, KeyRange range, RangeOptions options)
+      : StoreOpBase(tr, StepKind::read), range_(std::move(range)), options_(options) {}
+  void complete() override;
+  RangeResult await_resume() { return std::move(result_); }
+
+ private:
+  KeyRange range_;
+  RangeOptions options_;
+  RangeResult result_;
+};
+
+class Transaction::CommitOp : public StoreOpBase {
+ public:
+  explicit CommitOp(Transaction& tr) : StoreOpBase(tr, StepKind::commit) {}
+  void complete() override {
+    error_ = tr_->do_commit();
+    tr_->env().on_attempt_end(*tr_, error_);
+  }
+  ErrorCode await_resume() const { return error_; }
+
+ private:
+  ErrorCode error_ = ErrorCode::success;
+};
+
+class Transaction::OnErrorOp : public StoreOpBase {
+ public:
+  OnErrorOp(Transaction& tr, ErrorCode e);
+  bool await_ready() const noexcept { return !contend::retryable(error_); }
+  void complete() override {}
+  ErrorCode await_resume() const {
+    return contend::retryable(error_) ? ErrorCode::success : error_;
+  }
+
+ private:
+  ErrorCode error_;
+};
+
+inline Transaction::ReadVersionOp Transaction::get_read_version() { return ReadVersionOp(*this); }
+inline Transaction::GetOp Transaction::get(BytesView key, bool snapshot) {
+  return GetOp(*this, key, snapshot);
+}
+inline Transaction::RangeOp Transaction::get_range(KeyRange range, RangeOptions options) {
+  return RangeOp(*this, std::move(range), options);
+}
+inline Transaction::CommitOp Transaction::commit() { return CommitOp(*this); }
+inline Transaction::OnErrorOp Transaction::on_error(ErrorCode e) { return OnErrorOp(*this, e); }
+
+}  // namespace contend

@@ -1,0 +1,386 @@
+// The simulated store, one FoundationDB rule per test.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/support/store_fixture.h"
+
+namespace contend::testing {
+namespace {
+
+using ::testing::ElementsAre;
+
+KeyRange range_of(const std::string& b, const std::string& e) { return KeyRange{b, e}; }
+
+class StoreRules : public StoreFixture {};
+
+TEST_F(StoreRules, ReadVersionIsTheLatestCommittedVersion) {
+  Version v = put("a", "1");
+  Transaction tr(db());
+  auto value = get(tr, "a");
+  ASSERT_TRUE(value.ok());
+  EXPECT_EQ(*tr.read_version(), v);
+  EXPECT_EQ(value.value(), std::optional<Bytes>("1"));
+}
+
+TEST_F(StoreRules, VersionsAdvanceOneMillionPerVirtualSecond) {
+  env.set_now_us(2'000'000);
+  Version v1 = put("a", "1");
+  env.set_now_us(5'000'000 - 1000);
+  Version v2 = put("a", "2");
+  // A commit right after its read version takes now + 1; versions follow virtual time.
+  EXPECT_EQ(v1, 2'001'001);
+  EXPECT_EQ(v2, 5'000'001);
+}
+
+TEST_F(StoreRules, ReadVersionsFollowTimeEvenWithoutCommits) {
+  put("a", "1");
+  env.advance_us(60'000'000);
+  Transaction tr(db());
+  auto value = get(tr, "a");
+  ASSERT_TRUE(value.ok()) << "an idle minute must not make a new transaction too old";
+  EXPECT_EQ(*tr.read_version(), env.now_us());
+  tr.set("b", "2");
+  EXPECT_EQ(commit(tr), ErrorCode::success);
+  EXPECT_GT(tr.committed_version(), *tr.read_version());
+}
+
+TEST_F(StoreRules, AReadAtAnOlderVersionDoesNotSeeLaterCommits) {
+  put("a", "1");
+  Transaction old(db());
+  ASSERT_TRUE(get(old, "b").ok());  // takes the read version
+  put("a", "2");
+  put("c", "3");
+  EXPECT_EQ(get(old, "a").value(), std::optional<Bytes>("1"));
+  auto rows = get_range(old, range_of("a", "z"), {});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_THAT(rows.value(), ElementsAre(KeyValue{"a", "1"}));
+}
+
+TEST_F(StoreRules, AnOldReadSeesAKeyClearedAfterItsReadVersion) {
+  put("a", "1");
+  put("b", "2");
+  Transaction old(db());
+  ASSERT_TRUE(get(old, "zz").ok());
+  Transaction clearer(db());
+  clearer.clear_range(range_of("a", "c"));
+  env.advance_us(1000);
+  ASSERT_EQ(commit(clearer), ErrorCode::success);
+  auto rows = get_range(old, range_of("a", "z"), {.limit = 0, .reverse = true});
+  EXPECT_THAT(rows.value(), ElementsAre(KeyValue{"b", "2"}, KeyValue{"a", "1"}));
+}
+
+TEST_F(StoreRules, ASnapshotReadNeverConflicts) {
+  put("a", "1");
+  Transaction reader(db(1));
+  ASSERT_TRUE(get(reader, "a", /*snapshot=*/true).ok());
+  ASSERT_TRUE(get_range(reader, range_of("a", "z"), {.snapshot = true}).ok());
+  put("a", "2");
+  put("m", "2");
+  reader.set("x", "y");
+  EXPECT_TRUE(reader.read_conflict_ranges().empty());
+  EXPECT_EQ(commit(reader), ErrorCode::success);
+}
+
+TEST_F(StoreRules, AGetConflictsWithALaterWriteOfThatKeyOnly) {
+  put("a", "1");
+  Transaction reader(db(1));
+  ASSERT_TRUE(get(reader, "a").ok());
+  EXPECT_THAT(reader.read_conflict_ranges(), ElementsAre(single_key_range("a")));
+  put("a\x01", "neighbour");
+  reader.set("x", "y");
+  Transaction reader2(db(2));
+  ASSERT_TRUE(get(reader2, "a").ok());
+  reader2.set("x2", "y");
+  EXPECT_EQ(commit(reader), ErrorCode::success);
+  put("a", "2");
+  EXPECT_EQ(commit(reader2), ErrorCode::not_committed);
+}
+
+TEST_F(StoreRules, AnExhaustedRangeReadConflictsAnywhereInItsRange) {
+  put("k1", "1");
+  Transaction reader(db(1));
+  auto rows = get_range(reader, range_of("k", "l"), {.limit = 5});
+  ASSERT_EQ(rows.value().size(), 1u);
+  EXPECT_THAT(reader.read_conflict_ranges(), ElementsAre(range_of("k", "l")));
+  put("k9", "late");
+  reader.set("x", "y");
+  EXPECT_EQ(commit(reader), ErrorCode::not_committed);
+}
+
+TEST_F(StoreRules, ALimitedForwardReadConflictsOnlyUpToItsLastReturnedKey) {
+  put("k1", "1");
+  put("k2", "2");
+  put("k3", "3");
+  Transaction reader(db(1));
+  auto rows = get_range(reader, range_of("k", "l"), {.limit = 1});
+  ASSERT_THAT(rows.value(), ElementsAre(KeyValue{"k1", "1"}));
+  EXPECT_THAT(reader.read_conflict_ranges(), ElementsAre(range_of("k", key_after("k1"))));
+  put(key_after("k1"), "just past the last key");
+  put("k5", "after");
+  reader.set("x", "y");
+  EXPECT_EQ(commit(reader), ErrorCode::success);
+}
+
+TEST_F(StoreRules, ALimitedForwardReadConflictsWithAWriteBeforeItsLastKey) {
+  put("k2", "2");
+  Transaction reader(db(1));
+  ASSERT_TRUE(get_range(reader, range_of("k", "l"), {.limit = 1}).ok());
+  put("k1", "inserted before the head");
+  reader.set("x", "y");
+  EXPECT_EQ(commit(reader), ErrorCode::not_committed);
+  ASSERT_TRUE(reader.last_conflict().has_value());
+  EXPECT_EQ(reader.last_conflict()->writer_range, single_key_range("k1"));
+}
+
+TEST_F(StoreRules, ALimitedReverseReadConflictsOnlyFromTheSmallestReturnedKey) {
+  put("k1", "1");
+  put("k2", "2");
+  put("k3", "3");
+  Transaction reader(db(1));
+  auto rows = get_range(reader, range_of("k", "l"), {.limit = 2, .reverse = true});
+  ASSERT_THAT(rows.value(), ElementsAre(KeyValue{"k3", "3"}, KeyValue{"k2", "2"}));
+  EXPECT_THAT(reader.read_conflict_ranges(), ElementsAre(range_of("k2", "l")));
+  put("k1", "below the smallest returned key");
+  reader.set("x", "y");
+  EXPECT_EQ(commit(reader), ErrorCode::success);
+
+  Transaction reader2(db(2));
+  ASSERT_TRUE(get_range(reader2, range_of("k", "l"), {.limit = 1, .reverse = true}).ok());
+  put("k4", "a new last key");
+  reader2.set("x", "y");
+  EXPECT_EQ(commit(reader2), ErrorCode::not_committed);
+}
+
+TEST_F(StoreRules, AReadAfterMyOwnClearRangeSeesNothingAndAddsNoConflictThere) {
+  put("k1", "1");
+  put("k2", "2");
+  Transaction tr(db(1));
+  tr.clear_range(range_of("k", "k5"));
+  auto rows = get_range(tr, range_of("a", "z"), {});
+  EXPECT_TRUE(rows.value().empty());
+  EXPECT_THAT(tr.read_conflict_ranges(), ElementsAre(range_of("a", "k"), range_of("k5", "z")));
+  put("k3", "written inside my cleared range");
+  EXPECT_EQ(commit(tr), ErrorCode::success);
+}
+
+TEST_F(StoreRules, ReadsSeeMyOwnSetsAndClearsMergedInKeyOrder) {
+  put("b", "db-b");
+  put("d", "db-d");
+  Transaction tr(db(1));
+  tr.set("c", "mine");
+  tr.clear("d");
+  tr.set("a", "mine-a");
+  auto forward = get_range(tr, range_of("a", "z"), {});
+  EXPECT_THAT(forward.value(),
+              ElementsAre(KeyValue{"a", "mine-a"}, KeyValue{"b", "db-b"}, KeyValue{"c", "mine"}));
+  auto backward = get_range(tr, range_of("a", "z"), {.limit = 2, .reverse = true});
+  EXPECT_THAT(backward.value(), ElementsAre(KeyValue{"c", "mine"}, KeyValue{"b", "db-b"}));
+  EXPECT_EQ(get(tr, "d").value(), std::nullopt);
+  EXPECT_EQ(get(tr, "c").value(), std::optional<Bytes>("mine"));
+}
+
+TEST_F(StoreRules, AReadOnlyCommitNeverConflicts) {
+  put("a", "1");
+  Transaction reader(db(1));
+  ASSERT_TRUE(get(reader, "a").ok());
+  put("a", "2");
+  EXPECT_EQ(commit(reader), ErrorCode::success);
+  EXPECT_EQ(reader.committed_version(), kInvalidVersion);
+}
+
+TEST_F(StoreRules, ATransactionOlderThanFiveSecondsIsTooOld) {
+  put("a", "1");
+  Transaction tr(db(1));
+  ASSERT_TRUE(get(tr, "a").ok());
+  env.advance_us(5'000'001);
+  put("b", "moves the version on");
+  auto late = get(tr, "a");
+  EXPECT_EQ(late.error(), ErrorCode::transaction_too_old);
+}
+
+TEST_F(StoreRules, ABlindWriteOlderThanFiveSecondsIsTooOldAtCommit) {
+  put("a", "1");
+  Transaction tr(db(1));
+  ASSERT_TRUE(run_inline(as_task(tr.get_read_version())) > 0);
+  tr.set("b", "2");
+  env.advance_us(6'000'000);
+  EXPECT_EQ(commit(tr), ErrorCode::transaction_too_old);
+}
+
+TEST_F(StoreRules, AtomicAddsCommuteWithoutConflicts) {
+  std::string one("\x01\x00\x00\x00", 4);
+  Transaction a(db(1));
+  Transaction b(db(2));
+  ASSERT_GT(run_inline(as_task(a.get_read_version())), -1);
+  ASSERT_GT(run_inline(as_task(b.get_read_version())), -1);
+  a.atomic_op(MutationType::add, "n", one);
+  b.atomic_op(MutationType::add, "n", one);
+  EXPECT_TRUE(a.read_conflict_ranges().empty());
+  EXPECT_EQ(commit(a), ErrorCode::success);
+  EXPECT_EQ(commit(b), ErrorCode::success);
+  Transaction reader(db(3));
+  EXPECT_EQ(get(reader, "n").value(), std::optional<Bytes>(std::string("\x02\x00\x00\x00", 4)));
+}
+
+TEST_F(StoreRules, ReadingMyAtomicAddCombinesWithTheDatabaseAndConflicts) {
+  put("n", std::string("\x05", 1));
+  Transaction tr(db(1));
+  tr.atomic_op(MutationType::add, "n", std::string("\x03", 1));
+  EXPECT_EQ(get(tr, "n").value(), std::optional<Bytes>(std::string("\x08", 1)));
+  EXPECT_THAT(tr.read_conflict_ranges(), ElementsAre(single_key_range("n")));
+}
+
+TEST_F(StoreRules, AtomicMinMaxAndByteMinMaxFollowFoundationDB) {
+  EXPECT_EQ(apply_atomic(MutationType::max, Bytes("\x02\x01", 2), Bytes("\x01\x02", 2)),
+            Bytes("\x01\x02", 2));
+  EXPECT_EQ(apply_atomic(MutationType::min, Bytes("\x02\x01", 2), Bytes("\x01\x02", 2)),
+            Bytes("\x02\x01", 2));
+  EXPECT_EQ(apply_atomic(MutationType::min, std::nullopt, "x"), "x");
+  EXPECT_EQ(apply_atomic(MutationType::byte_max, Bytes("abc"), "abd"), "abd");
+  EXPECT_EQ(apply_atomic(MutationType::byte_min, Bytes("abc"), "abd"), "abc");
+  EXPECT_EQ(apply_atomic(MutationType::add, Bytes("\xff\xff", 2), Bytes("\x01\x00\x00", 3)),
+            Bytes("\x00\x00\x01", 3));
+}
+
+TEST_F(StoreRules, AVersionstampedKeyGetsTheCommitVersionAndIsUnreadableBeforeCommit) {
+  Transaction tr(db(1));
+  Bytes key = std::string("q") + std::string(10, '\0') + std::string("\x01\x00\x00\x00", 4);
+  tr.atomic_op(MutationType::set_versionstamped_key, key, "item");
+  EXPECT_EQ(get_range(tr, range_of("q", "r"), {}).error(), ErrorCode::accessed_unreadable);
+  env.advance_us(1000);
+  Transaction writer(db(1));
+  writer.atomic_op(MutationType::set_versionstamped_key, key, "item");
+  ASSERT_EQ(commit(writer), ErrorCode::success);
+  Bytes expected = "q" + make_versionstamp(writer.committed_version(), 0);
+  EXPECT_EQ(store.latest_state().count(expected), 1u);
+  EXPECT_EQ(writer.versionstamp(), make_versionstamp(writer.committed_version(), 0));
+}
+
+TEST_F(StoreRules, AVersionstampedValueIsFilledAtCommit) {
+  Transaction tr(db(1));
+  Bytes param = std::string("v:") + std::string(10, '\0') + std::string("\x02\x00\x00\x00", 4);
+  tr.atomic_op(MutationType::set_versionstamped_value, "k", param);
+  EXPECT_EQ(get(tr, "k").error(), ErrorCode::accessed_unreadable);
+  Transaction writer(db(1));
+  writer.atomic_op(MutationType::set_versionstamped_value, "k", param);
+  ASSERT_EQ(commit(writer), ErrorCode::success);
+  EXPECT_EQ(store.latest_state().at("k"), "v:" + make_versionstamp(writer.committed_version(), 0));
+}
+
+TEST_F(StoreRules, AVersionstampOffsetPastTheEndIsAnInvalidOperation) {
+  Transaction tr(db(1));
+  tr.atomic_op(MutationType::set_versionstamped_key, std::string("short\x09\x00\x00\x00", 9), "v");
+  EXPECT_EQ(commit(tr), ErrorCode::client_invalid_operation);
+}
+
+TEST_F(StoreRules, SizeLimitsAreFoundationDBs) {
+  Transaction big_key(db(1));
+  big_key.set(std::string(kKeySizeLimit + 1, 'k'), "v");
+  EXPECT_EQ(commit(big_key), ErrorCode::key_too_large);
+  Transaction big_value(db(1));
+  big_value.set("k", std::string(kValueSizeLimit + 1, 'v'));
+  EXPECT_EQ(commit(big_value), ErrorCode::value_too_large);
+  Transaction big(db(1));
+  for (int i = 0; i < 101; ++i) big.set("k" + std::to_string(i), std::string(kValueSizeLimit, 'v'));
+  EXPECT_EQ(commit(big), ErrorCode::transaction_too_large);
+  Transaction system(db(1));
+  system.set("\xff/system", "v");
+  EXPECT_EQ(commit(system), ErrorCode::key_outside_legal_range);
+}
+
+TEST_F(StoreRules, ExplicitConflictRangesBehaveLikeReadsAndClears) {
+  Transaction reader(db(1));
+  ASSERT_GT(run_inline(as_task(reader.get_read_version())), -1);
+  reader.add_read_conflict_range(range_of("m", "n"));
+  reader.set("x", "y");
+  Transaction writer(db(2));
+  writer.add_write_conflict_key("m5");
+  writer.set("unrelated", "1");
+  env.advance_us(1000);
+  ASSERT_EQ(commit(writer), ErrorCode::success);
+  EXPECT_EQ(commit(reader), ErrorCode::not_committed);
+  EXPECT_EQ(reader.last_conflict()->writer_client, 2);
+}
+
+TEST_F(StoreRules, OnErrorBacksOffWithFullJitterDoublingToOneSecond) {
+  Transaction tr(db(1));
+  std::int64_t expected_cap = kDefaultBackoffUs;
+  for (int i = 0; i < 10; ++i) {
+    std::int64_t before = env.now_us();
+    EXPECT_EQ(run_inline(as_task(tr.on_error(ErrorCode::not_committed))), ErrorCode::success);
+    std::int64_t waited = env.now_us() - before;
+    EXPECT_GE(waited, 0);
+    EXPECT_LT(waited, expected_cap) << "attempt " << i;
+    expected_cap = std::min(expected_cap * 2, kMaxBackoffUs);
+    EXPECT_EQ(tr.backoff_us(), expected_cap);
+  }
+}
+
+TEST_F(StoreRules, OnErrorWaitsAFlatTenMillisecondsForTooOldAndFutureVersion) {
+  Transaction tr(db(1));
+  for (ErrorCode e : {ErrorCode::transaction_too_old, ErrorCode::future_version}) {
+    std::int64_t before = env.now_us();
+    EXPECT_EQ(run_inline(as_task(tr.on_error(e))), ErrorCode::success);
+    EXPECT_EQ(env.now_us() - before, kFutureVersionRetryDelayUs);
+    EXPECT_EQ(tr.backoff_us(), kDefaultBackoffUs);
+  }
+}
+
+TEST_F(StoreRules, OnErrorReturnsNonRetryableErrors) {
+  Transaction tr(db(1));
+  tr.set("a", "1");
+  EXPECT_EQ(run_inline(as_task(tr.on_error(ErrorCode::key_too_large))), ErrorCode::key_too_large);
+  EXPECT_EQ(tr.mutations().size(), 1u) << "a non-retryable error must not reset the transaction";
+}
+
+TEST_F(StoreRules, RunRetriesCommitUnknownResultBlindly) {
+  int commits = 0;
+  env.commit_fault_hook = [&](ClientId) {
+    return ++commits == 1 ? CommitFault::unknown_result_applied : CommitFault::none;
+  };
+  auto result = run_inline(run(db(1), [](Transaction& tr) -> Task<void> {
+    tr.atomic_op(MutationType::add, "counter", std::string("\x01", 1));
+    co_return;
+  }));
+  EXPECT_TRUE(result.ok());
+  EXPECT_EQ(result.attempts, 2);
+  EXPECT_TRUE(result.maybe_committed_earlier);
+  EXPECT_EQ(store.latest_state().at("counter"), std::string("\x02", 1))
+      << "the first attempt applied, and the blind retry applied again";
+}
+
+TEST_F(StoreRules, AFailedReadAbandonsTheAttemptAndRunRetriesIt) {
+  put("a", "1");
+  int reads = 0;
+  env.read_fault_hook = [&](ClientId) {
+    return ++reads == 1 ? ReadFault::future_version : ReadFault::none;
+  };
+  int bodies_finished = 0;
+  auto result = run_inline(run(db(1), [&](Transaction& tr) -> Task<std::optional<Bytes>> {
+    auto v = co_await tr.get("a");
+    ++bodies_finished;
+    co_return v;
+  }));
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result.attempts, 2);
+  EXPECT_EQ(bodies_finished, 1) << "the failed read must not resume the body";
+  EXPECT_EQ(*result.value, std::optional<Bytes>("1"));
+}
+
+TEST_F(StoreRules, RunStopsAtItsRetryLimitAndSaysSo) {
+  env.commit_fault_hook = [](ClientId) { return CommitFault::not_committed_before; };
+  auto result = run_inline(run(
+      db(1),
+      [](Transaction& tr) -> Task<void> {
+        tr.set("a", "1");
+        co_return;
+      },
+      RunOptions{.retry_limit = 5}));
+  EXPECT_FALSE(result.ok());
+  EXPECT_TRUE(result.retry_limit_reached);
+  EXPECT_EQ(result.attempts, 5);
+  EXPECT_EQ(result.error, ErrorCode::not_committed);
+}
+
+}  // namespace
+}  // namespace contend::testing
