@@ -20,8 +20,8 @@ auto as_task(Awaitable awaitable) -> Task<decltype(awaitable.await_resume())> {
   co_return co_await awaitable;
 }
 
-class StoreFixture : public ::testing::Test {
- protected:
+// A store and an inline environment with helpers; usable from gtest fixtures and properties.
+struct StoreHarness {
   Database db(ClientId client = 0) { return Database{&store, &env, client}; }
 
   // Commits key=value in its own transaction (advancing the clock 1 ms first).
@@ -51,5 +51,7 @@ class StoreFixture : public ::testing::Test {
   Store store;
   ImmediateEnvironment env;
 };
+
+class StoreFixture : public ::testing::Test, public StoreHarness {};
 
 }  // namespace contend::testing
