@@ -245,6 +245,27 @@ class Transaction::OnErrorOp : public StoreOpBase {
   ErrorCode error_;
 };
 
+// A plain virtual-time delay (a recipe's polling back-off): a scheduling point like any other.
+class DelayOp final : public PendingOp {
+ public:
+  DelayOp(Database db, std::int64_t us) : env_(db.env) {
+    kind = StepKind::sleep;
+    client = db.client;
+    delay_us = us;
+  }
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiting) {
+    continuation = awaiting;
+    return env_->submit(*this);
+  }
+  void complete() override {}
+  void await_resume() const noexcept {}
+
+ private:
+  Environment* env_;
+};
+inline DelayOp delay(Database db, std::int64_t us) { return DelayOp(db, us); }
+
 inline Transaction::ReadVersionOp Transaction::get_read_version() { return ReadVersionOp(*this); }
 inline Transaction::GetOp Transaction::get(BytesView key, bool snapshot) {
   return GetOp(*this, key, snapshot);

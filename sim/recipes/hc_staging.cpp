@@ -1,0 +1,213 @@
+#include "sim/recipes/hc_staging.h"
+
+#include <algorithm>
+
+namespace contend {
+
+namespace {
+constexpr std::int64_t kPollBackoffStartUs = 10'000;
+constexpr std::int64_t kPollBackoffMaxUs = 1'000'000;
+
+OpResult gave_up(std::string why) {
+  OpResult out;
+  out.status = OpStatus::info;
+  out.note = std::move(why);
+  return out;
+}
+}  // namespace
+
+// _getNextIndex: get_key(last_less_than(range.stop)) read at snapshot; 0 when below the range.
+Task<std::int64_t> Staging::next_index(Transaction& tr, const keys::Space& space,
+                                       std::optional<std::int64_t> priority) {
+  KeyRange range = priority ? space.range_of(*priority) : space.range();
+  auto rows = co_await tr.get_range(range, {.limit = 1, .reverse = true, .snapshot = true});
+  if (rows.empty()) co_return 0;
+  auto index = priority ? space.second_int(rows[0].key) : space.first_int(rows[0].key);
+  co_return index.value_or(-1) + 1;
+}
+
+Task<OpResult> Staging::push(Database db, std::string value, std::int64_t priority) {
+  auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
+    tr.set_step("push.item_key");
+    std::optional<std::int64_t> p;
+    if (layout_.priority) p = priority;
+    std::int64_t index = co_await next_index(tr, layout_.items, p);
+    Bytes key = layout_.priority ? layout_.items.key(priority, index, random_bytes(db, 20))
+                                 : layout_.items.key(index, random_bytes(db, 20));
+    if (layout_.dummy_reads) co_await tr.get(key);  // read = tr[key]
+    tr.set(key, keys::encode_value(value));
+  });
+  co_return outcome_of(r);
+}
+
+// _addConflictedPop: register a request behind the outstanding ones (index 0 only when forced).
+Task<std::optional<Bytes>> Staging::add_conflicted_pop(Transaction& tr, Database db, bool forced) {
+  tr.set_step("pop.register_request");
+  std::int64_t index = co_await next_index(tr, layout_.pops, std::nullopt);
+  if (index == 0 && !forced) co_return std::nullopt;
+  Bytes wait_key = layout_.pops.key(index, random_bytes(db, 20));
+  if (layout_.dummy_reads) co_await tr.get(wait_key);  // read = tr[waitKey]
+  tr.set(wait_key, "");
+  co_return wait_key;
+}
+
+// _popSimple: the plain recipe's dequeue.
+Task<std::optional<KeyValue>> Staging::pop_simple(Transaction& tr, bool max) {
+  tr.set_step("pop.simple");
+  auto rows = co_await tr.get_range(layout_.items.range(), {.limit = 1, .reverse = max});
+  if (rows.empty()) co_return std::nullopt;
+  tr.clear(rows[0].key);
+  co_return std::move(rows[0]);
+}
+
+Bytes Staging::slot_for(const KeyValue& item) const {
+  if (!layout_.priority) return item.value;
+  auto value = keys::decode_value(item.value);
+  return keys::encode_item(value.value_or(""), layout_.items.first_int(item.key).value_or(0));
+}
+
+std::optional<model::Item> Staging::item_from_slot(BytesView slot) const {
+  if (!layout_.priority) {
+    auto value = keys::decode_value(slot);
+    if (!value) return std::nullopt;
+    return model::Item{*value, std::nullopt};
+  }
+  auto item = keys::decode_item(slot);
+  if (!item) return std::nullopt;
+  return model::Item{item->value, item->priority};
+}
+
+std::optional<model::Item> Staging::item_of(const KeyValue& kv) const {
+  return item_from_slot(slot_for(kv));
+}
+
+// _fulfillConflictedPops: one attempt; returns whether it saw a short batch (nothing more to do).
+Task<ErrorOr<bool>> Staging::fulfil(Database db, bool max) {
+  Transaction tr(db);
+  auto body = co_await attempt(tr, [&](Transaction& t) -> Task<bool> {
+    t.set_step("fulfil.pair");
+    auto pops = co_await t.get_range(layout_.pops.range(), {.limit = kBatch, .snapshot = true});
+    auto items = co_await t.get_range(layout_.items.range(),
+                                      {.limit = kBatch, .reverse = max, .snapshot = true});
+    for (std::size_t i = 0; i < pops.size(); ++i) {
+      const KeyValue& request = pops[i];
+      if (i < items.size()) {
+        auto random = layout_.pops.last_bytes(request.key).value_or("");
+        t.set(layout_.results.key(random), slot_for(items[i]));
+        if (layout_.dummy_reads) {
+          co_await t.get(items[i].key);   // read = tr[item.key]
+          co_await t.get(request.key);    // read = tr[pop.key]
+        }
+        t.clear(request.key);
+        t.clear(items[i].key);
+      } else {
+        if (layout_.dummy_reads) co_await t.get(request.key);
+        t.clear(request.key);
+      }
+    }
+    co_return static_cast<int>(pops.size()) < kBatch;
+  });
+  if (!body.ok()) co_return body.error();
+  ErrorCode e = co_await tr.commit();
+  if (!ok(e)) co_return e;
+  co_return body.value();
+}
+
+Task<OpResult> Staging::pop(Database db, bool max) {
+  Transaction tr(db);
+  auto first = co_await attempt(tr, [&](Transaction& t) -> Task<FirstTry> {
+    FirstTry out;
+    out.wait_key = co_await add_conflicted_pop(t, db, /*forced=*/false);
+    if (!out.wait_key) out.item = co_await pop_simple(t, max);
+    co_return out;
+  });
+  ErrorCode e = first.error();
+  std::optional<Bytes> wait_key;
+  if (first.ok()) {
+    e = co_await tr.commit();
+    if (ok(e) && !first->wait_key) {  // the fast path worked
+      OpResult out;
+      if (first->item) out.item = item_of(*first->item);
+      co_return out;
+    }
+    if (ok(e)) wait_key = first->wait_key;
+  }
+  const bool first_may_have_applied = maybe_committed(e);
+  if (!wait_key) {  // except FDBError: register a forced request in its own retry loop
+    auto forced = co_await run(db, [&](Transaction& t) -> Task<Bytes> {
+      co_return (co_await add_conflicted_pop(t, db, /*forced=*/true)).value_or("");
+    });
+    if (!forced.ok()) {
+      OpResult out = outcome_of(forced);
+      if (first_may_have_applied) out.status = OpStatus::info;
+      co_return out;
+    }
+    wait_key = *forced.value;
+  }
+  tr.reset();
+  co_return co_await wait_for_result(db, tr, *wait_key, max);
+}
+
+Task<OpResult> Staging::wait_for_result(Database db, Transaction& tr, Bytes wait_key, bool max) {
+  const Bytes result_key = layout_.results.key(layout_.pops.last_bytes(wait_key).value_or(""));
+  std::int64_t backoff_us = kPollBackoffStartUs;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    ErrorCode fulfil_error = ErrorCode::success;
+    for (int batch = 0; batch < kMaxFulfilBatches; ++batch) {
+      auto done = co_await fulfil(db, max);
+      if (!done.ok()) {
+        fulfil_error = done.error();
+        break;
+      }
+      if (done.value() || !layout_.fulfil_until_short_batch) break;
+    }
+    if (!ok(fulfil_error) && fulfil_error != ErrorCode::not_committed) {
+      if (ErrorCode e = co_await tr.on_error(fulfil_error); !ok(e)) {
+        co_return gave_up(std::string("fulfil failed: ") + std::string(error_name(e)));
+      }
+      continue;
+    }
+    tr.reset();
+    auto polled = co_await attempt(tr, [&](Transaction& t) -> Task<Poll> {
+      t.set_step("pop.poll");
+      Poll p;
+      p.request_present = (co_await t.get(wait_key)).has_value();
+      if (!p.request_present) p.result = co_await t.get(result_key);
+      co_return p;
+    });
+    ErrorCode e = polled.error();
+    if (polled.ok()) {
+      if (polled->request_present) {
+        co_await delay(db, backoff_us);
+        backoff_us = std::min(backoff_us * 2, kPollBackoffMaxUs);
+        continue;
+      }
+      if (!polled->result) co_return OpResult{};  // request cancelled: the queue was empty
+      tr.clear(result_key);
+      e = co_await tr.commit();
+      if (ok(e)) {
+        OpResult out;
+        out.item = item_from_slot(*polled->result);
+        co_return out;
+      }
+    }
+    if (ErrorCode r = co_await tr.on_error(e); !ok(r)) {
+      co_return gave_up(std::string("poll failed: ") + std::string(error_name(r)));
+    }
+  }
+  co_return gave_up("gave up waiting for the pop request to be fulfilled");
+}
+
+Task<OpResult> Staging::peek(Database db, bool max) {
+  auto r = co_await run(db, [&](Transaction& tr) -> Task<std::optional<model::Item>> {
+    tr.set_step("peek");
+    auto rows = co_await tr.get_range(layout_.items.range(), {.limit = 1, .reverse = max});
+    if (rows.empty()) co_return std::nullopt;
+    co_return item_of(rows[0]);
+  });
+  OpResult out = outcome_of(r);
+  if (r.ok()) out.item = *r.value;
+  co_return out;
+}
+
+}  // namespace contend

@@ -1,0 +1,55 @@
+// The keys and values the queue recipes store, in FoundationDB tuple-layer terms. Recipes speak
+// in these names so they read like the seed code (`queue[index][random]`, `pack((value,))`),
+// while the bytes stay exactly the tuple encoding a FoundationDB client would write.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sim/store/bytes.h"
+
+namespace contend::keys {
+
+// A subspace named by a tuple of strings, e.g. ("Q",) or ("HC", "item").
+class Space {
+ public:
+  explicit Space(std::string_view name);
+  Space(std::string_view name, std::string_view child);
+
+  const Bytes& prefix() const { return prefix_; }
+  // [prefix + 0x00, prefix + 0xff): every key of the subspace, never the prefix itself.
+  KeyRange range() const;
+  // The range of keys whose first element is `first`: Space[first].range().
+  KeyRange range_of(std::int64_t first) const;
+
+  Bytes key(std::int64_t a) const;                                  // (a,)
+  Bytes key(std::int64_t a, BytesView random) const;                // (a, random)
+  Bytes key(std::int64_t a, std::int64_t b, BytesView random) const;  // (a, b, random)
+  Bytes key(BytesView bytes) const;                                 // (bytes,)
+  // (incomplete versionstamp, user_version 0) with the 4-byte offset SET_VERSIONSTAMPED_KEY needs.
+  Bytes versionstamped_key() const;
+
+  // The integer elements of a key of this subspace, or nothing when the key does not decode.
+  std::optional<std::int64_t> first_int(BytesView key) const;
+  std::optional<std::int64_t> second_int(BytesView key) const;
+  // The last element as bytes (the random part), or nothing.
+  std::optional<Bytes> last_bytes(BytesView key) const;
+
+ private:
+  Bytes prefix_;
+};
+
+// pack((value,)) / unpack(bytes)[0] for string items.
+Bytes encode_value(std::string_view value);
+std::optional<std::string> decode_value(BytesView bytes);
+// pack((value, priority)) / unpack: a priority item kept as a receipt.
+Bytes encode_item(std::string_view value, std::int64_t priority);
+struct DecodedItem {
+  std::string value;
+  std::int64_t priority = 0;
+};
+std::optional<DecodedItem> decode_item(BytesView bytes);
+
+}  // namespace contend::keys
