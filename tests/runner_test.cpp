@@ -1,0 +1,217 @@
+// The scenario runner: reproducibility, each recipe against a sequential expectation, simple
+// accounting under contention, the teaching variants' failures found by search, crashes.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "scenarios/runner.h"
+
+namespace contend {
+namespace {
+
+using model::EventType;
+using model::OpFunction;
+
+Scenario scenario_for(const std::string& recipe, int clients, int ops) {
+  Scenario s;
+  s.file = "(test)";
+  s.recipe = recipe;
+  s.clients = clients;
+  s.operations_per_client = ops;
+  const RecipeInfo* info = find_recipe(recipe);
+  if (info != nullptr && info->kind == RecipeKind::priority) {
+    s.mix.peek_min = 1;
+    s.mix.pop_max = 1;
+    s.mix.peek_max = 1;
+  }
+  return s;
+}
+
+// Accounting of a drained history: what was acknowledged and how often each value came out.
+struct Accounting {
+  std::set<std::string> acknowledged;
+  std::set<std::string> attempted;
+  std::map<std::string, int> removed;
+  std::vector<std::string> lost() const {
+    std::vector<std::string> out;
+    for (const auto& v : acknowledged) {
+      if (removed.count(v) == 0) out.push_back(v);
+    }
+    return out;
+  }
+  std::vector<std::string> duplicated() const {
+    std::vector<std::string> out;
+    for (const auto& [v, n] : removed) {
+      if (n > 1) out.push_back(v);
+    }
+    return out;
+  }
+};
+
+Accounting account(const model::History& h) {
+  Accounting a;
+  for (const auto& e : h) {
+    if (model::is_insert(e.f) && e.type == EventType::invoke) a.attempted.insert(e.value->value);
+    if (model::is_insert(e.f) && e.type == EventType::ok) a.acknowledged.insert(e.value->value);
+    if (model::is_remove(e.f) && e.type == EventType::ok && e.value) a.removed[e.value->value]++;
+  }
+  return a;
+}
+
+TEST(Runner, TheSameSeedGivesAByteIdenticalHistoryAndHash) {
+  Scenario s = scenario_for("queue", 8, 20);
+  SeedRun a = run_seed(s, 17);
+  SeedRun b = run_seed(s, 17);
+  ASSERT_EQ(a.history.size(), b.history.size());
+  for (std::size_t i = 0; i < a.history.size(); ++i) {
+    ASSERT_EQ(a.history[i], b.history[i]) << "histories diverge at event " << i;
+  }
+  EXPECT_EQ(a.metrics.run_hash, b.metrics.run_hash);
+  EXPECT_EQ(a.metrics.unseed, b.metrics.unseed);
+  SeedRun c = run_seed(s, 18);
+  EXPECT_NE(a.metrics.run_hash, c.metrics.run_hash) << "another seed must give another history";
+}
+
+// With one client, every recipe must behave exactly like a sequential queue.
+class OneClient : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OneClient, BehavesLikeASequentialQueue) {
+  Scenario s = scenario_for(GetParam(), 1, 60);
+  const RecipeInfo* info = find_recipe(GetParam());
+  ASSERT_NE(info, nullptr);
+  SeedRun run = run_seed(s, 3);
+  // Replay the history on a sequential model and compare every result.
+  std::vector<model::Item> queue;  // FIFO: front = index 0; priority: kept sorted by (p, order)
+  std::size_t step = 0;
+  for (const auto& e : run.history) {
+    ++step;
+    if (e.type == EventType::invoke) continue;
+    ASSERT_EQ(e.type, EventType::ok) << "step " << step << ": no faults, so every op is ok";
+    auto front = [&](bool max) -> std::optional<model::Item> {
+      if (queue.empty()) return std::nullopt;
+      if (info->kind == RecipeKind::fifo) return queue.front();
+      // min: smallest priority, earliest pushed; max: largest priority, latest pushed.
+      std::size_t best = 0;
+      for (std::size_t i = 1; i < queue.size(); ++i) {
+        if (!max && *queue[i].priority < *queue[best].priority) best = i;
+        if (max && *queue[i].priority >= *queue[best].priority) best = i;
+      }
+      return queue[best];
+    };
+    auto take = [&](const model::Item& item) {
+      for (auto it = queue.begin(); it != queue.end(); ++it) {
+        if (it->value == item.value) {
+          queue.erase(it);
+          return;
+        }
+      }
+    };
+    switch (e.f) {
+      case OpFunction::enqueue:
+      case OpFunction::push: queue.push_back(*e.value); break;
+      case OpFunction::dequeue:
+      case OpFunction::pop_min:
+      case OpFunction::pop_max: {
+        auto expected = front(e.f == OpFunction::pop_max);
+        ASSERT_EQ(e.value, expected) << "step " << step << " (" << to_string(e.f) << ") diverged";
+        if (expected) take(*expected);
+        break;
+      }
+      case OpFunction::peek_min:
+      case OpFunction::peek_max:
+        ASSERT_EQ(e.value, front(e.f == OpFunction::peek_max))
+            << "step " << step << " (" << to_string(e.f) << ") diverged";
+        break;
+    }
+  }
+  EXPECT_TRUE(queue.empty()) << "the drain must empty the queue";
+  EXPECT_TRUE(run.drained);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryRecipe, OneClient, ::testing::ValuesIn([] {
+                           std::vector<std::string> names;
+                           for (const auto& r : all_recipes()) names.emplace_back(r.name);
+                           return names;
+                         }()),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n) c = c == '-' ? '_' : c;
+                           return n;
+                         });
+
+TEST(Runner, ManyClientsWithoutFaultsDequeueEveryAcknowledgedItemExactlyOnce) {
+  for (const char* recipe : {"queue", "strict-queue", "versionstamp-queue", "idempotent-queue",
+                             "hc-queue", "priority-queue"}) {
+    Scenario s = scenario_for(recipe, 16, 15);
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      SeedRun run = run_seed(s, seed);
+      Accounting a = account(run.history);
+      EXPECT_TRUE(run.drained) << recipe << " seed " << seed;
+      EXPECT_TRUE(a.lost().empty()) << recipe << " seed " << seed << " lost " << a.lost().front();
+      EXPECT_TRUE(a.duplicated().empty()) << recipe << " seed " << seed;
+      EXPECT_GT(run.metrics.attempts.conflicts, 0) << recipe << ": 16 clients must contend";
+    }
+  }
+}
+
+TEST(Runner, FirstCutQueueLosesAnItemForSomeEarlySeed) {
+  Scenario s = scenario_for("first-cut-queue", 6, 10);
+  std::optional<std::uint64_t> found;
+  for (std::uint64_t seed = 1; seed <= 100 && !found; ++seed) {
+    if (!account(run_seed(s, seed).history).lost().empty()) found = seed;
+  }
+  EXPECT_TRUE(found.has_value()) << "no seed in 1..100 lost an item";
+}
+
+TEST(Runner, SnapshotDequeueQueueDuplicatesAnItemForSomeEarlySeed) {
+  Scenario s = scenario_for("snapshot-dequeue-queue", 6, 10);
+  std::optional<std::uint64_t> found;
+  for (std::uint64_t seed = 1; seed <= 100 && !found; ++seed) {
+    if (!account(run_seed(s, seed).history).duplicated().empty()) found = seed;
+  }
+  EXPECT_TRUE(found.has_value()) << "no seed in 1..100 delivered an item twice";
+}
+
+TEST(Runner, ACrashedClientLeavesTheStoreConsistentAndItsOperationIndeterminate) {
+  Scenario s = scenario_for("queue", 4, 30);
+  s.faults.crash = 0.02;
+  int crashes_seen = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    SeedRun run = run_seed(s, seed);
+    std::map<std::int64_t, int> in_flight;
+    std::set<std::int64_t> crashed_processes;
+    for (const auto& e : run.history) {
+      if (e.type == EventType::invoke) {
+        EXPECT_EQ(crashed_processes.count(e.process), 0u) << "a crashed process invoked again";
+        in_flight[e.process]++;
+      } else {
+        in_flight[e.process]--;
+        if (e.type == EventType::info) crashed_processes.insert(e.process);
+      }
+    }
+    crashes_seen += static_cast<int>(crashed_processes.size());
+    // Consistency: nothing is delivered twice, and every acknowledged item that never came out
+    // is explained by an indeterminate dequeue (a crash after its commit applied took it).
+    Accounting a = account(run.history);
+    std::size_t info_dequeues = 0;
+    for (const auto& e : run.history) {
+      info_dequeues += e.f == OpFunction::dequeue && e.type == EventType::info ? 1 : 0;
+    }
+    EXPECT_TRUE(a.duplicated().empty()) << "seed " << seed;
+    EXPECT_TRUE(run.drained) << "seed " << seed;
+    EXPECT_LE(a.lost().size(), info_dequeues) << "seed " << seed;
+  }
+  EXPECT_GT(crashes_seen, 0);
+}
+
+TEST(Runner, ValidateNamesAnUnknownRecipeAndListsTheKnownOnes) {
+  Scenario s = scenario_for("quue", 1, 1);
+  auto problem = validate_scenario(s);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_NE(problem->find("unknown recipe 'quue'"), std::string::npos) << *problem;
+  EXPECT_NE(problem->find("queue"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace contend
