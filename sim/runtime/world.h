@@ -89,6 +89,9 @@ class World final : public Environment {
 
   // Runs until every client finished, or a bound is hit.
   void run();
+  // Starts the clients not yet started, each running to its first scheduling point (run() does
+  // this itself; benchmarks use it to measure suspended clients).
+  void start_clients() { start_new_clients(); }
 
   // ---- Environment ----
   std::int64_t now_us() const override { return now_us_; }

@@ -9,6 +9,9 @@
 //     auto items = co_await tr.get_range(queue.range(), {.limit = 1});
 //     if (items.empty()) co_return std::nullopt;
 //     tr.clear(items[0].key);
+// GCC 12 pitfall: do not brace-initialise a KeyRange from string literals inside a co_await
+// expression (`co_await tr.get_range(KeyRange{"a", "b"})`): GCC destroys the std::string
+// temporaries twice. Build the range in a variable first.
 // Invariants: read conflict ranges never include keys this transaction wrote independently before
 // issuing the read; snapshot reads add none; reset() keeps the backoff (as FoundationDB's reset).
 #pragma once
