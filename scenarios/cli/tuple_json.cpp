@@ -1,0 +1,177 @@
+#include "scenarios/cli/tuple_json.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace contend::cli {
+
+namespace {
+
+using nlohmann::json;
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::optional<Uuid> parse_uuid(const std::string& text) {
+  std::string hex;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    bool dash_position = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash_position != (text[i] == '-')) return std::nullopt;
+    if (!dash_position) hex.push_back(text[i]);
+  }
+  std::string ignored;
+  auto bytes = from_hex(hex, ignored);
+  if (!bytes || bytes->size() != 16 || text.size() != 36) return std::nullopt;
+  Uuid u;
+  for (std::size_t i = 0; i < 16; ++i) u.bytes[i] = static_cast<std::uint8_t>((*bytes)[i]);
+  return u;
+}
+
+std::string format_uuid(const Uuid& u) {
+  std::string hex = to_hex(BytesView(reinterpret_cast<const char*>(u.bytes.data()), 16));
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
+         hex.substr(16, 4) + "-" + hex.substr(20);
+}
+
+std::optional<TupleElement> element_from_object(const json& j, std::string& error) {
+  if (j.size() == 1 && j.contains("bytes") && j["bytes"].is_string()) {
+    auto bytes = from_hex(j["bytes"].get<std::string>(), error);
+    if (!bytes) return std::nullopt;
+    return TupleElement(TupleBytes{*bytes});
+  }
+  if (j.size() == 1 && j.contains("uuid") && j["uuid"].is_string()) {
+    auto u = parse_uuid(j["uuid"].get<std::string>());
+    if (!u) error = "\"uuid\" must be a canonical 8-4-4-4-12 hex UUID";
+    if (!u) return std::nullopt;
+    return TupleElement(*u);
+  }
+  if (j.size() == 1 && j.contains("float") && j["float"].is_number()) {
+    return TupleElement(static_cast<float>(j["float"].get<double>()));
+  }
+  if (j.size() == 1 && j.contains("double") && j["double"].is_string()) {
+    std::string s = j["double"].get<std::string>();
+    if (s == "nan") return TupleElement(std::nan(""));
+    if (s == "inf") return TupleElement(HUGE_VAL);
+    if (s == "-inf") return TupleElement(-HUGE_VAL);
+    error = "\"double\" must be \"nan\", \"inf\" or \"-inf\"";
+    return std::nullopt;
+  }
+  if (j.contains("versionstamp") && j["versionstamp"].is_string() &&
+      (j.size() == 1 || (j.size() == 2 && j.contains("user_version")))) {
+    auto bytes = from_hex(j["versionstamp"].get<std::string>(), error);
+    if (!bytes) return std::nullopt;
+    if (bytes->size() != 10) {
+      error = "\"versionstamp\" must be 20 hex digits (10 bytes)";
+      return std::nullopt;
+    }
+    Versionstamp v;
+    for (std::size_t i = 0; i < 10; ++i) v.transaction[i] = static_cast<std::uint8_t>((*bytes)[i]);
+    if (j.contains("user_version")) {
+      const json& uv = j["user_version"];
+      if (!uv.is_number_unsigned() || uv.get<std::uint64_t>() > 0xffff) {
+        error = "\"user_version\" must be an integer in [0, 65535]";
+        return std::nullopt;
+      }
+      v.user_version = static_cast<std::uint16_t>(uv.get<std::uint64_t>());
+    }
+    return TupleElement(v);
+  }
+  error = "unknown object form " + j.dump() +
+          " (expected bytes, uuid, float, double or versionstamp)";
+  return std::nullopt;
+}
+
+std::optional<TupleElement> element_from_json(const json& j, std::string& error) {
+  switch (j.type()) {
+    case json::value_t::null: return TupleElement(TupleNull{});
+    case json::value_t::boolean: return TupleElement(j.get<bool>());
+    case json::value_t::number_integer: return TupleElement(j.get<std::int64_t>());
+    case json::value_t::number_unsigned: return TupleElement(j.get<std::uint64_t>());
+    case json::value_t::number_float: return TupleElement(j.get<double>());
+    case json::value_t::string: return TupleElement(j.get<std::string>());
+    case json::value_t::array: {
+      auto nested = tuple_from_json(j, error);
+      if (!nested) return std::nullopt;
+      return TupleElement(std::move(*nested));
+    }
+    case json::value_t::object: return element_from_object(j, error);
+    default: error = "unsupported JSON value " + j.dump(); return std::nullopt;
+  }
+}
+
+json double_to_json(double d) {
+  if (std::isnan(d)) return json{{"double", "nan"}};
+  if (std::isinf(d)) return json{{"double", d > 0 ? "inf" : "-inf"}};
+  return d;
+}
+
+json element_to_json(const TupleElement& e) {
+  return std::visit(
+      [](const auto& v) -> json {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, TupleNull>) return nullptr;
+        if constexpr (std::is_same_v<T, TupleBytes>) return json{{"bytes", to_hex(v.bytes)}};
+        if constexpr (std::is_same_v<T, std::string>) return v;
+        if constexpr (std::is_same_v<T, Tuple>) return tuple_to_json(v);
+        if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) return v;
+        if constexpr (std::is_same_v<T, float>) return json{{"float", static_cast<double>(v)}};
+        if constexpr (std::is_same_v<T, double>) return double_to_json(v);
+        if constexpr (std::is_same_v<T, bool>) return v;
+        if constexpr (std::is_same_v<T, Uuid>) return json{{"uuid", format_uuid(v)}};
+        if constexpr (std::is_same_v<T, Versionstamp>) {
+          return json{{"versionstamp",
+                       to_hex(BytesView(reinterpret_cast<const char*>(v.transaction.data()), 10))},
+                      {"user_version", v.user_version}};
+        }
+      },
+      e.value);
+}
+
+}  // namespace
+
+std::optional<Bytes> from_hex(const std::string& hex, std::string& error) {
+  if (hex.size() % 2 != 0) {
+    error = "hex has an odd number of digits (" + std::to_string(hex.size()) + ")";
+    return std::nullopt;
+  }
+  Bytes out;
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    int hi = hex_digit(hex[i]), lo = hex_digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) {
+      error = "not a hex digit at offset " + std::to_string(hi < 0 ? i : i + 1);
+      return std::nullopt;
+    }
+    out.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return out;
+}
+
+std::optional<Tuple> tuple_from_json(const json& array, std::string& error) {
+  if (!array.is_array()) {
+    error = "expected a JSON array, got " + array.dump();
+    return std::nullopt;
+  }
+  Tuple t;
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    std::string why;
+    auto e = element_from_json(array[i], why);
+    if (!e) {
+      error = "element " + std::to_string(i) + ": " + why;
+      return std::nullopt;
+    }
+    t.items.push_back(std::move(*e));
+  }
+  return t;
+}
+
+json tuple_to_json(const Tuple& tuple) {
+  json out = json::array();
+  for (const TupleElement& e : tuple.items) out.push_back(element_to_json(e));
+  return out;
+}
+
+}  // namespace contend::cli
