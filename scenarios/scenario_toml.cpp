@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/spec.h"
+#include "model/verdict.h"
 #include "scenarios/scenario.h"
 
 namespace contend {
@@ -213,7 +215,16 @@ void read_top(Reader& r, const toml::table& root, Scenario& s) {
   r.integer(root, "", "operations_per_client", s.operations_per_client, 0, 1'000'000);
   r.boolean(root, "", "drain", s.drain);
   r.string(root, "", "expect", s.expect);
-  r.string(root, "", "model", s.model);
+  if (s.expect != "linearizable" && s.expect != "violation") {
+    auto kind = model::parse_violation_kind(s.expect);
+    if (!kind || *kind == model::ViolationKind::none) {
+      r.fail(root.get("expect"), "expect",
+             "'" + s.expect + "' is not linearizable, violation, or a violation kind "
+             "(value_from_nowhere, duplicate_delivery, lost, order_inversion, "
+             "empty_while_nonempty, priority_inversion, not_linearizable)");
+    }
+  }
+  r.string(root, "", "model", s.model, {"fifo", "priority", "multiset"});
   r.strings(root, "", "checks", s.checks, {"fast", "search", "accounting", "serializability"});
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "model/history_json.h"
+#include "scenarios/runner.h"
 
 namespace contend::cli {
 
@@ -18,6 +19,20 @@ std::optional<SeedRange> seed_range_from(const std::string& seed, const std::str
     return range;
   }
   return SeedRange{scenario.seed_first, scenario.seed_last};
+}
+
+std::optional<Scenario> load_checked_scenario(const std::string& path, const char* command) {
+  ScenarioError error;
+  auto scenario = load_scenario(path, error);
+  if (!scenario) {
+    fmt::print(stderr, "contend {}: {}\n", command, error.message);
+    return std::nullopt;
+  }
+  if (auto problem = validate_scenario(*scenario)) {
+    fmt::print(stderr, "contend {}: {}\n", command, *problem);
+    return std::nullopt;
+  }
+  return scenario;
 }
 
 bool write_history_file(const std::string& path, const model::History& history) {

@@ -14,6 +14,9 @@ namespace contend::cli {
 std::optional<SeedRange> seed_range_from(const std::string& seed, const std::string& seeds,
                                          const Scenario& scenario);
 
+// Loads, parses and validates a scenario; prints the error (prefixed by the command) if any.
+std::optional<Scenario> load_checked_scenario(const std::string& path, const char* command);
+
 // Writes a history as JSON lines. Prints the error and returns false when the file can't be
 // written.
 bool write_history_file(const std::string& path, const model::History& history);

@@ -30,7 +30,8 @@ class HcPriorityQueue final : public Recipe {
 RecipeInfo hc_priority_queue_recipe() {
   return {"hc-priority-queue", RecipeKind::priority, false,
           "high-contention staging for priority pops (best-effort order)",
-          []() -> std::unique_ptr<Recipe> { return std::make_unique<HcPriorityQueue>(); }};
+          []() -> std::unique_ptr<Recipe> { return std::make_unique<HcPriorityQueue>(); },
+          "multiset"};
 }
 
 }  // namespace contend

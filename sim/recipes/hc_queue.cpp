@@ -27,7 +27,8 @@ class HcQueue final : public Recipe {
 RecipeInfo hc_queue_recipe() {
   return {"hc-queue", RecipeKind::fifo, false,
           "high-contention staging: pop requests fulfilled in batches (semi-FIFO)",
-          []() -> std::unique_ptr<Recipe> { return std::make_unique<HcQueue>(); }};
+          []() -> std::unique_ptr<Recipe> { return std::make_unique<HcQueue>(); },
+          "multiset"};
 }
 
 }  // namespace contend

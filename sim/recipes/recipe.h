@@ -50,6 +50,9 @@ struct RecipeInfo {
   bool expected_correct;
   std::string_view summary;
   std::unique_ptr<Recipe> (*make)();
+  // The sequential spec the recipe guarantees when correct: "" = the kind's own (fifo or
+  // priority); the high-contention variants guarantee only "multiset" (docs/checkers.md).
+  std::string_view spec = "";
 };
 
 std::span<const RecipeInfo> all_recipes();

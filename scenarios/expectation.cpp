@@ -1,0 +1,56 @@
+#include "scenarios/expectation.h"
+
+namespace contend {
+
+model::SpecKind spec_for(const Scenario& scenario) {
+  if (auto named = model::parse_spec(scenario.model)) return *named;
+  const RecipeInfo* info = find_recipe(scenario.recipe);
+  if (info != nullptr && !info->spec.empty()) {
+    if (auto s = model::parse_spec(info->spec)) return *s;
+  }
+  return info != nullptr && info->kind == RecipeKind::priority ? model::SpecKind::priority
+                                                               : model::SpecKind::fifo;
+}
+
+model::CheckRequest check_request_for(const Scenario& scenario) {
+  model::CheckRequest r;
+  r.spec = spec_for(scenario);
+  r.fast = r.search = r.accounting = false;
+  for (const std::string& c : scenario.checks) {
+    if (c == "fast") r.fast = true;
+    if (c == "search") r.search = true;
+    if (c == "accounting") r.accounting = true;
+  }
+  r.search_budget = scenario.search_budget;
+  return r;
+}
+
+model::CheckReport check_run(const Scenario& scenario, const SeedRun& run) {
+  return model::check_history(run.history, check_request_for(scenario));
+}
+
+std::optional<std::string> validate_expectation(const std::string& expect) {
+  if (expect == "linearizable" || expect == "violation") return std::nullopt;
+  auto kind = model::parse_violation_kind(expect);
+  if (kind && *kind != model::ViolationKind::none) return std::nullopt;
+  return "'" + expect +
+         "' is not an expectation: use linearizable, violation, or a violation kind "
+         "(value_from_nowhere, duplicate_delivery, lost, order_inversion, empty_while_nonempty, "
+         "priority_inversion, not_linearizable)";
+}
+
+bool seed_consistent(const std::string& expect, const model::Verdict& verdict) {
+  if (expect == "linearizable") return verdict.kind == model::VerdictKind::linearizable;
+  return verdict.kind != model::VerdictKind::unknown;
+}
+
+bool shows_expected_violation(const std::string& expect, const model::Verdict& verdict) {
+  if (verdict.kind != model::VerdictKind::violation) return false;
+  return expect == "violation" || model::to_string(verdict.violation) == expect;
+}
+
+std::string reproduction_command(const Scenario& scenario, std::uint64_t seed) {
+  return "contend replay " + scenario.file + " --seed " + std::to_string(seed);
+}
+
+}  // namespace contend

@@ -1,0 +1,32 @@
+// Checking a scenario's runs and judging them against what the scenario expects.
+//   expect = "linearizable"        every seed must check clean
+//   expect = "violation"           some seed in the range must show a violation
+//   expect = "<violation kind>"    some seed must show that kind (e.g. "lost")
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "model/check.h"
+#include "scenarios/runner.h"
+
+namespace contend {
+
+// The spec a scenario's runs are checked against: its `model` key, else the recipe's guarantee.
+model::SpecKind spec_for(const Scenario& scenario);
+model::CheckRequest check_request_for(const Scenario& scenario);
+model::CheckReport check_run(const Scenario& scenario, const SeedRun& run);
+
+// Returns an error message when `expect` is not a valid expectation.
+std::optional<std::string> validate_expectation(const std::string& expect);
+
+// Whether one seed's verdict is consistent with the expectation on its own (clean seeds are
+// consistent with a violation expectation; the range as a whole must still show it).
+bool seed_consistent(const std::string& expect, const model::Verdict& verdict);
+// Whether this verdict is the violation the scenario expects to find.
+bool shows_expected_violation(const std::string& expect, const model::Verdict& verdict);
+
+// The one-line command that reproduces a seed.
+std::string reproduction_command(const Scenario& scenario, std::uint64_t seed);
+
+}  // namespace contend
