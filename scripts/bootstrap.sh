@@ -12,7 +12,6 @@ build_dir=${BUILD_DIR:-$root/build}
 packages=(build-essential g++ cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
           libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev)
-if [ "$mode" = test ]; then packages+=(chromium); fi
 
 missing=()
 for p in "${packages[@]}"; do
