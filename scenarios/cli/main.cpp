@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   contend::cli::CommandContext ctx;
   contend::cli::register_tuple_command(app, ctx);
   contend::cli::register_run_command(app, ctx);
+  contend::cli::register_check_command(app, ctx);
+  contend::cli::register_replay_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,78 @@
+// `contend replay <scenario.toml> --seed N [--choices 0,2,1,...]`: runs one seed again with a
+// readable step trace — every operation and every transaction attempt in virtual-time order,
+// each conflict explained — then its metrics and verdict. --choices replays a recorded schedule
+// (from `contend explore`), otherwise the seed alone reproduces the run.
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "scenarios/cli/commands.h"
+#include "scenarios/cli/run_support.h"
+#include "scenarios/expectation.h"
+#include "scenarios/report.h"
+#include "scenarios/trace.h"
+
+namespace contend::cli {
+
+namespace {
+
+struct ReplayArgs {
+  std::string scenario_path;
+  std::uint64_t seed = 1;
+  std::string choices;
+  std::string history_path;
+  bool quiet = false;
+};
+
+std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text) {
+  std::vector<std::uint32_t> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+  }
+  return out;
+}
+
+int replay_command(const ReplayArgs& args) {
+  auto scenario = load_checked_scenario(args.scenario_path, "replay");
+  if (!scenario) return 2;
+  RunControls controls;
+  controls.record_attempts = true;
+  if (!args.choices.empty()) {
+    auto choices = parse_choices(args.choices);
+    if (!choices) {
+      fmt::print(stderr, "contend replay: --choices: expected comma-separated non-negative integers\n");
+      return 2;
+    }
+    controls.strategy = std::make_unique<ReplayStrategy>(std::move(*choices));
+  }
+  SeedRun run = run_seed(*scenario, args.seed, std::move(controls));
+  model::CheckReport report = check_run(*scenario, run);
+  fmt::print("replay of {} seed {} (recipe {}, {} clients x {} operations)\n\n", scenario->file,
+             args.seed, scenario->recipe, scenario->clients, scenario->operations_per_client);
+  if (!args.quiet) print_trace(stdout, run);
+  fmt::print("\n");
+  print_metrics(stdout, run.metrics);
+  fmt::print("accounting: {}\n", model::accounting_table(report.accounting));
+  fmt::print("verdict: {}\n", report.verdict.summary());
+  if (!report.verdict.explanation.empty()) fmt::print("  {}\n", report.verdict.explanation);
+  if (!args.history_path.empty() && !write_history_file(args.history_path, run.history)) return 2;
+  return seed_consistent(scenario->expect, report.verdict) ? 0 : 1;
+}
+
+}  // namespace
+
+void register_replay_command(CLI::App& app, CommandContext& ctx) {
+  auto args = std::make_shared<ReplayArgs>();
+  CLI::App* cmd = app.add_subcommand("replay", "Re-run one seed with a step trace that explains conflicts");
+  cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
+  cmd->add_option("--seed", args->seed, "The seed to replay")->required();
+  cmd->add_option("--choices", args->choices, "A recorded schedule: comma-separated choice indexes");
+  cmd->add_option("--history", args->history_path, "Also write the history as JSON lines");
+  cmd->add_flag("--quiet", args->quiet, "Only the metrics and the verdict, no trace");
+  cmd->callback([args, &ctx] { ctx.exit_code = replay_command(*args); });
+}
+
+}  // namespace contend::cli
