@@ -1,0 +1,159 @@
+// The `contend` command line: tuple, check, run and replay as a user runs them — outputs, exit
+// codes, and a clear message (never a crash) for every kind of bad input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/support/run_cli.h"
+
+namespace contend::testing {
+namespace {
+
+TEST(CliTuple, PackAndUnpackRoundTrip) {
+  CliResult packed = run_cli("tuple pack " + shell_quote(R"(["Q", 1, -1, 3.5, null, true, {"bytes": "00ff"}, [2, null], {"uuid": "00112233-4455-6677-8899-aabbccddeeff"}, {"versionstamp": "0102030405060708090a", "user_version": 7}, 18446744073709551615, -9223372036854775808, {"float": 1.5}])"));
+  ASSERT_EQ(packed.exit_code, 0) << packed.output;
+  std::string hex = packed.output.substr(0, packed.output.find('\n'));
+  CliResult unpacked = run_cli("tuple unpack " + hex);
+  ASSERT_EQ(unpacked.exit_code, 0) << unpacked.output;
+  EXPECT_EQ(unpacked.output,
+            R"(["Q",1,-1,3.5,null,true,{"bytes":"00ff"},[2,null],{"uuid":"00112233-4455-6677-8899-aabbccddeeff"},{"user_version":7,"versionstamp":"0102030405060708090a"},18446744073709551615,-9223372036854775808,{"float":1.5}])"
+            "\n");
+}
+
+TEST(CliTuple, PackPrintsFoundationDBBytes) {
+  CliResult r = run_cli("tuple pack " + shell_quote(R"([null, true, false, 0, 1, -1, 255, -255, 256])"));
+  EXPECT_EQ(r.output, "00272614150113fe15ff1300160100\n");
+}
+
+struct BadInput {
+  std::string args;
+  std::string words;
+};
+
+TEST(CliTuple, BadInputGetsAMessageAndExitCodeTwo) {
+  const BadInput cases[] = {
+      {"tuple pack " + shell_quote("[1, 2"), "not valid JSON"},
+      {"tuple pack " + shell_quote(R"({"a": 1})"), "expected a JSON array"},
+      {"tuple pack " + shell_quote(R"([{"colour": "red"}])"), "element 0: unknown object form"},
+      {"tuple pack " + shell_quote(R"([{"bytes": "0g"}])"), "not a hex digit at offset 1"},
+      {"tuple pack " + shell_quote(R"([{"uuid": "1234"}])"), "canonical"},
+      {"tuple unpack 123", "odd number of digits"},
+      {"tuple unpack zz", "not a hex digit at offset 0"},
+      {"tuple unpack 1601", "byte 0: truncated integer"},
+      {"tuple unpack 02c32800", "byte 0: invalid UTF-8"},
+      {"tuple unpack 1440", "byte 1: unknown type code 0x40"},
+      {"tuple unpack 0514", "byte 0: unterminated nested tuple"},
+      {"tuple unpack 1d09010000000000000000", "wider than 64 bits"},
+      {"tuple frobnicate", ""},
+  };
+  for (const BadInput& c : cases) {
+    CliResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.words), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
+struct HistoryCase {
+  const char* file;
+  const char* model;
+  int exit_code;
+  const char* verdict;
+};
+
+TEST(CliCheck, ExampleHistoriesGetTheirVerdicts) {
+  const HistoryCase cases[] = {
+      {"clean-fifo.jsonl", "fifo", 0, "verdict: linearizable"},
+      {"clean-priority.jsonl", "priority", 0, "verdict: linearizable"},
+      {"info-linearizable.jsonl", "fifo", 0, "verdict: linearizable"},
+      {"value-from-nowhere.jsonl", "fifo", 1, "verdict: violation: value_from_nowhere"},
+      {"duplicate-delivery.jsonl", "fifo", 1, "verdict: violation: duplicate_delivery"},
+      {"order-inversion.jsonl", "fifo", 1, "verdict: violation: order_inversion"},
+      {"empty-while-nonempty.jsonl", "fifo", 1, "verdict: violation: empty_while_nonempty"},
+      {"lost.jsonl", "fifo", 1, "verdict: violation: lost"},
+      {"priority-inversion.jsonl", "priority", 1, "verdict: violation: priority_inversion"},
+      {"malformed.jsonl", "fifo", 2, "line 2: field \"type\""},
+  };
+  for (const HistoryCase& c : cases) {
+    for (const char* checker : {"fast", "all"}) {
+      CliResult r = run_cli("check " + source_path(std::string("docs/examples/histories/") + c.file) +
+                            " --model " + c.model + " --checker " + checker);
+      EXPECT_EQ(r.exit_code, c.exit_code) << c.file << " " << checker << "\n" << r.output;
+      EXPECT_NE(r.output.find(c.verdict), std::string::npos) << c.file << "\n" << r.output;
+    }
+  }
+}
+
+TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudget) {
+  CliResult r = run_cli("check " + source_path("docs/examples/histories/clean-fifo.jsonl") +
+                        " --model fifo --checker search --budget 1");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+}
+
+TEST(CliRun, AShippedScenarioRunsAndExitsZeroWhenAsExpected) {
+  CliResult r = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 1..3");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("as expected: every seed is linearizable"), std::string::npos) << r.output;
+  CliResult bug = run_cli("run " + source_path("scenarios/first-cut-queue.toml") + " --seeds 1..20");
+  EXPECT_EQ(bug.exit_code, 0) << bug.output;
+  EXPECT_NE(bug.output.find("contend replay"), std::string::npos) << bug.output;
+}
+
+TEST(CliRun, AnUnexpectedVerdictExitsOneWithTheReproductionCommand) {
+  std::string path = ::testing::TempDir() + "/expects-clean.toml";
+  std::ofstream(path) << "recipe = \"snapshot-dequeue-queue\"\nclients = 6\noperations_per_client = 10\n"
+                         "[seeds]\nfirst = 1\nlast = 20\n";
+  CliResult r = run_cli("run " + path);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("UNEXPECTED"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("reproduce: contend replay " + path + " --seed"), std::string::npos) << r.output;
+}
+
+struct BadScenario {
+  const char* text;
+  const char* words;
+};
+
+TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
+  const BadScenario cases[] = {
+      {"recipe = \"queue\"\nclinets = 4\n", ":2: clinets: unknown key (did you mean 'clients'?)"},
+      {"clients = \"four\"\n", ":1: clients: expected an integer"},
+      {"clients = 0\n", ":1: clients: value 0 out of range [1, 1024]"},
+      {"[faults]\ncrash = 1.5\n", ":2: faults.crash: value 1.5 out of range [0, 1]"},
+      {"expect = \"maybe\"\n", ":1: expect: 'maybe' is not linearizable, violation, or a violation kind"},
+      {"recipe = \"quue\"\n", "unknown recipe 'quue'"},
+      {"clients = [\n", "bad-6.toml:1: Error while parsing array"},
+      {"[seeds]\nfirst = 9\nlast = 3\n", ":3: seeds.last: must not be below seeds.first"},
+      {"[strategy]\nname = \"bfs\"\n", ":2: strategy.name: 'bfs' is not one of"},
+      {"[mix]\nenqueue = 0\ndequeue = 0\n", "needs a positive enqueue or dequeue weight"},
+  };
+  int i = 0;
+  for (const BadScenario& c : cases) {
+    std::string path = ::testing::TempDir() + "/bad-" + std::to_string(i++) + ".toml";
+    std::ofstream(path) << c.text;
+    CliResult r = run_cli("run " + path);
+    EXPECT_EQ(r.exit_code, 2) << c.text << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.words), std::string::npos) << c.text << "\n" << r.output;
+  }
+  CliResult missing = run_cli("run /nonexistent.toml");
+  EXPECT_EQ(missing.exit_code, 2);
+  CliResult bad_seeds = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 9..3");
+  EXPECT_EQ(bad_seeds.exit_code, 2);
+  EXPECT_NE(bad_seeds.output.find("--seeds: seed range '9..3' is empty"), std::string::npos) << bad_seeds.output;
+}
+
+TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {
+  CliResult run = run_cli("run " + source_path("scenarios/queue.toml") + " --seed 4");
+  CliResult replay = run_cli("replay " + source_path("scenarios/queue.toml") + " --seed 4");
+  ASSERT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find("not_committed: its read of"), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("(step dequeue.first_item) met the write of"), std::string::npos);
+  auto hash_of = [](const std::string& out) {
+    auto at = out.find("run hash ");
+    return at == std::string::npos ? std::string() : out.substr(at + 9, 16);
+  };
+  EXPECT_FALSE(hash_of(run.output).empty());
+  EXPECT_EQ(hash_of(run.output), hash_of(replay.output)) << "replay must reproduce the run exactly";
+}
+
+}  // namespace
+}  // namespace contend::testing
