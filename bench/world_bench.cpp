@@ -55,7 +55,7 @@ void BM_MemoryPerClient(benchmark::State& state) {
   for (auto _ : state) {
     struct mallinfo2 before = mallinfo2();
     WorldOptions options;
-    World world(options, std::make_unique<RandomStrategy>());
+    World world(options, std::make_shared<RandomStrategy>());
     auto recipe = find_recipe("queue")->make();
     for (int c = 0; c < clients; ++c) {
       world.spawn([](Recipe& r, World& w, ClientId id) -> Task<void> {

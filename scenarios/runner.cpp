@@ -302,9 +302,10 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   options.max_steps = scenario.max_steps;
   options.max_virtual_us = scenario.max_virtual_seconds * 1'000'000;
   options.record_attempts = controls.record_attempts;
+  options.retry_limit = scenario.retry_limit;
   out.faults = options.faults;
-  std::unique_ptr<Strategy> strategy =
-      controls.strategy ? std::move(controls.strategy) : std::make_unique<RandomStrategy>();
+  std::shared_ptr<Strategy> strategy =
+      controls.strategy ? controls.strategy : std::make_shared<RandomStrategy>();
   World world(options, std::move(strategy));
   Workload workload(scenario, *info, world);
   workload.plan(seed);

@@ -59,8 +59,9 @@ struct SeedRun {
 
 struct RunControls {
   bool record_attempts = false;
-  // Overrides the scenario's strategy (exploration, replay). Null = the scenario's (random).
-  std::unique_ptr<Strategy> strategy;
+  // Overrides the strategy (exploration, replay); shared so the caller can read it afterwards.
+  // Null = earliest-due-first (the seeded latencies decide).
+  std::shared_ptr<Strategy> strategy;
 };
 
 // REQUIRES: the scenario names a registered recipe (validated by validate_scenario).

@@ -69,6 +69,9 @@ struct ScenarioError {
 // Parses TOML text. `file` is used in messages only.
 std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file,
                                        ScenarioError& error);
+// Writes every key of a scenario as TOML that parse_scenario reads back to the same scenario.
+std::string to_toml(const Scenario& scenario);
+
 // Reads and parses a file.
 std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error);
 

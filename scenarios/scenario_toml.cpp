@@ -288,6 +288,52 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   return s;
 }
 
+namespace {
+void write_latency(std::ostringstream& out, const char* name, const LatencyDistribution& d) {
+  out << "\n[latency." << name << "]\nmin_us = " << d.min_us << "\nmean_us = " << d.mean_us
+      << "\ntail_probability = " << d.tail_probability << "\ntail_max_us = " << d.tail_max_us << "\n";
+}
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+}  // namespace
+
+std::string to_toml(const Scenario& s) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "name = " << quoted(s.name) << "\n";
+  if (!s.description.empty()) out << "description = " << quoted(s.description) << "\n";
+  out << "recipe = " << quoted(s.recipe) << "\nclients = " << s.clients
+      << "\noperations_per_client = " << s.operations_per_client
+      << "\ndrain = " << (s.drain ? "true" : "false") << "\nexpect = " << quoted(s.expect) << "\n";
+  if (!s.model.empty()) out << "model = " << quoted(s.model) << "\n";
+  out << "checks = [";
+  for (std::size_t i = 0; i < s.checks.size(); ++i) out << (i ? ", " : "") << quoted(s.checks[i]);
+  out << "]\n\n[seeds]\nfirst = " << s.seed_first << "\nlast = " << s.seed_last << "\n";
+  const OperationMix& m = s.mix;
+  out << "\n[mix]\nenqueue = " << m.enqueue << "\ndequeue = " << m.dequeue << "\npush = " << m.push
+      << "\npop_min = " << m.pop_min << "\npeek_min = " << m.peek_min << "\npop_max = " << m.pop_max
+      << "\npeek_max = " << m.peek_max << "\n";
+  out << "\n[priorities]\nmin = " << s.priority_min << "\nmax = " << s.priority_max << "\n";
+  write_latency(out, "read_version", s.latency.read_version);
+  write_latency(out, "read", s.latency.read);
+  write_latency(out, "commit", s.latency.commit);
+  const FaultKnobs& f = s.faults;
+  out << "\n[faults]\nnot_committed = " << f.not_committed << "\nunknown_result_applied = "
+      << f.unknown_result_applied << "\nunknown_result_not_applied = " << f.unknown_result_not_applied
+      << "\nread_too_old = " << f.read_too_old << "\nread_future_version = " << f.read_future_version
+      << "\ncrash = " << f.crash << "\npause = " << f.pause << "\npause_us = " << f.pause_us
+      << "\nswarm = " << (s.swarm ? "true" : "false") << "\n";
+  out << "\n[strategy]\nname = " << quoted(s.strategy.name) << "\npct_depth = " << s.strategy.pct_depth
+      << "\ndfs_max_preemptions = " << s.strategy.dfs_max_preemptions
+      << "\ndfs_max_schedules = " << s.strategy.dfs_max_schedules << "\n";
+  out << "\n[limits]\nmax_steps = " << s.max_steps << "\nmax_virtual_seconds = " << s.max_virtual_seconds
+      << "\nretry_limit = " << s.retry_limit << "\nsearch_budget = " << s.search_budget << "\n";
+  return out.str();
+}
+
 std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -35,7 +35,7 @@ CounterRun run_counter(std::uint64_t seed, int clients, int increments, FaultKno
   WorldOptions options;
   options.seed = seed;
   options.faults = faults;
-  World world(options, std::make_unique<RandomStrategy>());
+  World world(options, std::make_shared<RandomStrategy>());
   CounterRun out;
   std::vector<ClientId> ids(static_cast<std::size_t>(clients));
   for (int c = 0; c < clients; ++c) {
@@ -115,7 +115,7 @@ TEST(World, ACrashedClientIsDestroyedCleanlyAndReported) {
   WorldOptions options;
   options.seed = 11;
   options.faults.crash = 0.05;
-  World world(options, std::make_unique<RandomStrategy>());
+  World world(options, std::make_shared<RandomStrategy>());
   int live = 0;
   std::vector<ClientId> crashed;
   world.on_crash = [&](ClientId id) { crashed.push_back(id); };
@@ -130,7 +130,7 @@ TEST(World, HittingTheStepBoundIsReportedNotHungOn) {
   WorldOptions options;
   options.seed = 1;
   options.max_steps = 100;
-  World world(options, std::make_unique<RandomStrategy>());
+  World world(options, std::make_shared<RandomStrategy>());
   int committed = 0;
   ClientId id = 0;
   world.spawn(incrementer(world, &id, 1'000'000, &committed));

@@ -46,7 +46,7 @@ int replay_command(const ReplayArgs& args) {
       fmt::print(stderr, "contend replay: --choices: expected comma-separated non-negative integers\n");
       return 2;
     }
-    controls.strategy = std::make_unique<ReplayStrategy>(std::move(*choices));
+    controls.strategy = std::make_shared<ReplayStrategy>(std::move(*choices));
   }
   SeedRun run = run_seed(*scenario, args.seed, std::move(controls));
   model::CheckReport report = check_run(*scenario, run);

@@ -17,5 +17,6 @@ void register_tuple_command(CLI::App& app, CommandContext& ctx);
 void register_run_command(CLI::App& app, CommandContext& ctx);
 void register_check_command(CLI::App& app, CommandContext& ctx);
 void register_replay_command(CLI::App& app, CommandContext& ctx);
+void register_explore_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace contend::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   contend::cli::register_run_command(app, ctx);
   contend::cli::register_check_command(app, ctx);
   contend::cli::register_replay_command(app, ctx);
+  contend::cli::register_explore_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

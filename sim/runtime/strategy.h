@@ -32,6 +32,8 @@ class Strategy {
   virtual std::string name() const = 0;
   // REQUIRES: candidates.size() >= 2. Returns an index into candidates.
   virtual std::size_t choose(std::span<const Candidate> candidates) = 0;
+  // Told which client's step runs next, whether or not there was a choice to make.
+  virtual void on_step(ClientId /*client*/) {}
   // True when choose() always returns 0: the world then skips building candidate lists.
   virtual bool earliest_first() const { return false; }
 };

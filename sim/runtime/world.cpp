@@ -5,7 +5,7 @@
 
 namespace contend {
 
-World::World(WorldOptions options, std::unique_ptr<Strategy> strategy)
+World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
     : options_(options),
       strategy_(std::move(strategy)),
       latency_rng_(Rng(options.seed).child("latency")),
@@ -86,6 +86,7 @@ std::optional<ClientId> World::pick_next() {
     assert(choice < candidates_.size());
     choices_.push_back(static_cast<std::uint32_t>(choice));
   }
+  strategy_->on_step(candidates_[choice].client);
   return candidates_[choice].client;
 }
 

@@ -38,6 +38,7 @@ struct WorldOptions {
   std::int64_t max_steps = 50'000'000;
   std::int64_t max_virtual_us = 24LL * 3600 * 1'000'000;
   bool record_attempts = false;  // keep an AttemptRecord per transaction attempt (traces)
+  int retry_limit = 1000;        // per run() loop
 };
 
 // Counters the world keeps about transaction attempts.
@@ -71,13 +72,15 @@ enum class BoundHit : std::uint8_t { none, steps, virtual_time };
 
 class World final : public Environment {
  public:
-  World(WorldOptions options, std::unique_ptr<Strategy> strategy);
+  World(WorldOptions options, std::shared_ptr<Strategy> strategy);
   ~World() override;
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
   Store& store() { return store_; }
-  Database database(ClientId client) { return Database{&store_, this, client}; }
+  Database database(ClientId client) {
+    return Database{&store_, this, client, options_.retry_limit};
+  }
   const WorldOptions& options() const { return options_; }
   Rng& client_rng(ClientId client);
 
@@ -140,7 +143,7 @@ class World final : public Environment {
   bool over_bounds();
 
   WorldOptions options_;
-  std::unique_ptr<Strategy> strategy_;
+  std::shared_ptr<Strategy> strategy_;
   Store store_;
   Rng latency_rng_;
   Rng fault_rng_;

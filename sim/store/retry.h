@@ -9,6 +9,7 @@
 // result, never hung on.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -97,7 +98,8 @@ Task<RunResult<detail::stored_t<detail::body_value_t<Fn>>>> run(Database db, Fn 
   RunResult<detail::stored_t<T>> out;
   Transaction tr(db);
   ErrorCode last = ErrorCode::success;
-  while (out.attempts < options.retry_limit) {
+  const int retry_limit = std::min(options.retry_limit, db.retry_limit);
+  while (out.attempts < retry_limit) {
     ++out.attempts;
     auto body_result = co_await attempt(tr, fn);
     last = body_result.error();

@@ -51,6 +51,7 @@ struct Database {
   Store* store = nullptr;
   Environment* env = nullptr;
   ClientId client = 0;
+  int retry_limit = 1000;  // run() gives up after this many attempts (a scenario knob)
 };
 
 // Backoff knobs (fdbclient/ClientKnobs.cpp), in virtual microseconds.
