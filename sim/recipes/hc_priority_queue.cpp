@@ -28,7 +28,7 @@ class HcPriorityQueue final : public Recipe {
 }  // namespace
 
 RecipeInfo hc_priority_queue_recipe() {
-  return {"hc-priority-queue", RecipeKind::priority, false,
+  return {"hc-priority-queue", RecipeKind::priority, true,
           "high-contention staging for priority pops (best-effort order)",
           []() -> std::unique_ptr<Recipe> { return std::make_unique<HcPriorityQueue>(); },
           "multiset"};

@@ -27,8 +27,7 @@ class HcQueueNoReads final : public Recipe {
 RecipeInfo hc_queue_no_reads_recipe() {
   return {"hc-queue-no-reads", RecipeKind::fifo, false,
           "hc-queue without its non-snapshot dummy reads (PR #7033): duplicates",
-          []() -> std::unique_ptr<Recipe> { return std::make_unique<HcQueueNoReads>(); },
-          "multiset"};
+          []() -> std::unique_ptr<Recipe> { return std::make_unique<HcQueueNoReads>(); }};
 }
 
 }  // namespace contend
