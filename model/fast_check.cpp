@@ -216,35 +216,124 @@ std::optional<Verdict> FastChecker::check_fifo_order() {
 
 // Priority order: a pop/peek at one end returned x while some y better for that end (strictly
 // better priority, or equal priority and pushed before x for min / after x for max) was
-// provably present throughout it. Checked per result against the values present throughout,
-// using a prefix maximum of removal times over values sorted by insert completion.
+// provably present throughout it. Sweep the results by invocation; values enter a segment tree
+// over their removal times when their insert has completed; the query is the best value whose
+// removal is invoked after the result completed. O(n log n).
+namespace {
+
+struct Ranked {
+  std::int64_t priority = 0;
+  std::int64_t tiebreak = 0;  // min end: insert completion; max end: insert invocation
+  const ValueLife* life = nullptr;
+};
+
+// Keeps the two best entries per node (best = smallest for `min_end`, largest otherwise), so a
+// query can skip the value the result itself returned.
+class BestTwoTree {
+ public:
+  BestTwoTree(std::size_t n, bool min_end) : size_(1), min_end_(min_end) {
+    while (size_ < n) size_ *= 2;
+    nodes_.assign(2 * size_, {});
+  }
+  void insert(std::size_t pos, const Ranked& r) {
+    std::size_t i = pos + size_;
+    merge_into(nodes_[i], r);
+    for (i /= 2; i >= 1; i /= 2) {
+      Node combined = nodes_[2 * i];
+      for (const auto& e : nodes_[2 * i + 1].best) {
+        if (e) merge_into(combined, *e);
+      }
+      nodes_[i] = combined;
+      if (i == 1) break;
+    }
+  }
+  // The best entry at positions >= from, other than `skip`.
+  std::optional<Ranked> best_from(std::size_t from, const ValueLife* skip) const {
+    std::optional<Ranked> out;
+    auto consider = [&](const Node& n) {
+      for (const auto& e : n.best) {
+        if (e && e->life != skip && (!out || better(*e, *out))) out = e;
+      }
+    };
+    for (std::size_t lo = from + size_, hi = 2 * size_; lo < hi; lo /= 2, hi /= 2) {
+      if (lo & 1) consider(nodes_[lo++]);
+      if (hi & 1) consider(nodes_[--hi]);
+    }
+    return out;
+  }
+
+ private:
+  struct Node {
+    std::optional<Ranked> best[2];
+  };
+  bool better(const Ranked& a, const Ranked& b) const {
+    if (a.priority != b.priority) return min_end_ ? a.priority < b.priority : a.priority > b.priority;
+    return min_end_ ? a.tiebreak < b.tiebreak : a.tiebreak > b.tiebreak;
+  }
+  void merge_into(Node& n, const Ranked& r) const {
+    if (!n.best[0] || better(r, *n.best[0])) {
+      n.best[1] = n.best[0];
+      n.best[0] = r;
+    } else if (!n.best[1] || better(r, *n.best[1])) {
+      n.best[1] = r;
+    }
+  }
+  std::size_t size_;
+  bool min_end_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace
+
 std::optional<Verdict> FastChecker::check_priority_order() {
   std::vector<const ValueLife*> lives;
   for (const auto& [v, life] : values_) {
     if (life.insert != nullptr && !life.insert->indeterminate) lives.push_back(&life);
   }
+  std::vector<std::int64_t> removal_times;
+  for (const ValueLife* l : lives) removal_times.push_back(l->removal_invoke());
+  std::sort(removal_times.begin(), removal_times.end());
+  auto position = [&](std::int64_t t) {
+    return static_cast<std::size_t>(std::lower_bound(removal_times.begin(), removal_times.end(), t) -
+                                    removal_times.begin());
+  };
+  std::sort(lives.begin(), lives.end(), [](auto* a, auto* b) { return a->insert->complete < b->insert->complete; });
+  std::vector<const Operation*> results;
   for (const Operation& op : ops_) {
-    if (is_insert(op.f) || op.indeterminate || !op.output) continue;
-    const bool max = op.f == OpFunction::pop_max || op.f == OpFunction::peek_max;
-    const ValueLife& x = values_[op.output->value];
-    const std::int64_t slack = indeterminate_removes_before(op.complete);
-    if (slack > 0) continue;  // an indeterminate pop might have taken the better item
-    for (const ValueLife* y : lives) {
-      if (y == &x || y->insert->complete >= op.invoke || y->removal_invoke() <= op.complete) continue;
-      const Item& yi = *y->insert->input;
-      const Item& xi = *x.insert->input;
-      bool y_better = better(yi, xi, max);
-      if (!y_better && yi.priority == xi.priority) {
-        y_better = max ? x.insert->complete < y->insert->invoke : y->insert->complete < x.insert->invoke;
-      }
-      if (!y_better) continue;
-      std::string text = describe(op) + " returned '" + xi.value + "' (priority " +
-                         std::to_string(xi.priority.value_or(0)) + ") while '" + yi.value +
-                         "' (priority " + std::to_string(yi.priority.value_or(0)) +
-                         ", inserted by " + describe(*y->insert) +
-                         ") was present throughout and should have come first";
-      return violation(ViolationKind::priority_inversion, text, {op.invoke, y->insert->invoke});
+    if (!is_insert(op.f) && !op.indeterminate && op.output) results.push_back(&op);
+  }
+  std::sort(results.begin(), results.end(), [](auto* a, auto* b) { return a->invoke < b->invoke; });
+  BestTwoTree min_tree(lives.size() + 1, true), max_tree(lives.size() + 1, false);
+  std::size_t next = 0;
+  for (const Operation* op : results) {
+    while (next < lives.size() && lives[next]->insert->complete < op->invoke) {
+      const ValueLife* l = lives[next++];
+      const std::int64_t p = l->insert->input->priority.value_or(0);
+      const std::size_t at = position(l->removal_invoke());
+      min_tree.insert(at, Ranked{p, l->insert->complete, l});
+      max_tree.insert(at, Ranked{p, l->insert->invoke, l});
     }
+    if (indeterminate_removes_before(op->complete) > 0) continue;  // it might have taken y
+    const bool max = op->f == OpFunction::pop_max || op->f == OpFunction::peek_max;
+    const ValueLife& x = values_[op->output->value];
+    const std::size_t from = static_cast<std::size_t>(
+        std::upper_bound(removal_times.begin(), removal_times.end(), op->complete) - removal_times.begin());
+    auto y = (max ? max_tree : min_tree).best_from(from, &x);
+    if (!y) continue;
+    const Item& xi = *x.insert->input;
+    const Item& yi = *y->life->insert->input;
+    bool y_better = better(yi, xi, max);
+    if (!y_better && yi.priority == xi.priority) {
+      y_better = max ? x.insert->complete < y->life->insert->invoke
+                     : y->life->insert->complete < x.insert->invoke;
+    }
+    if (!y_better) continue;
+    std::string text = describe(*op) + " returned '" + xi.value + "' (priority " +
+                       std::to_string(xi.priority.value_or(0)) + ") while '" + yi.value +
+                       "' (priority " + std::to_string(yi.priority.value_or(0)) + ", inserted by " +
+                       describe(*y->life->insert) +
+                       ") was present throughout and should have come first";
+    return violation(ViolationKind::priority_inversion, text, {op->invoke, y->life->insert->invoke});
   }
   return std::nullopt;
 }
