@@ -232,7 +232,11 @@ std::uint64_t fnv(std::uint64_t h, std::string_view bytes) {
   return (h ^ 0xff) * 0x100000001b3ULL;  // field separator
 }
 
-std::uint64_t fnv(std::uint64_t h, std::int64_t v) { return fnv(h, std::to_string(v)); }
+std::uint64_t fnv(std::uint64_t h, std::int64_t v) {
+  char bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xff);
+  return fnv(h, std::string_view(bytes, 8));
+}
 
 void summarize(const model::History& history, RunMetrics& m) {
   std::map<std::int64_t, const Event*> open;

@@ -92,16 +92,18 @@ CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
   return result;
 }
 
-void Store::record_before(std::map<Bytes, std::optional<Bytes>, std::less<>>& touched,
-                          BytesView key) {
-  if (touched.find(key) != touched.end()) return;
+void Store::record_before(std::vector<UndoEntry>& touched, BytesView key) {
+  for (const UndoEntry& e : touched) {
+    if (e.key == key) return;  // commits touch few keys: a linear scan beats a map
+  }
   std::optional<Bytes> before;
   if (auto it = current_.find(key); it != current_.end()) before = it->second;
-  touched.emplace(Bytes(key), std::move(before));
+  touched.push_back(UndoEntry{Bytes(key), std::move(before)});
 }
 
 void Store::apply(const CommitRequest& request, Version commit_version) {
-  std::map<Bytes, std::optional<Bytes>, std::less<>> touched;
+  std::vector<UndoEntry> touched;
+  touched.reserve(request.mutations.size());
   const Bytes versionstamp = make_versionstamp(commit_version, 0);
   for (const Mutation& m : request.mutations) {
     switch (m.type) {
@@ -141,8 +143,9 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
   logged.version = commit_version;
   logged.client = request.client;
   logged.transaction_id = request.transaction_id;
-  logged.undo.reserve(touched.size());
-  for (auto& [key, before] : touched) logged.undo.push_back(UndoEntry{key, std::move(before)});
+  std::sort(touched.begin(), touched.end(),
+            [](const UndoEntry& a, const UndoEntry& b) { return a.key < b.key; });
+  logged.undo = std::move(touched);
   logged.writes.assign(request.write_ranges.begin(), request.write_ranges.end());
   log_.push_back(std::move(logged));
 

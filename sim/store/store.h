@@ -117,7 +117,8 @@ class Store {
 
   std::optional<ConflictCause> find_conflict(const CommitRequest& request) const;
   void apply(const CommitRequest& request, Version commit_version);
-  void record_before(std::map<Bytes, std::optional<Bytes>, std::less<>>& touched, BytesView key);
+  // Remembers the value `key` had before this commit touched it (first touch only).
+  void record_before(std::vector<UndoEntry>& touched, BytesView key);
   void prune(Version horizon);
   const LoggedCommit* logged_commit(Version version) const;
   // The values the commits newer than read_version replaced, restricted to `range`.
