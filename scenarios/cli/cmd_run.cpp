@@ -1,16 +1,19 @@
-// `contend run <scenario.toml> [--seed N | --seeds A..B] [--history FILE]`: runs a scenario over
-// seeds, checks each seed's history with the scenario's checks, prints a summary table (metrics,
-// run hash, verdict per seed) and the aggregate, and exits 0 when the verdicts are what the
-// scenario expects, 1 when not (with the reproduction command), 2 for bad input.
+// `contend run <scenario.toml> [--seed N | --seeds A..B] [--jobs N] [--shard K/N]
+//  [--history FILE] [--report json=FILE|junit=FILE|html=FILE]...`: runs a scenario over seeds,
+// checks every seed with the scenario's checks, prints a summary table (metrics, run hash,
+// verdict per seed) and the aggregate, and exits 0 when the verdicts are what the scenario
+// expects, 1 when not (shrinking the first unexpected violation and printing its reproduction),
+// 2 for bad input.
 #include <fmt/format.h>
 
-#include <cstdio>
+#include <chrono>
+#include <fstream>
 
+#include "scenarios/batch.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/run_support.h"
-#include "scenarios/expectation.h"
+#include "scenarios/html_report.h"
 #include "scenarios/report.h"
-#include "scenarios/runner.h"
 
 namespace contend::cli {
 
@@ -21,65 +24,80 @@ struct RunArgs {
   std::string seed;
   std::string seeds;
   std::string history_path;
+  std::string shard = "1/1";
+  int jobs = 1;
+  std::vector<std::string> reports;
+  std::string out_dir = ".";
+  bool no_shrink = false;
 };
+
+void print_single_seed(const Scenario& s, std::uint64_t seed, const std::string& history_path) {
+  SeedRun run = run_seed(s, seed);
+  model::CheckReport report = check_run(s, run);
+  fmt::print("\n");
+  print_metrics(stdout, run.metrics);
+  fmt::print("accounting: {}\n", model::accounting_table(report.accounting));
+  if (!report.verdict.ok()) fmt::print("verdict: {}\n  {}\n", report.verdict.summary(), report.verdict.explanation);
+  if (!history_path.empty()) write_history_file(history_path, run.history);
+}
 
 int run_command(const RunArgs& args) {
   auto scenario = load_checked_scenario(args.scenario_path, "run");
   if (!scenario) return 2;
   auto range = seed_range_from(args.seed, args.seeds, *scenario);
   if (!range) return 2;
-  fmt::print("scenario {} ({}): recipe {}, {} clients x {} operations, seeds {}..{}, expect {}\n",
+  std::string error;
+  auto shard = parse_shard(args.shard, error);
+  if (!shard) {
+    fmt::print(stderr, "contend run: --shard: {}\n", error);
+    return 2;
+  }
+  auto reports = parse_reports(args.reports);
+  if (!reports) return 2;
+  fmt::print("scenario {} ({}): recipe {}, {} clients x {} operations, seeds {}..{}{}, expect {}\n",
              scenario->name, scenario->file, scenario->recipe, scenario->clients,
-             scenario->operations_per_client, range->first, range->last, scenario->expect);
+             scenario->operations_per_client, range->first, range->last,
+             shard->count > 1 ? " shard " + args.shard : "", scenario->expect);
+  const auto started = std::chrono::steady_clock::now();
+  Progress progress(range->count() / shard->count);
+  BatchOptions options{*range, *shard, args.jobs,
+                       [&](const SeedOutcome& r, std::size_t done, std::size_t total) {
+                         progress.update(done, total, !r.verdict.ok());
+                       }};
+  std::vector<SeedOutcome> outcomes = run_batch(*scenario, options);
+  progress.finish();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   print_table_header(stdout);
   std::vector<SeedLine> lines;
-  std::optional<std::uint64_t> first_unexpected, first_expected_violation;
-  std::string first_unexpected_why;
-  for (std::uint64_t seed = range->first;; ++seed) {
-    SeedRun run = run_seed(*scenario, seed);
-    model::CheckReport report = check_run(*scenario, run);
-    SeedLine line{seed, run.metrics, report.verdict.summary(),
-                  seed_consistent(scenario->expect, report.verdict) && !report.disagreement};
-    print_table_row(stdout, line);
-    if (!line.as_expected && !first_unexpected) {
-      first_unexpected = seed;
-      first_unexpected_why = report.disagreement ? "checkers disagree (a bug in contend)"
-                                                 : report.verdict.explanation;
-    }
-    if (shows_expected_violation(scenario->expect, report.verdict) && !first_expected_violation) {
-      first_expected_violation = seed;
-      if (scenario->expect != "linearizable") {
-        fmt::print("         {}\n", report.verdict.explanation);
-      }
-    }
-    if (range->count() == 1) {
-      fmt::print("\n");
-      print_metrics(stdout, run.metrics);
-      fmt::print("accounting: {}\n", model::accounting_table(report.accounting));
-      if (!report.verdict.ok()) fmt::print("verdict: {}\n  {}\n", report.verdict.summary(), report.verdict.explanation);
-    }
-    if (!args.history_path.empty() && seed == range->first) {
-      if (!write_history_file(args.history_path, run.history)) return 2;
-    }
-    lines.push_back(std::move(line));
-    if (seed == range->last) break;
+  for (const SeedOutcome& r : outcomes) {
+    lines.push_back(SeedLine{r.seed, r.metrics, r.verdict.summary(), r.as_expected});
+    print_table_row(stdout, lines.back());
+  }
+  if (outcomes.size() == 1) print_single_seed(*scenario, outcomes[0].seed, args.history_path);
+  else if (!args.history_path.empty() && !outcomes.empty()) {
+    write_history_file(args.history_path, run_seed(*scenario, outcomes[0].seed).history);
   }
   if (lines.size() > 1) print_aggregate(stdout, lines);
-  if (first_unexpected) {
-    fmt::print("\nUNEXPECTED: seed {} gave a verdict the scenario does not expect ({}): {}\n"
-               "reproduce: {}\n",
-               *first_unexpected, scenario->expect, first_unexpected_why,
-               reproduction_command(*scenario, *first_unexpected));
+  BatchJudgement j = judge(*scenario, outcomes);
+  if (!write_reports(*reports, *scenario, *range, *shard, outcomes, j, seconds)) return 2;
+  if (!j.passed) {
+    fmt::print("\nUNEXPECTED ({}): {}\n", scenario->expect, j.why);
+    if (j.first_unexpected) {
+      fmt::print("reproduce: {}\n", reproduction_command(*scenario, *j.first_unexpected));
+      for (const SeedOutcome& r : outcomes) {
+        if (r.seed == *j.first_unexpected && r.verdict.kind == model::VerdictKind::violation) {
+          report_counterexample(*scenario, Finding{r.seed, {}, r.verdict, 0}, args.out_dir, !args.no_shrink);
+        }
+      }
+    }
     return 1;
   }
-  if (scenario->expect != "linearizable" && !first_expected_violation) {
-    fmt::print("\nUNEXPECTED: no seed in {}..{} showed the expected {}\n", range->first,
-               range->last, scenario->expect);
-    return 1;
-  }
-  if (first_expected_violation && scenario->expect != "linearizable") {
-    fmt::print("\nas expected: seed {} shows {}; reproduce: {}\n", *first_expected_violation,
-               scenario->expect, reproduction_command(*scenario, *first_expected_violation));
+  if (j.first_expected_violation && scenario->expect != "linearizable") {
+    for (const SeedOutcome& r : outcomes) {
+      if (r.seed == *j.first_expected_violation) fmt::print("\n{}\n", r.verdict.explanation);
+    }
+    fmt::print("as expected: seed {} shows {}; reproduce: {}\n", *j.first_expected_violation,
+               scenario->expect, reproduction_command(*scenario, *j.first_expected_violation));
   } else {
     fmt::print("\nas expected: every seed is linearizable\n");
   }
@@ -94,8 +112,13 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
   auto* seed = cmd->add_option("--seed", args->seed, "Run one seed");
   cmd->add_option("--seeds", args->seeds, "Run an inclusive seed range A..B")->excludes(seed);
-  cmd->add_option("--history", args->history_path,
-                  "Write the history of the first seed run as JSON lines");
+  cmd->add_option("--jobs,-j", args->jobs, "Run seeds on N threads (results identical to 1)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)");
+  cmd->add_option("--history", args->history_path, "Write the history of the first seed as JSON lines");
+  cmd->add_option("--report", args->reports, "json=FILE, junit=FILE or html=FILE (repeatable)");
+  cmd->add_option("--out", args->out_dir, "Where to write a shrunk counterexample scenario");
+  cmd->add_flag("--no-shrink", args->no_shrink, "Do not shrink an unexpected violation");
   cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
 }
 

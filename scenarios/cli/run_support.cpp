@@ -4,9 +4,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <unistd.h>
 
 #include "model/history_json.h"
 #include "scenarios/runner.h"
+#include "scenarios/html_report.h"
 #include "scenarios/trace.h"
 
 namespace contend::cli {
@@ -44,6 +46,81 @@ bool write_history_file(const std::string& path, const model::History& history) 
   }
   model::write_history(out, history);
   return static_cast<bool>(out);
+}
+
+std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::string>& specs) {
+  std::vector<ReportRequest> out;
+  for (const std::string& spec : specs) {
+    auto eq = spec.find('=');
+    std::string kind = spec.substr(0, eq);
+    if (eq == std::string::npos || eq + 1 == spec.size() ||
+        (kind != "json" && kind != "junit" && kind != "html")) {
+      fmt::print(stderr, "contend: --report {}: expected json=FILE, junit=FILE or html=FILE\n", spec);
+      return std::nullopt;
+    }
+    out.push_back(ReportRequest{kind, spec.substr(eq + 1)});
+  }
+  return out;
+}
+
+namespace {
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) fmt::print(stderr, "contend: cannot write {}\n", path);
+  return static_cast<bool>(out);
+}
+
+std::uint64_t chosen_seed(const std::vector<SeedOutcome>& outcomes, const BatchJudgement& j) {
+  if (j.first_unexpected) return *j.first_unexpected;
+  if (j.first_expected_violation) return *j.first_expected_violation;
+  return outcomes.empty() ? 1 : outcomes.front().seed;
+}
+}  // namespace
+
+bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& scenario,
+                   const SeedRange& seeds, const Shard& shard, const std::vector<SeedOutcome>& outcomes,
+                   const BatchJudgement& judgement, double seconds) {
+  for (const ReportRequest& r : reports) {
+    bool ok = true;
+    if (r.kind == "json") {
+      nlohmann::json j = batch_json(scenario, seeds, shard, outcomes);
+      j["passed"] = judgement.passed;
+      ok = write_file(r.path, j.dump(2) + "\n");
+    } else if (r.kind == "junit") {
+      ok = write_file(r.path, junit_xml(scenario, seeds, outcomes, judgement, seconds));
+    } else {
+      RunControls controls;
+      controls.record_attempts = true;
+      const std::uint64_t seed = chosen_seed(outcomes, judgement);
+      SeedRun run = run_seed(scenario, seed, std::move(controls));
+      ok = write_file(r.path, html_report(scenario, run, check_run(scenario, run)));
+    }
+    if (!ok) return false;
+    fmt::print("wrote {} report {}\n", r.kind, r.path);
+  }
+  return true;
+}
+
+Progress::Progress(std::uint64_t)
+    : tty_(isatty(fileno(stderr)) != 0),
+      start_(std::chrono::steady_clock::now()),
+      last_print_(start_) {}
+
+void Progress::update(std::size_t done, std::size_t total, bool violation) {
+  violations_ += violation ? 1 : 0;
+  if (!tty_) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  if (elapsed < 2.0 || now - last_print_ < std::chrono::milliseconds(200)) return;
+  last_print_ = now;
+  const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
+  fmt::print(stderr, "\r  seeds {}/{}  violations {}  ~{:.0f}s left   ", done, total, violations_, left);
+  printed_ = true;
+}
+
+void Progress::finish() {
+  if (printed_) fmt::print(stderr, "\r{:60}\r", "");
 }
 
 void report_counterexample(const Scenario& scenario, const Finding& finding,

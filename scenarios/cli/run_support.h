@@ -1,10 +1,13 @@
 // Helpers shared by the commands that run scenarios (run, replay, explore, sweep).
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/history.h"
+#include "scenarios/batch.h"
 #include "scenarios/explore.h"
 #include "scenarios/scenario.h"
 #include "scenarios/seed_range.h"
@@ -27,5 +30,33 @@ bool write_history_file(const std::string& path, const model::History& history);
 // trace and the one-line reproduction command.
 void report_counterexample(const Scenario& scenario, const Finding& finding,
                            const std::string& out_dir, bool shrink_it);
+
+// --report kind=FILE, kind in json, junit, html.
+struct ReportRequest {
+  std::string kind;
+  std::string path;
+};
+std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::string>& specs);
+// Writes each requested report; html re-runs the chosen seed (the first unexpected one, else the
+// first showing the expected violation, else the first) with its full trace.
+bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& scenario,
+                   const SeedRange& seeds, const Shard& shard, const std::vector<SeedOutcome>& outcomes,
+                   const BatchJudgement& judgement, double seconds);
+
+// Progress on a terminal for anything longer than a couple of seconds: seeds done of total,
+// violations so far, time left. Silent when stderr is not a terminal.
+class Progress {
+ public:
+  explicit Progress(std::uint64_t total);
+  void update(std::size_t done, std::size_t total, bool violation);
+  void finish();
+
+ private:
+  bool tty_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_print_;
+  std::size_t violations_ = 0;
+  bool printed_ = false;
+};
 
 }  // namespace contend::cli

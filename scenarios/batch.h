@@ -1,0 +1,66 @@
+// Running a seed range: in parallel across seeds (`jobs` threads, one world per thread — worlds
+// share nothing, so results are identical to a serial run), and in deterministic shards
+// (`shard` K of N takes the seeds whose offset from the first is K-1 mod N) so a long search can
+// be spread over CI matrix jobs or cluster array jobs and merged back. Outcomes come back in seed
+// order whatever the jobs or shard.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scenarios/expectation.h"
+#include "scenarios/seed_range.h"
+
+namespace contend {
+
+struct Shard {
+  std::uint64_t index = 1;  // 1-based
+  std::uint64_t count = 1;
+  bool includes(std::uint64_t seed, std::uint64_t first) const { return (seed - first) % count == index - 1; }
+};
+// Parses "K/N" with 1 <= K <= N.
+std::optional<Shard> parse_shard(const std::string& text, std::string& error);
+
+struct SeedOutcome {
+  std::uint64_t seed = 0;
+  RunMetrics metrics;
+  model::Verdict verdict;
+  bool as_expected = true;
+  bool shows_expected = false;  // the violation the scenario expects to find
+};
+
+struct BatchOptions {
+  SeedRange seeds;
+  Shard shard;
+  int jobs = 1;
+  // Called after each seed completes (from the thread that ran it, under a lock).
+  std::function<void(const SeedOutcome&, std::size_t done, std::size_t total)> progress;
+};
+
+std::vector<SeedOutcome> run_batch(const Scenario& scenario, const BatchOptions& options);
+
+// The expectation over a whole batch: every seed consistent, and for a violation expectation at
+// least one seed showing it.
+struct BatchJudgement {
+  bool passed = true;
+  std::optional<std::uint64_t> first_unexpected;
+  std::optional<std::uint64_t> first_expected_violation;
+  std::string why;
+};
+BatchJudgement judge(const Scenario& scenario, const std::vector<SeedOutcome>& outcomes);
+
+// JSON for tools and for `contend merge`: the scenario, the seeds, and one entry per seed.
+nlohmann::json batch_json(const Scenario& scenario, const SeedRange& seeds, const Shard& shard,
+                          const std::vector<SeedOutcome>& outcomes);
+nlohmann::json metrics_json(const RunMetrics& m);
+// JUnit XML: one testcase per scenario x seed range; a failure carries the reproduction command.
+std::string junit_xml(const Scenario& scenario, const SeedRange& seeds,
+                      const std::vector<SeedOutcome>& outcomes, const BatchJudgement& judgement,
+                      double seconds);
+
+}  // namespace contend
