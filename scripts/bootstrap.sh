@@ -13,6 +13,9 @@ packages=(build-essential g++ cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
           libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev)
 
+# The HTML report test renders in headless Chromium.
+if [ "$mode" = test ]; then packages+=(chromium); fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

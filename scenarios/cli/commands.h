@@ -18,5 +18,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx);
 void register_check_command(CLI::App& app, CommandContext& ctx);
 void register_replay_command(CLI::App& app, CommandContext& ctx);
 void register_explore_command(CLI::App& app, CommandContext& ctx);
+void register_merge_command(CLI::App& app, CommandContext& ctx);
+void register_sweep_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace contend::cli

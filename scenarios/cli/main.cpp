@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   contend::cli::register_check_command(app, ctx);
   contend::cli::register_replay_command(app, ctx);
   contend::cli::register_explore_command(app, ctx);
+  contend::cli::register_merge_command(app, ctx);
+  contend::cli::register_sweep_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,306 @@
+#include "scenarios/sweep.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace contend {
+
+namespace {
+
+const char* kFaultKeys[] = {"not_committed", "unknown_result_applied", "unknown_result_not_applied",
+                            "read_too_old", "read_future_version", "crash", "pause"};
+
+double* fault_knob(FaultKnobs& f, const std::string& name) {
+  if (name == "not_committed") return &f.not_committed;
+  if (name == "unknown_result_applied") return &f.unknown_result_applied;
+  if (name == "unknown_result_not_applied") return &f.unknown_result_not_applied;
+  if (name == "read_too_old") return &f.read_too_old;
+  if (name == "read_future_version") return &f.read_future_version;
+  if (name == "crash") return &f.crash;
+  if (name == "pause") return &f.pause;
+  return nullptr;
+}
+
+bool known_key(const std::string& key) {
+  if (key == "clients" || key == "operations_per_client" || key == "recipe") return true;
+  if (key.rfind("faults.", 0) == 0) {
+    FaultKnobs f;
+    return fault_knob(f, key.substr(7)) != nullptr;
+  }
+  return false;
+}
+
+std::optional<long long> to_int(const std::string& v) {
+  try {
+    std::size_t used = 0;
+    long long n = std::stoll(v, &used);
+    if (used == v.size()) return n;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
+std::int64_t percentile_of(const std::map<std::int64_t, std::int64_t>& histogram, double q) {
+  std::int64_t total = 0;
+  for (const auto& [value, n] : histogram) total += n;
+  if (total == 0) return 0;
+  auto rank = static_cast<std::int64_t>(q * static_cast<double>(total - 1));
+  for (const auto& [value, n] : histogram) {
+    if (rank < n) return value;
+    rank -= n;
+  }
+  return histogram.rbegin()->first;
+}
+
+std::int64_t median(std::vector<std::int64_t> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+SweepPoint summarise(std::vector<std::string> values, const std::vector<SeedOutcome>& outcomes) {
+  SweepPoint p;
+  p.values = std::move(values);
+  p.seeds = static_cast<std::int64_t>(outcomes.size());
+  double ok_ops = 0, seconds = 0, attempts = 0, conflicts = 0;
+  std::map<std::int64_t, std::int64_t> retries;
+  std::vector<std::int64_t> p50s, p99s;
+  for (const SeedOutcome& o : outcomes) {
+    const RunMetrics& m = o.metrics;
+    ok_ops += m.throughput_ops_per_s * m.virtual_seconds;
+    seconds += m.virtual_seconds;
+    attempts += static_cast<double>(m.attempts.attempts);
+    conflicts += static_cast<double>(m.attempts.conflicts);
+    p.unknown_results += m.attempts.unknown_results;
+    for (const auto& [r, n] : m.retries_histogram) retries[r] += n;
+    p50s.push_back(m.latency_us.p50);
+    p99s.push_back(m.latency_us.p99);
+    p.verdicts[o.verdict.summary()]++;
+  }
+  p.throughput_ops_per_s = seconds > 0 ? ok_ops / seconds : 0;
+  p.conflict_rate = attempts > 0 ? conflicts / attempts : 0;
+  p.retries_p50 = percentile_of(retries, 0.50);
+  p.retries_p99 = percentile_of(retries, 0.99);
+  p.latency_us_p50 = median(p50s);
+  p.latency_us_p99 = median(p99s);
+  return p;
+}
+
+std::string verdict_text(const SweepPoint& p) {
+  std::string out;
+  for (const auto& [v, n] : p.verdicts) out += (out.empty() ? "" : "; ") + v + " x" + std::to_string(n);
+  return out;
+}
+
+}  // namespace
+
+std::optional<Variation> parse_variation(const std::string& text, std::string& error) {
+  auto eq = text.find('=');
+  Variation v;
+  v.key = text.substr(0, eq);
+  if (eq == std::string::npos || !known_key(v.key)) {
+    std::string keys = "clients, operations_per_client, recipe";
+    for (const char* k : kFaultKeys) keys += std::string(", faults.") + k;
+    error = "'" + text + "': expected KEY=V1,V2,... with KEY one of " + keys;
+    return std::nullopt;
+  }
+  std::stringstream in(text.substr(eq + 1));
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) v.values.push_back(item);
+  }
+  if (v.values.empty()) {
+    error = "'" + text + "': no values";
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::string> apply_variation(Scenario& s, const std::string& key, const std::string& value) {
+  if (key == "recipe") {
+    s.recipe = value;
+    s.name = value;
+    return validate_scenario(s);
+  }
+  if (key == "clients" || key == "operations_per_client") {
+    auto n = to_int(value);
+    if (!n || *n < (key == "clients" ? 1 : 0) || *n > 1'000'000) return key + "=" + value + ": not a valid count";
+    (key == "clients" ? s.clients : s.operations_per_client) = static_cast<int>(*n);
+    return std::nullopt;
+  }
+  double* knob = fault_knob(s.faults, key.substr(7));
+  try {
+    std::size_t used = 0;
+    double p = std::stod(value, &used);
+    if (used != value.size() || p < 0 || p > 1) throw std::invalid_argument(value);
+    *knob = p;
+  } catch (...) {
+    return key + "=" + value + ": expected a probability in [0, 1]";
+  }
+  return std::nullopt;
+}
+
+SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variations, const SeedRange& seeds,
+                      int jobs) {
+  SweepResult r{variations, seeds, {}};
+  std::vector<std::size_t> at(variations.size(), 0);
+  while (true) {
+    Scenario s = base;
+    std::vector<std::string> values;
+    for (std::size_t i = 0; i < variations.size(); ++i) {
+      values.push_back(variations[i].values[at[i]]);
+      apply_variation(s, variations[i].key, values.back());  // validated before the sweep
+    }
+    r.points.push_back(summarise(values, run_batch(s, BatchOptions{seeds, Shard{}, jobs, nullptr})));
+    std::size_t i = variations.size();
+    while (i > 0) {
+      --i;
+      if (++at[i] < variations[i].values.size()) break;
+      at[i] = 0;
+      if (i == 0) return r;
+    }
+    if (variations.empty()) return r;
+  }
+}
+
+std::string sweep_table(const SweepResult& r) {
+  std::string out;
+  for (const Variation& v : r.variations) out += fmt::format("{:>20} ", v.key);
+  out += fmt::format("{:>12} {:>9} {:>7} {:>7} {:>11} {:>11} {:>7}  {}\n", "ops/vsec", "conflict%",
+                     "rty p50", "rty p99", "lat p50 us", "lat p99 us", "unknown", "verdicts");
+  for (const SweepPoint& p : r.points) {
+    for (const std::string& v : p.values) out += fmt::format("{:>20} ", v);
+    out += fmt::format("{:>12.1f} {:>9.1f} {:>7} {:>7} {:>11} {:>11} {:>7}  {}\n", p.throughput_ops_per_s,
+                       100 * p.conflict_rate, p.retries_p50, p.retries_p99, p.latency_us_p50,
+                       p.latency_us_p99, p.unknown_results, verdict_text(p));
+  }
+  return out;
+}
+
+std::string sweep_csv(const SweepResult& r) {
+  std::string out;
+  for (const Variation& v : r.variations) out += v.key + ",";
+  out += "seeds,throughput_ops_per_virtual_s,conflict_rate,retries_p50,retries_p99,latency_us_p50,"
+         "latency_us_p99,unknown_results,verdicts\n";
+  for (const SweepPoint& p : r.points) {
+    for (const std::string& v : p.values) out += v + ",";
+    out += fmt::format("{},{:.3f},{:.5f},{},{},{},{},{},\"{}\"\n", p.seeds, p.throughput_ops_per_s,
+                       p.conflict_rate, p.retries_p50, p.retries_p99, p.latency_us_p50, p.latency_us_p99,
+                       p.unknown_results, verdict_text(p));
+  }
+  return out;
+}
+
+nlohmann::json sweep_json(const SweepResult& r) {
+  nlohmann::json vary = nlohmann::json::array();
+  for (const Variation& v : r.variations) vary.push_back({{"key", v.key}, {"values", v.values}});
+  nlohmann::json points = nlohmann::json::array();
+  for (const SweepPoint& p : r.points) {
+    nlohmann::json at = nlohmann::json::object();
+    for (std::size_t i = 0; i < p.values.size(); ++i) at[r.variations[i].key] = p.values[i];
+    points.push_back({{"at", at},
+                      {"seeds", p.seeds},
+                      {"throughput_ops_per_virtual_s", p.throughput_ops_per_s},
+                      {"conflict_rate", p.conflict_rate},
+                      {"retries_p50", p.retries_p50},
+                      {"retries_p99", p.retries_p99},
+                      {"latency_us_p50", p.latency_us_p50},
+                      {"latency_us_p99", p.latency_us_p99},
+                      {"unknown_results", p.unknown_results},
+                      {"verdicts", p.verdicts}});
+  }
+  return {{"vary", vary}, {"seeds", {{"first", r.seeds.first}, {"last", r.seeds.last}}}, {"points", points}};
+}
+
+namespace {
+
+struct Series {
+  std::string label;
+  std::vector<std::pair<double, double>> xy;  // x position index / value, y
+};
+
+std::string nice(double v) {
+  if (v >= 1000) return fmt::format("{:.0f}", v);
+  if (v >= 10) return fmt::format("{:.1f}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+// One panel: x = the first variation's values (evenly spaced, in given order), y linear from 0.
+std::string panel(const SweepResult& r, double x0, double y0, double w, double h, const std::string& title,
+                  const std::string& y_unit, double (*metric)(const SweepPoint&)) {
+  static const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+  const auto& xs = r.variations.front().values;
+  std::map<std::string, Series> series;
+  std::vector<std::string> order;
+  for (const SweepPoint& p : r.points) {
+    std::string label;
+    for (std::size_t i = 1; i < p.values.size(); ++i) label += (label.empty() ? "" : ", ") + r.variations[i].key + "=" + p.values[i];
+    if (label.empty()) label = r.variations.front().key;
+    if (!series.count(label)) order.push_back(label);
+    auto xi = static_cast<double>(std::find(xs.begin(), xs.end(), p.values[0]) - xs.begin());
+    series[label].label = label;
+    series[label].xy.emplace_back(xi, metric(p));
+  }
+  double ymax = 0;
+  for (const auto& [l, s] : series) {
+    for (const auto& [x, y] : s.xy) ymax = std::max(ymax, y);
+  }
+  ymax = ymax > 0 ? ymax * 1.1 : 1;
+  auto px = [&](double xi) { return x0 + (xs.size() > 1 ? xi / static_cast<double>(xs.size() - 1) : 0.5) * w; };
+  auto py = [&](double y) { return y0 + h - y / ymax * h; };
+  std::string out = fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
+                                x0, y0 - 12, title);
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", x0, y0, y0 + h);
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n", x0, y0 + h, x0 + w);
+  for (int t = 0; t <= 4; ++t) {
+    double y = ymax * t / 4;
+    out += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/>"
+                       "<text x=\"{}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"end\">{}</text>\n",
+                       x0, py(y), x0 + w, py(y), x0 - 6, py(y) + 4, nice(y));
+  }
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{}</text>\n",
+                       px(static_cast<double>(i)), y0 + h + 16, xs[i]);
+  }
+  out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n", x0 + w / 2,
+                     y0 + h + 34, r.variations.front().key);
+  out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" "
+                     "transform=\"rotate(-90 {} {})\">{}</text>\n",
+                     x0 - 48, y0 + h / 2, x0 - 48, y0 + h / 2, y_unit);
+  std::size_t c = 0;
+  for (const std::string& label : order) {
+    const Series& s = series[label];
+    const char* colour = kColours[c % std::size(kColours)];
+    std::string points;
+    for (const auto& [x, y] : s.xy) points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
+    out += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", colour, points);
+    for (const auto& [x, y] : s.xy) {
+      out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"><title>{}: {}</title></circle>\n",
+                         px(x), py(y), colour, label, nice(y));
+    }
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{}\"/>"
+                       "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n",
+                       x0 + w + 16, y0 + 10 + 16 * static_cast<double>(c), colour, x0 + w + 32,
+                       y0 + 14 + 16 * static_cast<double>(c), label);
+    ++c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string sweep_svg(const SweepResult& r) {
+  if (r.variations.empty()) return "";
+  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"980\" height=\"720\" "
+                    "font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  out += panel(r, 90, 50, 600, 260, "Throughput", "ok operations per virtual second",
+               [](const SweepPoint& p) { return p.throughput_ops_per_s; });
+  out += panel(r, 90, 410, 600, 240, "Conflict rate", "conflicts per attempt (%)",
+               [](const SweepPoint& p) { return 100 * p.conflict_rate; });
+  return out + "</svg>\n";
+}
+
+}  // namespace contend

@@ -1,0 +1,53 @@
+// Sweeps: one scenario run at every point of a grid of parameter values (`clients=1,2,4`,
+// `recipe=queue,hc-queue`, `operations_per_client=...`, `faults.<knob>=...`), many seeds per
+// point, summarised as a table and written as CSV, JSON and a hand-made SVG chart.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "scenarios/batch.h"
+
+namespace contend {
+
+struct Variation {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+// Parses "key=v1,v2,...". Returns an error message for an unknown key or an empty list.
+std::optional<Variation> parse_variation(const std::string& text, std::string& error);
+// Applies key=value to a scenario; returns an error message when the value does not fit.
+std::optional<std::string> apply_variation(Scenario& scenario, const std::string& key, const std::string& value);
+
+struct SweepPoint {
+  std::vector<std::string> values;  // one per variation, in order
+  std::int64_t seeds = 0;
+  double throughput_ops_per_s = 0;  // total ok ops / total virtual seconds (main phases)
+  double conflict_rate = 0;         // conflicts / attempts
+  std::int64_t retries_p50 = 0, retries_p99 = 0;      // over every operation of every seed
+  std::int64_t latency_us_p50 = 0, latency_us_p99 = 0;  // median over seeds of each seed's figure
+  std::int64_t unknown_results = 0;
+  std::map<std::string, std::int64_t> verdicts;
+};
+
+struct SweepResult {
+  std::vector<Variation> variations;
+  SeedRange seeds;
+  std::vector<SweepPoint> points;
+};
+
+SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variations,
+                      const SeedRange& seeds, int jobs);
+
+std::string sweep_table(const SweepResult& r);
+std::string sweep_csv(const SweepResult& r);
+nlohmann::json sweep_json(const SweepResult& r);
+// Throughput and conflict rate against the first variation, one line per value of the others.
+std::string sweep_svg(const SweepResult& r);
+
+}  // namespace contend
