@@ -1,0 +1,148 @@
+// Parallel and sharded runs, sweeps and reports, as users and CI see them: --jobs 2 equals
+// --jobs 1, the merged shards equal the whole, a sweep is deterministic, the JUnit XML carries
+// the required elements and a failure, and the HTML report shows the violating operations once
+// rendered in headless Chromium (asserted on the DOM after its scripts ran).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "scenarios/batch.h"
+#include "scenarios/sweep.h"
+#include "tests/support/run_cli.h"
+
+namespace contend {
+namespace {
+
+using testing::run_cli;
+using testing::source_path;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Scenario load(const char* relative) {
+  ScenarioError error;
+  auto s = load_scenario(source_path(relative), error);
+  EXPECT_TRUE(s.has_value()) << error.message;
+  return *s;
+}
+
+TEST(Batch, TwoJobsGiveExactlyWhatOneJobGives) {
+  Scenario s = load("scenarios/queue.toml");
+  BatchOptions one{SeedRange{1, 40}, Shard{}, 1, nullptr};
+  BatchOptions two = one;
+  two.jobs = 2;
+  auto a = run_batch(s, one);
+  auto b = run_batch(s, two);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(batch_json(s, one.seeds, one.shard, a).dump(), batch_json(s, two.seeds, two.shard, b).dump());
+}
+
+TEST(Batch, ShardsPartitionTheSeedRange) {
+  std::set<std::uint64_t> seen;
+  for (std::uint64_t k = 1; k <= 3; ++k) {
+    Shard shard{k, 3};
+    for (std::uint64_t seed = 5; seed <= 17; ++seed) {
+      if (shard.includes(seed, 5)) {
+        EXPECT_TRUE(seen.insert(seed).second) << "seed " << seed << " twice";
+      }
+    }
+  }
+  EXPECT_EQ(seen.size(), 13u);
+  std::string error;
+  EXPECT_FALSE(parse_shard("0/3", error).has_value());
+  EXPECT_FALSE(parse_shard("4/3", error).has_value());
+  EXPECT_FALSE(parse_shard("x", error).has_value());
+}
+
+TEST(CliShards, TheMergedShardsEqualTheUnshardedRun) {
+  const std::string dir = ::testing::TempDir();
+  const std::string scenario = source_path("scenarios/first-cut-queue.toml");
+  ASSERT_EQ(run_cli("run " + scenario + " --seeds 1..12 --report json=" + dir + "/whole.json").exit_code, 0);
+  for (int k = 1; k <= 3; ++k) {
+    auto r = run_cli("run " + scenario + " --seeds 1..12 --shard " + std::to_string(k) + "/3 --report json=" +
+                     dir + "/shard" + std::to_string(k) + ".json");
+    ASSERT_NE(r.exit_code, 2) << r.output;
+  }
+  auto merged = run_cli("merge " + dir + "/shard1.json " + dir + "/shard3.json " + dir + "/shard2.json --out " +
+                        dir + "/merged.json");
+  ASSERT_EQ(merged.exit_code, 0) << merged.output;
+  EXPECT_EQ(read_file(dir + "/merged.json"), read_file(dir + "/whole.json"));
+  auto missing = run_cli("merge " + dir + "/shard1.json " + dir + "/shard2.json");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
+}
+
+TEST(Sweep, TheTableIsDeterministicForASeedRange) {
+  Scenario s = load("scenarios/queue.toml");
+  std::string error;
+  std::vector<Variation> vary = {*parse_variation("clients=1,4,16", error),
+                                 *parse_variation("recipe=queue,hc-queue", error)};
+  SweepResult a = run_sweep(s, vary, SeedRange{1, 6}, 1);
+  SweepResult b = run_sweep(s, vary, SeedRange{1, 6}, 2);
+  EXPECT_EQ(sweep_csv(a), sweep_csv(b));
+  EXPECT_EQ(a.points.size(), 6u);
+  EXPECT_GT(a.points.back().conflict_rate, a.points.front().conflict_rate)
+      << "16 clients must conflict more than 1";
+  std::string svg = sweep_svg(a);
+  EXPECT_NE(svg.find("ok operations per virtual second"), std::string::npos);
+  EXPECT_NE(svg.find("recipe=hc-queue"), std::string::npos) << "the legend names each series";
+  EXPECT_FALSE(parse_variation("colour=red", error).has_value());
+  EXPECT_NE(error.find("expected KEY=V1,V2"), std::string::npos);
+}
+
+TEST(CliReports, JUnitCarriesTheRequiredElementsAndAFailureForAFailingScenario) {
+  const std::string dir = ::testing::TempDir();
+  const std::string failing = dir + "/expects-clean.toml";
+  std::ofstream(failing) << "recipe = \"snapshot-dequeue-queue\"\nclients = 6\noperations_per_client = 10\n"
+                            "[seeds]\nfirst = 1\nlast = 10\n";
+  auto r = run_cli("run " + failing + " --no-shrink --report junit=" + dir + "/fail.xml");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  std::string xml = read_file(dir + "/fail.xml");
+  for (const char* element : {"<?xml", "<testsuites", "<testsuite ", "<testcase ", "classname=\"contend.snapshot-dequeue-queue\"",
+                              "failures=\"1\"", "<failure ", "reproduce: contend replay "}) {
+    EXPECT_NE(xml.find(element), std::string::npos) << element << "\n" << xml;
+  }
+  auto ok = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 1..3 --report junit=" + dir + "/ok.xml");
+  EXPECT_EQ(ok.exit_code, 0);
+  std::string passing = read_file(dir + "/ok.xml");
+  EXPECT_NE(passing.find("failures=\"0\""), std::string::npos);
+  EXPECT_EQ(passing.find("<failure"), std::string::npos);
+}
+
+TEST(CliReports, TheHtmlReportShowsTheViolatingOperationsInHeadlessChromium) {
+  if (!std::filesystem::exists("/usr/bin/chromium")) GTEST_SKIP() << "chromium is not installed";
+  const std::string dir = ::testing::TempDir();
+  auto r = run_cli("run " + source_path("scenarios/snapshot-dequeue-queue.toml") + " --seeds 1..3 --report html=" +
+                   dir + "/report.html");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::string source = read_file(dir + "/report.html");
+  EXPECT_EQ(source.find("http://"), source.find("http://www.w3.org")) << "the page must load nothing";
+  EXPECT_EQ(source.find("id=\"violating-list\">"), std::string::npos)
+      << "the list must be built by the page's script, not present in the source";
+  std::string command = "timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+                        "--disable-background-networking --disable-component-update --disable-sync "
+                        "--user-data-dir=" + dir + "/chromium-profile --dump-dom file://" + dir +
+                        "/report.html 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string dom;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) dom.append(buffer, n);
+  pclose(pipe);
+  ASSERT_FALSE(dom.empty()) << "chromium printed no DOM";
+  EXPECT_NE(dom.find("id=\"violating-list\""), std::string::npos) << "no rendered list of violating operations";
+  EXPECT_NE(dom.find("class=\"op ok violating\""), std::string::npos) << "no highlighted operation bar";
+  EXPECT_NE(dom.find("Verdict: violation: duplicate_delivery"), std::string::npos);
+  EXPECT_NE(dom.find("class=\"tx\""), std::string::npos) << "transactions are drawn";
+}
+
+}  // namespace
+}  // namespace contend
