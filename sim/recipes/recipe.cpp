@@ -1,6 +1,7 @@
 #include "sim/recipes/recipe.h"
 
 #include <cassert>
+#include <deque>
 
 namespace contend {
 
@@ -32,11 +33,31 @@ std::string random_bytes(const Database& db, std::size_t n) {
   return out;
 }
 
+namespace {
+std::deque<RecipeInfo>& added_recipes() {
+  static std::deque<RecipeInfo> added;  // a deque keeps pointers to entries stable
+  return added;
+}
+}  // namespace
+
 const RecipeInfo* find_recipe(std::string_view name) {
+  for (const RecipeInfo& info : added_recipes()) {
+    if (info.name == name) return &info;
+  }
   for (const RecipeInfo& info : all_recipes()) {
     if (info.name == name) return &info;
   }
   return nullptr;
+}
+
+void add_recipe(const RecipeInfo& info) {
+  for (RecipeInfo& existing : added_recipes()) {
+    if (existing.name == info.name) {
+      existing = info;
+      return;
+    }
+  }
+  added_recipes().push_back(info);
 }
 
 }  // namespace contend

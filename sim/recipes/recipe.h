@@ -56,7 +56,11 @@ struct RecipeInfo {
 };
 
 std::span<const RecipeInfo> all_recipes();
+// Finds a shipped recipe, or one added with add_recipe.
 const RecipeInfo* find_recipe(std::string_view name);
+// Makes a recipe written outside contend (a user's own, in their own test) available by name.
+// A name already registered is replaced. Call before running scenarios that use it.
+void add_recipe(const RecipeInfo& info);
 
 // ---- helpers shared by recipes ----
 

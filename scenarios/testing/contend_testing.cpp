@@ -1,0 +1,88 @@
+#include "scenarios/testing/contend_testing.h"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "scenarios/explore.h"
+#include "scenarios/trace.h"
+
+namespace contend::testing {
+
+Scenario scenario_for(const RecipeInfo& recipe, int clients, int operations_per_client) {
+  Scenario s;
+  s.file = "(" + std::string(recipe.name) + ")";
+  s.name = std::string(recipe.name);
+  s.recipe = std::string(recipe.name);
+  s.clients = clients;
+  s.operations_per_client = operations_per_client;
+  s.seed_first = 1;
+  s.seed_last = 50;
+  if (recipe.kind == RecipeKind::priority) {
+    s.mix.peek_min = 1;
+    s.mix.pop_max = 1;
+    s.mix.peek_max = 1;
+  }
+  return s;
+}
+
+namespace {
+
+std::string current_test() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return info == nullptr ? "" : std::string(info->test_suite_name()) + "." + info->name();
+}
+
+std::string trace_text(const SeedRun& run) {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  FILE* mem = open_memstream(&buffer, &size);
+  print_trace(mem, run);
+  std::fclose(mem);
+  std::string out(buffer, size);
+  std::free(buffer);
+  return out;
+}
+
+}  // namespace
+
+RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario) {
+  add_recipe(recipe);
+  scenario.recipe = std::string(recipe.name);
+  SeedRange seeds{scenario.seed_first, scenario.seed_last};
+  if (const char* env = std::getenv("CONTEND_SEEDS"); env != nullptr && *env != '\0') {
+    std::string error;
+    if (auto parsed = parse_seed_range(env, error)) seeds = *parsed;
+  }
+  RecipeCheck out;
+  if (auto problem = validate_scenario(scenario)) {
+    out.passed = false;
+    out.report = *problem;
+    return out;
+  }
+  std::vector<SeedOutcome> outcomes = run_batch(scenario, BatchOptions{seeds, Shard{}, 1, nullptr});
+  BatchJudgement j = judge(scenario, outcomes);
+  if (j.passed) return out;
+  out.passed = false;
+  out.report = fmt::format("{} over seeds {}..{} (expect {}): {}\n", recipe.name, seeds.first, seeds.last,
+                           scenario.expect, j.why);
+  if (j.first_unexpected) {
+    for (const SeedOutcome& r : outcomes) {
+      if (r.seed != *j.first_unexpected || r.verdict.kind != model::VerdictKind::violation) continue;
+      Counterexample c = shrink(scenario, Finding{r.seed, {}, r.verdict, 0});
+      out.report += fmt::format("counterexample: {} client(s) x {} operation(s), seed {}: {}\n  {}\n\n{}\n",
+                                c.scenario.clients, c.scenario.operations_per_client, c.finding.seed,
+                                c.finding.verdict.summary(), c.finding.verdict.explanation, trace_text(c.run));
+    }
+    char exe[4096] = {};
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    out.report += fmt::format("reproduce: CONTEND_SEEDS={} {} --gtest_filter={}\n", *j.first_unexpected,
+                              n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : "<test binary>",
+                              current_test());
+  }
+  return out;
+}
+
+}  // namespace contend::testing
