@@ -20,9 +20,10 @@ inline std::string shell_quote(const std::string& arg) {
   return out + "'";
 }
 
-inline CliResult run_cli(const std::string& args) {
+inline CliResult run_cli_in(const std::string& directory, const std::string& args) {
   CliResult r;
-  std::string command = std::string(CONTEND_BINARY) + " " + args + " 2>&1";
+  std::string command = (directory.empty() ? std::string() : "cd " + shell_quote(directory) + " && ") +
+                        std::string(CONTEND_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return r;
   std::array<char, 4096> buffer{};
@@ -32,6 +33,8 @@ inline CliResult run_cli(const std::string& args) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
+
+inline CliResult run_cli(const std::string& args) { return run_cli_in("", args); }
 
 inline std::string source_path(const std::string& relative) {
   return std::string(CONTEND_SOURCE_DIR) + "/" + relative;
