@@ -9,7 +9,6 @@ namespace contend {
 
 namespace {
 
-using queue_steps::first_item;
 using queue_steps::last_index;
 using queue_steps::queue_space;
 
@@ -18,20 +17,12 @@ class FirstCutQueue final : public Recipe {
   Task<OpResult> enqueue(Database db, std::string value) override {
     auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
       std::int64_t index = co_await last_index(tr) + 1;
-      tr.set(queue_space().key(index), keys::encode_value(value));
+      tr.set(queue_space().key(index), keys::encode_value(value));  // no random suffix
     });
     co_return outcome_of(r);
   }
 
-  Task<OpResult> dequeue(Database db) override {
-    auto r = co_await run(db, [](Transaction& tr) -> Task<std::optional<std::string>> {
-      auto item = co_await first_item(tr);
-      if (!item) co_return std::nullopt;
-      tr.clear(item->key);
-      co_return keys::decode_value(item->value);
-    });
-    co_return queue_steps::dequeued(r);
-  }
+  Task<OpResult> dequeue(Database db) override { return queue_steps::dequeue(db); }
 };
 
 }  // namespace

@@ -7,29 +7,9 @@
 
 namespace contend {
 
-namespace {
-
-class HcQueue final : public Recipe {
- public:
-  HcQueue()
-      : staging_(StagingLayout{keys::Space("HC", "item"), keys::Space("HC", "pop"),
-                               keys::Space("HC", "conflict"), /*dummy_reads=*/true,
-                               /*priority=*/false, /*fulfil_until_short_batch=*/true}) {}
-  Task<OpResult> enqueue(Database db, std::string value) override {
-    return staging_.push(db, std::move(value), 0);
-  }
-  Task<OpResult> dequeue(Database db) override { return staging_.pop(db, /*max=*/false); }
-
- private:
-  Staging staging_;
-};
-
-}  // namespace
-
 RecipeInfo hc_queue_recipe() {
-  return {"hc-queue", RecipeKind::fifo, true,
-          "high-contention staging: pop requests fulfilled in batches",
-          []() -> std::unique_ptr<Recipe> { return std::make_unique<HcQueue>(); }};
+  return {"hc-queue", RecipeKind::fifo, true, "high-contention staging: pop requests fulfilled in batches",
+          []() -> std::unique_ptr<Recipe> { return make_hc_queue(/*dummy_reads=*/true); }};
 }
 
 }  // namespace contend

@@ -210,4 +210,25 @@ Task<OpResult> Staging::peek(Database db, bool max) {
   co_return out;
 }
 
+namespace {
+
+class HcQueue final : public Recipe {
+ public:
+  explicit HcQueue(bool dummy_reads)
+      : staging_(StagingLayout{keys::Space("HC", "item"), keys::Space("HC", "pop"),
+                               keys::Space("HC", "conflict"), dummy_reads, /*priority=*/false,
+                               /*fulfil_until_short_batch=*/true}) {}
+  Task<OpResult> enqueue(Database db, std::string value) override {
+    return staging_.push(db, std::move(value), 0);
+  }
+  Task<OpResult> dequeue(Database db) override { return staging_.pop(db, /*max=*/false); }
+
+ private:
+  Staging staging_;
+};
+
+}  // namespace
+
+std::unique_ptr<Recipe> make_hc_queue(bool dummy_reads) { return std::make_unique<HcQueue>(dummy_reads); }
+
 }  // namespace contend

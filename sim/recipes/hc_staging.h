@@ -67,4 +67,7 @@ class Staging {
   StagingLayout layout_;
 };
 
+// The FIFO high-contention queue (`hc-queue`), or with dummy_reads false `hc-queue-no-reads`.
+std::unique_ptr<Recipe> make_hc_queue(bool dummy_reads);
+
 }  // namespace contend

@@ -41,4 +41,26 @@ inline OpResult dequeued(const RunResult<std::optional<std::string>>& r) {
   return out;
 }
 
+// The seed's dequeue: first item (non-snapshot unless a teaching variant says otherwise),
+// clear it, return its value — all in one transaction.
+inline Task<OpResult> dequeue(Database db, bool snapshot_first_item = false) {
+  auto r = co_await run(db, [snapshot_first_item](Transaction& tr) -> Task<std::optional<std::string>> {
+    auto item = co_await first_item(tr, snapshot_first_item);
+    if (!item) co_return std::nullopt;
+    tr.clear(item->key);
+    co_return keys::decode_value(item->value);
+  });
+  co_return dequeued(r);
+}
+
+// The seed's enqueue: key (last_index + 1, 20 random bytes); `snapshot_last_index` false is
+// strict-queue's variant.
+inline Task<OpResult> enqueue(Database db, std::string value, bool snapshot_last_index = true) {
+  auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
+    std::int64_t index = co_await last_index(tr, snapshot_last_index) + 1;
+    tr.set(queue_space().key(index, random_bytes(db, 20)), keys::encode_value(value));
+  });
+  co_return outcome_of(r);
+}
+
 }  // namespace contend::queue_steps

@@ -7,28 +7,15 @@ namespace contend {
 
 namespace {
 
-using queue_steps::first_item;
-using queue_steps::last_index;
-using queue_steps::queue_space;
 
 class SnapshotDequeueQueue final : public Recipe {
  public:
   Task<OpResult> enqueue(Database db, std::string value) override {
-    auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
-      std::int64_t index = co_await last_index(tr) + 1;
-      tr.set(queue_space().key(index, random_bytes(db, 20)), keys::encode_value(value));
-    });
-    co_return outcome_of(r);
+    return queue_steps::enqueue(db, std::move(value));
   }
 
   Task<OpResult> dequeue(Database db) override {
-    auto r = co_await run(db, [](Transaction& tr) -> Task<std::optional<std::string>> {
-      auto item = co_await first_item(tr, /*snapshot=*/true);
-      if (!item) co_return std::nullopt;
-      tr.clear(item->key);
-      co_return keys::decode_value(item->value);
-    });
-    co_return queue_steps::dequeued(r);
+    return queue_steps::dequeue(db, /*snapshot_first_item=*/true);
   }
 };
 

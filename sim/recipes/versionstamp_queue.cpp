@@ -8,7 +8,6 @@ namespace contend {
 
 namespace {
 
-using queue_steps::first_item;
 using queue_steps::queue_space;
 
 class VersionstampQueue final : public Recipe {
@@ -22,15 +21,7 @@ class VersionstampQueue final : public Recipe {
     co_return outcome_of(r);
   }
 
-  Task<OpResult> dequeue(Database db) override {
-    auto r = co_await run(db, [](Transaction& tr) -> Task<std::optional<std::string>> {
-      auto item = co_await first_item(tr);
-      if (!item) co_return std::nullopt;
-      tr.clear(item->key);
-      co_return keys::decode_value(item->value);
-    });
-    co_return queue_steps::dequeued(r);
-  }
+  Task<OpResult> dequeue(Database db) override { return queue_steps::dequeue(db); }
 };
 
 }  // namespace
