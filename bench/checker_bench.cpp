@@ -51,7 +51,8 @@ History generate(std::int64_t ops, std::int64_t procs, bool priority) {
       Event e;
       e.process = static_cast<std::int64_t>(pid);
       const bool insert = rng.chance(0.5);
-      e.f = priority ? (insert ? OpFunction::push : (rng.chance(0.5) ? OpFunction::pop_min : OpFunction::pop_max))
+      e.f = priority ? (insert ? OpFunction::push
+                               : (rng.chance(0.5) ? OpFunction::pop_min : OpFunction::pop_max))
                      : (insert ? OpFunction::enqueue : OpFunction::dequeue);
       if (insert) {
         e.value = Item{"v" + std::to_string(values++), std::nullopt};
@@ -116,7 +117,8 @@ void BM_Baseline(benchmark::State& state) {
   const History& h = cached(state.range(0), state.range(1), false);
   for (auto _ : state) {
     std::vector<Operation> ops = operations_of(h);
-    std::sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.complete < b.complete; });
+    std::sort(ops.begin(), ops.end(),
+              [](const auto& a, const auto& b) { return a.complete < b.complete; });
     benchmark::DoNotOptimize(ops);
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
@@ -133,16 +135,24 @@ void BM_SearchFifo(benchmark::State& state) {
 
 void sizes(benchmark::internal::Benchmark* b) {
   for (std::int64_t ops : {1'000, 10'000, 100'000}) {
-    for (std::int64_t procs : {8, 64}) b->Args({ops, procs});
+    for (std::int64_t procs : {8, 64})
+      b->Args({ops, procs});
   }
 }
 BENCHMARK(BM_FastFifo)->Name("check/fast_fifo")->Apply(sizes)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_FastPriority)->Name("check/fast_priority")->Apply(sizes)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FastPriority)
+    ->Name("check/fast_priority")
+    ->Apply(sizes)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Baseline)->Name("baseline/fast_fifo")->Apply(sizes)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SearchFifo)
     ->Name("check/search_fifo")
-    ->Args({100, 3})->Args({100, 8})->Args({1'000, 8})->Args({1'000, 64})
-    ->Unit(benchmark::kMillisecond)->Iterations(1);
+    ->Args({100, 3})
+    ->Args({100, 8})
+    ->Args({1'000, 8})
+    ->Args({1'000, 64})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 void BM_DfsSchedules(benchmark::State& state) {
   Scenario s;
@@ -169,4 +179,6 @@ BENCHMARK(BM_DfsSchedules)->Name("explore/dfs_queue_2x2")->Unit(benchmark::kMill
 }  // namespace
 }  // namespace contend
 
-int main(int argc, char** argv) { return contend::bench::run_with_ratios(argc, argv); }
+int main(int argc, char** argv) {
+  return contend::bench::run_with_ratios(argc, argv);
+}

@@ -18,7 +18,8 @@ namespace {
 std::string key_of(std::uint64_t i) {
   std::string k = "\x02Q\x00\x15";  // tuple-encoded ("Q", ...) prefix, like queue keys
   k.resize(4);
-  for (int b = 7; b >= 0; --b) k.push_back(static_cast<char>((i >> (8 * b)) & 0xff));
+  for (int b = 7; b >= 0; --b)
+    k.push_back(static_cast<char>((i >> (8 * b)) & 0xff));
   return k + "\x01rnd\x00";
 }
 
@@ -28,7 +29,8 @@ ConflictHistory& history_of(std::int64_t n) {
   if (it != cache.end()) return it->second;
   ConflictHistory& h = cache[n];
   Rng rng(n);
-  for (std::int64_t v = 1; v <= n; ++v) h.add(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))), v);
+  for (std::int64_t v = 1; v <= n; ++v)
+    h.add(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))), v);
   return h;
 }
 
@@ -37,11 +39,17 @@ void BM_PointLookup(benchmark::State& state) {
   ConflictHistory& h = history_of(n);
   Rng rng(7);
   std::vector<KeyRange> queries;
-  for (int i = 0; i < 4096; ++i) queries.push_back(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))));
+  for (int i = 0; i < 4096; ++i)
+    queries.push_back(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))));
   std::size_t i = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(h.newest_write(queries[i++ & 4095]));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(h.newest_write(queries[i++ & 4095]));
 }
-BENCHMARK(BM_PointLookup)->Name("conflict_history/point_lookup")->Arg(10'000)->Arg(100'000)->Arg(1'000'000);
+BENCHMARK(BM_PointLookup)
+    ->Name("conflict_history/point_lookup")
+    ->Arg(10'000)
+    ->Arg(100'000)
+    ->Arg(1'000'000);
 
 void BM_WideLookup(benchmark::State& state) {
   const auto n = state.range(0);
@@ -54,16 +62,22 @@ void BM_WideLookup(benchmark::State& state) {
     queries.push_back(KeyRange{key_of(b), key_of(b + span)});
   }
   std::size_t i = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(h.newest_write(queries[i++ & 4095]));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(h.newest_write(queries[i++ & 4095]));
 }
-BENCHMARK(BM_WideLookup)->Name("conflict_history/wide_lookup")->Arg(10'000)->Arg(100'000)->Arg(1'000'000);
+BENCHMARK(BM_WideLookup)
+    ->Name("conflict_history/wide_lookup")
+    ->Arg(10'000)
+    ->Arg(100'000)
+    ->Arg(1'000'000);
 
 void BM_Add(benchmark::State& state) {
   const auto n = state.range(0);
   ConflictHistory h;
   Rng rng(3);
   Version v = 0;
-  for (; v < n; ++v) h.add(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))), v);
+  for (; v < n; ++v)
+    h.add(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))), v);
   for (auto _ : state) {
     h.add(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))), ++v);
     h.prune(v - n);  // keep about n ranges in the window
@@ -75,12 +89,15 @@ void BM_MapLookup(benchmark::State& state) {
   const auto n = state.range(0);
   std::map<std::string, Version, std::less<>> map;
   Rng rng(n);
-  for (std::int64_t v = 1; v <= n; ++v) map[key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))] = v;
+  for (std::int64_t v = 1; v <= n; ++v)
+    map[key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))] = v;
   Rng q(7);
   std::vector<std::string> queries;
-  for (int i = 0; i < 4096; ++i) queries.push_back(key_of(q.next() % (4 * static_cast<std::uint64_t>(n))));
+  for (int i = 0; i < 4096; ++i)
+    queries.push_back(key_of(q.next() % (4 * static_cast<std::uint64_t>(n))));
   std::size_t i = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(map.lower_bound(queries[i++ & 4095]));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(map.lower_bound(queries[i++ & 4095]));
 }
 BENCHMARK(BM_MapLookup)->Name("baseline/point_lookup")->Arg(10'000)->Arg(100'000)->Arg(1'000'000);
 
@@ -89,7 +106,9 @@ void BM_NaiveScan(benchmark::State& state) {
   const auto n = state.range(0);
   std::vector<std::pair<KeyRange, Version>> writes;
   Rng rng(n);
-  for (std::int64_t v = 1; v <= n; ++v) writes.emplace_back(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))), v);
+  for (std::int64_t v = 1; v <= n; ++v)
+    writes.emplace_back(single_key_range(key_of(rng.next() % (4 * static_cast<std::uint64_t>(n)))),
+                        v);
   KeyRange q = single_key_range(key_of(12345));
   for (auto _ : state) {
     Version best = kInvalidVersion;
@@ -104,4 +123,6 @@ BENCHMARK(BM_NaiveScan)->Name("naive_scan/point_lookup")->Arg(10'000);
 }  // namespace
 }  // namespace contend
 
-int main(int argc, char** argv) { return contend::bench::run_with_ratios(argc, argv); }
+int main(int argc, char** argv) {
+  return contend::bench::run_with_ratios(argc, argv);
+}

@@ -17,7 +17,8 @@ namespace {
 
 std::string key_of(std::uint64_t i) {
   std::string k = "Q";
-  for (int b = 7; b >= 0; --b) k.push_back(static_cast<char>((i >> (8 * b)) & 0xff));
+  for (int b = 7; b >= 0; --b)
+    k.push_back(static_cast<char>((i >> (8 * b)) & 0xff));
   return k;
 }
 
@@ -91,4 +92,6 @@ BENCHMARK(BM_MapReadSet)->Name("baseline/read_set_commit");
 }  // namespace
 }  // namespace contend
 
-int main(int argc, char** argv) { return contend::bench::run_with_ratios(argc, argv); }
+int main(int argc, char** argv) {
+  return contend::bench::run_with_ratios(argc, argv);
+}

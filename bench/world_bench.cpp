@@ -38,14 +38,18 @@ void run_queue(benchmark::State& state, int clients, int ops) {
   state.SetItemsProcessed(attempts);
   state.counters["attempts_per_run"] =
       benchmark::Counter(static_cast<double>(attempts) / static_cast<double>(state.iterations()));
-  state.counters["conflict_rate"] =
-      benchmark::Counter(attempts > 0 ? static_cast<double>(conflicts) / static_cast<double>(attempts) : 0);
+  state.counters["conflict_rate"] = benchmark::Counter(
+      attempts > 0 ? static_cast<double>(conflicts) / static_cast<double>(attempts) : 0);
 }
 
-void BM_Queue1Client(benchmark::State& state) { run_queue(state, 1, 2000); }
+void BM_Queue1Client(benchmark::State& state) {
+  run_queue(state, 1, 2000);
+}
 BENCHMARK(BM_Queue1Client)->Name("world/queue_1_client")->Unit(benchmark::kMillisecond);
 
-void BM_Queue64Clients(benchmark::State& state) { run_queue(state, 64, 40); }
+void BM_Queue64Clients(benchmark::State& state) {
+  run_queue(state, 64, 40);
+}
 BENCHMARK(BM_Queue64Clients)->Name("world/queue_64_clients")->Unit(benchmark::kMillisecond);
 
 // Heap bytes held per client at peak: a world whose clients are all suspended mid-operation.
@@ -74,4 +78,6 @@ BENCHMARK(BM_MemoryPerClient)->Name("world/memory_per_client")->Arg(64)->Iterati
 }  // namespace
 }  // namespace contend
 
-int main(int argc, char** argv) { return contend::bench::run_with_ratios(argc, argv); }
+int main(int argc, char** argv) {
+  return contend::bench::run_with_ratios(argc, argv);
+}

@@ -28,7 +28,8 @@ struct Accounting {
   std::vector<std::string> duplicated;
   std::vector<std::string> unexpected;
   std::vector<std::string> recovered;
-  std::int64_t possibly_consumed = 0;  // never-removed acknowledged values explained by info removes
+  std::int64_t possibly_consumed =
+      0;  // never-removed acknowledged values explained by info removes
   bool drained = false;
 };
 

@@ -22,8 +22,8 @@ struct CheckRequest {
 };
 
 struct CheckReport {
-  Verdict verdict;                 // the combined verdict
-  std::vector<Verdict> verdicts;   // one per checker run, in order fast, search, accounting
+  Verdict verdict;                // the combined verdict
+  std::vector<Verdict> verdicts;  // one per checker run, in order fast, search, accounting
   Accounting accounting;
   bool disagreement = false;
 };

@@ -88,8 +88,8 @@ std::optional<Verdict> FastChecker::index_values() {
       removes.push_back(&op);
       if (removes.size() == 2) {
         return violation(ViolationKind::duplicate_delivery,
-                         "'" + v + "' was delivered twice: by " + describe(*removes[0]) + " and by " +
-                             describe(*removes[1]),
+                         "'" + v + "' was delivered twice: by " + describe(*removes[0]) +
+                             " and by " + describe(*removes[1]),
                          {ins.invoke, removes[0]->invoke, removes[1]->invoke});
       }
     }
@@ -127,15 +127,19 @@ std::optional<Verdict> FastChecker::check_empties() {
   removal_times.erase(std::unique(removal_times.begin(), removal_times.end()), removal_times.end());
   std::vector<std::int64_t> tree(removal_times.size() + 1, 0);
   auto add = [&](std::int64_t t) {
-    auto i = static_cast<std::size_t>(std::lower_bound(removal_times.begin(), removal_times.end(), t) -
-                                      removal_times.begin()) + 1;
-    for (; i < tree.size(); i += i & (~i + 1)) ++tree[i];
+    auto i =
+        static_cast<std::size_t>(std::lower_bound(removal_times.begin(), removal_times.end(), t) -
+                                 removal_times.begin()) +
+        1;
+    for (; i < tree.size(); i += i & (~i + 1))
+      ++tree[i];
   };
   auto count_at_most = [&](std::int64_t t) {  // inserted values with removal time <= t
-    auto i = static_cast<std::size_t>(std::upper_bound(removal_times.begin(), removal_times.end(), t) -
-                                      removal_times.begin());
+    auto i = static_cast<std::size_t>(
+        std::upper_bound(removal_times.begin(), removal_times.end(), t) - removal_times.begin());
     std::int64_t c = 0;
-    for (; i > 0; i -= i & (~i + 1)) c += tree[i];
+    for (; i > 0; i -= i & (~i + 1))
+      c += tree[i];
     return c;
   };
   std::vector<const Operation*> empties;
@@ -165,10 +169,12 @@ std::optional<Verdict> FastChecker::check_empties() {
     if (witness != nullptr) {
       text << ", e.g. '" << witness->insert->input->value << "' inserted by "
            << describe(*witness->insert);
-      text << (witness->removes.empty() ? " and never removed"
-                                        : " and removed only later by " + describe(*witness->removes.front()));
+      text << (witness->removes.empty()
+                   ? " and never removed"
+                   : " and removed only later by " + describe(*witness->removes.front()));
     }
-    if (slack > 0) text << " (" << slack << " indeterminate remove(s) could explain only " << slack << ")";
+    if (slack > 0)
+      text << " (" << slack << " indeterminate remove(s) could explain only " << slack << ")";
     std::vector<std::int64_t> events{x->invoke};
     if (witness != nullptr) events.push_back(witness->insert->invoke);
     return violation(drained_loss ? ViolationKind::lost : ViolationKind::empty_while_nonempty,
@@ -187,8 +193,10 @@ std::optional<Verdict> FastChecker::check_fifo_order() {
     if (life.insert != nullptr) lives.push_back(&life);
   }
   std::vector<const ValueLife*> by_end = lives, by_start = lives;
-  std::sort(by_end.begin(), by_end.end(), [](auto* a, auto* b) { return a->insert->complete < b->insert->complete; });
-  std::sort(by_start.begin(), by_start.end(), [](auto* a, auto* b) { return a->insert->invoke < b->insert->invoke; });
+  std::sort(by_end.begin(), by_end.end(),
+            [](auto* a, auto* b) { return a->insert->complete < b->insert->complete; });
+  std::sort(by_start.begin(), by_start.end(),
+            [](auto* a, auto* b) { return a->insert->invoke < b->insert->invoke; });
   const ValueLife* latest = nullptr;  // among inserts completed: the one removed last
   std::size_t next = 0;
   for (const ValueLife* b : by_start) {
@@ -232,7 +240,8 @@ struct Ranked {
 class BestTwoTree {
  public:
   BestTwoTree(std::size_t n, bool min_end) : size_(1), min_end_(min_end) {
-    while (size_ < n) size_ *= 2;
+    while (size_ < n)
+      size_ *= 2;
     nodes_.assign(2 * size_, {});
   }
   void insert(std::size_t pos, const Ranked& r) {
@@ -267,7 +276,8 @@ class BestTwoTree {
     std::optional<Ranked> best[2];
   };
   bool better(const Ranked& a, const Ranked& b) const {
-    if (a.priority != b.priority) return min_end_ ? a.priority < b.priority : a.priority > b.priority;
+    if (a.priority != b.priority)
+      return min_end_ ? a.priority < b.priority : a.priority > b.priority;
     return min_end_ ? a.tiebreak < b.tiebreak : a.tiebreak > b.tiebreak;
   }
   void merge_into(Node& n, const Ranked& r) const {
@@ -291,13 +301,15 @@ std::optional<Verdict> FastChecker::check_priority_order() {
     if (life.insert != nullptr && !life.insert->indeterminate) lives.push_back(&life);
   }
   std::vector<std::int64_t> removal_times;
-  for (const ValueLife* l : lives) removal_times.push_back(l->removal_invoke());
+  for (const ValueLife* l : lives)
+    removal_times.push_back(l->removal_invoke());
   std::sort(removal_times.begin(), removal_times.end());
   auto position = [&](std::int64_t t) {
-    return static_cast<std::size_t>(std::lower_bound(removal_times.begin(), removal_times.end(), t) -
-                                    removal_times.begin());
+    return static_cast<std::size_t>(
+        std::lower_bound(removal_times.begin(), removal_times.end(), t) - removal_times.begin());
   };
-  std::sort(lives.begin(), lives.end(), [](auto* a, auto* b) { return a->insert->complete < b->insert->complete; });
+  std::sort(lives.begin(), lives.end(),
+            [](auto* a, auto* b) { return a->insert->complete < b->insert->complete; });
   std::vector<const Operation*> results;
   for (const Operation& op : ops_) {
     if (!is_insert(op.f) && !op.indeterminate && op.output) results.push_back(&op);
@@ -317,7 +329,8 @@ std::optional<Verdict> FastChecker::check_priority_order() {
     const bool max = op->f == OpFunction::pop_max || op->f == OpFunction::peek_max;
     const ValueLife& x = values_[op->output->value];
     const std::size_t from = static_cast<std::size_t>(
-        std::upper_bound(removal_times.begin(), removal_times.end(), op->complete) - removal_times.begin());
+        std::upper_bound(removal_times.begin(), removal_times.end(), op->complete) -
+        removal_times.begin());
     auto y = (max ? max_tree : min_tree).best_from(from, &x);
     if (!y) continue;
     const Item& xi = *x.insert->input;
@@ -333,7 +346,8 @@ std::optional<Verdict> FastChecker::check_priority_order() {
                        "' (priority " + std::to_string(yi.priority.value_or(0)) + ", inserted by " +
                        describe(*y->life->insert) +
                        ") was present throughout and should have come first";
-    return violation(ViolationKind::priority_inversion, text, {op->invoke, y->life->insert->invoke});
+    return violation(ViolationKind::priority_inversion, text,
+                     {op->invoke, y->life->insert->invoke});
   }
   return std::nullopt;
 }
@@ -354,6 +368,8 @@ Verdict FastChecker::run() {
 
 }  // namespace
 
-Verdict check_fast(const History& history, SpecKind spec) { return FastChecker(history, spec).run(); }
+Verdict check_fast(const History& history, SpecKind spec) {
+  return FastChecker(history, spec).run();
+}
 
 }  // namespace contend::model

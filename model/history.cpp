@@ -4,23 +4,34 @@ namespace contend::model {
 
 std::string_view to_string(EventType type) {
   switch (type) {
-    case EventType::invoke: return "invoke";
-    case EventType::ok: return "ok";
-    case EventType::fail: return "fail";
-    case EventType::info: return "info";
+    case EventType::invoke:
+      return "invoke";
+    case EventType::ok:
+      return "ok";
+    case EventType::fail:
+      return "fail";
+    case EventType::info:
+      return "info";
   }
   return "?";
 }
 
 std::string_view to_string(OpFunction f) {
   switch (f) {
-    case OpFunction::enqueue: return "enqueue";
-    case OpFunction::dequeue: return "dequeue";
-    case OpFunction::push: return "push";
-    case OpFunction::pop_min: return "pop_min";
-    case OpFunction::peek_min: return "peek_min";
-    case OpFunction::pop_max: return "pop_max";
-    case OpFunction::peek_max: return "peek_max";
+    case OpFunction::enqueue:
+      return "enqueue";
+    case OpFunction::dequeue:
+      return "dequeue";
+    case OpFunction::push:
+      return "push";
+    case OpFunction::pop_min:
+      return "pop_min";
+    case OpFunction::peek_min:
+      return "peek_min";
+    case OpFunction::pop_max:
+      return "pop_max";
+    case OpFunction::peek_max:
+      return "peek_max";
   }
   return "?";
 }

@@ -21,7 +21,15 @@ namespace contend::model {
 
 enum class EventType : std::uint8_t { invoke, ok, fail, info };
 
-enum class OpFunction : std::uint8_t { enqueue, dequeue, push, pop_min, peek_min, pop_max, peek_max };
+enum class OpFunction : std::uint8_t {
+  enqueue,
+  dequeue,
+  push,
+  pop_min,
+  peek_min,
+  pop_max,
+  peek_max
+};
 
 // A queue item. FIFO operations leave `priority` empty; priority-queue operations set it.
 struct Item {
@@ -51,10 +59,14 @@ std::optional<EventType> parse_event_type(std::string_view text);
 std::optional<OpFunction> parse_op_function(std::string_view text);
 
 // Whether the function adds an item (enqueue, push), removes one (dequeue, pop_*), or only looks.
-inline bool is_insert(OpFunction f) { return f == OpFunction::enqueue || f == OpFunction::push; }
+inline bool is_insert(OpFunction f) {
+  return f == OpFunction::enqueue || f == OpFunction::push;
+}
 inline bool is_remove(OpFunction f) {
   return f == OpFunction::dequeue || f == OpFunction::pop_min || f == OpFunction::pop_max;
 }
-inline bool is_peek(OpFunction f) { return f == OpFunction::peek_min || f == OpFunction::peek_max; }
+inline bool is_peek(OpFunction f) {
+  return f == OpFunction::peek_min || f == OpFunction::peek_max;
+}
 
 }  // namespace contend::model

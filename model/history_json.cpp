@@ -36,7 +36,9 @@ std::optional<Item> parse_value(const json& v, bool priority_form, std::string& 
   return Item{v["value"].get<std::string>(), v["priority"].get<std::int64_t>()};
 }
 
-bool priority_form(OpFunction f) { return f != OpFunction::enqueue && f != OpFunction::dequeue; }
+bool priority_form(OpFunction f) {
+  return f != OpFunction::enqueue && f != OpFunction::dequeue;
+}
 
 std::optional<Event> parse_line(const std::string& text, std::size_t line, HistoryError& error) {
   auto fail = [&](const std::string& message) {
@@ -60,7 +62,8 @@ std::optional<Event> parse_line(const std::string& text, std::size_t line, Histo
   e.index = j["index"].get<std::int64_t>();
   e.process = j["process"].get<std::int64_t>();
   e.time_us = j["time"].get<std::int64_t>();
-  if (!j.contains("type") || !j["type"].is_string()) return fail("field \"type\": expected a string");
+  if (!j.contains("type") || !j["type"].is_string())
+    return fail("field \"type\": expected a string");
   auto type = parse_event_type(j["type"].get<std::string>());
   if (!type) {
     return fail("field \"type\": expected one of invoke|ok|fail|info, got " + j["type"].dump());
@@ -69,8 +72,10 @@ std::optional<Event> parse_line(const std::string& text, std::size_t line, Histo
   if (!j.contains("f") || !j["f"].is_string()) return fail("field \"f\": expected a string");
   auto f = parse_op_function(j["f"].get<std::string>());
   if (!f) {
-    return fail("field \"f\": expected one of enqueue|dequeue|push|pop_min|peek_min|pop_max|"
-                "peek_max, got " + j["f"].dump());
+    return fail(
+        "field \"f\": expected one of enqueue|dequeue|push|pop_min|peek_min|pop_max|"
+        "peek_max, got " +
+        j["f"].dump());
   }
   e.f = *f;
   std::string why;
@@ -87,15 +92,16 @@ std::string HistoryError::to_string() const {
 
 std::string to_json_line(const Event& e) {
   // Field order is fixed by hand (nlohmann's object would sort keys).
-  std::string out = "{\"index\": " + std::to_string(e.index) + ", \"type\": \"" +
-                    std::string(to_string(e.type)) + "\", \"process\": " +
-                    std::to_string(e.process) + ", \"time\": " + std::to_string(e.time_us) +
-                    ", \"f\": \"" + std::string(to_string(e.f)) + "\", \"value\": ";
+  std::string out =
+      "{\"index\": " + std::to_string(e.index) + ", \"type\": \"" + std::string(to_string(e.type)) +
+      "\", \"process\": " + std::to_string(e.process) + ", \"time\": " + std::to_string(e.time_us) +
+      ", \"f\": \"" + std::string(to_string(e.f)) + "\", \"value\": ";
   return out + value_to_json(e).dump() + "}";
 }
 
 void write_history(std::ostream& out, const History& history) {
-  for (const Event& e : history) out << to_json_line(e) << '\n';
+  for (const Event& e : history)
+    out << to_json_line(e) << '\n';
 }
 
 std::optional<History> read_history(std::istream& in, HistoryError& error) {
@@ -121,22 +127,26 @@ std::optional<HistoryError> validate_history(const History& history) {
     const std::size_t line = i + 1;
     auto bad = [&](const std::string& m) { return HistoryError{line, m}; };
     if (e.index != static_cast<std::int64_t>(i)) {
-      return bad("field \"index\": expected " + std::to_string(i) + ", got " + std::to_string(e.index));
+      return bad("field \"index\": expected " + std::to_string(i) + ", got " +
+                 std::to_string(e.index));
     }
     if (e.time_us < last_time) return bad("field \"time\": earlier than the line before");
     last_time = e.time_us;
     auto it = open.find(e.process);
     if (e.type == EventType::invoke) {
       if (crashed.count(e.process)) {
-        return bad("process " + std::to_string(e.process) + " invokes again after an info completion");
+        return bad("process " + std::to_string(e.process) +
+                   " invokes again after an info completion");
       }
       if (it != open.end()) {
-        return bad("process " + std::to_string(e.process) + " invokes while its operation at line " +
-                   std::to_string(it->second->index + 1) + " is in flight");
+        return bad("process " + std::to_string(e.process) +
+                   " invokes while its operation at line " + std::to_string(it->second->index + 1) +
+                   " is in flight");
       }
       if (is_insert(e.f) && !e.value) return bad("field \"value\": an insert must carry its item");
-      if (!is_insert(e.f) && e.value) return bad("field \"value\": a " + std::string(to_string(e.f)) +
-                                                 " invocation carries no value");
+      if (!is_insert(e.f) && e.value)
+        return bad("field \"value\": a " + std::string(to_string(e.f)) +
+                   " invocation carries no value");
       if (e.f == OpFunction::push && !e.value->priority) {
         return bad("field \"value\": a push must carry a priority");
       }

@@ -19,7 +19,8 @@ class Search {
  public:
   Search(std::vector<Operation> ops, SpecKind spec, std::int64_t budget)
       : ops_(std::move(ops)), spec_(spec), budget_(budget), done_(ops_.size(), false) {
-    for (const Operation& op : ops_) required_ += op.indeterminate ? 0 : 1;
+    for (const Operation& op : ops_)
+      required_ += op.indeterminate ? 0 : 1;
   }
 
   Verdict run();
@@ -47,7 +48,8 @@ class Search {
 std::vector<std::int64_t> Search::candidates() const {
   std::int64_t horizon = kForever;
   for (const Operation& op : ops_) {
-    if (!done_[static_cast<std::size_t>(op.id)] && !op.indeterminate) horizon = std::min(horizon, op.complete);
+    if (!done_[static_cast<std::size_t>(op.id)] && !op.indeterminate)
+      horizon = std::min(horizon, op.complete);
   }
   std::vector<std::int64_t> out;
   for (const Operation& op : ops_) {
@@ -137,9 +139,11 @@ Verdict Search::run() {
   std::ostringstream out;
   out << "no linearization exists; the longest linearizable prefix has " << best_prefix_.size()
       << " operation(s) (invoked at events";
-  for (auto e : best_prefix_) out << " " << e;
+  for (auto e : best_prefix_)
+    out << " " << e;
   out << "), after which none of the operations invoked at events";
-  for (auto e : best_stuck_) out << " " << e;
+  for (auto e : best_stuck_)
+    out << " " << e;
   out << " can take effect";
   v.explanation = out.str();
   return v;

@@ -19,6 +19,7 @@ struct SearchOptions {
   std::int64_t step_budget = 2'000'000;
 };
 
-Verdict check_linearizable(const History& history, SpecKind spec, const SearchOptions& options = {});
+Verdict check_linearizable(const History& history, SpecKind spec,
+                           const SearchOptions& options = {});
 
 }  // namespace contend::model

@@ -17,10 +17,10 @@ namespace contend::model {
 inline constexpr std::int64_t kForever = std::numeric_limits<std::int64_t>::max();
 
 struct Operation {
-  std::int64_t id = 0;        // position in the operations vector
+  std::int64_t id = 0;  // position in the operations vector
   OpFunction f = OpFunction::enqueue;
   std::int64_t process = 0;
-  std::int64_t invoke = 0;    // event index of the invocation
+  std::int64_t invoke = 0;           // event index of the invocation
   std::int64_t complete = kForever;  // event index of the completion (kForever if indeterminate)
   bool indeterminate = false;
   std::optional<Item> input;   // inserts: the item

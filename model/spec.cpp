@@ -13,9 +13,12 @@ std::optional<SpecKind> parse_spec(std::string_view name) {
 
 std::string_view to_string(SpecKind spec) {
   switch (spec) {
-    case SpecKind::fifo: return "fifo";
-    case SpecKind::priority: return "priority";
-    case SpecKind::multiset: return "multiset";
+    case SpecKind::fifo:
+      return "fifo";
+    case SpecKind::priority:
+      return "priority";
+    case SpecKind::multiset:
+      return "multiset";
   }
   return "?";
 }
@@ -26,17 +29,22 @@ bool SpecState::step(const Operation& op) {
     case OpFunction::push: {
       SpecEntry e{kind_ == SpecKind::priority ? op.input->priority.value_or(0) : 0, next_order_++,
                   op.input->value};
-      auto at = std::upper_bound(entries_.begin(), entries_.end(), e, [](const auto& a, const auto& b) {
-        return a.priority != b.priority ? a.priority < b.priority : a.order < b.order;
-      });
+      auto at =
+          std::upper_bound(entries_.begin(), entries_.end(), e, [](const auto& a, const auto& b) {
+            return a.priority != b.priority ? a.priority < b.priority : a.order < b.order;
+          });
       entries_.insert(at, std::move(e));
       return true;
     }
     case OpFunction::dequeue:
-    case OpFunction::pop_min: return take(op, false, true);
-    case OpFunction::pop_max: return take(op, true, true);
-    case OpFunction::peek_min: return take(op, false, false);
-    case OpFunction::peek_max: return take(op, true, false);
+    case OpFunction::pop_min:
+      return take(op, false, true);
+    case OpFunction::pop_max:
+      return take(op, true, true);
+    case OpFunction::peek_min:
+      return take(op, false, false);
+    case OpFunction::peek_max:
+      return take(op, true, false);
   }
   return false;
 }
@@ -50,8 +58,8 @@ bool SpecState::take(const Operation& op, bool back, bool remove) {
   }
   if (!op.output) return kind_ == SpecKind::multiset || entries_.empty();
   auto matches = [&](const SpecEntry& e) {
-    return e.value == op.output->value &&
-           (!op.output->priority || kind_ != SpecKind::priority || e.priority == *op.output->priority);
+    return e.value == op.output->value && (!op.output->priority || kind_ != SpecKind::priority ||
+                                           e.priority == *op.output->priority);
   };
   std::vector<SpecEntry>::iterator it;
   if (kind_ == SpecKind::multiset) {
@@ -68,7 +76,8 @@ bool SpecState::take(const Operation& op, bool back, bool remove) {
 
 std::string SpecState::key() const {
   std::vector<const SpecEntry*> order;
-  for (const auto& e : entries_) order.push_back(&e);
+  for (const auto& e : entries_)
+    order.push_back(&e);
   if (kind_ == SpecKind::multiset) {
     std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->value < b->value; });
   }

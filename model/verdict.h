@@ -30,14 +30,14 @@ std::optional<ViolationKind> parse_violation_kind(std::string_view text);
 struct Verdict {
   VerdictKind kind = VerdictKind::linearizable;
   ViolationKind violation = ViolationKind::none;
-  std::string checker;              // "fast", "search", "accounting"
-  std::string explanation;          // one paragraph, names values and event indexes
-  std::vector<std::int64_t> events; // history indexes involved
+  std::string checker;               // "fast", "search", "accounting"
+  std::string explanation;           // one paragraph, names values and event indexes
+  std::vector<std::int64_t> events;  // history indexes involved
   // Search evidence: the longest linearizable prefix (operation event indexes, in order) and
   // the operations that could not be placed after it.
   std::vector<std::int64_t> longest_prefix;
   std::vector<std::int64_t> stuck;
-  std::int64_t steps = 0;           // search steps spent
+  std::int64_t steps = 0;  // search steps spent
 
   bool ok() const { return kind == VerdictKind::linearizable; }
   // "linearizable", "violation: lost", "unknown"

@@ -52,9 +52,11 @@ std::vector<SeedOutcome> run_batch(const Scenario& scenario, const BatchOptions&
   };
   const int jobs = std::max(1, o.jobs);
   std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+  for (int j = 1; j < jobs; ++j)
+    threads.emplace_back(worker);
   worker();
-  for (auto& t : threads) t.join();
+  for (auto& t : threads)
+    t.join();
   return out;
 }
 
@@ -63,7 +65,8 @@ BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes
   for (const SeedOutcome& r : outcomes) {
     if (!r.as_expected && !j.first_unexpected) {
       j.first_unexpected = r.seed;
-      j.why = "seed " + std::to_string(r.seed) + ": " + r.verdict.summary() + ": " + r.verdict.explanation;
+      j.why = "seed " + std::to_string(r.seed) + ": " + r.verdict.summary() + ": " +
+              r.verdict.explanation;
     }
     if (r.shows_expected && !j.first_expected_violation) j.first_expected_violation = r.seed;
   }
@@ -77,9 +80,11 @@ BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes
 
 nlohmann::json metrics_json(const RunMetrics& m) {
   nlohmann::json retries = nlohmann::json::object();
-  for (const auto& [r, n] : m.retries_histogram) retries[std::to_string(r)] = n;
+  for (const auto& [r, n] : m.retries_histogram)
+    retries[std::to_string(r)] = n;
   nlohmann::json by_step = nlohmann::json::object();
-  for (const auto& [step, n] : m.attempts.conflicts_by_step) by_step[step] = n;
+  for (const auto& [step, n] : m.attempts.conflicts_by_step)
+    by_step[step] = n;
   return {{"ops_ok", m.ops_ok},
           {"ops_fail", m.ops_fail},
           {"ops_info", m.ops_info},
@@ -131,29 +136,41 @@ std::string xml_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
 }  // namespace
 
-std::string junit_xml(const Scenario& s, const SeedRange& seeds, const std::vector<SeedOutcome>& outcomes,
-                      const BatchJudgement& j, double seconds) {
+std::string junit_xml(const Scenario& s, const SeedRange& seeds,
+                      const std::vector<SeedOutcome>& outcomes, const BatchJudgement& j,
+                      double seconds) {
   std::ostringstream out;
-  const std::string name = s.name + " seeds " + std::to_string(seeds.first) + ".." + std::to_string(seeds.last);
+  const std::string name =
+      s.name + " seeds " + std::to_string(seeds.first) + ".." + std::to_string(seeds.last);
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites tests=\"1\" failures=\"" << (j.passed ? 0 : 1) << "\">\n"
       << "  <testsuite name=\"contend\" tests=\"1\" failures=\"" << (j.passed ? 0 : 1)
       << "\" errors=\"0\" time=\"" << seconds << "\">\n"
-      << "    <testcase classname=\"contend." << xml_escape(s.recipe) << "\" name=\"" << xml_escape(name)
-      << "\" time=\"" << seconds << "\">\n";
+      << "    <testcase classname=\"contend." << xml_escape(s.recipe) << "\" name=\""
+      << xml_escape(name) << "\" time=\"" << seconds << "\">\n";
   out << "      <properties>\n        <property name=\"expect\" value=\"" << xml_escape(s.expect)
-      << "\"/>\n        <property name=\"seeds_run\" value=\"" << outcomes.size() << "\"/>\n      </properties>\n";
+      << "\"/>\n        <property name=\"seeds_run\" value=\"" << outcomes.size()
+      << "\"/>\n      </properties>\n";
   if (!j.passed) {
     std::uint64_t seed = j.first_unexpected.value_or(seeds.first);
     out << "      <failure message=\"" << xml_escape(j.why) << "\" type=\"unexpected verdict\">"

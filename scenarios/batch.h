@@ -21,7 +21,9 @@ namespace contend {
 struct Shard {
   std::uint64_t index = 1;  // 1-based
   std::uint64_t count = 1;
-  bool includes(std::uint64_t seed, std::uint64_t first) const { return (seed - first) % count == index - 1; }
+  bool includes(std::uint64_t seed, std::uint64_t first) const {
+    return (seed - first) % count == index - 1;
+  }
 };
 // Parses "K/N" with 1 <= K <= N.
 std::optional<Shard> parse_shard(const std::string& text, std::string& error);

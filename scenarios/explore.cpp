@@ -23,7 +23,8 @@ Outcome run_and_check(const Scenario& s, std::uint64_t seed, std::shared_ptr<Str
   return out;
 }
 
-bool note(ExploreResult& r, const Outcome& o, std::uint64_t seed, std::vector<std::uint32_t> choices) {
+bool note(ExploreResult& r, const Outcome& o, std::uint64_t seed,
+          std::vector<std::uint32_t> choices) {
   ++r.schedules;
   r.verdicts[o.verdict.summary()]++;
   if (o.verdict.kind == model::VerdictKind::violation && !r.violation) {
@@ -36,13 +37,15 @@ bool note(ExploreResult& r, const Outcome& o, std::uint64_t seed, std::vector<st
 }  // namespace
 
 std::vector<std::uint32_t> trim_choices(std::vector<std::uint32_t> choices) {
-  while (!choices.empty() && choices.back() == 0) choices.pop_back();
+  while (!choices.empty() && choices.back() == 0)
+    choices.pop_back();
   return choices;
 }
 
 std::string join_choices(const std::vector<std::uint32_t>& choices) {
   std::string out;
-  for (std::size_t i = 0; i < choices.size(); ++i) out += (i ? "," : "") + std::to_string(choices[i]);
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    out += (i ? "," : "") + std::to_string(choices[i]);
   return out;
 }
 
@@ -60,11 +63,13 @@ ExploreResult explore(const Scenario& s, const ExploreOptions& o) {
     // k: the choice points of one run of this scenario under a uniform schedule.
     auto probe = std::make_shared<PctStrategy>(o.seed, 1, 1);
     Outcome calibration = run_and_check(s, o.seed, probe);
-    r.steps_estimate = std::max<std::int64_t>(1, static_cast<std::int64_t>(calibration.run.choices.size()));
-    r.pct_probability_bound = PctStrategy::probability_bound(s.clients, r.steps_estimate, o.pct_depth);
+    r.steps_estimate =
+        std::max<std::int64_t>(1, static_cast<std::int64_t>(calibration.run.choices.size()));
+    r.pct_probability_bound =
+        PctStrategy::probability_bound(s.clients, r.steps_estimate, o.pct_depth);
     for (std::int64_t i = 0; i < o.schedules; ++i) {
-      auto pct = std::make_shared<PctStrategy>(o.seed * 1'000'003ULL + static_cast<std::uint64_t>(i),
-                                               o.pct_depth, r.steps_estimate);
+      auto pct = std::make_shared<PctStrategy>(
+          o.seed * 1'000'003ULL + static_cast<std::uint64_t>(i), o.pct_depth, r.steps_estimate);
       Outcome out = run_and_check(s, o.seed, pct);
       if (note(r, out, o.seed, out.run.choices) && stop) break;
     }
@@ -104,13 +109,14 @@ class Shrinker {
     best_.run = std::move(final_run.run);
     best_.finding.verdict = final_run.verdict;
     best_.attempts = runs_;
-    for (const auto& e : best_.run.history) best_.operations += e.type == model::EventType::invoke;
+    for (const auto& e : best_.run.history)
+      best_.operations += e.type == model::EventType::invoke;
     return best_;
   }
 
  private:
-  Outcome reproduce(const Scenario& s, std::uint64_t seed, const std::vector<std::uint32_t>& choices,
-                    bool record = false) {
+  Outcome reproduce(const Scenario& s, std::uint64_t seed,
+                    const std::vector<std::uint32_t>& choices, bool record = false) {
     ++runs_;
     std::shared_ptr<Strategy> strategy;
     if (!choices.empty()) strategy = std::make_shared<ReplayStrategy>(choices);
@@ -152,7 +158,8 @@ class Shrinker {
     }
     return false;
   }
-  bool reproduce_as(const Scenario& s, std::uint64_t seed, const std::vector<std::uint32_t>& choices) {
+  bool reproduce_as(const Scenario& s, std::uint64_t seed,
+                    const std::vector<std::uint32_t>& choices) {
     Outcome o = reproduce(s, seed, choices);
     if (!same_kind(o.verdict)) return false;
     best_.scenario = s;

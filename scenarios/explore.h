@@ -32,16 +32,16 @@ struct Finding {
   std::uint64_t seed = 0;
   std::vector<std::uint32_t> choices;  // empty = the seed alone reproduces it
   model::Verdict verdict;
-  std::int64_t schedule = 0;           // 1-based: which schedule found it
+  std::int64_t schedule = 0;  // 1-based: which schedule found it
 };
 
 struct ExploreResult {
   std::int64_t schedules = 0;
-  bool exhausted = false;               // dfs: the bounded space was covered
+  bool exhausted = false;                        // dfs: the bounded space was covered
   std::map<std::string, std::int64_t> verdicts;  // summary -> schedules
   std::optional<Finding> violation;
-  std::int64_t steps_estimate = 0;      // pct: k
-  double pct_probability_bound = 0;     // pct: per run, for a depth-d bug
+  std::int64_t steps_estimate = 0;   // pct: k
+  double pct_probability_bound = 0;  // pct: per run, for a depth-d bug
 };
 
 ExploreResult explore(const Scenario& scenario, const ExploreOptions& options);
@@ -50,13 +50,14 @@ struct Counterexample {
   Scenario scenario;
   Finding finding;
   SeedRun run;
-  std::int64_t attempts = 0;     // reproduction runs the shrinker spent
-  std::size_t operations = 0;    // operations in the shrunk history
+  std::int64_t attempts = 0;   // reproduction runs the shrinker spent
+  std::size_t operations = 0;  // operations in the shrunk history
 };
 
 // REQUIRES: `finding` reproduces on `scenario`. Shrinks while a violation of the same kind
 // reproduces, within `max_runs` reproduction runs.
-Counterexample shrink(const Scenario& scenario, const Finding& finding, std::int64_t max_runs = 400);
+Counterexample shrink(const Scenario& scenario, const Finding& finding,
+                      std::int64_t max_runs = 400);
 
 // Trailing zero choices are the default: drop them so reproduction commands stay short.
 std::vector<std::uint32_t> trim_choices(std::vector<std::uint32_t> choices);

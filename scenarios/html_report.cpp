@@ -38,15 +38,17 @@ json ops_json(const SeedRun& run, const std::set<std::int64_t>& violating) {
     return item->value + (item->priority ? " p" + std::to_string(*item->priority) : "");
   };
   auto add = [&](const model::Event& inv, const model::Event* done) {
-    ops.push_back({{"client", client_of(inv.process)},
-                   {"process", inv.process},
-                   {"f", std::string(to_string(inv.f))},
-                   {"start", inv.time_us},
-                   {"end", done ? done->time_us : -1},
-                   {"type", done ? std::string(to_string(done->type)) : "incomplete"},
-                   {"value", item_text(model::is_insert(inv.f) ? inv.value : (done ? done->value : std::nullopt))},
-                   {"index", inv.index},
-                   {"violating", violating.count(inv.index) > 0}});
+    ops.push_back(
+        {{"client", client_of(inv.process)},
+         {"process", inv.process},
+         {"f", std::string(to_string(inv.f))},
+         {"start", inv.time_us},
+         {"end", done ? done->time_us : -1},
+         {"type", done ? std::string(to_string(done->type)) : "incomplete"},
+         {"value",
+          item_text(model::is_insert(inv.f) ? inv.value : (done ? done->value : std::nullopt))},
+         {"index", inv.index},
+         {"violating", violating.count(inv.index) > 0}});
   };
   for (const model::Event& e : run.history) {
     if (e.type == model::EventType::invoke) {
@@ -56,7 +58,8 @@ json ops_json(const SeedRun& run, const std::set<std::int64_t>& violating) {
       open.erase(it);
     }
   }
-  for (const auto& [p, inv] : open) add(*inv, nullptr);
+  for (const auto& [p, inv] : open)
+    add(*inv, nullptr);
   return ops;
 }
 
@@ -64,8 +67,10 @@ json attempts_json(const SeedRun& run) {
   json out = json::array();
   for (const AttemptRecord& a : run.attempts) {
     std::string reads, writes;
-    for (const auto& r : a.read_ranges) reads += format_range(r) + " ";
-    for (const auto& m : a.mutations) writes += std::string(mutation_name(m.type)) + " " + format_key(m.param1) + " ";
+    for (const auto& r : a.read_ranges)
+      reads += format_range(r) + " ";
+    for (const auto& m : a.mutations)
+      writes += std::string(mutation_name(m.type)) + " " + format_key(m.param1) + " ";
     out.push_back({{"client", a.client},
                    {"start", a.read_version},
                    {"end", a.end_us},
@@ -163,7 +168,8 @@ pre { background: #f6f6f6; padding: 8px; overflow-x: auto; font-size: 12px; }
 )HTML";
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size())) {
     text.replace(at, from.size(), to);
   }
   return text;
@@ -171,18 +177,21 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 
 }  // namespace
 
-std::string html_report(const Scenario& scenario, const SeedRun& run, const model::CheckReport& report) {
+std::string html_report(const Scenario& scenario, const SeedRun& run,
+                        const model::CheckReport& report) {
   std::set<std::int64_t> violating(report.verdict.events.begin(), report.verdict.events.end());
   std::string counterexample = "(none: the run checked clean)";
   if (report.verdict.kind == model::VerdictKind::violation) {
     Counterexample c = shrink(scenario, Finding{run.seed, {}, report.verdict, 0}, 200);
-    counterexample = fmt::format("{} client(s) x {} operation(s), seed {}: {}\n{}\n\n", c.scenario.clients,
-                                 c.scenario.operations_per_client, c.finding.seed,
-                                 c.finding.verdict.summary(), c.finding.verdict.explanation) +
-                     capture_trace(c.run);
+    counterexample =
+        fmt::format("{} client(s) x {} operation(s), seed {}: {}\n{}\n\n", c.scenario.clients,
+                    c.scenario.operations_per_client, c.finding.seed, c.finding.verdict.summary(),
+                    c.finding.verdict.explanation) +
+        capture_trace(c.run);
   }
   std::set<ClientId> clients;
-  for (const auto& [p, c] : run.process_client) clients.insert(c);
+  for (const auto& [p, c] : run.process_client)
+    clients.insert(c);
   json data = {{"ok", report.verdict.ok()},
                {"verdict", report.verdict.summary()},
                {"explanation", report.verdict.explanation},

@@ -12,6 +12,7 @@
 namespace contend {
 
 // REQUIRES: `run` was recorded with RunControls::record_attempts.
-std::string html_report(const Scenario& scenario, const SeedRun& run, const model::CheckReport& report);
+std::string html_report(const Scenario& scenario, const SeedRun& run,
+                        const model::CheckReport& report);
 
 }  // namespace contend

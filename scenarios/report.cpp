@@ -15,17 +15,19 @@ double conflict_rate(const RunMetrics& m) {
 }  // namespace
 
 void print_table_header(std::FILE* out) {
-  fmt::print(out, "{:>8} {:>6} {:>5} {:>5} {:>8} {:>9} {:>6} {:>9} {:>9} {:>10} {:>10}  {:<16} {}\n",
-             "seed", "ok", "fail", "info", "attempts", "conflicts", "unkn", "retry p99",
-             "ops/vs", "lat p50 us", "lat p99 us", "hash", "verdict");
+  fmt::print(out,
+             "{:>8} {:>6} {:>5} {:>5} {:>8} {:>9} {:>6} {:>9} {:>9} {:>10} {:>10}  {:<16} {}\n",
+             "seed", "ok", "fail", "info", "attempts", "conflicts", "unkn", "retry p99", "ops/vs",
+             "lat p50 us", "lat p99 us", "hash", "verdict");
 }
 
 void print_table_row(std::FILE* out, const SeedLine& line) {
   const RunMetrics& m = line.metrics;
-  fmt::print(out, "{:>8} {:>6} {:>5} {:>5} {:>8} {:>9} {:>6} {:>9} {:>9.1f} {:>10} {:>10}  {:016x} {}{}\n",
-             line.seed, m.ops_ok, m.ops_fail, m.ops_info, m.attempts.attempts, m.attempts.conflicts,
-             m.attempts.unknown_results, m.retries.p99, m.throughput_ops_per_s, m.latency_us.p50,
-             m.latency_us.p99, m.run_hash, line.verdict, line.as_expected ? "" : "  (UNEXPECTED)");
+  fmt::print(
+      out, "{:>8} {:>6} {:>5} {:>5} {:>8} {:>9} {:>6} {:>9} {:>9.1f} {:>10} {:>10}  {:016x} {}{}\n",
+      line.seed, m.ops_ok, m.ops_fail, m.ops_info, m.attempts.attempts, m.attempts.conflicts,
+      m.attempts.unknown_results, m.retries.p99, m.throughput_ops_per_s, m.latency_us.p50,
+      m.latency_us.p99, m.run_hash, line.verdict, line.as_expected ? "" : "  (UNEXPECTED)");
 }
 
 void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
@@ -42,14 +44,17 @@ void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
     total.attempts.committed += m.attempts.committed;
     total.attempts.conflicts += m.attempts.conflicts;
     total.attempts.unknown_results += m.attempts.unknown_results;
-    for (const auto& [step, n] : m.attempts.conflicts_by_step) total.attempts.conflicts_by_step[step] += n;
-    for (const auto& [r, n] : m.retries_histogram) total.retries_histogram[r] += n;
+    for (const auto& [step, n] : m.attempts.conflicts_by_step)
+      total.attempts.conflicts_by_step[step] += n;
+    for (const auto& [r, n] : m.retries_histogram)
+      total.retries_histogram[r] += n;
     throughput.push_back(m.throughput_ops_per_s);
     unexpected += l.as_expected ? 0 : 1;
   }
   std::sort(throughput.begin(), throughput.end());
-  fmt::print(out, "\n{} seeds: {} ok, {} fail, {} info operations; {} attempts, {} committed, "
-                  "{} conflicts ({:.1f}%), {} unknown results\n",
+  fmt::print(out,
+             "\n{} seeds: {} ok, {} fail, {} info operations; {} attempts, {} committed, "
+             "{} conflicts ({:.1f}%), {} unknown results\n",
              lines.size(), total.ops_ok, total.ops_fail, total.ops_info, total.attempts.attempts,
              total.attempts.committed, total.attempts.conflicts, 100.0 * conflict_rate(total),
              total.attempts.unknown_results);
@@ -57,31 +62,39 @@ void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
              throughput.front(), throughput[throughput.size() / 2], throughput.back());
   if (!total.attempts.conflicts_by_step.empty()) {
     fmt::print(out, "conflicts by the recipe step whose read range conflicted:\n");
-    for (const auto& [step, n] : total.attempts.conflicts_by_step) fmt::print(out, "  {:<32} {}\n", step, n);
+    for (const auto& [step, n] : total.attempts.conflicts_by_step)
+      fmt::print(out, "  {:<32} {}\n", step, n);
   }
   fmt::print(out, "retries per operation:");
-  for (const auto& [r, n] : total.retries_histogram) fmt::print(out, " {}x{}", r, n);
+  for (const auto& [r, n] : total.retries_histogram)
+    fmt::print(out, " {}x{}", r, n);
   fmt::print(out, "\n");
-  if (unexpected > 0) fmt::print(out, "{} of {} seeds did not give the expected verdict\n", unexpected, lines.size());
+  if (unexpected > 0)
+    fmt::print(out, "{} of {} seeds did not give the expected verdict\n", unexpected, lines.size());
 }
 
 void print_metrics(std::FILE* out, const RunMetrics& m) {
   fmt::print(out, "operations:");
-  for (const auto& [name, n] : m.operations) fmt::print(out, "  {} {}", name, n);
+  for (const auto& [name, n] : m.operations)
+    fmt::print(out, "  {} {}", name, n);
   if (m.ops_incomplete > 0) fmt::print(out, "  incomplete {}", m.ops_incomplete);
-  fmt::print(out, "\ntransactions: {} attempted, {} committed, {} conflicts ({:.1f}%), {} injected "
-                  "not_committed, {} unknown results, {} too old, {} future version\n",
-             m.attempts.attempts, m.attempts.committed, m.attempts.conflicts, 100.0 * conflict_rate(m),
-             m.attempts.injected_not_committed, m.attempts.unknown_results, m.attempts.too_old,
-             m.attempts.future_version);
+  fmt::print(out,
+             "\ntransactions: {} attempted, {} committed, {} conflicts ({:.1f}%), {} injected "
+             "not_committed, {} unknown results, {} too old, {} future version\n",
+             m.attempts.attempts, m.attempts.committed, m.attempts.conflicts,
+             100.0 * conflict_rate(m), m.attempts.injected_not_committed,
+             m.attempts.unknown_results, m.attempts.too_old, m.attempts.future_version);
   for (const auto& [step, n] : m.attempts.conflicts_by_step) {
     fmt::print(out, "  conflicts at {:<28} {}\n", step, n);
   }
-  fmt::print(out, "retries per operation: p50 {} p90 {} p99 {} max {}   latency us: p50 {} p90 {} p99 {} max {}\n",
+  fmt::print(out,
+             "retries per operation: p50 {} p90 {} p99 {} max {}   latency us: p50 {} p90 {} p99 "
+             "{} max {}\n",
              m.retries.p50, m.retries.p90, m.retries.p99, m.retries.max, m.latency_us.p50,
              m.latency_us.p90, m.latency_us.p99, m.latency_us.max);
-  fmt::print(out, "virtual time {:.3f} s, throughput {:.1f} ok ops per virtual second, {} steps, "
-                  "{} keys left, run hash {:016x}\n",
+  fmt::print(out,
+             "virtual time {:.3f} s, throughput {:.1f} ok ops per virtual second, {} steps, "
+             "{} keys left, run hash {:016x}\n",
              m.virtual_seconds, m.throughput_ops_per_s, m.steps, m.keys_left, m.run_hash);
   if (m.bound != BoundHit::none) {
     fmt::print(out, "BOUND HIT: the run stopped at its {} limit before every client finished\n",

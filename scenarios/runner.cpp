@@ -28,12 +28,15 @@ std::vector<PlannedOp> plan_slot(const Scenario& s, RecipeKind kind, int slot, R
   if (kind == RecipeKind::fifo) {
     choices = {{OpFunction::enqueue, s.mix.enqueue}, {OpFunction::dequeue, s.mix.dequeue}};
   } else {
-    choices = {{OpFunction::push, s.mix.push},         {OpFunction::pop_min, s.mix.pop_min},
-               {OpFunction::peek_min, s.mix.peek_min}, {OpFunction::pop_max, s.mix.pop_max},
+    choices = {{OpFunction::push, s.mix.push},
+               {OpFunction::pop_min, s.mix.pop_min},
+               {OpFunction::peek_min, s.mix.peek_min},
+               {OpFunction::pop_max, s.mix.pop_max},
                {OpFunction::peek_max, s.mix.peek_max}};
   }
   double total = 0;
-  for (const auto& c : choices) total += c.weight;
+  for (const auto& c : choices)
+    total += c.weight;
   std::vector<PlannedOp> ops;
   ops.reserve(static_cast<std::size_t>(s.operations_per_client));
   for (int n = 0; n < s.operations_per_client; ++n) {
@@ -59,13 +62,20 @@ std::vector<PlannedOp> plan_slot(const Scenario& s, RecipeKind kind, int slot, R
 
 Task<OpResult> perform(Recipe& recipe, Database db, const PlannedOp& op) {
   switch (op.f) {
-    case OpFunction::enqueue: return recipe.enqueue(db, op.item->value);
-    case OpFunction::dequeue: return recipe.dequeue(db);
-    case OpFunction::push: return recipe.push(db, op.item->value, *op.item->priority);
-    case OpFunction::pop_min: return recipe.pop(db, false);
-    case OpFunction::pop_max: return recipe.pop(db, true);
-    case OpFunction::peek_min: return recipe.peek(db, false);
-    case OpFunction::peek_max: return recipe.peek(db, true);
+    case OpFunction::enqueue:
+      return recipe.enqueue(db, op.item->value);
+    case OpFunction::dequeue:
+      return recipe.dequeue(db);
+    case OpFunction::push:
+      return recipe.push(db, op.item->value, *op.item->priority);
+    case OpFunction::pop_min:
+      return recipe.pop(db, false);
+    case OpFunction::pop_max:
+      return recipe.pop(db, true);
+    case OpFunction::peek_min:
+      return recipe.peek(db, false);
+    case OpFunction::peek_max:
+      return recipe.peek(db, true);
   }
   return recipe.dequeue(db);
 }
@@ -82,13 +92,15 @@ class Workload {
     Rng root = Rng(seed).child("workload");
     for (int slot = 0; slot < scenario_.clients; ++slot) {
       auto state = std::make_unique<Slot>();
-      state->ops = plan_slot(scenario_, info_.kind, slot, root.child(static_cast<std::uint64_t>(slot)));
+      state->ops =
+          plan_slot(scenario_, info_.kind, slot, root.child(static_cast<std::uint64_t>(slot)));
       slots_.push_back(std::move(state));
     }
   }
 
   void run_main_phase() {
-    for (auto& slot : slots_) launch(*slot);
+    for (auto& slot : slots_)
+      launch(*slot);
     world_.run();
     main_phase_end_us_ = world_.now_us();
   }
@@ -99,7 +111,8 @@ class Workload {
     drain->draining = true;
     std::int64_t inserts = 0;
     for (const auto& slot : slots_) {
-      for (const auto& op : slot->ops) inserts += model::is_insert(op.f) ? 1 : 0;
+      for (const auto& op : slot->ops)
+        inserts += model::is_insert(op.f) ? 1 : 0;
     }
     drain->drain_budget = inserts + 16;
     Slot& d = *drain;
@@ -157,13 +170,18 @@ class Workload {
     OpResult r = co_await perform(*recipe_, world_.database(slot.client), slot.current);
     slot.in_flight = false;
     latencies_.push_back(world_.now_us() - start_us);
-    retries_.push_back(std::max<std::int64_t>(0, world_.attempts_of(slot.client) - attempts_before - 1));
+    retries_.push_back(
+        std::max<std::int64_t>(0, world_.attempts_of(slot.client) - attempts_before - 1));
     switch (r.status) {
       case OpStatus::ok:
         record(EventType::ok, slot, model::is_insert(slot.current.f) ? slot.current.item : r.item);
         break;
-      case OpStatus::fail: record(EventType::fail, slot, slot.current.item); break;
-      case OpStatus::info: record(EventType::info, slot, slot.current.item); break;
+      case OpStatus::fail:
+        record(EventType::fail, slot, slot.current.item);
+        break;
+      case OpStatus::info:
+        record(EventType::info, slot, slot.current.item);
+        break;
     }
     co_return r;
   }
@@ -228,13 +246,15 @@ Percentiles percentiles(std::vector<std::int64_t> values) {
 }
 
 std::uint64_t fnv(std::uint64_t h, std::string_view bytes) {
-  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ULL;
+  for (unsigned char c : bytes)
+    h = (h ^ c) * 0x100000001b3ULL;
   return (h ^ 0xff) * 0x100000001b3ULL;  // field separator
 }
 
 std::uint64_t fnv(std::uint64_t h, std::int64_t v) {
   char bytes[8];
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    bytes[i] = static_cast<char>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xff);
   return fnv(h, std::string_view(bytes, 8));
 }
 
@@ -276,7 +296,8 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
   const RecipeInfo* info = find_recipe(s.recipe);
   if (info == nullptr) {
     std::string known;
-    for (const RecipeInfo& r : all_recipes()) known += (known.empty() ? "" : ", ") + std::string(r.name);
+    for (const RecipeInfo& r : all_recipes())
+      known += (known.empty() ? "" : ", ") + std::string(r.name);
     return s.file + ": recipe: unknown recipe '" + s.recipe + "'; known recipes: " + known;
   }
   const OperationMix& m = s.mix;
@@ -321,7 +342,8 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   RunMetrics& m = out.metrics;
   summarize(workload.history(), m);
   m.attempts = world.stats();
-  for (std::int64_t r : workload.op_retries()) ++m.retries_histogram[r];
+  for (std::int64_t r : workload.op_retries())
+    ++m.retries_histogram[r];
   m.retries = percentiles(workload.op_retries());
   m.latency_us = percentiles(workload.op_latencies());
   m.virtual_seconds = static_cast<double>(workload.main_phase_end_us()) / 1e6;
@@ -329,12 +351,14 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   for (const Event& e : workload.history()) {
     if (e.type == EventType::ok && e.time_us <= workload.main_phase_end_us()) ++main_ok;
   }
-  m.throughput_ops_per_s = m.virtual_seconds > 0 ? static_cast<double>(main_ok) / m.virtual_seconds : 0;
+  m.throughput_ops_per_s =
+      m.virtual_seconds > 0 ? static_cast<double>(main_ok) / m.virtual_seconds : 0;
   m.steps = world.steps();
   m.bound = world.bound_hit();
   m.keys_left = static_cast<std::int64_t>(world.store().key_count());
   std::uint64_t state = 0xcbf29ce484222325ULL;
-  for (const auto& [k, v] : world.store().latest_state()) state = fnv(fnv(state, k), v);
+  for (const auto& [k, v] : world.store().latest_state())
+    state = fnv(fnv(state, k), v);
   m.unseed = world.unseed();
   m.run_hash = hash_history(workload.history(), state ^ m.unseed);
 

@@ -33,11 +33,11 @@ struct RunMetrics {
   std::map<std::int64_t, std::int64_t> retries_histogram;  // retries of one op -> ops
   Percentiles retries;
   Percentiles latency_us;
-  double virtual_seconds = 0;        // of the main phase (before the drain)
-  double throughput_ops_per_s = 0;   // ok operations of the main phase per virtual second
+  double virtual_seconds = 0;       // of the main phase (before the drain)
+  double throughput_ops_per_s = 0;  // ok operations of the main phase per virtual second
   std::int64_t steps = 0;
   BoundHit bound = BoundHit::none;
-  std::int64_t keys_left = 0;        // keys in the store when the run ended
+  std::int64_t keys_left = 0;  // keys in the store when the run ended
   std::uint64_t run_hash = 0;
   std::uint64_t unseed = 0;
 };
@@ -51,10 +51,10 @@ struct SeedRun {
   model::History history;
   RunMetrics metrics;
   FaultKnobs faults;
-  std::vector<std::uint32_t> choices;       // scheduling choices (non-random strategies)
-  std::vector<AttemptRecord> attempts;      // when RunControls::record_attempts
+  std::vector<std::uint32_t> choices;               // scheduling choices (non-random strategies)
+  std::vector<AttemptRecord> attempts;              // when RunControls::record_attempts
   std::map<std::int64_t, ClientId> process_client;  // history process id -> world client
-  bool drained = false;                     // the drain phase ended on an empty queue
+  bool drained = false;                             // the drain phase ended on an empty queue
 };
 
 struct RunControls {

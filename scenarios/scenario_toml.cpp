@@ -16,7 +16,8 @@ namespace {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     std::size_t diagonal = row[0];
     row[0] = i;
@@ -59,7 +60,8 @@ class Reader {
       }
       if (!best.empty()) message += " (did you mean '" + std::string(best) + "'?)";
       std::string expected;
-      for (std::string_view a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
+      for (std::string_view a : allowed)
+        expected += (expected.empty() ? "" : ", ") + std::string(a);
       fail(&node, join(prefix, k), message + "; expected one of: " + expected);
     }
   }
@@ -108,7 +110,8 @@ class Reader {
     std::string v = *node->value<std::string>();
     if (allowed.size() > 0 && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
       std::string expected;
-      for (std::string_view a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
+      for (std::string_view a : allowed)
+        expected += (expected.empty() ? "" : ", ") + std::string(a);
       return fail(node, join(prefix, key), "'" + v + "' is not one of: " + expected);
     }
     out = std::move(v);
@@ -126,7 +129,8 @@ class Reader {
       if (!element.is_string() || !v) return fail(&element, join(prefix, key), "expected strings");
       if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
         std::string expected;
-        for (std::string_view a : allowed) expected += (expected.empty() ? "" : ", ") + std::string(a);
+        for (std::string_view a : allowed)
+          expected += (expected.empty() ? "" : ", ") + std::string(a);
         return fail(&element, join(prefix, key), "'" + *v + "' is not one of: " + expected);
       }
       values.push_back(*v);
@@ -204,10 +208,10 @@ void read_strategy(Reader& r, const toml::table& t, StrategyConfig& c) {
 }
 
 void read_top(Reader& r, const toml::table& root, Scenario& s) {
-  r.only_keys(root, "",
-              {"name", "description", "recipe", "clients", "operations_per_client", "drain",
-               "expect", "checks", "model", "seeds", "mix", "priorities", "latency", "faults",
-               "strategy", "limits"});
+  r.only_keys(
+      root, "",
+      {"name", "description", "recipe", "clients", "operations_per_client", "drain", "expect",
+       "checks", "model", "seeds", "mix", "priorities", "latency", "faults", "strategy", "limits"});
   r.string(root, "", "name", s.name);
   r.string(root, "", "description", s.description);
   r.string(root, "", "recipe", s.recipe);
@@ -219,9 +223,10 @@ void read_top(Reader& r, const toml::table& root, Scenario& s) {
     auto kind = model::parse_violation_kind(s.expect);
     if (!kind || *kind == model::ViolationKind::none) {
       r.fail(root.get("expect"), "expect",
-             "'" + s.expect + "' is not linearizable, violation, or a violation kind "
-             "(value_from_nowhere, duplicate_delivery, lost, order_inversion, "
-             "empty_while_nonempty, priority_inversion, not_linearizable)");
+             "'" + s.expect +
+                 "' is not linearizable, violation, or a violation kind "
+                 "(value_from_nowhere, duplicate_delivery, lost, order_inversion, "
+                 "empty_while_nonempty, priority_inversion, not_linearizable)");
     }
   }
   r.string(root, "", "model", s.model, {"fifo", "priority", "multiset"});
@@ -236,8 +241,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   try {
     root = toml::parse(text, file);
   } catch (const toml::parse_error& e) {
-    error.message = file + ":" + std::to_string(e.source().begin.line) + ": " +
-                    std::string(e.description());
+    error.message =
+        file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
     return std::nullopt;
   }
   Scenario s;
@@ -266,7 +271,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     if (auto* d = r.table(*t, "latency", "read_version")) {
       read_latency(r, *d, "latency.read_version", s.latency.read_version);
     }
-    if (auto* d = r.table(*t, "latency", "read")) read_latency(r, *d, "latency.read", s.latency.read);
+    if (auto* d = r.table(*t, "latency", "read"))
+      read_latency(r, *d, "latency.read", s.latency.read);
     if (auto* d = r.table(*t, "latency", "commit")) {
       read_latency(r, *d, "latency.commit", s.latency.commit);
     }
@@ -291,11 +297,13 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
 namespace {
 void write_latency(std::ostringstream& out, const char* name, const LatencyDistribution& d) {
   out << "\n[latency." << name << "]\nmin_us = " << d.min_us << "\nmean_us = " << d.mean_us
-      << "\ntail_probability = " << d.tail_probability << "\ntail_max_us = " << d.tail_max_us << "\n";
+      << "\ntail_probability = " << d.tail_probability << "\ntail_max_us = " << d.tail_max_us
+      << "\n";
 }
 std::string quoted(const std::string& s) {
   std::string out = "\"";
-  for (char c : s) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  for (char c : s)
+    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
   return out + "\"";
 }
 }  // namespace
@@ -310,7 +318,8 @@ std::string to_toml(const Scenario& s) {
       << "\ndrain = " << (s.drain ? "true" : "false") << "\nexpect = " << quoted(s.expect) << "\n";
   if (!s.model.empty()) out << "model = " << quoted(s.model) << "\n";
   out << "checks = [";
-  for (std::size_t i = 0; i < s.checks.size(); ++i) out << (i ? ", " : "") << quoted(s.checks[i]);
+  for (std::size_t i = 0; i < s.checks.size(); ++i)
+    out << (i ? ", " : "") << quoted(s.checks[i]);
   out << "]\n\n[seeds]\nfirst = " << s.seed_first << "\nlast = " << s.seed_last << "\n";
   const OperationMix& m = s.mix;
   out << "\n[mix]\nenqueue = " << m.enqueue << "\ndequeue = " << m.dequeue << "\npush = " << m.push
@@ -321,16 +330,20 @@ std::string to_toml(const Scenario& s) {
   write_latency(out, "read", s.latency.read);
   write_latency(out, "commit", s.latency.commit);
   const FaultKnobs& f = s.faults;
-  out << "\n[faults]\nnot_committed = " << f.not_committed << "\nunknown_result_applied = "
-      << f.unknown_result_applied << "\nunknown_result_not_applied = " << f.unknown_result_not_applied
-      << "\nread_too_old = " << f.read_too_old << "\nread_future_version = " << f.read_future_version
-      << "\ncrash = " << f.crash << "\npause = " << f.pause << "\npause_us = " << f.pause_us
+  out << "\n[faults]\nnot_committed = " << f.not_committed
+      << "\nunknown_result_applied = " << f.unknown_result_applied
+      << "\nunknown_result_not_applied = " << f.unknown_result_not_applied
+      << "\nread_too_old = " << f.read_too_old
+      << "\nread_future_version = " << f.read_future_version << "\ncrash = " << f.crash
+      << "\npause = " << f.pause << "\npause_us = " << f.pause_us
       << "\nswarm = " << (s.swarm ? "true" : "false") << "\n";
-  out << "\n[strategy]\nname = " << quoted(s.strategy.name) << "\npct_depth = " << s.strategy.pct_depth
+  out << "\n[strategy]\nname = " << quoted(s.strategy.name)
+      << "\npct_depth = " << s.strategy.pct_depth
       << "\ndfs_max_preemptions = " << s.strategy.dfs_max_preemptions
       << "\ndfs_max_schedules = " << s.strategy.dfs_max_schedules << "\n";
-  out << "\n[limits]\nmax_steps = " << s.max_steps << "\nmax_virtual_seconds = " << s.max_virtual_seconds
-      << "\nretry_limit = " << s.retry_limit << "\nsearch_budget = " << s.search_budget << "\n";
+  out << "\n[limits]\nmax_steps = " << s.max_steps
+      << "\nmax_virtual_seconds = " << s.max_virtual_seconds << "\nretry_limit = " << s.retry_limit
+      << "\nsearch_budget = " << s.search_budget << "\n";
   return out.str();
 }
 

@@ -11,7 +11,8 @@ namespace contend {
 namespace {
 
 const char* kFaultKeys[] = {"not_committed", "unknown_result_applied", "unknown_result_not_applied",
-                            "read_too_old", "read_future_version", "crash", "pause"};
+                            "read_too_old",  "read_future_version",    "crash",
+                            "pause"};
 
 double* fault_knob(FaultKnobs& f, const std::string& name) {
   if (name == "not_committed") return &f.not_committed;
@@ -45,7 +46,8 @@ std::optional<long long> to_int(const std::string& v) {
 
 std::int64_t percentile_of(const std::map<std::int64_t, std::int64_t>& histogram, double q) {
   std::int64_t total = 0;
-  for (const auto& [value, n] : histogram) total += n;
+  for (const auto& [value, n] : histogram)
+    total += n;
   if (total == 0) return 0;
   auto rank = static_cast<std::int64_t>(q * static_cast<double>(total - 1));
   for (const auto& [value, n] : histogram) {
@@ -75,7 +77,8 @@ SweepPoint summarise(std::vector<std::string> values, const std::vector<SeedOutc
     attempts += static_cast<double>(m.attempts.attempts);
     conflicts += static_cast<double>(m.attempts.conflicts);
     p.unknown_results += m.attempts.unknown_results;
-    for (const auto& [r, n] : m.retries_histogram) retries[r] += n;
+    for (const auto& [r, n] : m.retries_histogram)
+      retries[r] += n;
     p50s.push_back(m.latency_us.p50);
     p99s.push_back(m.latency_us.p99);
     p.verdicts[o.verdict.summary()]++;
@@ -91,7 +94,8 @@ SweepPoint summarise(std::vector<std::string> values, const std::vector<SeedOutc
 
 std::string verdict_text(const SweepPoint& p) {
   std::string out;
-  for (const auto& [v, n] : p.verdicts) out += (out.empty() ? "" : "; ") + v + " x" + std::to_string(n);
+  for (const auto& [v, n] : p.verdicts)
+    out += (out.empty() ? "" : "; ") + v + " x" + std::to_string(n);
   return out;
 }
 
@@ -103,7 +107,8 @@ std::optional<Variation> parse_variation(const std::string& text, std::string& e
   v.key = text.substr(0, eq);
   if (eq == std::string::npos || !known_key(v.key)) {
     std::string keys = "clients, operations_per_client, recipe";
-    for (const char* k : kFaultKeys) keys += std::string(", faults.") + k;
+    for (const char* k : kFaultKeys)
+      keys += std::string(", faults.") + k;
     error = "'" + text + "': expected KEY=V1,V2,... with KEY one of " + keys;
     return std::nullopt;
   }
@@ -119,7 +124,8 @@ std::optional<Variation> parse_variation(const std::string& text, std::string& e
   return v;
 }
 
-std::optional<std::string> apply_variation(Scenario& s, const std::string& key, const std::string& value) {
+std::optional<std::string> apply_variation(Scenario& s, const std::string& key,
+                                           const std::string& value) {
   if (key == "recipe") {
     s.recipe = value;
     s.name = value;
@@ -127,7 +133,8 @@ std::optional<std::string> apply_variation(Scenario& s, const std::string& key, 
   }
   if (key == "clients" || key == "operations_per_client") {
     auto n = to_int(value);
-    if (!n || *n < (key == "clients" ? 1 : 0) || *n > 1'000'000) return key + "=" + value + ": not a valid count";
+    if (!n || *n < (key == "clients" ? 1 : 0) || *n > 1'000'000)
+      return key + "=" + value + ": not a valid count";
     (key == "clients" ? s.clients : s.operations_per_client) = static_cast<int>(*n);
     return std::nullopt;
   }
@@ -143,8 +150,8 @@ std::optional<std::string> apply_variation(Scenario& s, const std::string& key, 
   return std::nullopt;
 }
 
-SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variations, const SeedRange& seeds,
-                      int jobs) {
+SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variations,
+                      const SeedRange& seeds, int jobs) {
   SweepResult r{variations, seeds, {}};
   std::vector<std::size_t> at(variations.size(), 0);
   while (true) {
@@ -154,7 +161,8 @@ SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variat
       values.push_back(variations[i].values[at[i]]);
       apply_variation(s, variations[i].key, values.back());  // validated before the sweep
     }
-    r.points.push_back(summarise(values, run_batch(s, BatchOptions{seeds, Shard{}, jobs, nullptr})));
+    r.points.push_back(
+        summarise(values, run_batch(s, BatchOptions{seeds, Shard{}, jobs, nullptr})));
     std::size_t i = variations.size();
     while (i > 0) {
       --i;
@@ -168,39 +176,46 @@ SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variat
 
 std::string sweep_table(const SweepResult& r) {
   std::string out;
-  for (const Variation& v : r.variations) out += fmt::format("{:>20} ", v.key);
+  for (const Variation& v : r.variations)
+    out += fmt::format("{:>20} ", v.key);
   out += fmt::format("{:>12} {:>9} {:>7} {:>7} {:>11} {:>11} {:>7}  {}\n", "ops/vsec", "conflict%",
                      "rty p50", "rty p99", "lat p50 us", "lat p99 us", "unknown", "verdicts");
   for (const SweepPoint& p : r.points) {
-    for (const std::string& v : p.values) out += fmt::format("{:>20} ", v);
-    out += fmt::format("{:>12.1f} {:>9.1f} {:>7} {:>7} {:>11} {:>11} {:>7}  {}\n", p.throughput_ops_per_s,
-                       100 * p.conflict_rate, p.retries_p50, p.retries_p99, p.latency_us_p50,
-                       p.latency_us_p99, p.unknown_results, verdict_text(p));
+    for (const std::string& v : p.values)
+      out += fmt::format("{:>20} ", v);
+    out += fmt::format("{:>12.1f} {:>9.1f} {:>7} {:>7} {:>11} {:>11} {:>7}  {}\n",
+                       p.throughput_ops_per_s, 100 * p.conflict_rate, p.retries_p50, p.retries_p99,
+                       p.latency_us_p50, p.latency_us_p99, p.unknown_results, verdict_text(p));
   }
   return out;
 }
 
 std::string sweep_csv(const SweepResult& r) {
   std::string out;
-  for (const Variation& v : r.variations) out += v.key + ",";
-  out += "seeds,throughput_ops_per_virtual_s,conflict_rate,retries_p50,retries_p99,latency_us_p50,"
-         "latency_us_p99,unknown_results,verdicts\n";
+  for (const Variation& v : r.variations)
+    out += v.key + ",";
+  out +=
+      "seeds,throughput_ops_per_virtual_s,conflict_rate,retries_p50,retries_p99,latency_us_p50,"
+      "latency_us_p99,unknown_results,verdicts\n";
   for (const SweepPoint& p : r.points) {
-    for (const std::string& v : p.values) out += v + ",";
+    for (const std::string& v : p.values)
+      out += v + ",";
     out += fmt::format("{},{:.3f},{:.5f},{},{},{},{},{},\"{}\"\n", p.seeds, p.throughput_ops_per_s,
-                       p.conflict_rate, p.retries_p50, p.retries_p99, p.latency_us_p50, p.latency_us_p99,
-                       p.unknown_results, verdict_text(p));
+                       p.conflict_rate, p.retries_p50, p.retries_p99, p.latency_us_p50,
+                       p.latency_us_p99, p.unknown_results, verdict_text(p));
   }
   return out;
 }
 
 nlohmann::json sweep_json(const SweepResult& r) {
   nlohmann::json vary = nlohmann::json::array();
-  for (const Variation& v : r.variations) vary.push_back({{"key", v.key}, {"values", v.values}});
+  for (const Variation& v : r.variations)
+    vary.push_back({{"key", v.key}, {"values", v.values}});
   nlohmann::json points = nlohmann::json::array();
   for (const SweepPoint& p : r.points) {
     nlohmann::json at = nlohmann::json::object();
-    for (std::size_t i = 0; i < p.values.size(); ++i) at[r.variations[i].key] = p.values[i];
+    for (std::size_t i = 0; i < p.values.size(); ++i)
+      at[r.variations[i].key] = p.values[i];
     points.push_back({{"at", at},
                       {"seeds", p.seeds},
                       {"throughput_ops_per_virtual_s", p.throughput_ops_per_s},
@@ -212,7 +227,9 @@ nlohmann::json sweep_json(const SweepResult& r) {
                       {"unknown_results", p.unknown_results},
                       {"verdicts", p.verdicts}});
   }
-  return {{"vary", vary}, {"seeds", {{"first", r.seeds.first}, {"last", r.seeds.last}}}, {"points", points}};
+  return {{"vary", vary},
+          {"seeds", {{"first", r.seeds.first}, {"last", r.seeds.last}}},
+          {"points", points}};
 }
 
 namespace {
@@ -229,15 +246,18 @@ std::string nice(double v) {
 }
 
 // One panel: x = the first variation's values (evenly spaced, in given order), y linear from 0.
-std::string panel(const SweepResult& r, double x0, double y0, double w, double h, const std::string& title,
-                  const std::string& y_unit, double (*metric)(const SweepPoint&)) {
-  static const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+std::string panel(const SweepResult& r, double x0, double y0, double w, double h,
+                  const std::string& title, const std::string& y_unit,
+                  double (*metric)(const SweepPoint&)) {
+  static const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c",
+                                   "#9467bd", "#ff7f0e", "#8c564b"};
   const auto& xs = r.variations.front().values;
   std::map<std::string, Series> series;
   std::vector<std::string> order;
   for (const SweepPoint& p : r.points) {
     std::string label;
-    for (std::size_t i = 1; i < p.values.size(); ++i) label += (label.empty() ? "" : ", ") + r.variations[i].key + "=" + p.values[i];
+    for (std::size_t i = 1; i < p.values.size(); ++i)
+      label += (label.empty() ? "" : ", ") + r.variations[i].key + "=" + p.values[i];
     if (label.empty()) label = r.variations.front().key;
     if (!series.count(label)) order.push_back(label);
     auto xi = static_cast<double>(std::find(xs.begin(), xs.end(), p.values[0]) - xs.begin());
@@ -246,45 +266,59 @@ std::string panel(const SweepResult& r, double x0, double y0, double w, double h
   }
   double ymax = 0;
   for (const auto& [l, s] : series) {
-    for (const auto& [x, y] : s.xy) ymax = std::max(ymax, y);
+    for (const auto& [x, y] : s.xy)
+      ymax = std::max(ymax, y);
   }
   ymax = ymax > 0 ? ymax * 1.1 : 1;
-  auto px = [&](double xi) { return x0 + (xs.size() > 1 ? xi / static_cast<double>(xs.size() - 1) : 0.5) * w; };
+  auto px = [&](double xi) {
+    return x0 + (xs.size() > 1 ? xi / static_cast<double>(xs.size() - 1) : 0.5) * w;
+  };
   auto py = [&](double y) { return y0 + h - y / ymax * h; };
-  std::string out = fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
-                                x0, y0 - 12, title);
-  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", x0, y0, y0 + h);
-  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n", x0, y0 + h, x0 + w);
+  std::string out =
+      fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">{}</text>\n", x0,
+                  y0 - 12, title);
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", x0,
+                     y0, y0 + h);
+  out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n", x0,
+                     y0 + h, x0 + w);
   for (int t = 0; t <= 4; ++t) {
     double y = ymax * t / 4;
-    out += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/>"
-                       "<text x=\"{}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"end\">{}</text>\n",
-                       x0, py(y), x0 + w, py(y), x0 - 6, py(y) + 4, nice(y));
+    out += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/>"
+        "<text x=\"{}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"end\">{}</text>\n",
+        x0, py(y), x0 + w, py(y), x0 - 6, py(y) + 4, nice(y));
   }
   for (std::size_t i = 0; i < xs.size(); ++i) {
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{}</text>\n",
-                       px(static_cast<double>(i)), y0 + h + 16, xs[i]);
+    out += fmt::format(
+        "<text x=\"{:.1f}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{}</text>\n",
+        px(static_cast<double>(i)), y0 + h + 16, xs[i]);
   }
-  out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n", x0 + w / 2,
-                     y0 + h + 34, r.variations.front().key);
-  out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" "
-                     "transform=\"rotate(-90 {} {})\">{}</text>\n",
-                     x0 - 48, y0 + h / 2, x0 - 48, y0 + h / 2, y_unit);
+  out += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n",
+                     x0 + w / 2, y0 + h + 34, r.variations.front().key);
+  out += fmt::format(
+      "<text x=\"{}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 {} {})\">{}</text>\n",
+      x0 - 48, y0 + h / 2, x0 - 48, y0 + h / 2, y_unit);
   std::size_t c = 0;
   for (const std::string& label : order) {
     const Series& s = series[label];
     const char* colour = kColours[c % std::size(kColours)];
     std::string points;
-    for (const auto& [x, y] : s.xy) points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
-    out += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", colour, points);
+    for (const auto& [x, y] : s.xy)
+      points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
+    out += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n",
+                       colour, points);
     for (const auto& [x, y] : s.xy) {
-      out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"><title>{}: {}</title></circle>\n",
-                         px(x), py(y), colour, label, nice(y));
+      out += fmt::format(
+          "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"><title>{}: "
+          "{}</title></circle>\n",
+          px(x), py(y), colour, label, nice(y));
     }
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{}\"/>"
-                       "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n",
-                       x0 + w + 16, y0 + 10 + 16 * static_cast<double>(c), colour, x0 + w + 32,
-                       y0 + 14 + 16 * static_cast<double>(c), label);
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>\n",
+        x0 + w + 16, y0 + 10 + 16 * static_cast<double>(c), colour, x0 + w + 32,
+        y0 + 14 + 16 * static_cast<double>(c), label);
     ++c;
   }
   return out;
@@ -294,8 +328,9 @@ std::string panel(const SweepResult& r, double x0, double y0, double w, double h
 
 std::string sweep_svg(const SweepResult& r) {
   if (r.variations.empty()) return "";
-  std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"980\" height=\"720\" "
-                    "font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  std::string out =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"980\" height=\"720\" "
+      "font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   out += panel(r, 90, 50, 600, 260, "Throughput", "ok operations per virtual second",
                [](const SweepPoint& p) { return p.throughput_ops_per_s; });
   out += panel(r, 90, 410, 600, 240, "Conflict rate", "conflicts per attempt (%)",

@@ -22,14 +22,15 @@ struct Variation {
 // Parses "key=v1,v2,...". Returns an error message for an unknown key or an empty list.
 std::optional<Variation> parse_variation(const std::string& text, std::string& error);
 // Applies key=value to a scenario; returns an error message when the value does not fit.
-std::optional<std::string> apply_variation(Scenario& scenario, const std::string& key, const std::string& value);
+std::optional<std::string> apply_variation(Scenario& scenario, const std::string& key,
+                                           const std::string& value);
 
 struct SweepPoint {
   std::vector<std::string> values;  // one per variation, in order
   std::int64_t seeds = 0;
   double throughput_ops_per_s = 0;  // total ok ops / total virtual seconds (main phases)
   double conflict_rate = 0;         // conflicts / attempts
-  std::int64_t retries_p50 = 0, retries_p99 = 0;      // over every operation of every seed
+  std::int64_t retries_p50 = 0, retries_p99 = 0;        // over every operation of every seed
   std::int64_t latency_us_p50 = 0, latency_us_p99 = 0;  // median over seeds of each seed's figure
   std::int64_t unknown_results = 0;
   std::map<std::string, std::int64_t> verdicts;

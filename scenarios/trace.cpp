@@ -27,11 +27,13 @@ std::string format_element(const TupleElement& e) {
         if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) {
           return std::to_string(v);
         }
-        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) return fmt::format("{}", v);
+        if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>)
+          return fmt::format("{}", v);
         if constexpr (std::is_same_v<T, bool>) return v ? "True" : "False";
         if constexpr (std::is_same_v<T, Uuid>) return "uuid";
         if constexpr (std::is_same_v<T, Versionstamp>) {
-          return "vs(" + to_hex(BytesView(reinterpret_cast<const char*>(v.transaction.data()), 10)) + ")";
+          return "vs(" +
+                 to_hex(BytesView(reinterpret_cast<const char*>(v.transaction.data()), 10)) + ")";
         }
       },
       e.value);
@@ -39,7 +41,8 @@ std::string format_element(const TupleElement& e) {
 
 std::string format_tuple(const Tuple& t) {
   std::string out = "(";
-  for (std::size_t i = 0; i < t.size(); ++i) out += (i ? ", " : "") + format_element(t[i]);
+  for (std::size_t i = 0; i < t.size(); ++i)
+    out += (i ? ", " : "") + format_element(t[i]);
   return out + (t.size() == 1 ? ",)" : ")");
 }
 
@@ -65,10 +68,12 @@ std::string format_range(const KeyRange& range) {
 }
 
 std::string format_attempt(const AttemptRecord& a) {
-  std::string out = fmt::format("client {} tx#{} rv={}", a.client, a.transaction_id, a.read_version);
+  std::string out =
+      fmt::format("client {} tx#{} rv={}", a.client, a.transaction_id, a.read_version);
   if (!a.read_ranges.empty()) {
     out += " reads";
-    for (const auto& r : a.read_ranges) out += " " + format_range(r);
+    for (const auto& r : a.read_ranges)
+      out += " " + format_range(r);
   }
   if (!a.mutations.empty()) {
     out += " writes";
@@ -101,19 +106,20 @@ void print_trace(std::FILE* out, const SeedRun& run) {
   auto flush_attempts_until = [&](std::int64_t t) {
     while (next_attempt < run.attempts.size() && run.attempts[next_attempt].end_us <= t) {
       const AttemptRecord& a = run.attempts[next_attempt++];
-      fmt::print(out, "{:>12.6f}s      {}\n", static_cast<double>(a.end_us) / 1e6, format_attempt(a));
+      fmt::print(out, "{:>12.6f}s      {}\n", static_cast<double>(a.end_us) / 1e6,
+                 format_attempt(a));
     }
   };
   for (const model::Event& e : run.history) {
     flush_attempts_until(e.time_us);
     auto client = run.process_client.find(e.process);
-    fmt::print(out, "{:>12.6f}s  op  process {} (client {}) {} {}{}\n",
-               static_cast<double>(e.time_us) / 1e6, e.process,
-               client == run.process_client.end() ? -1 : client->second, to_string(e.type),
-               to_string(e.f),
-               e.value ? " " + e.value->value +
-                             (e.value->priority ? " p" + std::to_string(*e.value->priority) : "")
-                       : (e.type == model::EventType::ok && !model::is_insert(e.f) ? " (empty)" : ""));
+    fmt::print(
+        out, "{:>12.6f}s  op  process {} (client {}) {} {}{}\n",
+        static_cast<double>(e.time_us) / 1e6, e.process,
+        client == run.process_client.end() ? -1 : client->second, to_string(e.type), to_string(e.f),
+        e.value ? " " + e.value->value +
+                      (e.value->priority ? " p" + std::to_string(*e.value->priority) : "")
+                : (e.type == model::EventType::ok && !model::is_insert(e.f) ? " (empty)" : ""));
   }
   flush_attempts_until(INT64_MAX);
 }

@@ -15,9 +15,9 @@
 namespace contend::model {
 namespace {
 
+using testing::corrupt;
 using testing::GenOptions;
 using testing::linearizable_history;
-using testing::corrupt;
 
 // Builds a history from compact lines: "p invoke enqueue a", "p ok dequeue a", "p ok dequeue -",
 // "p info dequeue", "p invoke push a 2", "p ok pop_min a 2".
@@ -48,7 +48,8 @@ void expect_both(const History& h, SpecKind spec, ViolationKind fast_kind) {
   Verdict fast = check_fast(h, spec);
   Verdict search = check_linearizable(h, spec);
   EXPECT_EQ(fast.violation, fast_kind) << fast.explanation;
-  EXPECT_EQ(search.kind, fast_kind == ViolationKind::none ? VerdictKind::linearizable : VerdictKind::violation)
+  EXPECT_EQ(search.kind,
+            fast_kind == ViolationKind::none ? VerdictKind::linearizable : VerdictKind::violation)
       << search.explanation;
 }
 
@@ -101,10 +102,12 @@ TEST(Checkers, LostAfterADrain) {
 }
 
 TEST(Checkers, AnIndeterminateEnqueueTookEffectIffItsValueComesOut) {
-  expect_both(parse({"0 invoke enqueue a", "0 info enqueue a", "1 invoke dequeue", "1 ok dequeue a"}),
-              SpecKind::fifo, ViolationKind::none);
-  expect_both(parse({"0 invoke enqueue a", "0 info enqueue a", "1 invoke dequeue", "1 ok dequeue -"}),
-              SpecKind::fifo, ViolationKind::none);
+  expect_both(
+      parse({"0 invoke enqueue a", "0 info enqueue a", "1 invoke dequeue", "1 ok dequeue a"}),
+      SpecKind::fifo, ViolationKind::none);
+  expect_both(
+      parse({"0 invoke enqueue a", "0 info enqueue a", "1 invoke dequeue", "1 ok dequeue -"}),
+      SpecKind::fifo, ViolationKind::none);
 }
 
 TEST(Checkers, PriorityInversion) {
@@ -176,8 +179,12 @@ void cross_check(SpecKind spec) {
   }
 }
 
-RC_GTEST_PROP(Checkers, FastFifoCheckerAgreesWithTheSearch, ()) { cross_check(SpecKind::fifo); }
-RC_GTEST_PROP(Checkers, FastPriorityCheckerAgreesWithTheSearch, ()) { cross_check(SpecKind::priority); }
+RC_GTEST_PROP(Checkers, FastFifoCheckerAgreesWithTheSearch, ()) {
+  cross_check(SpecKind::fifo);
+}
+RC_GTEST_PROP(Checkers, FastPriorityCheckerAgreesWithTheSearch, ()) {
+  cross_check(SpecKind::priority);
+}
 
 TEST(HistoryJson, RoundTripsAndNamesTheLineOfAMalformedEvent) {
   History h = parse({"0 invoke push a 2", "0 ok push a 2", "1 invoke pop_min", "1 ok pop_min a 2",
@@ -189,7 +196,8 @@ TEST(HistoryJson, RoundTripsAndNamesTheLineOfAMalformedEvent) {
   ASSERT_TRUE(back.has_value()) << error.to_string();
   EXPECT_EQ(*back, h);
   std::stringstream bad;
-  bad << to_json_line(h[0]) << "\n" << R"({"index": 1, "type": "done", "process": 0, "time": 1, "f": "push", "value": null})";
+  bad << to_json_line(h[0]) << "\n"
+      << R"({"index": 1, "type": "done", "process": 0, "time": 1, "f": "push", "value": null})";
   EXPECT_FALSE(read_history(bad, error).has_value());
   EXPECT_EQ(error.line, 2u);
   EXPECT_NE(error.message.find("\"type\""), std::string::npos) << error.message;

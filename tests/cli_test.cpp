@@ -10,18 +10,23 @@ namespace contend::testing {
 namespace {
 
 TEST(CliTuple, PackAndUnpackRoundTrip) {
-  CliResult packed = run_cli("tuple pack " + shell_quote(R"(["Q", 1, -1, 3.5, null, true, {"bytes": "00ff"}, [2, null], {"uuid": "00112233-4455-6677-8899-aabbccddeeff"}, {"versionstamp": "0102030405060708090a", "user_version": 7}, 18446744073709551615, -9223372036854775808, {"float": 1.5}])"));
+  CliResult packed = run_cli(
+      "tuple pack " +
+      shell_quote(
+          R"(["Q", 1, -1, 3.5, null, true, {"bytes": "00ff"}, [2, null], {"uuid": "00112233-4455-6677-8899-aabbccddeeff"}, {"versionstamp": "0102030405060708090a", "user_version": 7}, 18446744073709551615, -9223372036854775808, {"float": 1.5}])"));
   ASSERT_EQ(packed.exit_code, 0) << packed.output;
   std::string hex = packed.output.substr(0, packed.output.find('\n'));
   CliResult unpacked = run_cli("tuple unpack " + hex);
   ASSERT_EQ(unpacked.exit_code, 0) << unpacked.output;
-  EXPECT_EQ(unpacked.output,
-            R"(["Q",1,-1,3.5,null,true,{"bytes":"00ff"},[2,null],{"uuid":"00112233-4455-6677-8899-aabbccddeeff"},{"user_version":7,"versionstamp":"0102030405060708090a"},18446744073709551615,-9223372036854775808,{"float":1.5}])"
-            "\n");
+  EXPECT_EQ(
+      unpacked.output,
+      R"(["Q",1,-1,3.5,null,true,{"bytes":"00ff"},[2,null],{"uuid":"00112233-4455-6677-8899-aabbccddeeff"},{"user_version":7,"versionstamp":"0102030405060708090a"},18446744073709551615,-9223372036854775808,{"float":1.5}])"
+      "\n");
 }
 
 TEST(CliTuple, PackPrintsFoundationDBBytes) {
-  CliResult r = run_cli("tuple pack " + shell_quote(R"([null, true, false, 0, 1, -1, 255, -255, 256])"));
+  CliResult r =
+      run_cli("tuple pack " + shell_quote(R"([null, true, false, 0, 1, -1, 255, -255, 256])"));
   EXPECT_EQ(r.output, "00272614150113fe15ff1300160100\n");
 }
 
@@ -75,8 +80,9 @@ TEST(CliCheck, ExampleHistoriesGetTheirVerdicts) {
   };
   for (const HistoryCase& c : cases) {
     for (const char* checker : {"fast", "all"}) {
-      CliResult r = run_cli("check " + source_path(std::string("docs/examples/histories/") + c.file) +
-                            " --model " + c.model + " --checker " + checker);
+      CliResult r =
+          run_cli("check " + source_path(std::string("docs/examples/histories/") + c.file) +
+                  " --model " + c.model + " --checker " + checker);
       EXPECT_EQ(r.exit_code, c.exit_code) << c.file << " " << checker << "\n" << r.output;
       EXPECT_NE(r.output.find(c.verdict), std::string::npos) << c.file << "\n" << r.output;
     }
@@ -92,20 +98,24 @@ TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudget) {
 TEST(CliRun, AShippedScenarioRunsAndExitsZeroWhenAsExpected) {
   CliResult r = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 1..3");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("as expected: every seed is linearizable"), std::string::npos) << r.output;
-  CliResult bug = run_cli("run " + source_path("scenarios/first-cut-queue.toml") + " --seeds 1..20");
+  EXPECT_NE(r.output.find("as expected: every seed is linearizable"), std::string::npos)
+      << r.output;
+  CliResult bug =
+      run_cli("run " + source_path("scenarios/first-cut-queue.toml") + " --seeds 1..20");
   EXPECT_EQ(bug.exit_code, 0) << bug.output;
   EXPECT_NE(bug.output.find("contend replay"), std::string::npos) << bug.output;
 }
 
 TEST(CliRun, AnUnexpectedVerdictExitsOneWithTheReproductionCommand) {
   std::string path = ::testing::TempDir() + "/expects-clean.toml";
-  std::ofstream(path) << "recipe = \"snapshot-dequeue-queue\"\nclients = 6\noperations_per_client = 10\n"
-                         "[seeds]\nfirst = 1\nlast = 20\n";
+  std::ofstream(path)
+      << "recipe = \"snapshot-dequeue-queue\"\nclients = 6\noperations_per_client = 10\n"
+         "[seeds]\nfirst = 1\nlast = 20\n";
   CliResult r = run_cli("run " + path);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("UNEXPECTED"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("reproduce: contend replay " + path + " --seed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("reproduce: contend replay " + path + " --seed"), std::string::npos)
+      << r.output;
 }
 
 struct BadScenario {
@@ -119,7 +129,8 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
       {"clients = \"four\"\n", ":1: clients: expected an integer"},
       {"clients = 0\n", ":1: clients: value 0 out of range [1, 1024]"},
       {"[faults]\ncrash = 1.5\n", ":2: faults.crash: value 1.5 out of range [0, 1]"},
-      {"expect = \"maybe\"\n", ":1: expect: 'maybe' is not linearizable, violation, or a violation kind"},
+      {"expect = \"maybe\"\n",
+       ":1: expect: 'maybe' is not linearizable, violation, or a violation kind"},
       {"recipe = \"quue\"\n", "unknown recipe 'quue'"},
       {"clients = [\n", "bad-6.toml:1: Error while parsing array"},
       {"[seeds]\nfirst = 9\nlast = 3\n", ":3: seeds.last: must not be below seeds.first"},
@@ -138,7 +149,8 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
   EXPECT_EQ(missing.exit_code, 2);
   CliResult bad_seeds = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 9..3");
   EXPECT_EQ(bad_seeds.exit_code, 2);
-  EXPECT_NE(bad_seeds.output.find("--seeds: seed range '9..3' is empty"), std::string::npos) << bad_seeds.output;
+  EXPECT_NE(bad_seeds.output.find("--seeds: seed range '9..3' is empty"), std::string::npos)
+      << bad_seeds.output;
 }
 
 TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {

@@ -8,7 +8,9 @@
 namespace contend {
 namespace {
 
-KeyRange r(const char* b, const char* e) { return KeyRange{b, e}; }
+KeyRange r(const char* b, const char* e) {
+  return KeyRange{b, e};
+}
 
 TEST(ConflictHistory, AWriteEndingExactlyAtTheReadBeginDoesNotIntersect) {
   ConflictHistory h;
@@ -38,7 +40,8 @@ TEST(ConflictHistory, TheNewestOfOverlappingWritesWins) {
   h.add(r("c", "d"), 9);
   EXPECT_EQ(h.newest_write(r("a", "b")), 5);
   EXPECT_EQ(h.newest_write(r("a", "e")), 9);
-  EXPECT_EQ(h.newest_write(r("d", "e")), 5) << "a newer write hides the older only where it overlaps";
+  EXPECT_EQ(h.newest_write(r("d", "e")), 5)
+      << "a newer write hides the older only where it overlaps";
 }
 
 TEST(ConflictHistory, PrunedWritesVanish) {

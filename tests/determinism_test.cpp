@@ -16,17 +16,21 @@ namespace {
 const char* kScenarios[] = {"scenarios/queue.toml", "scenarios/priority-queue.toml",
                             "scenarios/hc-queue.toml", "scenarios/idempotent-queue.toml"};
 
-std::string path_of(const char* relative) { return std::string(CONTEND_SOURCE_DIR) + "/" + relative; }
+std::string path_of(const char* relative) {
+  return std::string(CONTEND_SOURCE_DIR) + "/" + relative;
+}
 
 TEST(Determinism, DebugAndReleaseBuildsGiveTheSameRunHashes) {
   std::string command = CONTEND_DEBUG_PROBE;
-  for (const char* s : kScenarios) command += " " + path_of(s);
+  for (const char* s : kScenarios)
+    command += " " + path_of(s);
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string out;
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    out.append(buffer.data(), n);
   ASSERT_EQ(pclose(pipe), 0) << out;
   std::istringstream lines(out);
   int compared = 0;

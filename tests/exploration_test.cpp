@@ -85,15 +85,17 @@ TEST_P(KnownWrong, IsCaughtWithinBoundedSeedsAndShrinksToAHandfulOfOperations) {
 
 INSTANTIATE_TEST_SUITE_P(
     Variants, KnownWrong,
-    ::testing::Values(WrongVariant{"first-cut-queue", model::ViolationKind::lost, 0},
-                      WrongVariant{"snapshot-dequeue-queue", model::ViolationKind::duplicate_delivery, 0},
-                      WrongVariant{"split-dequeue-queue", model::ViolationKind::duplicate_delivery, 0},
-                      WrongVariant{"hc-queue-no-reads", model::ViolationKind::duplicate_delivery, 0},
-                      // The seed recipe under commit_unknown_result: duplicates or losses.
-                      WrongVariant{"queue", model::ViolationKind::none, 0.2}),
+    ::testing::Values(
+        WrongVariant{"first-cut-queue", model::ViolationKind::lost, 0},
+        WrongVariant{"snapshot-dequeue-queue", model::ViolationKind::duplicate_delivery, 0},
+        WrongVariant{"split-dequeue-queue", model::ViolationKind::duplicate_delivery, 0},
+        WrongVariant{"hc-queue-no-reads", model::ViolationKind::duplicate_delivery, 0},
+        // The seed recipe under commit_unknown_result: duplicates or losses.
+        WrongVariant{"queue", model::ViolationKind::none, 0.2}),
     [](const auto& info) {
       std::string n = info.param.recipe;
-      for (char& c : n) c = c == '-' ? '_' : c;
+      for (char& c : n)
+        c = c == '-' ? '_' : c;
       return n + (info.param.unknown_result_applied > 0 ? "_unknown_results" : "");
     });
 
@@ -133,12 +135,18 @@ void correct_recipe_property(const char* recipe, bool unknown_results) {
   SeedRun run = run_seed(s, seed);
   model::CheckReport report = check_run(s, run);
   RC_ASSERT(run.drained);
-  if (!report.verdict.ok()) RC_FAIL(std::string(recipe) + " seed " + std::to_string(seed) + ": " + report.verdict.explanation);
+  if (!report.verdict.ok())
+    RC_FAIL(std::string(recipe) + " seed " + std::to_string(seed) + ": " +
+            report.verdict.explanation);
   RC_ASSERT(report.accounting.lost.empty());
 }
 
-RC_GTEST_PROP(CorrectRecipes, QueueIsLinearizable, ()) { correct_recipe_property("queue", false); }
-RC_GTEST_PROP(CorrectRecipes, StrictQueueIsLinearizable, ()) { correct_recipe_property("strict-queue", false); }
+RC_GTEST_PROP(CorrectRecipes, QueueIsLinearizable, ()) {
+  correct_recipe_property("queue", false);
+}
+RC_GTEST_PROP(CorrectRecipes, StrictQueueIsLinearizable, ()) {
+  correct_recipe_property("strict-queue", false);
+}
 RC_GTEST_PROP(CorrectRecipes, VersionstampQueueIsLinearizable, ()) {
   correct_recipe_property("versionstamp-queue", false);
 }

@@ -41,7 +41,8 @@ TEST(Batch, TwoJobsGiveExactlyWhatOneJobGives) {
   auto a = run_batch(s, one);
   auto b = run_batch(s, two);
   ASSERT_EQ(a.size(), b.size());
-  EXPECT_EQ(batch_json(s, one.seeds, one.shard, a).dump(), batch_json(s, two.seeds, two.shard, b).dump());
+  EXPECT_EQ(batch_json(s, one.seeds, one.shard, a).dump(),
+            batch_json(s, two.seeds, two.shard, b).dump());
 }
 
 TEST(Batch, ShardsPartitionTheSeedRange) {
@@ -64,14 +65,16 @@ TEST(Batch, ShardsPartitionTheSeedRange) {
 TEST(CliShards, TheMergedShardsEqualTheUnshardedRun) {
   const std::string dir = ::testing::TempDir();
   const std::string scenario = source_path("scenarios/first-cut-queue.toml");
-  ASSERT_EQ(run_cli("run " + scenario + " --seeds 1..12 --report json=" + dir + "/whole.json").exit_code, 0);
+  ASSERT_EQ(
+      run_cli("run " + scenario + " --seeds 1..12 --report json=" + dir + "/whole.json").exit_code,
+      0);
   for (int k = 1; k <= 3; ++k) {
-    auto r = run_cli("run " + scenario + " --seeds 1..12 --shard " + std::to_string(k) + "/3 --report json=" +
-                     dir + "/shard" + std::to_string(k) + ".json");
+    auto r = run_cli("run " + scenario + " --seeds 1..12 --shard " + std::to_string(k) +
+                     "/3 --report json=" + dir + "/shard" + std::to_string(k) + ".json");
     ASSERT_NE(r.exit_code, 2) << r.output;
   }
-  auto merged = run_cli("merge " + dir + "/shard1.json " + dir + "/shard3.json " + dir + "/shard2.json --out " +
-                        dir + "/merged.json");
+  auto merged = run_cli("merge " + dir + "/shard1.json " + dir + "/shard3.json " + dir +
+                        "/shard2.json --out " + dir + "/merged.json");
   ASSERT_EQ(merged.exit_code, 0) << merged.output;
   EXPECT_EQ(read_file(dir + "/merged.json"), read_file(dir + "/whole.json"));
   auto missing = run_cli("merge " + dir + "/shard1.json " + dir + "/shard2.json");
@@ -100,16 +103,19 @@ TEST(Sweep, TheTableIsDeterministicForASeedRange) {
 TEST(CliReports, JUnitCarriesTheRequiredElementsAndAFailureForAFailingScenario) {
   const std::string dir = ::testing::TempDir();
   const std::string failing = dir + "/expects-clean.toml";
-  std::ofstream(failing) << "recipe = \"snapshot-dequeue-queue\"\nclients = 6\noperations_per_client = 10\n"
-                            "[seeds]\nfirst = 1\nlast = 10\n";
+  std::ofstream(failing)
+      << "recipe = \"snapshot-dequeue-queue\"\nclients = 6\noperations_per_client = 10\n"
+         "[seeds]\nfirst = 1\nlast = 10\n";
   auto r = run_cli("run " + failing + " --no-shrink --report junit=" + dir + "/fail.xml");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   std::string xml = read_file(dir + "/fail.xml");
-  for (const char* element : {"<?xml", "<testsuites", "<testsuite ", "<testcase ", "classname=\"contend.snapshot-dequeue-queue\"",
-                              "failures=\"1\"", "<failure ", "reproduce: contend replay "}) {
+  for (const char* element : {"<?xml", "<testsuites", "<testsuite ", "<testcase ",
+                              "classname=\"contend.snapshot-dequeue-queue\"", "failures=\"1\"",
+                              "<failure ", "reproduce: contend replay "}) {
     EXPECT_NE(xml.find(element), std::string::npos) << element << "\n" << xml;
   }
-  auto ok = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 1..3 --report junit=" + dir + "/ok.xml");
+  auto ok = run_cli("run " + source_path("scenarios/queue.toml") +
+                    " --seeds 1..3 --report junit=" + dir + "/ok.xml");
   EXPECT_EQ(ok.exit_code, 0);
   std::string passing = read_file(dir + "/ok.xml");
   EXPECT_NE(passing.find("failures=\"0\""), std::string::npos);
@@ -119,27 +125,32 @@ TEST(CliReports, JUnitCarriesTheRequiredElementsAndAFailureForAFailingScenario) 
 TEST(CliReports, TheHtmlReportShowsTheViolatingOperationsInHeadlessChromium) {
   if (!std::filesystem::exists("/usr/bin/chromium")) GTEST_SKIP() << "chromium is not installed";
   const std::string dir = ::testing::TempDir();
-  auto r = run_cli("run " + source_path("scenarios/snapshot-dequeue-queue.toml") + " --seeds 1..3 --report html=" +
-                   dir + "/report.html");
+  auto r = run_cli("run " + source_path("scenarios/snapshot-dequeue-queue.toml") +
+                   " --seeds 1..3 --report html=" + dir + "/report.html");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::string source = read_file(dir + "/report.html");
-  EXPECT_EQ(source.find("http://"), source.find("http://www.w3.org")) << "the page must load nothing";
+  EXPECT_EQ(source.find("http://"), source.find("http://www.w3.org"))
+      << "the page must load nothing";
   EXPECT_EQ(source.find("id=\"violating-list\">"), std::string::npos)
       << "the list must be built by the page's script, not present in the source";
-  std::string command = "timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-                        "--disable-background-networking --disable-component-update --disable-sync "
-                        "--user-data-dir=" + dir + "/chromium-profile --dump-dom file://" + dir +
-                        "/report.html 2>/dev/null";
+  std::string command =
+      "timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+      "--disable-background-networking --disable-component-update --disable-sync "
+      "--user-data-dir=" +
+      dir + "/chromium-profile --dump-dom file://" + dir + "/report.html 2>/dev/null";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string dom;
   char buffer[4096];
   std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) dom.append(buffer, n);
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    dom.append(buffer, n);
   pclose(pipe);
   ASSERT_FALSE(dom.empty()) << "chromium printed no DOM";
-  EXPECT_NE(dom.find("id=\"violating-list\""), std::string::npos) << "no rendered list of violating operations";
-  EXPECT_NE(dom.find("class=\"op ok violating\""), std::string::npos) << "no highlighted operation bar";
+  EXPECT_NE(dom.find("id=\"violating-list\""), std::string::npos)
+      << "no rendered list of violating operations";
+  EXPECT_NE(dom.find("class=\"op ok violating\""), std::string::npos)
+      << "no highlighted operation bar";
   EXPECT_NE(dom.find("Verdict: violation: duplicate_delivery"), std::string::npos);
   EXPECT_NE(dom.find("class=\"tx\""), std::string::npos) << "transactions are drawn";
 }

@@ -109,7 +109,9 @@ TEST_P(OneClient, BehavesLikeASequentialQueue) {
     };
     switch (e.f) {
       case OpFunction::enqueue:
-      case OpFunction::push: queue.push_back(*e.value); break;
+      case OpFunction::push:
+        queue.push_back(*e.value);
+        break;
       case OpFunction::dequeue:
       case OpFunction::pop_min:
       case OpFunction::pop_max: {
@@ -131,12 +133,14 @@ TEST_P(OneClient, BehavesLikeASequentialQueue) {
 
 INSTANTIATE_TEST_SUITE_P(EveryRecipe, OneClient, ::testing::ValuesIn([] {
                            std::vector<std::string> names;
-                           for (const auto& r : all_recipes()) names.emplace_back(r.name);
+                           for (const auto& r : all_recipes())
+                             names.emplace_back(r.name);
                            return names;
                          }()),
                          [](const auto& info) {
                            std::string n = info.param;
-                           for (char& c : n) c = c == '-' ? '_' : c;
+                           for (char& c : n)
+                             c = c == '-' ? '_' : c;
                            return n;
                          });
 

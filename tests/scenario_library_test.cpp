@@ -11,7 +11,8 @@ namespace {
 
 std::vector<std::string> shipped_scenarios() {
   std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(CONTEND_SOURCE_DIR) + "/scenarios")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(CONTEND_SOURCE_DIR) + "/scenarios")) {
     if (entry.path().extension() == ".toml") out.push_back(entry.path().string());
   }
   std::sort(out.begin(), out.end());
@@ -43,7 +44,8 @@ TEST_P(ShippedScenarios, GiveTheirExpectedVerdict) {
 INSTANTIATE_TEST_SUITE_P(Library, ShippedScenarios, ::testing::ValuesIn(shipped_scenarios()),
                          [](const auto& info) {
                            std::string n = std::filesystem::path(info.param).stem().string();
-                           for (char& c : n) c = c == '-' ? '_' : c;
+                           for (char& c : n)
+                             c = c == '-' ? '_' : c;
                            return n;
                          });
 

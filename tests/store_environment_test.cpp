@@ -50,7 +50,9 @@ Task<ErrorCode> set_and_commit(Transaction& tr, std::string key) {
 TEST(StoreWithMockedEnvironment, EachReadAsksTheFaultSourceAndAFaultAbandonsTheAttempt) {
   Store store;
   NiceMock<MockEnvironment> env;
-  EXPECT_CALL(env, read_fault(7)).WillOnce(Return(ReadFault::none)).WillOnce(Return(ReadFault::transaction_too_old));
+  EXPECT_CALL(env, read_fault(7))
+      .WillOnce(Return(ReadFault::none))
+      .WillOnce(Return(ReadFault::transaction_too_old));
   EXPECT_CALL(env, on_attempt_end(_, ErrorCode::transaction_too_old)).Times(1);
   Transaction tr(Database{&store, &env, 7});
   int after_second_read = 0;
@@ -85,7 +87,10 @@ TEST(StoreWithMockedEnvironment, BackoffJitterComesFromTheClientsRandomStream) {
   Store store;
   NiceMock<MockEnvironment> env;
   // The largest draw waits just under the current backoff; the smallest waits nothing.
-  EXPECT_CALL(env, random_u64(3)).WillOnce(Return(~0ULL)).WillOnce(Return(0)).WillOnce(Return(~0ULL));
+  EXPECT_CALL(env, random_u64(3))
+      .WillOnce(Return(~0ULL))
+      .WillOnce(Return(0))
+      .WillOnce(Return(~0ULL));
   Transaction tr(Database{&store, &env, 3});
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(run_inline(as_task(tr.on_error(ErrorCode::not_committed))), ErrorCode::success);

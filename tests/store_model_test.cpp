@@ -40,7 +40,9 @@ std::string describe(const Op& op) {
   return out.str() + ")";
 }
 
-rc::Gen<Bytes> gen_key() { return rc::gen::element<Bytes>("a", "b", "c", "d", "e", "f"); }
+rc::Gen<Bytes> gen_key() {
+  return rc::gen::element<Bytes>("a", "b", "c", "d", "e", "f");
+}
 
 rc::Gen<Op> gen_op() {
   return rc::gen::mapcat(rc::gen::inRange(0, 6), [](int kind) {
@@ -79,7 +81,8 @@ ReadResult evaluate(const Map& m, const Op& op) {
   auto lo = m.lower_bound(op.a);
   auto hi = m.lower_bound(op.b);
   if (!op.reverse) {
-    for (auto it = lo; it != hi && rows.size() < limit; ++it) rows.push_back({it->first, it->second});
+    for (auto it = lo; it != hi && rows.size() < limit; ++it)
+      rows.push_back({it->first, it->second});
   } else {
     for (auto it = hi; it != lo && rows.size() < limit;) {
       --it;
@@ -91,20 +94,29 @@ ReadResult evaluate(const Map& m, const Op& op) {
 
 void apply_write(Map& m, const Op& op) {
   switch (op.kind) {
-    case OpKind::set: m[op.a] = op.b; break;
-    case OpKind::clear: m.erase(op.a); break;
-    case OpKind::clear_range: m.erase(m.lower_bound(op.a), m.lower_bound(op.b)); break;
+    case OpKind::set:
+      m[op.a] = op.b;
+      break;
+    case OpKind::clear:
+      m.erase(op.a);
+      break;
+    case OpKind::clear_range:
+      m.erase(m.lower_bound(op.a), m.lower_bound(op.b));
+      break;
     case OpKind::add: {
       auto it = m.find(op.a);
       std::optional<Bytes> old = it == m.end() ? std::nullopt : std::optional<Bytes>(it->second);
       m[op.a] = apply_atomic(MutationType::add, old, op.b);
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
-bool is_read(const Op& op) { return op.kind == OpKind::get || op.kind == OpKind::range; }
+bool is_read(const Op& op) {
+  return op.kind == OpKind::get || op.kind == OpKind::range;
+}
 
 struct TxLog {
   std::vector<Op> ops;
@@ -133,10 +145,18 @@ class Harness : public StoreHarness {
         log.results.emplace_back(r.value());
         break;
       }
-      case OpKind::set: tr.set(op.a, op.b); break;
-      case OpKind::clear: tr.clear(op.a); break;
-      case OpKind::clear_range: tr.clear_range(KeyRange{op.a, op.b}); break;
-      case OpKind::add: tr.atomic_op(MutationType::add, op.a, op.b); break;
+      case OpKind::set:
+        tr.set(op.a, op.b);
+        break;
+      case OpKind::clear:
+        tr.clear(op.a);
+        break;
+      case OpKind::clear_range:
+        tr.clear_range(KeyRange{op.a, op.b});
+        break;
+      case OpKind::add:
+        tr.atomic_op(MutationType::add, op.a, op.b);
+        break;
     }
     if (!tr.read_version()) log.read_version = kInvalidVersion;
     return true;
@@ -156,7 +176,8 @@ std::string replay(Map base, const TxLog& log, bool non_snapshot_only) {
     const ReadResult& seen = log.results[read_index++];
     if (non_snapshot_only && op.snapshot) continue;
     if (evaluate(base, op) != seen) {
-      return "step " + std::to_string(step) + " " + describe(op) + " read a value the replay "
+      return "step " + std::to_string(step) + " " + describe(op) +
+             " read a value the replay "
              "does not give";
     }
   }
@@ -167,19 +188,23 @@ RC_GTEST_PROP(StoreModel, CommittedTransactionsReplayInCommitOrderToWhatTheyRead
   Harness h;
   const int tx_count = *rc::gen::inRange(2, 5);
   std::vector<std::vector<Op>> programs;
-  for (int t = 0; t < tx_count; ++t) programs.push_back(*rc::gen::container<std::vector<Op>>(*rc::gen::inRange(1, 6), gen_op()));
+  for (int t = 0; t < tx_count; ++t)
+    programs.push_back(*rc::gen::container<std::vector<Op>>(*rc::gen::inRange(1, 6), gen_op()));
   // Seed some data.
-  for (const char* k : {"a", "c", "e"}) h.put(k, std::string("init-") + k);
+  for (const char* k : {"a", "c", "e"})
+    h.put(k, std::string("init-") + k);
 
   std::vector<std::unique_ptr<Transaction>> txs;
   std::vector<TxLog> logs(static_cast<std::size_t>(tx_count));
   std::vector<std::size_t> next(static_cast<std::size_t>(tx_count), 0);
   std::vector<bool> done(static_cast<std::size_t>(tx_count), false);
-  for (int t = 0; t < tx_count; ++t) txs.push_back(std::make_unique<Transaction>(h.db(t)));
+  for (int t = 0; t < tx_count; ++t)
+    txs.push_back(std::make_unique<Transaction>(h.db(t)));
   // Interleave by a generated schedule, then finish the stragglers in order.
   auto schedule = *rc::gen::container<std::vector<int>>(rc::gen::inRange(0, tx_count));
   for (int t = 0; t < tx_count; ++t) {
-    for (int k = 0; k <= 6; ++k) schedule.push_back(t);
+    for (int k = 0; k <= 6; ++k)
+      schedule.push_back(t);
   }
   for (int pick : schedule) {
     auto t = static_cast<std::size_t>(pick);
@@ -224,7 +249,8 @@ RC_GTEST_PROP(StoreModel, CommittedTransactionsReplayInCommitOrderToWhatTheyRead
         Version limit = m == &at_read ? tx.read_version : tx.commit_version;
         if (m == &before_commit && tx.commit_version == kInvalidVersion) limit = tx.read_version;
         if (other->commit_version > limit) continue;
-        for (const Op& op : other->ops) apply_write(*m, op);
+        for (const Op& op : other->ops)
+          apply_write(*m, op);
       }
     }
     std::string at_rv = replay(at_read, tx, /*non_snapshot_only=*/false);
@@ -270,7 +296,8 @@ RC_GTEST_PROP(StoreModel, AConflictIsReportedExactlyWhenAReReadWouldDiffer, ()) 
   ErrorCode e = StoreHarness::commit(reader);
   Transaction rereader(h.db(3));
   TxLog again;
-  for (const Op& op : log.ops) RC_ASSERT(h.perform(rereader, again, op));
+  for (const Op& op : log.ops)
+    RC_ASSERT(h.perform(rereader, again, op));
   bool differs = again.results != log.results;
   RC_ASSERT((e == ErrorCode::not_committed) == differs);
 }

@@ -9,7 +9,9 @@ namespace {
 
 using ::testing::ElementsAre;
 
-KeyRange range_of(const std::string& b, const std::string& e) { return KeyRange{b, e}; }
+KeyRange range_of(const std::string& b, const std::string& e) {
+  return KeyRange{b, e};
+}
 
 class StoreRules : public StoreFixture {};
 
@@ -281,7 +283,8 @@ TEST_F(StoreRules, SizeLimitsAreFoundationDBs) {
   big_value.set("k", std::string(kValueSizeLimit + 1, 'v'));
   EXPECT_EQ(commit(big_value), ErrorCode::value_too_large);
   Transaction big(db(1));
-  for (int i = 0; i < 101; ++i) big.set("k" + std::to_string(i), std::string(kValueSizeLimit, 'v'));
+  for (int i = 0; i < 101; ++i)
+    big.set("k" + std::to_string(i), std::string(kValueSizeLimit, 'v'));
   EXPECT_EQ(commit(big), ErrorCode::transaction_too_large);
   Transaction system(db(1));
   system.set("\xff/system", "v");

@@ -42,7 +42,8 @@ TEST(Tuple, FoundationDBVectors) {
   expect_vector(Tuple{std::numeric_limits<std::int64_t>::min()}, "0c7fffffffffffffff");
   expect_vector(Tuple{std::numeric_limits<std::int64_t>::min() + 1}, "0c8000000000000000");
   Versionstamp v;
-  for (std::uint8_t i = 0; i < 10; ++i) v.transaction[i] = static_cast<std::uint8_t>(i + 1);
+  for (std::uint8_t i = 0; i < 10; ++i)
+    v.transaction[i] = static_cast<std::uint8_t>(i + 1);
   v.user_version = 657;
   expect_vector(Tuple{v}, "330102030405060708090a0291");
 }
@@ -63,9 +64,13 @@ TEST(Tuple, PackWithVersionstampAppendsTheLittleEndianOffset) {
   std::string error;
   auto packed = pack_with_versionstamp(Tuple{"x", Versionstamp::incomplete()}, error);
   ASSERT_TRUE(packed.has_value()) << error;
-  EXPECT_EQ(to_hex(*packed), "027800" "33ffffffffffffffffffff0000" "04000000");
+  EXPECT_EQ(to_hex(*packed),
+            "027800"
+            "33ffffffffffffffffffff0000"
+            "04000000");
   EXPECT_FALSE(pack_with_versionstamp(Tuple{"x"}, error).has_value());
-  EXPECT_FALSE(pack_with_versionstamp(Tuple{Versionstamp::incomplete(), Versionstamp::incomplete()}, error));
+  EXPECT_FALSE(
+      pack_with_versionstamp(Tuple{Versionstamp::incomplete(), Versionstamp::incomplete()}, error));
 }
 
 struct Malformed {
@@ -77,25 +82,41 @@ struct Malformed {
 
 TEST(Tuple, MalformedBytesAreRejectedWithTheirOffset) {
   const Malformed cases[] = {
-      {"truncated integer", "1501" "16ff", 2, "truncated integer"},
+      {"truncated integer",
+       "1501"
+       "16ff",
+       2, "truncated integer"},
       {"truncated double", "21c009", 0, "truncated double"},
-      {"truncated uuid", "30" "0102", 0, "truncated UUID"},
-      {"truncated versionstamp", "33" "01", 0, "truncated versionstamp"},
+      {"truncated uuid",
+       "30"
+       "0102",
+       0, "truncated UUID"},
+      {"truncated versionstamp",
+       "33"
+       "01",
+       0, "truncated versionstamp"},
       {"unterminated string", "02616263", 0, "unterminated string"},
       {"unterminated bytes", "0161", 0, "unterminated byte string"},
       {"unknown type code", "1440", 1, "unknown type code 0x40"},
       {"escape byte as type", "00ff", 1, "0xff is the escape byte"},
-      {"invalid utf-8", "02c328" "00", 0, "invalid UTF-8"},
+      {"invalid utf-8",
+       "02c328"
+       "00",
+       0, "invalid UTF-8"},
       {"overlong utf-8", "02c0af00", 0, "invalid UTF-8"},
       {"unterminated nested", "0514", 0, "unterminated nested tuple"},
       {"wide integer", "1d09010000000000000000", 0, "wider than 64 bits"},
-      {"trailing garbage after a value", "14" "fe", 1, "unknown type code 0xfe"},
+      {"trailing garbage after a value",
+       "14"
+       "fe",
+       1, "unknown type code 0xfe"},
   };
   for (const Malformed& c : cases) {
     UnpackResult r = unpack(hex(c.hex));
     ASSERT_FALSE(r.ok()) << c.name;
     EXPECT_EQ(r.error.offset, c.offset) << c.name << ": " << r.error.to_string();
-    EXPECT_NE(r.error.message.find(c.words), std::string::npos) << c.name << ": " << r.error.message;
+    EXPECT_NE(r.error.message.find(c.words), std::string::npos)
+        << c.name << ": " << r.error.message;
   }
 }
 
@@ -118,26 +139,36 @@ TEST(Subspace, RangeExcludesThePrefixAndContainsItsKeys) {
 rc::Gen<TupleElement> gen_element(int depth);
 
 rc::Gen<Tuple> gen_tuple(int depth) {
-  return rc::gen::map(rc::gen::container<std::vector<TupleElement>>(*rc::gen::inRange(0, 4), gen_element(depth)),
-                      [](std::vector<TupleElement> items) {
-                        Tuple t;
-                        t.items = std::move(items);
-                        return t;
-                      });
+  return rc::gen::map(
+      rc::gen::container<std::vector<TupleElement>>(*rc::gen::inRange(0, 4), gen_element(depth)),
+      [](std::vector<TupleElement> items) {
+        Tuple t;
+        t.items = std::move(items);
+        return t;
+      });
 }
 
 rc::Gen<TupleElement> gen_element(int depth) {
   return rc::gen::exec([depth]() -> TupleElement {
     switch (*rc::gen::inRange(0, depth > 0 ? 9 : 8)) {
-      case 0: return TupleNull{};
-      case 1: return TupleBytes{*rc::gen::string<std::string>()};
-      case 2: return *rc::gen::container<std::string>(rc::gen::inRange<char>('\0', '\x7f'));
-      case 3: return *rc::gen::arbitrary<std::int64_t>();
-      case 4: return *rc::gen::arbitrary<std::uint64_t>();
-      case 5: return *rc::gen::arbitrary<double>();
-      case 6: return *rc::gen::arbitrary<float>();
-      case 7: return *rc::gen::arbitrary<bool>();
-      default: return *gen_tuple(depth - 1);
+      case 0:
+        return TupleNull{};
+      case 1:
+        return TupleBytes{*rc::gen::string<std::string>()};
+      case 2:
+        return *rc::gen::container<std::string>(rc::gen::inRange<char>('\0', '\x7f'));
+      case 3:
+        return *rc::gen::arbitrary<std::int64_t>();
+      case 4:
+        return *rc::gen::arbitrary<std::uint64_t>();
+      case 5:
+        return *rc::gen::arbitrary<double>();
+      case 6:
+        return *rc::gen::arbitrary<float>();
+      case 7:
+        return *rc::gen::arbitrary<bool>();
+      default:
+        return *gen_tuple(depth - 1);
     }
   });
 }

@@ -48,10 +48,13 @@ TEST(Tutorial, EveryCommandRunsAsWrittenAndPrintsWhatTheTextSays) {
   ASSERT_GE(steps.size(), 15u) << "the tutorial lost its commands?";
   for (const Step& step : steps) {
     CliResult r = run_cli_in(source_path(""), step.command);
-    EXPECT_EQ(r.exit_code, step.exit_code) << "docs/tutorial.md:" << step.line << ": contend " << step.command << "\n" << r.output;
+    EXPECT_EQ(r.exit_code, step.exit_code)
+        << "docs/tutorial.md:" << step.line << ": contend " << step.command << "\n"
+        << r.output;
     for (const std::string& want : step.expected) {
       EXPECT_NE(r.output.find(want), std::string::npos)
-          << "docs/tutorial.md:" << step.line << ": contend " << step.command << "\ndid not print: " << want;
+          << "docs/tutorial.md:" << step.line << ": contend " << step.command
+          << "\ndid not print: " << want;
     }
   }
 }

@@ -119,7 +119,8 @@ TEST(World, ACrashedClientIsDestroyedCleanlyAndReported) {
   int live = 0;
   std::vector<ClientId> crashed;
   world.on_crash = [&](ClientId id) { crashed.push_back(id); };
-  for (ClientId c = 0; c < 4; ++c) world.spawn(guarded_reader(world, c, &live));
+  for (ClientId c = 0; c < 4; ++c)
+    world.spawn(guarded_reader(world, c, &live));
   world.run();
   EXPECT_EQ(crashed.size(), 4u) << "with p=0.05 per step every client crashes within 1000 ops";
   EXPECT_EQ(live, 0) << "destroying a crashed client must free every frame it held";

@@ -25,7 +25,8 @@ void print_verdict(const model::Verdict& v) {
   if (!v.explanation.empty()) fmt::print("             {}\n", v.explanation);
   if (!v.events.empty()) {
     fmt::print("             events:");
-    for (auto e : v.events) fmt::print(" {}", e);
+    for (auto e : v.events)
+      fmt::print(" {}", e);
     fmt::print("\n");
   }
 }
@@ -54,18 +55,23 @@ int check_command(const CheckArgs& args) {
   request.search_budget = args.budget;
   model::CheckReport report = model::check_history(*history, request);
   fmt::print("{}: {} events, model {}\n", args.path, history->size(), args.model);
-  for (const model::Verdict& v : report.verdicts) print_verdict(v);
+  for (const model::Verdict& v : report.verdicts)
+    print_verdict(v);
   fmt::print("accounting: {}\n", model::accounting_table(report.accounting));
   if (report.disagreement) {
-    fmt::print("CHECKER DISAGREEMENT: the search proves a linearization exists while another "
-               "checker reports a violation — a bug in contend; please report this history\n");
+    fmt::print(
+        "CHECKER DISAGREEMENT: the search proves a linearization exists while another "
+        "checker reports a violation — a bug in contend; please report this history\n");
     return 1;
   }
   fmt::print("verdict: {}\n", report.verdict.summary());
   switch (report.verdict.kind) {
-    case model::VerdictKind::linearizable: return 0;
-    case model::VerdictKind::violation: return 1;
-    case model::VerdictKind::unknown: return 3;
+    case model::VerdictKind::linearizable:
+      return 0;
+    case model::VerdictKind::violation:
+      return 1;
+    case model::VerdictKind::unknown:
+      return 3;
   }
   return 3;
 }
@@ -78,7 +84,8 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("history", args->path, "History file, one JSON event per line")->required();
   cmd->add_option("--model", args->model, "Sequential spec")
       ->check(CLI::IsMember({"fifo", "priority", "multiset"}));
-  cmd->add_option("--checker", args->checker, "fast (unique values, O(n log n)), search (exact), all")
+  cmd->add_option("--checker", args->checker,
+                  "fast (unique values, O(n log n)), search (exact), all")
       ->check(CLI::IsMember({"fast", "search", "all"}));
   cmd->add_option("--budget", args->budget, "Search step budget (unknown when exhausted)")
       ->check(CLI::Range(std::int64_t{1}, INT64_MAX));

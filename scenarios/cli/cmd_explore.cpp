@@ -24,9 +24,10 @@ int explore_command(ExploreArgs& args) {
   auto scenario = load_checked_scenario(args.scenario_path, "explore");
   if (!scenario) return 2;
   args.options.stop_at_first_violation = !args.all;
-  fmt::print("exploring {} ({} clients x {} operations) with {} from seed {}, budget {} schedules\n",
-             scenario->file, scenario->clients, scenario->operations_per_client,
-             args.options.strategy, args.options.seed, args.options.schedules);
+  fmt::print(
+      "exploring {} ({} clients x {} operations) with {} from seed {}, budget {} schedules\n",
+      scenario->file, scenario->clients, scenario->operations_per_client, args.options.strategy,
+      args.options.seed, args.options.schedules);
   ExploreResult r = explore(*scenario, args.options);
   fmt::print("schedules run: {}", r.schedules);
   if (args.options.strategy == "dfs") {
@@ -35,12 +36,14 @@ int explore_command(ExploreArgs& args) {
   }
   fmt::print("\n");
   if (args.options.strategy == "pct") {
-    fmt::print("pct: depth {}, k = {} choice points, n = {} clients: each run finds a given depth-{} "
-               "bug with probability >= 1/(n*k^(d-1)) = {:.3g}\n",
-               args.options.pct_depth, r.steps_estimate, scenario->clients, args.options.pct_depth,
-               r.pct_probability_bound);
+    fmt::print(
+        "pct: depth {}, k = {} choice points, n = {} clients: each run finds a given depth-{} "
+        "bug with probability >= 1/(n*k^(d-1)) = {:.3g}\n",
+        args.options.pct_depth, r.steps_estimate, scenario->clients, args.options.pct_depth,
+        r.pct_probability_bound);
   }
-  for (const auto& [verdict, n] : r.verdicts) fmt::print("  {:<32} {}\n", verdict, n);
+  for (const auto& [verdict, n] : r.verdicts)
+    fmt::print("  {:<32} {}\n", verdict, n);
   if (!r.violation) {
     fmt::print("no violation found\n");
     return scenario->expect == "linearizable" ? 0 : 1;
@@ -55,7 +58,8 @@ int explore_command(ExploreArgs& args) {
 
 void register_explore_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<ExploreArgs>();
-  CLI::App* cmd = app.add_subcommand("explore", "Explore schedules (PCT, bounded DFS, random) and shrink failures");
+  CLI::App* cmd = app.add_subcommand(
+      "explore", "Explore schedules (PCT, bounded DFS, random) and shrink failures");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
   cmd->add_option("--strategy", args->options.strategy, "random, pct or dfs")
       ->check(CLI::IsMember({"random", "pct", "dfs"}));

@@ -36,7 +36,8 @@ int merge_command(const MergeArgs& args) {
       merged = j;
     } else if (j["scenario"] != (*merged)["scenario"] || j["file"] != (*merged)["file"] ||
                j["seeds"] != (*merged)["seeds"]) {
-      fmt::print(stderr, "contend merge: {}: a shard of a different scenario or seed range\n", path);
+      fmt::print(stderr, "contend merge: {}: a shard of a different scenario or seed range\n",
+                 path);
       return 2;
     }
     for (const auto& run : j["runs"]) {
@@ -54,7 +55,8 @@ int merge_command(const MergeArgs& args) {
   const auto first = (*merged)["seeds"]["first"].get<std::uint64_t>();
   const auto last = (*merged)["seeds"]["last"].get<std::uint64_t>();
   if (runs.size() != last - first + 1) {
-    fmt::print(stderr, "contend merge: the shards hold {} of the {} seeds {}..{}: a shard is missing\n",
+    fmt::print(stderr,
+               "contend merge: the shards hold {} of the {} seeds {}..{}: a shard is missing\n",
                runs.size(), last - first + 1, first, last);
     return 2;
   }
@@ -67,7 +69,8 @@ int merge_command(const MergeArgs& args) {
   }
   (*merged)["runs"] = std::move(all);
   (*merged)["shard"] = "1/1";
-  const bool passed = every_as_expected && ((*merged)["expect"] == "linearizable" || some_shows_expected);
+  const bool passed =
+      every_as_expected && ((*merged)["expect"] == "linearizable" || some_shows_expected);
   (*merged)["passed"] = passed;
   const std::string text = merged->dump(2) + "\n";
   if (args.out.empty()) {
@@ -88,7 +91,8 @@ int merge_command(const MergeArgs& args) {
 void register_merge_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<MergeArgs>();
   CLI::App* cmd = app.add_subcommand("merge", "Combine the JSON reports of shards into one report");
-  cmd->add_option("reports", args->inputs, "Shard reports (contend run --report json=FILE)")->required();
+  cmd->add_option("reports", args->inputs, "Shard reports (contend run --report json=FILE)")
+      ->required();
   cmd->add_option("--out", args->out, "Write the merged report here (default: stdout)");
   cmd->callback([args, &ctx] { ctx.exit_code = merge_command(*args); });
 }

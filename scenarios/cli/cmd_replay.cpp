@@ -29,7 +29,8 @@ std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text)
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
     out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
   }
   return out;
@@ -43,7 +44,8 @@ int replay_command(const ReplayArgs& args) {
   if (!args.choices.empty()) {
     auto choices = parse_choices(args.choices);
     if (!choices) {
-      fmt::print(stderr, "contend replay: --choices: expected comma-separated non-negative integers\n");
+      fmt::print(stderr,
+                 "contend replay: --choices: expected comma-separated non-negative integers\n");
       return 2;
     }
     controls.strategy = std::make_shared<ReplayStrategy>(std::move(*choices));
@@ -66,10 +68,12 @@ int replay_command(const ReplayArgs& args) {
 
 void register_replay_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<ReplayArgs>();
-  CLI::App* cmd = app.add_subcommand("replay", "Re-run one seed with a step trace that explains conflicts");
+  CLI::App* cmd =
+      app.add_subcommand("replay", "Re-run one seed with a step trace that explains conflicts");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
   cmd->add_option("--seed", args->seed, "The seed to replay")->required();
-  cmd->add_option("--choices", args->choices, "A recorded schedule: comma-separated choice indexes");
+  cmd->add_option("--choices", args->choices,
+                  "A recorded schedule: comma-separated choice indexes");
   cmd->add_option("--history", args->history_path, "Also write the history as JSON lines");
   cmd->add_flag("--quiet", args->quiet, "Only the metrics and the verdict, no trace");
   cmd->callback([args, &ctx] { ctx.exit_code = replay_command(*args); });

@@ -37,7 +37,8 @@ void print_single_seed(const Scenario& s, std::uint64_t seed, const std::string&
   fmt::print("\n");
   print_metrics(stdout, run.metrics);
   fmt::print("accounting: {}\n", model::accounting_table(report.accounting));
-  if (!report.verdict.ok()) fmt::print("verdict: {}\n  {}\n", report.verdict.summary(), report.verdict.explanation);
+  if (!report.verdict.ok())
+    fmt::print("verdict: {}\n  {}\n", report.verdict.summary(), report.verdict.explanation);
   if (!history_path.empty()) write_history_file(history_path, run.history);
 }
 
@@ -66,14 +67,16 @@ int run_command(const RunArgs& args) {
                        }};
   std::vector<SeedOutcome> outcomes = run_batch(*scenario, options);
   progress.finish();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   print_table_header(stdout);
   std::vector<SeedLine> lines;
   for (const SeedOutcome& r : outcomes) {
     lines.push_back(SeedLine{r.seed, r.metrics, r.verdict.summary(), r.as_expected});
     print_table_row(stdout, lines.back());
   }
-  if (outcomes.size() == 1) print_single_seed(*scenario, outcomes[0].seed, args.history_path);
+  if (outcomes.size() == 1)
+    print_single_seed(*scenario, outcomes[0].seed, args.history_path);
   else if (!args.history_path.empty() && !outcomes.empty()) {
     write_history_file(args.history_path, run_seed(*scenario, outcomes[0].seed).history);
   }
@@ -86,7 +89,8 @@ int run_command(const RunArgs& args) {
       fmt::print("reproduce: {}\n", reproduction_command(*scenario, *j.first_unexpected));
       for (const SeedOutcome& r : outcomes) {
         if (r.seed == *j.first_unexpected && r.verdict.kind == model::VerdictKind::violation) {
-          report_counterexample(*scenario, Finding{r.seed, {}, r.verdict, 0}, args.out_dir, !args.no_shrink);
+          report_counterexample(*scenario, Finding{r.seed, {}, r.verdict, 0}, args.out_dir,
+                                !args.no_shrink);
         }
       }
     }
@@ -108,14 +112,16 @@ int run_command(const RunArgs& args) {
 
 void register_run_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<RunArgs>();
-  CLI::App* cmd = app.add_subcommand("run", "Run a scenario over seeds, check and report each seed");
+  CLI::App* cmd =
+      app.add_subcommand("run", "Run a scenario over seeds, check and report each seed");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
   auto* seed = cmd->add_option("--seed", args->seed, "Run one seed");
   cmd->add_option("--seeds", args->seeds, "Run an inclusive seed range A..B")->excludes(seed);
   cmd->add_option("--jobs,-j", args->jobs, "Run seeds on N threads (results identical to 1)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)");
-  cmd->add_option("--history", args->history_path, "Write the history of the first seed as JSON lines");
+  cmd->add_option("--history", args->history_path,
+                  "Write the history of the first seed as JSON lines");
   cmd->add_option("--report", args->reports, "json=FILE, junit=FILE or html=FILE (repeatable)");
   cmd->add_option("--out", args->out_dir, "Where to write a shrunk counterexample scenario");
   cmd->add_flag("--no-shrink", args->no_shrink, "Do not shrink an unexpected violation");

@@ -48,9 +48,10 @@ int sweep_command(const SweepArgs& args) {
   SweepResult r = run_sweep(*scenario, variations, *range, args.jobs);
   fmt::print("{}", sweep_table(r));
   if (!args.out.empty()) {
-    const std::pair<std::string, std::string> files[] = {{args.out + ".csv", sweep_csv(r)},
-                                                         {args.out + ".json", sweep_json(r).dump(2) + "\n"},
-                                                         {args.out + ".svg", sweep_svg(r)}};
+    const std::pair<std::string, std::string> files[] = {
+        {args.out + ".csv", sweep_csv(r)},
+        {args.out + ".json", sweep_json(r).dump(2) + "\n"},
+        {args.out + ".svg", sweep_svg(r)}};
     for (const auto& [path, text] : files) {
       std::ofstream out(path, std::ios::binary);
       out << text;
@@ -68,9 +69,12 @@ int sweep_command(const SweepArgs& args) {
 
 void register_sweep_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<SweepArgs>();
-  CLI::App* cmd = app.add_subcommand("sweep", "Run a scenario over a grid of parameters: table, CSV, JSON, SVG");
+  CLI::App* cmd = app.add_subcommand(
+      "sweep", "Run a scenario over a grid of parameters: table, CSV, JSON, SVG");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
-  cmd->add_option("--vary", args->vary, "KEY=V1,V2,... (repeatable; the first is the chart's x axis)")->required();
+  cmd->add_option("--vary", args->vary,
+                  "KEY=V1,V2,... (repeatable; the first is the chart's x axis)")
+      ->required();
   cmd->add_option("--seeds", args->seeds, "Seed range A..B per point (default: the scenario's)");
   cmd->add_option("--jobs,-j", args->jobs, "Threads across seeds")->check(CLI::Range(1, 1024));
   cmd->add_option("--out", args->out, "Write OUT.csv, OUT.json and OUT.svg");

@@ -51,7 +51,8 @@ void register_tuple_command(CLI::App& app, CommandContext& ctx) {
   auto json_text = std::make_shared<std::string>();
   auto hex = std::make_shared<std::string>();
   CLI::App* pack_cmd = tuple->add_subcommand("pack", "JSON array -> lowercase hex of the encoding");
-  pack_cmd->add_option("tuple", *json_text, "A JSON array, e.g. '[\"Q\", 1, {\"bytes\": \"00ff\"}]'")
+  pack_cmd
+      ->add_option("tuple", *json_text, "A JSON array, e.g. '[\"Q\", 1, {\"bytes\": \"00ff\"}]'")
       ->required();
   pack_cmd->callback([json_text, &ctx] { ctx.exit_code = pack_command(*json_text); });
   CLI::App* unpack_cmd = tuple->add_subcommand("unpack", "hex of an encoding -> JSON array");

@@ -5,7 +5,8 @@
 #include "scenarios/cli/commands.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"contend: deterministic simulation and model checking of FoundationDB queue recipes"};
+  CLI::App app{
+      "contend: deterministic simulation and model checking of FoundationDB queue recipes"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "contend 0.1.0");
   contend::cli::CommandContext ctx;

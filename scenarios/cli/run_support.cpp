@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <cstdio>
 #include <fstream>
-#include <unistd.h>
 
 #include "model/history_json.h"
-#include "scenarios/runner.h"
 #include "scenarios/html_report.h"
+#include "scenarios/runner.h"
 #include "scenarios/trace.h"
 
 namespace contend::cli {
@@ -55,7 +55,8 @@ std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::s
     std::string kind = spec.substr(0, eq);
     if (eq == std::string::npos || eq + 1 == spec.size() ||
         (kind != "json" && kind != "junit" && kind != "html")) {
-      fmt::print(stderr, "contend: --report {}: expected json=FILE, junit=FILE or html=FILE\n", spec);
+      fmt::print(stderr, "contend: --report {}: expected json=FILE, junit=FILE or html=FILE\n",
+                 spec);
       return std::nullopt;
     }
     out.push_back(ReportRequest{kind, spec.substr(eq + 1)});
@@ -79,8 +80,9 @@ std::uint64_t chosen_seed(const std::vector<SeedOutcome>& outcomes, const BatchJ
 }  // namespace
 
 bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& scenario,
-                   const SeedRange& seeds, const Shard& shard, const std::vector<SeedOutcome>& outcomes,
-                   const BatchJudgement& judgement, double seconds) {
+                   const SeedRange& seeds, const Shard& shard,
+                   const std::vector<SeedOutcome>& outcomes, const BatchJudgement& judgement,
+                   double seconds) {
   for (const ReportRequest& r : reports) {
     bool ok = true;
     if (r.kind == "json") {
@@ -115,7 +117,8 @@ void Progress::update(std::size_t done, std::size_t total, bool violation) {
   if (elapsed < 2.0 || now - last_print_ < std::chrono::milliseconds(200)) return;
   last_print_ = now;
   const double left = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
-  fmt::print(stderr, "\r  seeds {}/{}  violations {}  ~{:.0f}s left   ", done, total, violations_, left);
+  fmt::print(stderr, "\r  seeds {}/{}  violations {}  ~{:.0f}s left   ", done, total, violations_,
+             left);
   printed_ = true;
 }
 
@@ -138,10 +141,11 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
     if (!out) fmt::print(stderr, "contend: cannot write {}\n", path);
   }
   s.file = path;
-  fmt::print("\ncounterexample: {} client(s) x {} operation(s), faults {}, {} operations in the "
-             "history ({} shrinking runs)\n",
-             s.clients, s.operations_per_client, s.faults.any() ? "kept" : "none", c.operations,
-             c.attempts);
+  fmt::print(
+      "\ncounterexample: {} client(s) x {} operation(s), faults {}, {} operations in the "
+      "history ({} shrinking runs)\n",
+      s.clients, s.operations_per_client, s.faults.any() ? "kept" : "none", c.operations,
+      c.attempts);
   fmt::print("verdict: {}\n  {}\n\n", c.finding.verdict.summary(), c.finding.verdict.explanation);
   print_trace(stdout, c.run);
   fmt::print("\nreproduce: contend replay {} --seed {}{}\n", path, c.finding.seed,

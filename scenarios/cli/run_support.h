@@ -40,8 +40,9 @@ std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::s
 // Writes each requested report; html re-runs the chosen seed (the first unexpected one, else the
 // first showing the expected violation, else the first) with its full trace.
 bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& scenario,
-                   const SeedRange& seeds, const Shard& shard, const std::vector<SeedOutcome>& outcomes,
-                   const BatchJudgement& judgement, double seconds);
+                   const SeedRange& seeds, const Shard& shard,
+                   const std::vector<SeedOutcome>& outcomes, const BatchJudgement& judgement,
+                   double seconds);
 
 // Progress on a terminal for anything longer than a couple of seconds: seeds done of total,
 // violations so far, time left. Silent when stderr is not a terminal.

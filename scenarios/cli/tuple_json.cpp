@@ -27,7 +27,8 @@ std::optional<Uuid> parse_uuid(const std::string& text) {
   auto bytes = from_hex(hex, ignored);
   if (!bytes || bytes->size() != 16 || text.size() != 36) return std::nullopt;
   Uuid u;
-  for (std::size_t i = 0; i < 16; ++i) u.bytes[i] = static_cast<std::uint8_t>((*bytes)[i]);
+  for (std::size_t i = 0; i < 16; ++i)
+    u.bytes[i] = static_cast<std::uint8_t>((*bytes)[i]);
   return u;
 }
 
@@ -69,7 +70,8 @@ std::optional<TupleElement> element_from_object(const json& j, std::string& erro
       return std::nullopt;
     }
     Versionstamp v;
-    for (std::size_t i = 0; i < 10; ++i) v.transaction[i] = static_cast<std::uint8_t>((*bytes)[i]);
+    for (std::size_t i = 0; i < 10; ++i)
+      v.transaction[i] = static_cast<std::uint8_t>((*bytes)[i]);
     if (j.contains("user_version")) {
       const json& uv = j["user_version"];
       if (!uv.is_number_unsigned() || uv.get<std::uint64_t>() > 0xffff) {
@@ -80,26 +82,35 @@ std::optional<TupleElement> element_from_object(const json& j, std::string& erro
     }
     return TupleElement(v);
   }
-  error = "unknown object form " + j.dump() +
-          " (expected bytes, uuid, float, double or versionstamp)";
+  error =
+      "unknown object form " + j.dump() + " (expected bytes, uuid, float, double or versionstamp)";
   return std::nullopt;
 }
 
 std::optional<TupleElement> element_from_json(const json& j, std::string& error) {
   switch (j.type()) {
-    case json::value_t::null: return TupleElement(TupleNull{});
-    case json::value_t::boolean: return TupleElement(j.get<bool>());
-    case json::value_t::number_integer: return TupleElement(j.get<std::int64_t>());
-    case json::value_t::number_unsigned: return TupleElement(j.get<std::uint64_t>());
-    case json::value_t::number_float: return TupleElement(j.get<double>());
-    case json::value_t::string: return TupleElement(j.get<std::string>());
+    case json::value_t::null:
+      return TupleElement(TupleNull{});
+    case json::value_t::boolean:
+      return TupleElement(j.get<bool>());
+    case json::value_t::number_integer:
+      return TupleElement(j.get<std::int64_t>());
+    case json::value_t::number_unsigned:
+      return TupleElement(j.get<std::uint64_t>());
+    case json::value_t::number_float:
+      return TupleElement(j.get<double>());
+    case json::value_t::string:
+      return TupleElement(j.get<std::string>());
     case json::value_t::array: {
       auto nested = tuple_from_json(j, error);
       if (!nested) return std::nullopt;
       return TupleElement(std::move(*nested));
     }
-    case json::value_t::object: return element_from_object(j, error);
-    default: error = "unsupported JSON value " + j.dump(); return std::nullopt;
+    case json::value_t::object:
+      return element_from_object(j, error);
+    default:
+      error = "unsupported JSON value " + j.dump();
+      return std::nullopt;
   }
 }
 
@@ -170,7 +181,8 @@ std::optional<Tuple> tuple_from_json(const json& array, std::string& error) {
 
 json tuple_to_json(const Tuple& tuple) {
   json out = json::array();
-  for (const TupleElement& e : tuple.items) out.push_back(element_to_json(e));
+  for (const TupleElement& e : tuple.items)
+    out.push_back(element_to_json(e));
   return out;
 }
 

@@ -66,21 +66,23 @@ RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario) {
   BatchJudgement j = judge(scenario, outcomes);
   if (j.passed) return out;
   out.passed = false;
-  out.report = fmt::format("{} over seeds {}..{} (expect {}): {}\n", recipe.name, seeds.first, seeds.last,
-                           scenario.expect, j.why);
+  out.report = fmt::format("{} over seeds {}..{} (expect {}): {}\n", recipe.name, seeds.first,
+                           seeds.last, scenario.expect, j.why);
   if (j.first_unexpected) {
     for (const SeedOutcome& r : outcomes) {
-      if (r.seed != *j.first_unexpected || r.verdict.kind != model::VerdictKind::violation) continue;
+      if (r.seed != *j.first_unexpected || r.verdict.kind != model::VerdictKind::violation)
+        continue;
       Counterexample c = shrink(scenario, Finding{r.seed, {}, r.verdict, 0});
-      out.report += fmt::format("counterexample: {} client(s) x {} operation(s), seed {}: {}\n  {}\n\n{}\n",
-                                c.scenario.clients, c.scenario.operations_per_client, c.finding.seed,
-                                c.finding.verdict.summary(), c.finding.verdict.explanation, trace_text(c.run));
+      out.report += fmt::format(
+          "counterexample: {} client(s) x {} operation(s), seed {}: {}\n  {}\n\n{}\n",
+          c.scenario.clients, c.scenario.operations_per_client, c.finding.seed,
+          c.finding.verdict.summary(), c.finding.verdict.explanation, trace_text(c.run));
     }
     char exe[4096] = {};
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    out.report += fmt::format("reproduce: CONTEND_SEEDS={} {} --gtest_filter={}\n", *j.first_unexpected,
-                              n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : "<test binary>",
-                              current_test());
+    out.report += fmt::format(
+        "reproduce: CONTEND_SEEDS={} {} --gtest_filter={}\n", *j.first_unexpected,
+        n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : "<test binary>", current_test());
   }
   return out;
 }

@@ -32,9 +32,9 @@ RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario);
 
 }  // namespace contend::testing
 
-#define CONTEND_EXPECT_CORRECT(recipe_info, scenario)                                    \
-  do {                                                                                   \
-    const ::contend::testing::RecipeCheck contend_check_ =                               \
-        ::contend::testing::check_recipe((recipe_info), (scenario));                     \
-    EXPECT_TRUE(contend_check_.passed) << contend_check_.report;                         \
+#define CONTEND_EXPECT_CORRECT(recipe_info, scenario)                \
+  do {                                                               \
+    const ::contend::testing::RecipeCheck contend_check_ =           \
+        ::contend::testing::check_recipe((recipe_info), (scenario)); \
+    EXPECT_TRUE(contend_check_.passed) << contend_check_.report;     \
   } while (0)

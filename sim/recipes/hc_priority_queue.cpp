@@ -28,7 +28,9 @@ class HcPriorityQueue final : public Recipe {
 }  // namespace
 
 RecipeInfo hc_priority_queue_recipe() {
-  return {"hc-priority-queue", RecipeKind::priority, true,
+  return {"hc-priority-queue",
+          RecipeKind::priority,
+          true,
           "high-contention staging for priority pops (best-effort order)",
           []() -> std::unique_ptr<Recipe> { return std::make_unique<HcPriorityQueue>(); },
           "multiset"};

@@ -8,7 +8,8 @@
 namespace contend {
 
 RecipeInfo hc_queue_recipe() {
-  return {"hc-queue", RecipeKind::fifo, true, "high-contention staging: pop requests fulfilled in batches",
+  return {"hc-queue", RecipeKind::fifo, true,
+          "high-contention staging: pop requests fulfilled in batches",
           []() -> std::unique_ptr<Recipe> { return make_hc_queue(/*dummy_reads=*/true); }};
 }
 

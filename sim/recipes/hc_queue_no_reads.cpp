@@ -6,7 +6,8 @@
 namespace contend {
 
 RecipeInfo hc_queue_no_reads_recipe() {
-  return {"hc-queue-no-reads", RecipeKind::fifo, false, "hc-queue without its non-snapshot dummy reads (PR #7033): duplicates",
+  return {"hc-queue-no-reads", RecipeKind::fifo, false,
+          "hc-queue without its non-snapshot dummy reads (PR #7033): duplicates",
           []() -> std::unique_ptr<Recipe> { return make_hc_queue(/*dummy_reads=*/false); }};
 }
 

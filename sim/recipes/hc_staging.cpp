@@ -95,8 +95,8 @@ Task<ErrorOr<bool>> Staging::fulfil(Database db, bool max) {
         auto random = layout_.pops.last_bytes(request.key).value_or("");
         t.set(layout_.results.key(random), slot_for(items[i]));
         if (layout_.dummy_reads) {
-          co_await t.get(items[i].key);   // read = tr[item.key]
-          co_await t.get(request.key);    // read = tr[pop.key]
+          co_await t.get(items[i].key);  // read = tr[item.key]
+          co_await t.get(request.key);   // read = tr[pop.key]
         }
         t.clear(request.key);
         t.clear(items[i].key);
@@ -229,6 +229,8 @@ class HcQueue final : public Recipe {
 
 }  // namespace
 
-std::unique_ptr<Recipe> make_hc_queue(bool dummy_reads) { return std::make_unique<HcQueue>(dummy_reads); }
+std::unique_ptr<Recipe> make_hc_queue(bool dummy_reads) {
+  return std::make_unique<HcQueue>(dummy_reads);
+}
 
 }  // namespace contend

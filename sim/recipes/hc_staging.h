@@ -27,8 +27,8 @@ struct StagingLayout {
   keys::Space items;
   keys::Space pops;
   keys::Space results;
-  bool dummy_reads = true;   // the load-bearing `read = tr[key]` lines
-  bool priority = false;     // items keyed (priority, index, random); results carry priority
+  bool dummy_reads = true;  // the load-bearing `read = tr[key]` lines
+  bool priority = false;    // items keyed (priority, index, random); results carry priority
   bool fulfil_until_short_batch = true;  // queue.py loops; the priority layer does one batch
 };
 

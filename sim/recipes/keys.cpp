@@ -8,7 +8,9 @@ namespace contend::keys {
 
 namespace {
 
-TupleElement bytes_element(BytesView b) { return TupleElement(TupleBytes{Bytes(b)}); }
+TupleElement bytes_element(BytesView b) {
+  return TupleElement(TupleBytes{Bytes(b)});
+}
 
 std::optional<Tuple> unpack_in(const Bytes& prefix, BytesView key) {
   if (key.substr(0, prefix.size()) != BytesView(prefix)) return std::nullopt;
@@ -30,21 +32,27 @@ Space::Space(std::string_view name) : prefix_(pack(Tuple{std::string(name)})) {}
 Space::Space(std::string_view name, std::string_view child)
     : prefix_(pack(Tuple{std::string(name), std::string(child)})) {}
 
-KeyRange Space::range() const { return KeyRange{prefix_ + '\0', prefix_ + '\xff'}; }
+KeyRange Space::range() const {
+  return KeyRange{prefix_ + '\0', prefix_ + '\xff'};
+}
 
 KeyRange Space::range_of(std::int64_t first) const {
   Bytes p = key(first);
   return KeyRange{p + '\0', p + '\xff'};
 }
 
-Bytes Space::key(std::int64_t a) const { return prefix_ + pack(Tuple{a}); }
+Bytes Space::key(std::int64_t a) const {
+  return prefix_ + pack(Tuple{a});
+}
 Bytes Space::key(std::int64_t a, BytesView random) const {
   return prefix_ + pack(Tuple{a, bytes_element(random)});
 }
 Bytes Space::key(std::int64_t a, std::int64_t b, BytesView random) const {
   return prefix_ + pack(Tuple{a, b, bytes_element(random)});
 }
-Bytes Space::key(BytesView bytes) const { return prefix_ + pack(Tuple{bytes_element(bytes)}); }
+Bytes Space::key(BytesView bytes) const {
+  return prefix_ + pack(Tuple{bytes_element(bytes)});
+}
 
 Bytes Space::versionstamped_key() const {
   std::string error;
@@ -52,16 +60,23 @@ Bytes Space::versionstamped_key() const {
   // The offset counts from the start of the tuple: shift it past the prefix.
   Bytes tail = *packed;
   std::uint32_t offset = 0;
-  for (int i = 3; i >= 0; --i) offset = (offset << 8) | static_cast<std::uint8_t>(tail[tail.size() - 4 + static_cast<std::size_t>(i)]);
+  for (int i = 3; i >= 0; --i)
+    offset = (offset << 8) |
+             static_cast<std::uint8_t>(tail[tail.size() - 4 + static_cast<std::size_t>(i)]);
   offset += static_cast<std::uint32_t>(prefix_.size());
   tail.resize(tail.size() - 4);
   Bytes out = prefix_ + tail;
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((offset >> (8 * i)) & 0xff));
+  for (int i = 0; i < 4; ++i)
+    out.push_back(static_cast<char>((offset >> (8 * i)) & 0xff));
   return out;
 }
 
-std::optional<std::int64_t> Space::first_int(BytesView key) const { return int_at(prefix_, key, 0); }
-std::optional<std::int64_t> Space::second_int(BytesView key) const { return int_at(prefix_, key, 1); }
+std::optional<std::int64_t> Space::first_int(BytesView key) const {
+  return int_at(prefix_, key, 0);
+}
+std::optional<std::int64_t> Space::second_int(BytesView key) const {
+  return int_at(prefix_, key, 1);
+}
 
 std::optional<Bytes> Space::last_bytes(BytesView key) const {
   auto t = unpack_in(prefix_, key);
@@ -70,7 +85,9 @@ std::optional<Bytes> Space::last_bytes(BytesView key) const {
   return b ? std::optional<Bytes>(b->bytes) : std::nullopt;
 }
 
-Bytes encode_value(std::string_view value) { return pack(Tuple{std::string(value)}); }
+Bytes encode_value(std::string_view value) {
+  return pack(Tuple{std::string(value)});
+}
 
 std::optional<std::string> decode_value(BytesView bytes) {
   UnpackResult r = unpack(bytes);

@@ -24,10 +24,10 @@ class Space {
   // The range of keys whose first element is `first`: Space[first].range().
   KeyRange range_of(std::int64_t first) const;
 
-  Bytes key(std::int64_t a) const;                                  // (a,)
-  Bytes key(std::int64_t a, BytesView random) const;                // (a, random)
+  Bytes key(std::int64_t a) const;                                    // (a,)
+  Bytes key(std::int64_t a, BytesView random) const;                  // (a, random)
   Bytes key(std::int64_t a, std::int64_t b, BytesView random) const;  // (a, b, random)
-  Bytes key(BytesView bytes) const;                                 // (bytes,)
+  Bytes key(BytesView bytes) const;                                   // (bytes,)
   // (incomplete versionstamp, user_version 0) with the 4-byte offset SET_VERSIONSTAMPED_KEY needs.
   Bytes versionstamped_key() const;
 

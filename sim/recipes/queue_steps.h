@@ -44,12 +44,13 @@ inline OpResult dequeued(const RunResult<std::optional<std::string>>& r) {
 // The seed's dequeue: first item (non-snapshot unless a teaching variant says otherwise),
 // clear it, return its value — all in one transaction.
 inline Task<OpResult> dequeue(Database db, bool snapshot_first_item = false) {
-  auto r = co_await run(db, [snapshot_first_item](Transaction& tr) -> Task<std::optional<std::string>> {
-    auto item = co_await first_item(tr, snapshot_first_item);
-    if (!item) co_return std::nullopt;
-    tr.clear(item->key);
-    co_return keys::decode_value(item->value);
-  });
+  auto r =
+      co_await run(db, [snapshot_first_item](Transaction& tr) -> Task<std::optional<std::string>> {
+        auto item = co_await first_item(tr, snapshot_first_item);
+        if (!item) co_return std::nullopt;
+        tr.clear(item->key);
+        co_return keys::decode_value(item->value);
+      });
   co_return dequeued(r);
 }
 

@@ -14,11 +14,21 @@ Task<OpResult> unsupported(std::string_view what) {
 }
 }  // namespace
 
-Task<OpResult> Recipe::enqueue(Database, std::string) { return unsupported("enqueue"); }
-Task<OpResult> Recipe::dequeue(Database) { return unsupported("dequeue"); }
-Task<OpResult> Recipe::push(Database, std::string, std::int64_t) { return unsupported("push"); }
-Task<OpResult> Recipe::pop(Database, bool) { return unsupported("pop"); }
-Task<OpResult> Recipe::peek(Database, bool) { return unsupported("peek"); }
+Task<OpResult> Recipe::enqueue(Database, std::string) {
+  return unsupported("enqueue");
+}
+Task<OpResult> Recipe::dequeue(Database) {
+  return unsupported("dequeue");
+}
+Task<OpResult> Recipe::push(Database, std::string, std::int64_t) {
+  return unsupported("push");
+}
+Task<OpResult> Recipe::pop(Database, bool) {
+  return unsupported("pop");
+}
+Task<OpResult> Recipe::peek(Database, bool) {
+  return unsupported("peek");
+}
 
 std::string random_bytes(const Database& db, std::size_t n) {
   std::string out;

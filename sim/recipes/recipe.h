@@ -74,9 +74,10 @@ template <class T>
 OpResult outcome_of(const RunResult<T>& r) {
   OpResult out;
   if (r.ok()) return out;
-  out.status = r.maybe_committed_earlier || maybe_committed(r.error) ? OpStatus::info : OpStatus::fail;
-  out.note = std::string(error_name(r.error)) +
-             (r.retry_limit_reached ? " (retry limit reached)" : "");
+  out.status =
+      r.maybe_committed_earlier || maybe_committed(r.error) ? OpStatus::info : OpStatus::fail;
+  out.note =
+      std::string(error_name(r.error)) + (r.retry_limit_reached ? " (retry limit reached)" : "");
   return out;
 }
 

@@ -7,7 +7,6 @@ namespace contend {
 
 namespace {
 
-
 class SnapshotDequeueQueue final : public Recipe {
  public:
   Task<OpResult> enqueue(Database db, std::string value) override {

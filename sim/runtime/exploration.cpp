@@ -9,7 +9,8 @@ namespace contend {
 PctStrategy::PctStrategy(std::uint64_t seed, int depth, std::int64_t steps_estimate)
     : rng_(Rng(seed).child("pct")), depth_(depth) {
   assert(depth >= 1 && steps_estimate >= 1);
-  for (int i = 0; i + 1 < depth; ++i) change_points_.push_back(rng_.range(1, steps_estimate));
+  for (int i = 0; i + 1 < depth; ++i)
+    change_points_.push_back(rng_.range(1, steps_estimate));
   std::sort(change_points_.begin(), change_points_.end());
 }
 
@@ -51,7 +52,8 @@ std::size_t DfsStrategy::choose(std::span<const Candidate> candidates) {
   Point p;
   p.options = static_cast<std::uint32_t>(candidates.size());
   p.previous = last_ran_;
-  for (const Candidate& c : candidates) p.clients.push_back(c.client);
+  for (const Candidate& c : candidates)
+    p.clients.push_back(c.client);
   const std::size_t at = points_.size();
   p.choice = at < prefix_.size() ? std::min(prefix_[at], p.options - 1) : 0;
   points_.push_back(p);
@@ -60,7 +62,8 @@ std::size_t DfsStrategy::choose(std::span<const Candidate> candidates) {
 
 bool DfsExplorer::preempts(const DfsStrategy::Point& p, std::uint32_t choice) {
   if (p.previous < 0) return false;
-  bool previous_ready = std::find(p.clients.begin(), p.clients.end(), p.previous) != p.clients.end();
+  bool previous_ready =
+      std::find(p.clients.begin(), p.clients.end(), p.previous) != p.clients.end();
   return previous_ready && p.clients[choice] != p.previous;
 }
 
@@ -74,13 +77,15 @@ std::optional<std::vector<std::uint32_t>> DfsExplorer::next_prefix() {
   // Backtrack: the deepest point with an untried alternative within the preemption bound.
   std::vector<int> preemptions_before(last_.size() + 1, 0);
   for (std::size_t i = 0; i < last_.size(); ++i) {
-    preemptions_before[i + 1] = preemptions_before[i] + (preempts(last_[i], last_[i].choice) ? 1 : 0);
+    preemptions_before[i + 1] =
+        preemptions_before[i] + (preempts(last_[i], last_[i].choice) ? 1 : 0);
   }
   for (std::size_t i = last_.size(); i-- > 0;) {
     for (std::uint32_t alt = last_[i].choice + 1; alt < last_[i].options; ++alt) {
       if (preemptions_before[i] + (preempts(last_[i], alt) ? 1 : 0) > max_preemptions_) continue;
       std::vector<std::uint32_t> prefix;
-      for (std::size_t j = 0; j < i; ++j) prefix.push_back(last_[j].choice);
+      for (std::size_t j = 0; j < i; ++j)
+        prefix.push_back(last_[j].choice);
       prefix.push_back(alt);
       ++schedules_;
       return prefix;
@@ -90,6 +95,8 @@ std::optional<std::vector<std::uint32_t>> DfsExplorer::next_prefix() {
   return std::nullopt;
 }
 
-void DfsExplorer::record(const std::vector<DfsStrategy::Point>& points) { last_ = points; }
+void DfsExplorer::record(const std::vector<DfsStrategy::Point>& points) {
+  last_ = points;
+}
 
 }  // namespace contend

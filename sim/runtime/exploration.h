@@ -46,7 +46,7 @@ class DfsStrategy : public Strategy {
   struct Point {
     std::uint32_t choice = 0;
     std::uint32_t options = 1;
-    ClientId previous = -1;  // the client that ran just before this point
+    ClientId previous = -1;         // the client that ran just before this point
     std::vector<ClientId> clients;  // candidates in order, to count preemptions
   };
   explicit DfsStrategy(std::vector<std::uint32_t> prefix) : prefix_(std::move(prefix)) {}

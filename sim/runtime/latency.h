@@ -11,9 +11,9 @@ namespace contend {
 
 struct LatencyDistribution {
   std::int64_t min_us = 0;
-  std::int64_t mean_us = 0;          // mean of the exponential part above min_us
-  double tail_probability = 0.0;     // chance of a long-tail delay on top
-  std::int64_t tail_max_us = 0;      // the tail delay is uniform in [0, tail_max_us]
+  std::int64_t mean_us = 0;       // mean of the exponential part above min_us
+  double tail_probability = 0.0;  // chance of a long-tail delay on top
+  std::int64_t tail_max_us = 0;   // the tail delay is uniform in [0, tail_max_us]
 
   std::int64_t draw(Rng& rng) const {
     std::int64_t t = min_us;
@@ -30,11 +30,14 @@ struct LatencyModel {
 
   std::int64_t draw(StepKind kind, bool needs_read_version, Rng& rng) const {
     switch (kind) {
-      case StepKind::read_version: return read_version.draw(rng);
+      case StepKind::read_version:
+        return read_version.draw(rng);
       case StepKind::read:
         return read.draw(rng) + (needs_read_version ? read_version.draw(rng) : 0);
-      case StepKind::commit: return commit.draw(rng);
-      case StepKind::sleep: return 0;
+      case StepKind::commit:
+        return commit.draw(rng);
+      case StepKind::sleep:
+        return 0;
     }
     return 0;
   }

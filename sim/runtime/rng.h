@@ -25,7 +25,8 @@ class Rng {
  public:
   explicit Rng(std::uint64_t seed = 0) : seed_(seed) {
     std::uint64_t s = seed;
-    for (auto& word : state_) word = splitmix64(s);
+    for (auto& word : state_)
+      word = splitmix64(s);
   }
 
   std::uint64_t seed() const { return seed_; }
@@ -80,7 +81,8 @@ class Rng {
 
   static std::uint64_t fnv1a(const std::string& text) {
     std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
+    for (unsigned char c : text)
+      h = (h ^ c) * 0x100000001b3ULL;
     return h;
   }
 

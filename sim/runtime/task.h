@@ -12,8 +12,8 @@
 #include <cassert>
 #include <coroutine>
 #include <cstddef>
-#include <new>
 #include <exception>
+#include <new>
 #include <optional>
 #include <utility>
 
@@ -35,15 +35,19 @@ class FramePool {
 
 #if defined(__SANITIZE_ADDRESS__)
   // Under AddressSanitizer every frame goes to the allocator, so a use after free is caught.
-  static void* allocate(std::size_t n) { return ::operator new(n); }
-  static void release(void* p, std::size_t) noexcept { ::operator delete(p); }
+  static void* allocate(std::size_t n) {
+    return ::operator new(n);
+  }
+  static void release(void* p, std::size_t) noexcept {
+    ::operator delete(p);
+  }
 #else
   static void* allocate(std::size_t n) {
     const std::size_t c = (n + kGranule - 1) / kGranule;
     if (c >= kClasses) return ::operator new(n);
     FreeBlock*& head = lists()[c];
     if (head != nullptr) return std::exchange(head, head->next);
-    return ::operator new(c * kGranule);
+    return ::operator new(c* kGranule);
   }
   static void release(void* p, std::size_t n) noexcept {
     const std::size_t c = (n + kGranule - 1) / kGranule;
@@ -62,7 +66,8 @@ class FramePool {
     FreeBlock* heads[kClasses] = {};
     ~Lists() {
       for (FreeBlock* head : heads) {
-        while (head != nullptr) ::operator delete(std::exchange(head, head->next));
+        while (head != nullptr)
+          ::operator delete(std::exchange(head, head->next));
       }
     }
   };

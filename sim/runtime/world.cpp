@@ -16,7 +16,8 @@ World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
 
 World::~World() {
   // Destroy client frames before the store they reference.
-  for (auto& c : clients_) c->body.reset();
+  for (auto& c : clients_)
+    c->body.reset();
 }
 
 Rng& World::client_rng(ClientId client) {
@@ -160,7 +161,9 @@ void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
   ++stats_.attempts;
   ++clients_[static_cast<std::size_t>(tr.client())]->attempts;
   switch (outcome) {
-    case ErrorCode::success: ++stats_.committed; break;
+    case ErrorCode::success:
+      ++stats_.committed;
+      break;
     case ErrorCode::not_committed:
       if (tr.last_conflict()) {
         ++stats_.conflicts;
@@ -170,10 +173,18 @@ void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
         ++stats_.injected_not_committed;
       }
       break;
-    case ErrorCode::commit_unknown_result: ++stats_.unknown_results; break;
-    case ErrorCode::transaction_too_old: ++stats_.too_old; break;
-    case ErrorCode::future_version: ++stats_.future_version; break;
-    default: ++stats_.other_errors; break;
+    case ErrorCode::commit_unknown_result:
+      ++stats_.unknown_results;
+      break;
+    case ErrorCode::transaction_too_old:
+      ++stats_.too_old;
+      break;
+    case ErrorCode::future_version:
+      ++stats_.future_version;
+      break;
+    default:
+      ++stats_.other_errors;
+      break;
   }
   if (!options_.record_attempts) return;
   AttemptRecord r;
@@ -195,11 +206,13 @@ std::int64_t World::attempts_of(ClientId client) const {
 }
 
 std::size_t World::live_clients() const {
-  return static_cast<std::size_t>(std::count_if(clients_.begin(), clients_.end(), [](const auto& c) {
-    return c->body.valid() && !c->body.done();
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(clients_.begin(), clients_.end(),
+                    [](const auto& c) { return c->body.valid() && !c->body.done(); }));
 }
 
-std::uint64_t World::unseed() { return schedule_rng_.next() ^ latency_rng_.next() ^ fault_rng_.next(); }
+std::uint64_t World::unseed() {
+  return schedule_rng_.next() ^ latency_rng_.next() ^ fault_rng_.next();
+}
 
 }  // namespace contend

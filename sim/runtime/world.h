@@ -44,10 +44,10 @@ struct WorldOptions {
 // Counters the world keeps about transaction attempts.
 struct AttemptStats {
   std::int64_t attempts = 0;
-  std::int64_t committed = 0;          // commit() returned success (read-only included)
-  std::int64_t conflicts = 0;          // not_committed from the resolver
+  std::int64_t committed = 0;  // commit() returned success (read-only included)
+  std::int64_t conflicts = 0;  // not_committed from the resolver
   std::int64_t injected_not_committed = 0;
-  std::int64_t unknown_results = 0;    // commit_unknown_result
+  std::int64_t unknown_results = 0;  // commit_unknown_result
   std::int64_t too_old = 0;
   std::int64_t future_version = 0;
   std::int64_t other_errors = 0;

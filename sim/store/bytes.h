@@ -45,7 +45,9 @@ struct KeyRange {
 };
 
 // A range covering exactly one key: [key, key + '\x00').
-inline KeyRange single_key_range(BytesView key) { return KeyRange{Bytes(key), key_after(key)}; }
+inline KeyRange single_key_range(BytesView key) {
+  return KeyRange{Bytes(key), key_after(key)};
+}
 
 // Lowercase hex of bytes, and printable form with \xNN escapes for logs and traces.
 std::string to_hex(BytesView bytes);

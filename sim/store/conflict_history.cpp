@@ -116,7 +116,8 @@ Version ConflictHistory::max_from(Index t, BytesView lo) const {
     const Node& node = nodes_[static_cast<std::size_t>(t)];
     if (BytesView(node.key) >= lo) {
       m = std::max(m, node.version);
-      if (node.right != kNil) m = std::max(m, nodes_[static_cast<std::size_t>(node.right)].subtree_max);
+      if (node.right != kNil)
+        m = std::max(m, nodes_[static_cast<std::size_t>(node.right)].subtree_max);
       t = node.left;
     } else {
       t = node.right;
@@ -131,7 +132,8 @@ Version ConflictHistory::max_below(Index t, BytesView hi) const {
     const Node& node = nodes_[static_cast<std::size_t>(t)];
     if (BytesView(node.key) < hi) {
       m = std::max(m, node.version);
-      if (node.left != kNil) m = std::max(m, nodes_[static_cast<std::size_t>(node.left)].subtree_max);
+      if (node.left != kNil)
+        m = std::max(m, nodes_[static_cast<std::size_t>(node.left)].subtree_max);
       t = node.right;
     } else {
       t = node.left;
@@ -184,7 +186,9 @@ Version ConflictHistory::newest_write(const KeyRange& range) const {
   return m < horizon_ ? kInvalidVersion : m;
 }
 
-void ConflictHistory::prune(Version oldest_version) { horizon_ = std::max(horizon_, oldest_version); }
+void ConflictHistory::prune(Version oldest_version) {
+  horizon_ = std::max(horizon_, oldest_version);
+}
 
 void ConflictHistory::collect(Index t, std::vector<Index>& out) const {
   std::vector<Index> stack;

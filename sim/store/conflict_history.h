@@ -60,7 +60,7 @@ class ConflictHistory {
   Version version_at(BytesView key) const;
   // Max version over boundaries in [lo, hi).
   Version max_in(Index t, BytesView lo, BytesView hi) const;
-  Version max_from(Index t, BytesView lo) const;  // boundaries >= lo
+  Version max_from(Index t, BytesView lo) const;   // boundaries >= lo
   Version max_below(Index t, BytesView hi) const;  // boundaries < hi
   void compact();
   void collect(Index t, std::vector<Index>& out) const;

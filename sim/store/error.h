@@ -28,7 +28,9 @@ enum class ErrorCode : int {
   value_too_large = 2103,
 };
 
-inline constexpr bool ok(ErrorCode e) { return e == ErrorCode::success; }
+inline constexpr bool ok(ErrorCode e) {
+  return e == ErrorCode::success;
+}
 
 // FoundationDB's snake_case name for the code ("not_committed"), or "unknown_error".
 std::string_view error_name(ErrorCode e);
@@ -38,6 +40,8 @@ bool maybe_committed(ErrorCode e);
 // fdb_error_predicate(RETRYABLE_NOT_COMMITTED): known not committed, safe to retry.
 bool retryable_not_committed(ErrorCode e);
 // fdb_error_predicate(RETRYABLE): what on_error retries.
-inline bool retryable(ErrorCode e) { return maybe_committed(e) || retryable_not_committed(e); }
+inline bool retryable(ErrorCode e) {
+  return maybe_committed(e) || retryable_not_committed(e);
+}
 
 }  // namespace contend

@@ -12,15 +12,24 @@ bool is_atomic(MutationType type) {
 
 std::string_view mutation_name(MutationType type) {
   switch (type) {
-    case MutationType::set_value: return "set";
-    case MutationType::clear_range: return "clear_range";
-    case MutationType::add: return "add";
-    case MutationType::max: return "max";
-    case MutationType::min: return "min";
-    case MutationType::set_versionstamped_key: return "set_versionstamped_key";
-    case MutationType::set_versionstamped_value: return "set_versionstamped_value";
-    case MutationType::byte_min: return "byte_min";
-    case MutationType::byte_max: return "byte_max";
+    case MutationType::set_value:
+      return "set";
+    case MutationType::clear_range:
+      return "clear_range";
+    case MutationType::add:
+      return "add";
+    case MutationType::max:
+      return "max";
+    case MutationType::min:
+      return "min";
+    case MutationType::set_versionstamped_key:
+      return "set_versionstamped_key";
+    case MutationType::set_versionstamped_value:
+      return "set_versionstamped_value";
+    case MutationType::byte_min:
+      return "byte_min";
+    case MutationType::byte_max:
+      return "byte_max";
   }
   return "?";
 }
@@ -39,7 +48,8 @@ Bytes do_add(const Bytes& existing, BytesView operand) {
   Bytes out = resized(existing, operand.size());
   unsigned carry = 0;
   for (std::size_t i = 0; i < operand.size(); ++i) {
-    unsigned sum = static_cast<unsigned char>(out[i]) + static_cast<unsigned char>(operand[i]) + carry;
+    unsigned sum =
+        static_cast<unsigned char>(out[i]) + static_cast<unsigned char>(operand[i]) + carry;
     out[i] = static_cast<char>(sum & 0xff);
     carry = sum >> 8;
   }
@@ -62,7 +72,8 @@ int compare_le(BytesView a, BytesView b) {
 Bytes apply_atomic(MutationType type, const std::optional<Bytes>& existing, BytesView operand) {
   if (!existing) return Bytes(operand);
   switch (type) {
-    case MutationType::add: return do_add(*existing, operand);
+    case MutationType::add:
+      return do_add(*existing, operand);
     case MutationType::max: {
       Bytes old = resized(*existing, operand.size());
       return compare_le(old, operand) >= 0 ? old : Bytes(operand);
@@ -71,9 +82,13 @@ Bytes apply_atomic(MutationType type, const std::optional<Bytes>& existing, Byte
       Bytes old = resized(*existing, operand.size());
       return compare_le(old, operand) <= 0 ? old : Bytes(operand);
     }
-    case MutationType::byte_min: return BytesView(*existing) <= operand ? *existing : Bytes(operand);
-    case MutationType::byte_max: return BytesView(*existing) >= operand ? *existing : Bytes(operand);
-    default: assert(false && "apply_atomic on a non-arithmetic mutation"); return *existing;
+    case MutationType::byte_min:
+      return BytesView(*existing) <= operand ? *existing : Bytes(operand);
+    case MutationType::byte_max:
+      return BytesView(*existing) >= operand ? *existing : Bytes(operand);
+    default:
+      assert(false && "apply_atomic on a non-arithmetic mutation");
+      return *existing;
   }
 }
 
@@ -91,7 +106,8 @@ Bytes make_versionstamp(Version commit_version, std::uint16_t batch_order) {
 
 namespace {
 std::uint32_t read_offset(BytesView with_offset) {
-  const auto* p = reinterpret_cast<const unsigned char*>(with_offset.data() + with_offset.size() - 4);
+  const auto* p =
+      reinterpret_cast<const unsigned char*>(with_offset.data() + with_offset.size() - 4);
   return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
          (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
 }

@@ -77,7 +77,7 @@ struct RunOptions {
 // What a run() loop did: the value on success, else the error it stopped on.
 template <class T>
 struct RunResult {
-  std::optional<T> value;           // set on success (T = std::monostate for void bodies)
+  std::optional<T> value;  // set on success (T = std::monostate for void bodies)
   ErrorCode error = ErrorCode::success;
   int attempts = 0;
   bool retry_limit_reached = false;
@@ -93,7 +93,7 @@ using stored_t = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
 
 template <class Fn>
 Task<RunResult<detail::stored_t<detail::body_value_t<Fn>>>> run(Database db, Fn fn,
-                                                               RunOptions options = {}) {
+                                                                RunOptions options = {}) {
   using T = detail::body_value_t<Fn>;
   RunResult<detail::stored_t<T>> out;
   Transaction tr(db);

@@ -114,7 +114,8 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
       case MutationType::clear_range: {
         auto first = current_.lower_bound(BytesView(m.param1));
         auto last = current_.lower_bound(BytesView(m.param2));
-        for (auto it = first; it != last; ++it) record_before(touched, it->first);
+        for (auto it = first; it != last; ++it)
+          record_before(touched, it->first);
         current_.erase(first, last);
         break;
       }
@@ -131,13 +132,15 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
       default: {
         record_before(touched, m.param1);
         std::optional<Bytes> existing;
-        if (auto it = current_.find(BytesView(m.param1)); it != current_.end()) existing = it->second;
+        if (auto it = current_.find(BytesView(m.param1)); it != current_.end())
+          existing = it->second;
         current_.insert_or_assign(m.param1, apply_atomic(m.type, existing, m.param2));
         break;
       }
     }
   }
-  for (const KeyRange& w : request.write_ranges) history_.add(w, commit_version);
+  for (const KeyRange& w : request.write_ranges)
+    history_.add(w, commit_version);
 
   LoggedCommit logged;
   logged.version = commit_version;
@@ -156,7 +159,8 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
 }
 
 void Store::prune(Version horizon) {
-  while (!log_.empty() && log_.front().version <= horizon) log_.pop_front();
+  while (!log_.empty() && log_.front().version <= horizon)
+    log_.pop_front();
   history_.prune(horizon);
 }
 

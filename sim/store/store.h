@@ -110,8 +110,8 @@ class Store {
     Version version = 0;
     ClientId client = 0;
     std::uint64_t transaction_id = 0;
-    std::vector<UndoEntry> undo;     // sorted by key, one entry per key
-    std::vector<KeyRange> writes;    // write conflict ranges, for explanations
+    std::vector<UndoEntry> undo;   // sorted by key, one entry per key
+    std::vector<KeyRange> writes;  // write conflict ranges, for explanations
   };
   using Overlay = std::map<Bytes, std::optional<Bytes>, std::less<>>;
 

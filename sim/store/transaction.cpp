@@ -89,7 +89,8 @@ void Transaction::clear_range(const KeyRange& range) {
     return;
   }
   mutations_.push_back(Mutation{MutationType::clear_range, range.begin, range.end});
-  writes_.erase(writes_.lower_bound(BytesView(range.begin)), writes_.lower_bound(BytesView(range.end)));
+  writes_.erase(writes_.lower_bound(BytesView(range.begin)),
+                writes_.lower_bound(BytesView(range.end)));
   // Merge into the disjoint set of cleared ranges.
   Bytes begin = range.begin;
   Bytes end = range.end;
@@ -153,8 +154,9 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
   note_write(single_key_range(key), key.size() + operand.size());
   auto it = writes_.find(key);
   if (it == writes_.end() && in_cleared_range(key)) {
-    writes_.emplace(Bytes(key), WriteEntry{WriteEntry::Kind::set,
-                                           apply_atomic(type, std::nullopt, operand), {}});
+    writes_.emplace(
+        Bytes(key),
+        WriteEntry{WriteEntry::Kind::set, apply_atomic(type, std::nullopt, operand), {}});
     return;
   }
   if (it == writes_.end()) {
@@ -162,13 +164,18 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
   }
   WriteEntry& entry = it->second;
   switch (entry.kind) {
-    case WriteEntry::Kind::set: entry.value = apply_atomic(type, entry.value, operand); break;
+    case WriteEntry::Kind::set:
+      entry.value = apply_atomic(type, entry.value, operand);
+      break;
     case WriteEntry::Kind::clear:
       entry.kind = WriteEntry::Kind::set;
       entry.value = apply_atomic(type, std::nullopt, operand);
       break;
-    case WriteEntry::Kind::dependent: entry.pending_ops.emplace_back(type, Bytes(operand)); break;
-    case WriteEntry::Kind::unreadable: break;  // stays unreadable until commit
+    case WriteEntry::Kind::dependent:
+      entry.pending_ops.emplace_back(type, Bytes(operand));
+      break;
+    case WriteEntry::Kind::unreadable:
+      break;  // stays unreadable until commit
   }
 }
 
@@ -203,12 +210,16 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
   }
   const WriteEntry& entry = it->second;
   switch (entry.kind) {
-    case WriteEntry::Kind::set: return std::optional<Bytes>(entry.value);
-    case WriteEntry::Kind::clear: return std::optional<Bytes>();
-    case WriteEntry::Kind::unreadable: return ErrorCode::accessed_unreadable;
+    case WriteEntry::Kind::set:
+      return std::optional<Bytes>(entry.value);
+    case WriteEntry::Kind::clear:
+      return std::optional<Bytes>();
+    case WriteEntry::Kind::unreadable:
+      return ErrorCode::accessed_unreadable;
     case WriteEntry::Kind::dependent: {
       std::optional<Bytes> value = db_value;
-      for (const auto& [type, operand] : entry.pending_ops) value = apply_atomic(type, value, operand);
+      for (const auto& [type, operand] : entry.pending_ops)
+        value = apply_atomic(type, value, operand);
       return value;
     }
   }
@@ -231,7 +242,8 @@ void Transaction::add_conflict_for_read(const KeyRange& range) {
   auto c = cleared_.upper_bound(BytesView(range.begin));
   if (c != cleared_.begin() && std::prev(c)->second > range.begin) --c;
   while (cursor < range.end) {
-    while (w != writes_.end() && w->second.kind == WriteEntry::Kind::dependent) ++w;
+    while (w != writes_.end() && w->second.kind == WriteEntry::Kind::dependent)
+      ++w;
     bool has_w = w != writes_.end() && w->first < range.end;
     bool has_c = c != cleared_.end() && c->first < range.end;
     if (!has_w && !has_c) break;
@@ -260,8 +272,7 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(BytesView key, bool snapshot) 
   return result;
 }
 
-ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range,
-                                               const RangeOptions& options) {
+ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range, const RangeOptions& options) {
   if (range.begin > range.end) return ErrorCode::inverted_range;
   if (range.end > kSystemKeysBegin) return ErrorCode::key_outside_legal_range;
   if (unreadable(range)) return ErrorCode::accessed_unreadable;
@@ -317,9 +328,12 @@ void Transaction::GetOp::complete() {
     return abort_with(e);
   }
   switch (env.read_fault(client)) {
-    case ReadFault::none: break;
-    case ReadFault::transaction_too_old: return abort_with(ErrorCode::transaction_too_old);
-    case ReadFault::future_version: return abort_with(ErrorCode::future_version);
+    case ReadFault::none:
+      break;
+    case ReadFault::transaction_too_old:
+      return abort_with(ErrorCode::transaction_too_old);
+    case ReadFault::future_version:
+      return abort_with(ErrorCode::future_version);
   }
   auto result = tr_->do_get(key_, snapshot_);
   if (!result.ok()) return abort_with(result.error());
@@ -333,9 +347,12 @@ void Transaction::RangeOp::complete() {
     return abort_with(e);
   }
   switch (env.read_fault(client)) {
-    case ReadFault::none: break;
-    case ReadFault::transaction_too_old: return abort_with(ErrorCode::transaction_too_old);
-    case ReadFault::future_version: return abort_with(ErrorCode::future_version);
+    case ReadFault::none:
+      break;
+    case ReadFault::transaction_too_old:
+      return abort_with(ErrorCode::transaction_too_old);
+    case ReadFault::future_version:
+      return abort_with(ErrorCode::future_version);
   }
   auto result = tr_->do_get_range(range_, options_);
   if (!result.ok()) return abort_with(result.error());

@@ -122,7 +122,7 @@ class Transaction {
  private:
   struct WriteEntry {
     enum class Kind : std::uint8_t { set, clear, dependent, unreadable } kind = Kind::set;
-    Bytes value;                                               // Kind::set
+    Bytes value;                                              // Kind::set
     std::vector<std::pair<MutationType, Bytes>> pending_ops;  // Kind::dependent
   };
 
@@ -268,16 +268,24 @@ class DelayOp final : public PendingOp {
  private:
   Environment* env_;
 };
-inline DelayOp delay(Database db, std::int64_t us) { return DelayOp(db, us); }
+inline DelayOp delay(Database db, std::int64_t us) {
+  return DelayOp(db, us);
+}
 
-inline Transaction::ReadVersionOp Transaction::get_read_version() { return ReadVersionOp(*this); }
+inline Transaction::ReadVersionOp Transaction::get_read_version() {
+  return ReadVersionOp(*this);
+}
 inline Transaction::GetOp Transaction::get(BytesView key, bool snapshot) {
   return GetOp(*this, key, snapshot);
 }
 inline Transaction::RangeOp Transaction::get_range(KeyRange range, RangeOptions options) {
   return RangeOp(*this, std::move(range), options);
 }
-inline Transaction::CommitOp Transaction::commit() { return CommitOp(*this); }
-inline Transaction::OnErrorOp Transaction::on_error(ErrorCode e) { return OnErrorOp(*this, e); }
+inline Transaction::CommitOp Transaction::commit() {
+  return CommitOp(*this);
+}
+inline Transaction::OnErrorOp Transaction::on_error(ErrorCode e) {
+  return OnErrorOp(*this, e);
+}
 
 }  // namespace contend

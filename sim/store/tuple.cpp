@@ -41,12 +41,14 @@ void append_escaped(Bytes& out, std::uint8_t code, BytesView payload) {
 }
 
 void append_big_endian(Bytes& out, std::uint64_t v, int n) {
-  for (int i = n - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  for (int i = n - 1; i >= 0; --i)
+    out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
 int byte_length(std::uint64_t v) {
   int n = 0;
-  for (; v != 0; v >>= 8) ++n;
+  for (; v != 0; v >>= 8)
+    ++n;
   return n;
 }
 
@@ -129,7 +131,8 @@ void pack_element(Bytes& out, const TupleElement& e, bool nested) {
 }
 
 void pack_into(Bytes& out, const Tuple& t, bool nested) {
-  for (const TupleElement& e : t.items) pack_element(out, e, nested);
+  for (const TupleElement& e : t.items)
+    pack_element(out, e, nested);
 }
 
 // ---- unpacking ----
@@ -154,7 +157,8 @@ class Reader {
   std::uint8_t byte_at(std::size_t i) const { return static_cast<std::uint8_t>(in_[i]); }
   std::uint64_t read_big_endian(int n) {
     std::uint64_t v = 0;
-    for (int i = 0; i < n; ++i) v = (v << 8) | byte_at(pos_++);
+    for (int i = 0; i < n; ++i)
+      v = (v << 8) | byte_at(pos_++);
     return v;
   }
   bool read_escaped(Bytes& out, std::size_t start, const char* what);
@@ -276,17 +280,23 @@ bool Reader::read_element(TupleElement& e, bool nested) {
       return true;
     }
     case kNegLong:
-    case kPosLong: return read_long_integer(e, code, start);
+    case kPosLong:
+      return read_long_integer(e, code, start);
     case kFloat:
       if (!need(4, "float", start)) return false;
-      e = TupleElement(bit_cast<float>(static_cast<std::uint32_t>(unorder_bits(read_big_endian(4), 32))));
+      e = TupleElement(
+          bit_cast<float>(static_cast<std::uint32_t>(unorder_bits(read_big_endian(4), 32))));
       return true;
     case kDouble:
       if (!need(8, "double", start)) return false;
       e = TupleElement(bit_cast<double>(unorder_bits(read_big_endian(8), 64)));
       return true;
-    case kFalse: e = TupleElement(false); return true;
-    case kTrue: e = TupleElement(true); return true;
+    case kFalse:
+      e = TupleElement(false);
+      return true;
+    case kTrue:
+      e = TupleElement(true);
+      return true;
     case kUuid: {
       if (!need(16, "UUID", start)) return false;
       Uuid u;
@@ -308,8 +318,9 @@ bool Reader::read_element(TupleElement& e, bool nested) {
       if (code >= 0x0c && code <= 0x1c) return read_integer(e, code, start);
       char hex[8];
       std::snprintf(hex, sizeof hex, "0x%02x", code);
-      return fail(start, std::string("unknown type code ") + hex +
-                             (code == kEscape ? " (0xff is the escape byte, never a type code)" : ""));
+      return fail(start,
+                  std::string("unknown type code ") + hex +
+                      (code == kEscape ? " (0xff is the escape byte, never a type code)" : ""));
   }
 }
 
@@ -341,17 +352,27 @@ std::optional<Tuple> Reader::read_tuple(bool nested) {
 // Order of element kinds (by type code), with all integers one kind.
 int kind_rank(const TupleElement& e) {
   switch (e.value.index()) {
-    case 0: return 0;   // null
-    case 1: return 1;   // bytes
-    case 2: return 2;   // string
-    case 3: return 5;   // nested
+    case 0:
+      return 0;  // null
+    case 1:
+      return 1;  // bytes
+    case 2:
+      return 2;  // string
+    case 3:
+      return 5;  // nested
     case 4:
-    case 5: return 20;  // integers
-    case 6: return 32;  // float
-    case 7: return 33;  // double
-    case 8: return std::get<bool>(e.value) ? 39 : 38;
-    case 9: return 48;  // uuid
-    case 10: return 51; // versionstamp
+    case 5:
+      return 20;  // integers
+    case 6:
+      return 32;  // float
+    case 7:
+      return 33;  // double
+    case 8:
+      return std::get<bool>(e.value) ? 39 : 38;
+    case 9:
+      return 48;  // uuid
+    case 10:
+      return 51;  // versionstamp
   }
   return 0;
 }
@@ -380,24 +401,30 @@ int compare_elements(const TupleElement& a, const TupleElement& b) {
   int ra = kind_rank(a), rb = kind_rank(b);
   if (ra != rb) return three_way(ra, rb);
   switch (ra) {
-    case 1: return three_way(a.get<TupleBytes>()->bytes, b.get<TupleBytes>()->bytes);
-    case 2: return three_way(*a.get<std::string>(), *b.get<std::string>());
-    case 5: return compare(*a.get<Tuple>(), *b.get<Tuple>());
-    case 20: return compare_integers(a, b);
+    case 1:
+      return three_way(a.get<TupleBytes>()->bytes, b.get<TupleBytes>()->bytes);
+    case 2:
+      return three_way(*a.get<std::string>(), *b.get<std::string>());
+    case 5:
+      return compare(*a.get<Tuple>(), *b.get<Tuple>());
+    case 20:
+      return compare_integers(a, b);
     case 32:
       return three_way(order_bits(bit_cast<std::uint32_t>(*a.get<float>()), 32),
                        order_bits(bit_cast<std::uint32_t>(*b.get<float>()), 32));
     case 33:
       return three_way(order_bits(bit_cast<std::uint64_t>(*a.get<double>()), 64),
                        order_bits(bit_cast<std::uint64_t>(*b.get<double>()), 64));
-    case 48: return three_way(a.get<Uuid>()->bytes, b.get<Uuid>()->bytes);
+    case 48:
+      return three_way(a.get<Uuid>()->bytes, b.get<Uuid>()->bytes);
     case 51: {
       const auto* x = a.get<Versionstamp>();
       const auto* y = b.get<Versionstamp>();
       int c = three_way(x->transaction, y->transaction);
       return c != 0 ? c : three_way(x->user_version, y->user_version);
     }
-    default: return 0;  // null, false, true
+    default:
+      return 0;  // null, false, true
   }
 }
 
@@ -429,12 +456,16 @@ TupleElement::TupleElement(std::uint64_t v) {
 
 bool operator==(const TupleElement& a, const TupleElement& b) {
   if (a.value.index() != b.value.index()) return false;
-  if (const auto* f = a.get<float>()) return bit_cast<std::uint32_t>(*f) == bit_cast<std::uint32_t>(*b.get<float>());
-  if (const auto* d = a.get<double>()) return bit_cast<std::uint64_t>(*d) == bit_cast<std::uint64_t>(*b.get<double>());
+  if (const auto* f = a.get<float>())
+    return bit_cast<std::uint32_t>(*f) == bit_cast<std::uint32_t>(*b.get<float>());
+  if (const auto* d = a.get<double>())
+    return bit_cast<std::uint64_t>(*d) == bit_cast<std::uint64_t>(*b.get<double>());
   return a.value == b.value;
 }
 
-bool operator==(const Tuple& a, const Tuple& b) { return a.items == b.items; }
+bool operator==(const Tuple& a, const Tuple& b) {
+  return a.items == b.items;
+}
 
 std::string TupleError::to_string() const {
   return "byte " + std::to_string(offset) + ": " + message;
@@ -482,7 +513,8 @@ std::optional<Bytes> pack_with_versionstamp(const Tuple& tuple, std::string& err
     return std::nullopt;
   }
   auto offset = static_cast<std::uint32_t>(offsets[0]);
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((offset >> (8 * i)) & 0xff));
+  for (int i = 0; i < 4; ++i)
+    out.push_back(static_cast<char>((offset >> (8 * i)) & 0xff));
   return out;
 }
 

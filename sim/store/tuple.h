@@ -56,19 +56,19 @@ struct TupleElement {
   Value value;
 
   TupleElement() : value(TupleNull{}) {}
-  TupleElement(TupleNull v) : value(v) {}                    // NOLINT: implicit by design
-  TupleElement(TupleBytes v) : value(std::move(v)) {}        // NOLINT
-  TupleElement(std::string v) : value(std::move(v)) {}       // NOLINT
-  TupleElement(const char* v) : value(std::string(v)) {}     // NOLINT
-  TupleElement(Tuple v) : value(std::move(v)) {}             // NOLINT
-  TupleElement(std::int64_t v) : value(v) {}                 // NOLINT
+  TupleElement(TupleNull v) : value(v) {}                       // NOLINT: implicit by design
+  TupleElement(TupleBytes v) : value(std::move(v)) {}           // NOLINT
+  TupleElement(std::string v) : value(std::move(v)) {}          // NOLINT
+  TupleElement(const char* v) : value(std::string(v)) {}        // NOLINT
+  TupleElement(Tuple v) : value(std::move(v)) {}                // NOLINT
+  TupleElement(std::int64_t v) : value(v) {}                    // NOLINT
   TupleElement(int v) : value(static_cast<std::int64_t>(v)) {}  // NOLINT
-  TupleElement(std::uint64_t v);                             // NOLINT: normalises to int64
-  TupleElement(float v) : value(v) {}                        // NOLINT
-  TupleElement(double v) : value(v) {}                       // NOLINT
-  TupleElement(bool v) : value(v) {}                         // NOLINT
-  TupleElement(Uuid v) : value(v) {}                         // NOLINT
-  TupleElement(Versionstamp v) : value(v) {}                 // NOLINT
+  TupleElement(std::uint64_t v);                                // NOLINT: normalises to int64
+  TupleElement(float v) : value(v) {}                           // NOLINT
+  TupleElement(double v) : value(v) {}                          // NOLINT
+  TupleElement(bool v) : value(v) {}                            // NOLINT
+  TupleElement(Uuid v) : value(v) {}                            // NOLINT
+  TupleElement(Versionstamp v) : value(v) {}                    // NOLINT
 
   template <class T>
   const T* get() const {

@@ -39,7 +39,8 @@ inline model::History linearizable_history(const GenOptions& o) {
   std::vector<SpecEntry> queue;  // sorted like SpecState
   std::int64_t order = 0, next_value = 0, next_process = 0;
   std::vector<Proc> procs;
-  for (int p = 0; p < o.processes; ++p) procs.push_back(fresh(next_process++));
+  for (int p = 0; p < o.processes; ++p)
+    procs.push_back(fresh(next_process++));
   int invoked = 0;
   auto emit = [&](Event e) {
     e.index = static_cast<std::int64_t>(h.size());
@@ -48,7 +49,8 @@ inline model::History linearizable_history(const GenOptions& o) {
   };
   for (int guard = 0; guard < 1000; ++guard) {
     bool all_idle = true;
-    for (auto& p : procs) all_idle = all_idle && p.state == 0;
+    for (auto& p : procs)
+      all_idle = all_idle && p.state == 0;
     if (invoked >= o.operations && all_idle) break;
     auto& p = procs[static_cast<std::size_t>(*rc::gen::inRange(0, o.processes))];
     if (p.state == 0) {
@@ -83,9 +85,10 @@ inline model::History linearizable_history(const GenOptions& o) {
       p.output.reset();
       if (is_insert(inv.f)) {
         SpecEntry entry{inv.value->priority.value_or(0), order++, inv.value->value};
-        auto at = std::upper_bound(queue.begin(), queue.end(), entry, [](const auto& a, const auto& b) {
-          return a.priority != b.priority ? a.priority < b.priority : a.order < b.order;
-        });
+        auto at =
+            std::upper_bound(queue.begin(), queue.end(), entry, [](const auto& a, const auto& b) {
+              return a.priority != b.priority ? a.priority < b.priority : a.order < b.order;
+            });
         queue.insert(at, entry);
       } else if (!queue.empty()) {
         bool back = inv.f == OpFunction::pop_max || inv.f == OpFunction::peek_max;
@@ -119,7 +122,9 @@ inline void corrupt(model::History& h) {
   if (removes.empty() || values.empty()) return;
   Event& e = h[removes[*rc::gen::inRange<std::size_t>(0, removes.size())]];
   switch (*rc::gen::inRange(0, 3)) {
-    case 0: e.value.reset(); break;
+    case 0:
+      e.value.reset();
+      break;
     default: {
       std::optional<std::int64_t> p;
       if (e.value) p = e.value->priority;

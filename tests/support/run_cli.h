@@ -16,25 +16,30 @@ struct CliResult {
 
 inline std::string shell_quote(const std::string& arg) {
   std::string out = "'";
-  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  for (char c : arg)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
 
 inline CliResult run_cli_in(const std::string& directory, const std::string& args) {
   CliResult r;
-  std::string command = (directory.empty() ? std::string() : "cd " + shell_quote(directory) + " && ") +
-                        std::string(CONTEND_BINARY) + " " + args + " 2>&1";
+  std::string command =
+      (directory.empty() ? std::string() : "cd " + shell_quote(directory) + " && ") +
+      std::string(CONTEND_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return r;
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.output.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    r.output.append(buffer.data(), n);
   int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
 
-inline CliResult run_cli(const std::string& args) { return run_cli_in("", args); }
+inline CliResult run_cli(const std::string& args) {
+  return run_cli_in("", args);
+}
 
 inline std::string source_path(const std::string& relative) {
   return std::string(CONTEND_SOURCE_DIR) + "/" + relative;

@@ -34,7 +34,7 @@ struct StoreHarness {
   }
 
   static ErrorOr<std::optional<Bytes>> get(Transaction& tr, const std::string& key,
-                                          bool snapshot = false) {
+                                           bool snapshot = false) {
     return run_inline(attempt(tr, [key, snapshot](Transaction& t) -> Task<std::optional<Bytes>> {
       co_return co_await t.get(key, snapshot);
     }));

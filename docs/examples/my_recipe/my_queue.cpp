@@ -51,14 +51,16 @@ class MyQueue final : public Recipe {
 }  // namespace
 
 const RecipeInfo& my_queue() {
-  static const RecipeInfo info{"my-queue", RecipeKind::fifo, true, "a user's versionstamp queue",
-                               []() -> std::unique_ptr<Recipe> { return std::make_unique<MyQueue>(false); }};
+  static const RecipeInfo info{
+      "my-queue", RecipeKind::fifo, true, "a user's versionstamp queue",
+      []() -> std::unique_ptr<Recipe> { return std::make_unique<MyQueue>(false); }};
   return info;
 }
 
 const RecipeInfo& my_broken_queue() {
-  static const RecipeInfo info{"my-broken-queue", RecipeKind::fifo, false, "takes the last item: LIFO",
-                               []() -> std::unique_ptr<Recipe> { return std::make_unique<MyQueue>(true); }};
+  static const RecipeInfo info{
+      "my-broken-queue", RecipeKind::fifo, false, "takes the last item: LIFO",
+      []() -> std::unique_ptr<Recipe> { return std::make_unique<MyQueue>(true); }};
   return info;
 }
 

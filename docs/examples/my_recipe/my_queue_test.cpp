@@ -26,7 +26,8 @@ TEST(MyBrokenQueue, FailsWithACounterexampleAndAReproductionCommand) {
   contend::Scenario s = contend::testing::scenario_for(my::my_broken_queue(), 4, 10);
   s.seed_last = 20;
   EXPECT_NONFATAL_FAILURE(CONTEND_EXPECT_CORRECT(my::my_broken_queue(), s), "order_inversion");
-  EXPECT_NONFATAL_FAILURE(CONTEND_EXPECT_CORRECT(my::my_broken_queue(), s), "reproduce: CONTEND_SEEDS=");
+  EXPECT_NONFATAL_FAILURE(CONTEND_EXPECT_CORRECT(my::my_broken_queue(), s),
+                          "reproduce: CONTEND_SEEDS=");
   EXPECT_NONFATAL_FAILURE(CONTEND_EXPECT_CORRECT(my::my_broken_queue(), s), "counterexample: ");
 }
 
