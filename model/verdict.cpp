@@ -22,7 +22,8 @@ constexpr ViolationKind kKinds[] = {ViolationKind::none,
                                     ViolationKind::order_inversion,
                                     ViolationKind::empty_while_nonempty,
                                     ViolationKind::priority_inversion,
-                                    ViolationKind::not_linearizable};
+                                    ViolationKind::not_linearizable,
+                                    ViolationKind::store_not_serializable};
 }
 
 std::string_view to_string(ViolationKind kind) {
@@ -43,6 +44,8 @@ std::string_view to_string(ViolationKind kind) {
       return "priority_inversion";
     case ViolationKind::not_linearizable:
       return "not_linearizable";
+    case ViolationKind::store_not_serializable:
+      return "store_not_serializable";
   }
   return "?";
 }

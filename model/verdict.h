@@ -21,6 +21,7 @@ enum class ViolationKind : std::uint8_t {
   empty_while_nonempty,  // reported empty although some value was provably present throughout
   priority_inversion,    // took x while a better item was provably present throughout
   not_linearizable,      // the search found no linearization (no simpler pattern named)
+  store_not_serializable,  // the simulated store itself broke serializability (a contend bug)
 };
 
 std::string_view to_string(VerdictKind kind);

@@ -26,7 +26,17 @@ model::CheckRequest check_request_for(const Scenario& scenario) {
 }
 
 model::CheckReport check_run(const Scenario& scenario, const SeedRun& run) {
-  return model::check_history(run.history, check_request_for(scenario));
+  model::CheckReport report = model::check_history(run.history, check_request_for(scenario));
+  if (run.store_not_serializable) {
+    model::Verdict v;
+    v.kind = model::VerdictKind::violation;
+    v.violation = model::ViolationKind::store_not_serializable;
+    v.checker = "serializability";
+    v.explanation = *run.store_not_serializable;
+    report.verdicts.push_back(v);
+    report.verdict = v;  // a broken store invalidates every other verdict
+  }
+  return report;
 }
 
 std::optional<std::string> validate_expectation(const std::string& expect) {

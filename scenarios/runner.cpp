@@ -1,5 +1,7 @@
 #include "scenarios/runner.h"
 
+#include "sim/runtime/serializability.h"
+
 #include <algorithm>
 #include <cassert>
 #include <deque>
@@ -327,6 +329,10 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   options.max_steps = scenario.max_steps;
   options.max_virtual_us = scenario.max_virtual_seconds * 1'000'000;
   options.record_attempts = controls.record_attempts;
+  const bool serializability =
+      controls.check_serializability ||
+      std::find(scenario.checks.begin(), scenario.checks.end(), "serializability") != scenario.checks.end();
+  options.log_transactions = serializability;
   options.retry_limit = scenario.retry_limit;
   out.faults = options.faults;
   std::shared_ptr<Strategy> strategy =
@@ -362,6 +368,10 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   m.unseed = world.unseed();
   m.run_hash = hash_history(workload.history(), state ^ m.unseed);
 
+  if (serializability) {
+    out.transactions_replayed = static_cast<std::int64_t>(world.committed_transactions().size());
+    out.store_not_serializable = check_serializable(world.committed_transactions());
+  }
   out.history = std::move(workload.history());
   out.choices = world.choices();
   out.attempts = world.attempt_records();

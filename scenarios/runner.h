@@ -55,10 +55,15 @@ struct SeedRun {
   std::vector<AttemptRecord> attempts;              // when RunControls::record_attempts
   std::map<std::int64_t, ClientId> process_client;  // history process id -> world client
   bool drained = false;                             // the drain phase ended on an empty queue
+  // With the serializability check: how many committed transactions were replayed, and the
+  // first read that did not replay (a store bug), if any.
+  std::int64_t transactions_replayed = 0;
+  std::optional<std::string> store_not_serializable;
 };
 
 struct RunControls {
   bool record_attempts = false;
+  bool check_serializability = false;  // also on when the scenario's checks ask for it
   // Overrides the strategy (exploration, replay); shared so the caller can read it afterwards.
   // Null = earliest-due-first (the seeded latencies decide).
   std::shared_ptr<Strategy> strategy;

@@ -17,6 +17,7 @@ Scenario small(const std::string& recipe, int clients, int ops) {
   s.recipe = recipe;
   s.clients = clients;
   s.operations_per_client = ops;
+  s.checks.push_back("serializability");
   return s;
 }
 

@@ -19,6 +19,7 @@ Scenario scenario_for(const std::string& recipe, int clients, int ops) {
   s.recipe = recipe;
   s.clients = clients;
   s.operations_per_client = ops;
+  s.checks.push_back("serializability");
   const RecipeInfo* info = find_recipe(recipe);
   if (info != nullptr && info->kind == RecipeKind::priority) {
     s.mix.peek_min = 1;
@@ -143,6 +144,22 @@ INSTANTIATE_TEST_SUITE_P(EveryRecipe, OneClient, ::testing::ValuesIn([] {
                              c = c == '-' ? '_' : c;
                            return n;
                          });
+
+TEST(Runner, EveryCommittedTransactionReplaysSeriallyUnderFaults) {
+  for (const RecipeInfo& info : all_recipes()) {
+    Scenario s = scenario_for(std::string(info.name), 8, 12);
+    s.faults.not_committed = 0.05;
+    s.faults.unknown_result_applied = 0.05;
+    s.faults.read_too_old = 0.02;
+    s.faults.crash = 0.01;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      SeedRun run = run_seed(s, seed);
+      EXPECT_GT(run.transactions_replayed, 0) << info.name;
+      EXPECT_FALSE(run.store_not_serializable.has_value())
+          << info.name << " seed " << seed << ": " << *run.store_not_serializable;
+    }
+  }
+}
 
 TEST(Runner, ManyClientsWithoutFaultsDequeueEveryAcknowledgedItemExactlyOnce) {
   for (const char* recipe : {"queue", "strict-queue", "versionstamp-queue", "idempotent-queue",

@@ -39,6 +39,7 @@ struct WorldOptions {
   std::int64_t max_virtual_us = 24LL * 3600 * 1'000'000;
   bool record_attempts = false;  // keep an AttemptRecord per transaction attempt (traces)
   int retry_limit = 1000;        // per run() loop
+  bool log_transactions = false; // keep every committed transaction's reads and writes
 };
 
 // Counters the world keeps about transaction attempts.
@@ -66,6 +67,16 @@ struct AttemptRecord {
   std::vector<Mutation> mutations;
   std::optional<ConflictCause> conflict;
   std::string conflict_step;
+};
+
+// A committed transaction, as the serializability replay needs it.
+struct CommittedTransaction {
+  ClientId client = 0;
+  std::uint64_t transaction_id = 0;
+  Version read_version = kInvalidVersion;
+  Version commit_version = kInvalidVersion;  // kInvalidVersion: read-only
+  std::vector<ReadRecord> reads;
+  std::vector<Mutation> mutations;
 };
 
 enum class BoundHit : std::uint8_t { none, steps, virtual_time };
@@ -103,6 +114,7 @@ class World final : public Environment {
   ReadFault read_fault(ClientId client) override;
   CommitFault commit_fault(ClientId client) override;
   void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
+  bool log_reads() const override { return options_.log_transactions; }
 
   // ---- results ----
   BoundHit bound_hit() const { return bound_hit_; }
@@ -111,6 +123,7 @@ class World final : public Environment {
   std::int64_t attempts_of(ClientId client) const;
   const std::vector<std::uint32_t>& choices() const { return choices_; }
   const std::vector<AttemptRecord>& attempt_records() const { return attempt_records_; }
+  const std::vector<CommittedTransaction>& committed_transactions() const { return committed_; }
   std::size_t live_clients() const;
   // A final draw from the scheduling stream: equal across reruns of the same seed, or the run
   // was not deterministic (FoundationDB's "unseed" check).
@@ -153,6 +166,7 @@ class World final : public Environment {
   std::vector<Candidate> candidates_;
   std::vector<std::uint32_t> choices_;
   std::vector<AttemptRecord> attempt_records_;
+  std::vector<CommittedTransaction> committed_;
   AttemptStats stats_;
   std::int64_t now_us_ = 0;
   std::int64_t steps_ = 0;

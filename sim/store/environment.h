@@ -65,6 +65,8 @@ class Environment {
   virtual std::uint64_t random_u64(ClientId client) = 0;
   virtual ReadFault read_fault(ClientId client) = 0;
   virtual CommitFault commit_fault(ClientId client) = 0;
+  // Whether transactions should log every read and its result (for the serializability replay).
+  virtual bool log_reads() const { return false; }
   // Told when a transaction attempt ends: at commit (with its outcome) or when a read fails.
   virtual void on_attempt_end(const Transaction& /*tr*/, ErrorCode /*outcome*/) {}
 

@@ -20,6 +20,7 @@ void Transaction::reset() {
   cleared_.clear();
   versionstamped_key_ranges_.clear();
   mutations_.clear();
+  read_log_.clear();
   read_ranges_.clear();
   read_range_steps_.clear();
   write_ranges_.clear();
@@ -338,6 +339,10 @@ void Transaction::GetOp::complete() {
   auto result = tr_->do_get(key_, snapshot_);
   if (!result.ok()) return abort_with(result.error());
   result_ = std::move(result.value());
+  if (env.log_reads()) {
+    tr_->read_log_.push_back(
+        ReadRecord{false, single_key_range(key_), {}, snapshot_, tr_->mutations_.size(), result_, {}});
+  }
 }
 
 void Transaction::RangeOp::complete() {
@@ -357,6 +362,10 @@ void Transaction::RangeOp::complete() {
   auto result = tr_->do_get_range(range_, options_);
   if (!result.ok()) return abort_with(result.error());
   result_ = std::move(result.value());
+  if (env.log_reads()) {
+    tr_->read_log_.push_back(ReadRecord{true, range_, options_, options_.snapshot,
+                                        tr_->mutations_.size(), std::nullopt, result_});
+  }
 }
 
 // ---- commit and retry ----

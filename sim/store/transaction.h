@@ -59,6 +59,19 @@ inline constexpr std::int64_t kDefaultBackoffUs = 10'000;
 inline constexpr std::int64_t kMaxBackoffUs = 1'000'000;
 inline constexpr std::int64_t kFutureVersionRetryDelayUs = 10'000;
 
+// One read a transaction made, logged when the environment asks (Environment::log_reads):
+// enough to evaluate it again on a plain map. `mutations_before` places it in program order
+// among the transaction's buffered writes.
+struct ReadRecord {
+  bool range = false;
+  KeyRange keys;  // get: [key, key + \x00)
+  RangeOptions options;
+  bool snapshot = false;
+  std::size_t mutations_before = 0;
+  std::optional<Bytes> value;  // get
+  RangeResult rows;            // get_range
+};
+
 class Transaction {
  public:
   explicit Transaction(Database db);
@@ -106,6 +119,8 @@ class Transaction {
   const std::vector<KeyRange>& read_conflict_ranges() const { return read_ranges_; }
   const std::vector<KeyRange>& write_conflict_ranges() const { return write_ranges_; }
   const std::vector<Mutation>& mutations() const { return mutations_; }
+  // The reads of this attempt, when the environment logs them.
+  const std::vector<ReadRecord>& read_log() const { return read_log_; }
   // The conflict behind the last not_committed returned by commit().
   const std::optional<ConflictCause>& last_conflict() const { return last_conflict_; }
   // The label of the recipe step whose read range conflicted last (see set_step).
@@ -146,6 +161,7 @@ class Transaction {
   std::map<Bytes, Bytes, std::less<>> cleared_;  // disjoint cleared ranges: begin -> end
   std::vector<KeyRange> versionstamped_key_ranges_;
   std::vector<Mutation> mutations_;
+  std::vector<ReadRecord> read_log_;
   std::vector<KeyRange> read_ranges_;
   std::vector<std::string_view> read_range_steps_;
   std::vector<KeyRange> write_ranges_;
