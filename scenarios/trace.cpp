@@ -50,15 +50,12 @@ std::string format_tuple(const Tuple& t) {
 
 std::string format_key(BytesView key) {
   if (key.empty()) return "''";
-  // Ranges end in 0x00/0xff bytes after a tuple: show them as a suffix.
-  BytesView body = key;
-  std::string suffix;
-  if (body.back() == '\xff' || body.back() == '\0') {
-    suffix = body.back() == '\xff' ? "+\\xff" : "+\\x00";
-    body.remove_suffix(1);
+  // Range bounds are often a tuple followed by 0x00 or 0xff: show that byte as a suffix.
+  if (key.back() == '\xff' || key.back() == '\0') {
+    UnpackResult body = unpack(key.substr(0, key.size() - 1));
+    if (body.ok()) return format_tuple(*body.tuple) + (key.back() == '\xff' ? "+\\xff" : "+\\x00");
   }
-  UnpackResult r = unpack(body);
-  if (r.ok()) return format_tuple(*r.tuple) + suffix;
+  if (UnpackResult whole = unpack(key); whole.ok()) return format_tuple(*whole.tuple);
   return "'" + printable(key) + "'";
 }
 
@@ -67,16 +64,31 @@ std::string format_range(const KeyRange& range) {
   return "[" + format_key(range.begin) + ", " + format_key(range.end) + ")";
 }
 
+std::string format_read(const ReadRecord& r) {
+  std::string out;
+  if (!r.range) {
+    out = "get " + format_key(r.keys.begin) + (r.snapshot ? " (snapshot)" : "") + " = " +
+          (r.value ? "'" + printable(*r.value) + "'" : std::string("absent"));
+    return out;
+  }
+  out = "range " + format_range(r.keys);
+  if (r.options.limit > 0) out += " limit " + std::to_string(r.options.limit);
+  if (r.options.reverse) out += " reverse";
+  if (r.snapshot) out += " (snapshot)";
+  out += " = " + std::to_string(r.rows.size()) + " row(s)";
+  if (!r.rows.empty()) out += " first " + format_key(r.rows.front().key);
+  return out;
+}
+
 std::string format_attempt(const AttemptRecord& a) {
-  std::string out =
-      fmt::format("client {} tx#{} rv={}", a.client, a.transaction_id, a.read_version);
+  std::string out = fmt::format("client {} tx#{} rv={}", a.client, a.transaction_id, a.read_version);
+  for (const ReadRecord& r : a.reads) out += "; " + format_read(r);
   if (!a.read_ranges.empty()) {
-    out += " reads";
-    for (const auto& r : a.read_ranges)
-      out += " " + format_range(r);
+    out += "; conflict ranges";
+    for (const auto& r : a.read_ranges) out += " " + format_range(r);
   }
   if (!a.mutations.empty()) {
-    out += " writes";
+    out += "; writes";
     for (const auto& m : a.mutations) {
       const bool clear_one = m.type == MutationType::clear_range && m.param2 == key_after(m.param1);
       out += " " + std::string(clear_one ? "clear" : mutation_name(m.type)) + " " +

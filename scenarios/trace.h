@@ -13,6 +13,7 @@ namespace contend {
 // A key as a tuple when it decodes ("Q", 3, b'\x8f…'), else as escaped bytes.
 std::string format_key(BytesView key);
 std::string format_range(const KeyRange& range);
+std::string format_read(const ReadRecord& read);
 std::string format_attempt(const AttemptRecord& attempt);
 
 // History events and transaction attempts merged in virtual-time order.

@@ -204,6 +204,7 @@ void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
   r.commit_version = tr.committed_version();
   r.outcome = outcome;
   r.read_ranges = tr.read_conflict_ranges();
+  r.reads = tr.read_log();
   r.mutations = tr.mutations();
   r.conflict = tr.last_conflict();
   r.conflict_step = std::string(tr.last_conflict_step());

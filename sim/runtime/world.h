@@ -63,7 +63,8 @@ struct AttemptRecord {
   Version read_version = kInvalidVersion;
   Version commit_version = kInvalidVersion;
   ErrorCode outcome = ErrorCode::success;
-  std::vector<KeyRange> read_ranges;
+  std::vector<KeyRange> read_ranges;  // the read conflict ranges it sent
+  std::vector<ReadRecord> reads;      // every read, snapshot or not, with what it returned
   std::vector<Mutation> mutations;
   std::optional<ConflictCause> conflict;
   std::string conflict_step;
@@ -114,7 +115,7 @@ class World final : public Environment {
   ReadFault read_fault(ClientId client) override;
   CommitFault commit_fault(ClientId client) override;
   void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
-  bool log_reads() const override { return options_.log_transactions; }
+  bool log_reads() const override { return options_.log_transactions || options_.record_attempts; }
 
   // ---- results ----
   BoundHit bound_hit() const { return bound_hit_; }
