@@ -15,17 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string capture_trace(const SeedRun& run) {
-  char* buffer = nullptr;
-  std::size_t size = 0;
-  FILE* mem = open_memstream(&buffer, &size);
-  print_trace(mem, run);
-  std::fclose(mem);
-  std::string out(buffer, size);
-  std::free(buffer);
-  return out;
-}
-
 json ops_json(const SeedRun& run, const std::set<std::int64_t>& violating) {
   json ops = json::array();
   std::map<std::int64_t, const model::Event*> open;
@@ -187,7 +176,7 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
         fmt::format("{} client(s) x {} operation(s), seed {}: {}\n{}\n\n", c.scenario.clients,
                     c.scenario.operations_per_client, c.finding.seed, c.finding.verdict.summary(),
                     c.finding.verdict.explanation) +
-        capture_trace(c.run);
+        trace_text(c.run);
   }
   std::set<ClientId> clients;
   for (const auto& [p, c] : run.process_client)
@@ -199,7 +188,7 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
                {"ops", ops_json(run, violating)},
                {"attempts", attempts_json(run)},
                {"counterexample", counterexample},
-               {"trace", capture_trace(run)}};
+               {"trace", trace_text(run)}};
   // Keep "</script>" out of the embedded JSON.
   std::string embedded = replace_all(data.dump(), "</", "<\\/");
   std::string title = fmt::format("{} seed {} ({})", scenario.name, run.seed, scenario.recipe);

@@ -330,8 +330,8 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   options.max_virtual_us = scenario.max_virtual_seconds * 1'000'000;
   options.record_attempts = controls.record_attempts;
   const bool serializability =
-      controls.check_serializability ||
-      std::find(scenario.checks.begin(), scenario.checks.end(), "serializability") != scenario.checks.end();
+      controls.check_serializability || std::find(scenario.checks.begin(), scenario.checks.end(),
+                                                  "serializability") != scenario.checks.end();
   options.log_transactions = serializability;
   options.retry_limit = scenario.retry_limit;
   out.faults = options.faults;

@@ -81,11 +81,14 @@ std::string format_read(const ReadRecord& r) {
 }
 
 std::string format_attempt(const AttemptRecord& a) {
-  std::string out = fmt::format("client {} tx#{} rv={}", a.client, a.transaction_id, a.read_version);
-  for (const ReadRecord& r : a.reads) out += "; " + format_read(r);
+  std::string out =
+      fmt::format("client {} tx#{} rv={}", a.client, a.transaction_id, a.read_version);
+  for (const ReadRecord& r : a.reads)
+    out += "; " + format_read(r);
   if (!a.read_ranges.empty()) {
     out += "; conflict ranges";
-    for (const auto& r : a.read_ranges) out += " " + format_range(r);
+    for (const auto& r : a.read_ranges)
+      out += " " + format_range(r);
   }
   if (!a.mutations.empty()) {
     out += "; writes";
@@ -134,6 +137,17 @@ void print_trace(std::FILE* out, const SeedRun& run) {
                 : (e.type == model::EventType::ok && !model::is_insert(e.f) ? " (empty)" : ""));
   }
   flush_attempts_until(INT64_MAX);
+}
+
+std::string trace_text(const SeedRun& run) {
+  char* buffer = nullptr;
+  std::size_t size = 0;
+  FILE* memory = open_memstream(&buffer, &size);
+  print_trace(memory, run);
+  std::fclose(memory);
+  std::string out(buffer, size);
+  std::free(buffer);
+  return out;
 }
 
 }  // namespace contend

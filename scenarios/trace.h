@@ -18,5 +18,7 @@ std::string format_attempt(const AttemptRecord& attempt);
 
 // History events and transaction attempts merged in virtual-time order.
 void print_trace(std::FILE* out, const SeedRun& run);
+// The same trace as a string.
+std::string trace_text(const SeedRun& run);
 
 }  // namespace contend

@@ -35,17 +35,6 @@ std::string current_test() {
   return info == nullptr ? "" : std::string(info->test_suite_name()) + "." + info->name();
 }
 
-std::string trace_text(const SeedRun& run) {
-  char* buffer = nullptr;
-  std::size_t size = 0;
-  FILE* mem = open_memstream(&buffer, &size);
-  print_trace(mem, run);
-  std::fclose(mem);
-  std::string out(buffer, size);
-  std::free(buffer);
-  return out;
-}
-
 }  // namespace
 
 RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario) {

@@ -54,14 +54,7 @@ class IdempotentPriorityQueue final : public Recipe {
     co_return priority_steps::taken(r);
   }
 
-  Task<OpResult> peek(Database db, bool max) override {
-    auto r = co_await run(db, [max](Transaction& tr) -> Task<std::optional<model::Item>> {
-      auto kv = co_await end_item(tr, max);
-      if (!kv) co_return std::nullopt;
-      co_return item_of(*kv);
-    });
-    co_return priority_steps::taken(r);
-  }
+  Task<OpResult> peek(Database db, bool max) override { return priority_steps::peek(db, max); }
 };
 
 }  // namespace

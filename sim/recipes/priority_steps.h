@@ -45,4 +45,14 @@ inline OpResult taken(const RunResult<std::optional<model::Item>>& r) {
   return out;
 }
 
+// The seed's peek: the same limit-1 read as a pop, no clear (a read-only transaction).
+inline Task<OpResult> peek(Database db, bool max) {
+  auto r = co_await run(db, [max](Transaction& tr) -> Task<std::optional<model::Item>> {
+    auto kv = co_await end_item(tr, max);
+    if (!kv) co_return std::nullopt;
+    co_return item_of(*kv);
+  });
+  co_return taken(r);
+}
+
 }  // namespace contend::priority_steps

@@ -322,47 +322,39 @@ ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range, const Rang
   return out;
 }
 
-void Transaction::GetOp::complete() {
-  tr_->take_read_version_if_needed();
-  Environment& env = tr_->env();
-  if (ErrorCode e = tr_->db_.store->check_read_version(*tr_->read_version_, env.now_us()); !ok(e)) {
-    return abort_with(e);
-  }
-  switch (env.read_fault(client)) {
+// Takes the read version if needed and asks the store and the fault source whether a read may
+// happen now: success, or the error that abandons the attempt.
+ErrorCode Transaction::begin_read() {
+  take_read_version_if_needed();
+  if (ErrorCode e = db_.store->check_read_version(*read_version_, env().now_us()); !ok(e)) return e;
+  switch (env().read_fault(client())) {
     case ReadFault::none:
-      break;
+      return ErrorCode::success;
     case ReadFault::transaction_too_old:
-      return abort_with(ErrorCode::transaction_too_old);
+      return ErrorCode::transaction_too_old;
     case ReadFault::future_version:
-      return abort_with(ErrorCode::future_version);
+      return ErrorCode::future_version;
   }
+  return ErrorCode::success;
+}
+
+void Transaction::GetOp::complete() {
+  if (ErrorCode e = tr_->begin_read(); !ok(e)) return abort_with(e);
   auto result = tr_->do_get(key_, snapshot_);
   if (!result.ok()) return abort_with(result.error());
   result_ = std::move(result.value());
-  if (env.log_reads()) {
-    tr_->read_log_.push_back(
-        ReadRecord{false, single_key_range(key_), {}, snapshot_, tr_->mutations_.size(), result_, {}});
+  if (tr_->env().log_reads()) {
+    tr_->read_log_.push_back(ReadRecord{
+        false, single_key_range(key_), {}, snapshot_, tr_->mutations_.size(), result_, {}});
   }
 }
 
 void Transaction::RangeOp::complete() {
-  tr_->take_read_version_if_needed();
-  Environment& env = tr_->env();
-  if (ErrorCode e = tr_->db_.store->check_read_version(*tr_->read_version_, env.now_us()); !ok(e)) {
-    return abort_with(e);
-  }
-  switch (env.read_fault(client)) {
-    case ReadFault::none:
-      break;
-    case ReadFault::transaction_too_old:
-      return abort_with(ErrorCode::transaction_too_old);
-    case ReadFault::future_version:
-      return abort_with(ErrorCode::future_version);
-  }
+  if (ErrorCode e = tr_->begin_read(); !ok(e)) return abort_with(e);
   auto result = tr_->do_get_range(range_, options_);
   if (!result.ok()) return abort_with(result.error());
   result_ = std::move(result.value());
-  if (env.log_reads()) {
+  if (tr_->env().log_reads()) {
     tr_->read_log_.push_back(ReadRecord{true, range_, options_, options_.snapshot,
                                         tr_->mutations_.size(), std::nullopt, result_});
   }

@@ -150,6 +150,7 @@ class Transaction {
   void add_conflict_for_read(const KeyRange& range);
   void note_write(const KeyRange& range, std::size_t bytes);
   void take_read_version_if_needed();
+  ErrorCode begin_read();
 
   ErrorOr<std::optional<Bytes>> do_get(BytesView key, bool snapshot);
   ErrorOr<RangeResult> do_get_range(const KeyRange& range, const RangeOptions& options);
