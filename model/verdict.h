@@ -14,13 +14,13 @@ enum class VerdictKind : std::uint8_t { linearizable, violation, unknown };
 
 enum class ViolationKind : std::uint8_t {
   none,
-  value_from_nowhere,    // removed/peeked a value never inserted, or before its insert began
-  duplicate_delivery,    // two successful removes of one value
-  lost,                  // acknowledged, never removed, yet a later empty result proves it gone
-  order_inversion,       // FIFO: inserted a before b, yet b came out before a
-  empty_while_nonempty,  // reported empty although some value was provably present throughout
-  priority_inversion,    // took x while a better item was provably present throughout
-  not_linearizable,      // the search found no linearization (no simpler pattern named)
+  value_from_nowhere,      // removed/peeked a value never inserted, or before its insert began
+  duplicate_delivery,      // two successful removes of one value
+  lost,                    // acknowledged, never removed, yet a later empty result proves it gone
+  order_inversion,         // FIFO: inserted a before b, yet b came out before a
+  empty_while_nonempty,    // reported empty although some value was provably present throughout
+  priority_inversion,      // took x while a better item was provably present throughout
+  not_linearizable,        // the search found no linearization (no simpler pattern named)
   store_not_serializable,  // the simulated store itself broke serializability (a contend bug)
 };
 

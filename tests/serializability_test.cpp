@@ -7,7 +7,8 @@
 namespace contend {
 namespace {
 
-ReadRecord get_of(const std::string& key, std::optional<Bytes> value, std::size_t mutations_before = 0) {
+ReadRecord get_of(const std::string& key, std::optional<Bytes> value,
+                  std::size_t mutations_before = 0) {
   ReadRecord r;
   r.keys = single_key_range(key);
   r.value = std::move(value);
@@ -15,7 +16,9 @@ ReadRecord get_of(const std::string& key, std::optional<Bytes> value, std::size_
   return r;
 }
 
-Mutation set_of(const std::string& k, const std::string& v) { return Mutation{MutationType::set_value, k, v}; }
+Mutation set_of(const std::string& k, const std::string& v) {
+  return Mutation{MutationType::set_value, k, v};
+}
 
 TEST(Serializability, AcceptsReadsThatReplayInCommitOrder) {
   std::vector<CommittedTransaction> log = {

@@ -11,7 +11,9 @@ using Map = std::map<Bytes, Bytes, std::less<>>;
 
 void apply(Map& m, const Mutation& mu, Version commit_version) {
   switch (mu.type) {
-    case MutationType::set_value: m[mu.param1] = mu.param2; break;
+    case MutationType::set_value:
+      m[mu.param1] = mu.param2;
+      break;
     case MutationType::clear_range:
       m.erase(m.lower_bound(BytesView(mu.param1)), m.lower_bound(BytesView(mu.param2)));
       break;
@@ -36,11 +38,13 @@ bool replays(const Map& m, const ReadRecord& r) {
     return now == r.value;
   }
   RangeResult rows;
-  const std::size_t limit = r.options.limit > 0 ? static_cast<std::size_t>(r.options.limit) : SIZE_MAX;
+  const std::size_t limit =
+      r.options.limit > 0 ? static_cast<std::size_t>(r.options.limit) : SIZE_MAX;
   auto lo = m.lower_bound(BytesView(r.keys.begin));
   auto hi = m.lower_bound(BytesView(r.keys.end));
   if (!r.options.reverse) {
-    for (auto it = lo; it != hi && rows.size() < limit; ++it) rows.push_back({it->first, it->second});
+    for (auto it = lo; it != hi && rows.size() < limit; ++it)
+      rows.push_back({it->first, it->second});
   } else {
     for (auto it = hi; it != lo && rows.size() < limit;) {
       --it;
@@ -54,7 +58,8 @@ bool replays(const Map& m, const ReadRecord& r) {
 
 std::optional<std::string> check_serializable(const std::vector<CommittedTransaction>& committed) {
   std::vector<const CommittedTransaction*> order;
-  for (const auto& t : committed) order.push_back(&t);
+  for (const auto& t : committed)
+    order.push_back(&t);
   auto position = [](const CommittedTransaction* t) {
     return t->commit_version != kInvalidVersion ? t->commit_version : t->read_version;
   };
@@ -75,7 +80,8 @@ std::optional<std::string> check_serializable(const std::vector<CommittedTransac
         scratch = state;
         has_scratch = true;
       }
-      for (; applied < r.mutations_before; ++applied) apply(scratch, t->mutations[applied], t->commit_version);
+      for (; applied < r.mutations_before; ++applied)
+        apply(scratch, t->mutations[applied], t->commit_version);
       if (!replays(has_scratch ? scratch : state, r)) {
         return "client " + std::to_string(t->client) + " tx#" + std::to_string(t->transaction_id) +
                " (read version " + std::to_string(t->read_version) + ", commit version " +
@@ -84,7 +90,8 @@ std::optional<std::string> check_serializable(const std::vector<CommittedTransac
                ") returned what no serial order at its commit position gives";
       }
     }
-    for (const Mutation& mu : t->mutations) apply(state, mu, t->commit_version);
+    for (const Mutation& mu : t->mutations)
+      apply(state, mu, t->commit_version);
   }
   return std::nullopt;
 }

@@ -187,13 +187,13 @@ void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
       break;
   }
   // Every commit that applied: successes, and commit_unknown_result after a commit that did.
-  const bool applied = outcome == ErrorCode::success ||
-                       (outcome == ErrorCode::commit_unknown_result &&
-                        tr.committed_version() != kInvalidVersion);
+  const bool applied =
+      outcome == ErrorCode::success ||
+      (outcome == ErrorCode::commit_unknown_result && tr.committed_version() != kInvalidVersion);
   if (options_.log_transactions && applied) {
-    committed_.push_back(CommittedTransaction{tr.client(), tr.id(),
-                                              tr.read_version().value_or(kInvalidVersion),
-                                              tr.committed_version(), tr.read_log(), tr.mutations()});
+    committed_.push_back(
+        CommittedTransaction{tr.client(), tr.id(), tr.read_version().value_or(kInvalidVersion),
+                             tr.committed_version(), tr.read_log(), tr.mutations()});
   }
   if (!options_.record_attempts) return;
   AttemptRecord r;

@@ -37,9 +37,9 @@ struct WorldOptions {
   FaultKnobs faults;
   std::int64_t max_steps = 50'000'000;
   std::int64_t max_virtual_us = 24LL * 3600 * 1'000'000;
-  bool record_attempts = false;  // keep an AttemptRecord per transaction attempt (traces)
-  int retry_limit = 1000;        // per run() loop
-  bool log_transactions = false; // keep every committed transaction's reads and writes
+  bool record_attempts = false;   // keep an AttemptRecord per transaction attempt (traces)
+  int retry_limit = 1000;         // per run() loop
+  bool log_transactions = false;  // keep every committed transaction's reads and writes
 };
 
 // Counters the world keeps about transaction attempts.
