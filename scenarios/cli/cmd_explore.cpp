@@ -4,6 +4,8 @@
 // on a violation, the shrunk counterexample and its one-line reproduction.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/explore.h"
@@ -12,9 +14,15 @@ namespace contend::cli {
 
 namespace {
 
+// Flags left out fall back to the scenario's [strategy] table and its first seed.
 struct ExploreArgs {
   std::string scenario_path;
   ExploreOptions options;
+  std::optional<std::string> strategy;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::int64_t> schedules;
+  std::optional<int> depth;
+  std::optional<int> max_preemptions;
   std::string out_dir = ".";
   bool no_shrink = false;
   bool all = false;
@@ -24,6 +32,13 @@ int explore_command(ExploreArgs& args) {
   auto scenario = load_checked_scenario(args.scenario_path, "explore");
   if (!scenario) return 2;
   args.options.stop_at_first_violation = !args.all;
+  const StrategyConfig& configured = scenario->strategy;
+  args.options.strategy = args.strategy.value_or(configured.name);
+  args.options.seed = args.seed.value_or(scenario->seed_first);
+  args.options.pct_depth = args.depth.value_or(configured.pct_depth);
+  args.options.max_preemptions = args.max_preemptions.value_or(configured.dfs_max_preemptions);
+  args.options.schedules = args.schedules.value_or(
+      args.options.strategy == "dfs" ? configured.dfs_max_schedules : args.options.schedules);
   fmt::print(
       "exploring {} ({} clients x {} operations) with {} from seed {}, budget {} schedules\n",
       scenario->file, scenario->clients, scenario->operations_per_client, args.options.strategy,
@@ -61,13 +76,14 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "explore", "Explore schedules (PCT, bounded DFS, random) and shrink failures");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
-  cmd->add_option("--strategy", args->options.strategy, "random, pct or dfs")
+  cmd->add_option("--strategy", args->strategy, "random, pct or dfs (default: the scenario's)")
       ->check(CLI::IsMember({"random", "pct", "dfs"}));
-  cmd->add_option("--seed", args->options.seed, "World seed (random: the first seed)");
-  cmd->add_option("--schedules", args->options.schedules, "Schedule budget")
+  cmd->add_option("--seed", args->seed,
+                  "World seed (random: the first seed; default: the scenario's first)");
+  cmd->add_option("--schedules", args->schedules, "Schedule budget")
       ->check(CLI::Range(std::int64_t{1}, INT64_MAX));
-  cmd->add_option("--depth", args->options.pct_depth, "PCT bug depth d")->check(CLI::Range(1, 64));
-  cmd->add_option("--max-preemptions", args->options.max_preemptions, "DFS preemption bound")
+  cmd->add_option("--depth", args->depth, "PCT bug depth d")->check(CLI::Range(1, 64));
+  cmd->add_option("--max-preemptions", args->max_preemptions, "DFS preemption bound")
       ->check(CLI::Range(0, 64));
   cmd->add_option("--out", args->out_dir, "Where to write the shrunk counterexample scenario");
   cmd->add_flag("--no-shrink", args->no_shrink, "Report the violation as found, unshrunk");
