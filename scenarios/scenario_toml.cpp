@@ -9,6 +9,7 @@
 #include "model/spec.h"
 #include "model/verdict.h"
 #include "scenarios/scenario.h"
+#include "scenarios/seed_range.h"
 
 namespace contend {
 
@@ -255,6 +256,9 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     r.integer(*t, "seeds", "last", s.seed_last, 0, INT64_MAX);
     if (!r.failed() && s.seed_last < s.seed_first) {
       r.fail(t->get("last"), "seeds.last", "must not be below seeds.first");
+    } else if (!r.failed() && s.seed_last - s.seed_first >= kMaxSeedsPerRun) {
+      r.fail(t->get("last"), "seeds.last",
+             "more than " + std::to_string(kMaxSeedsPerRun) + " seeds in one range");
     }
   }
   if (const toml::table* t = r.table(root, "", "mix")) read_mix(r, *t, s.mix);

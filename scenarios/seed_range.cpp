@@ -33,6 +33,11 @@ std::optional<SeedRange> parse_seed_range(const std::string& text, std::string& 
     error = "seed range '" + text + "' is empty: the last seed is below the first";
     return std::nullopt;
   }
+  if (*last - *first >= kMaxSeedsPerRun) {
+    error = "seed range '" + text + "' holds more than " + std::to_string(kMaxSeedsPerRun) +
+            " seeds; run it as several smaller ranges";
+    return std::nullopt;
+  }
   return SeedRange{*first, *last};
 }
 

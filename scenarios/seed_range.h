@@ -13,7 +13,11 @@ struct SeedRange {
   std::uint64_t count() const { return last - first + 1; }
 };
 
-// Parses "N" or "A..B" with A <= B. Returns nothing (and sets `error`) otherwise.
+// The most seeds one run takes (a bound, like every loop's): run larger searches as several ranges.
+inline constexpr std::uint64_t kMaxSeedsPerRun = 100'000'000;
+
+// Parses "N" or "A..B" with A <= B and at most kMaxSeedsPerRun seeds. Returns nothing (and sets
+// `error`) otherwise.
 std::optional<SeedRange> parse_seed_range(const std::string& text, std::string& error);
 
 }  // namespace contend

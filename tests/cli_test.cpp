@@ -149,6 +149,10 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
   EXPECT_EQ(missing.exit_code, 2);
   CliResult bad_seeds = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 9..3");
   EXPECT_EQ(bad_seeds.exit_code, 2);
+  CliResult huge =
+      run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 0..18446744073709551615");
+  EXPECT_EQ(huge.exit_code, 2);
+  EXPECT_NE(huge.output.find("run it as several smaller ranges"), std::string::npos) << huge.output;
   EXPECT_NE(bad_seeds.output.find("--seeds: seed range '9..3' is empty"), std::string::npos)
       << bad_seeds.output;
 }
