@@ -20,8 +20,11 @@ std::optional<Tuple> unpack_in(const Bytes& prefix, BytesView key) {
 }
 
 std::optional<std::int64_t> int_at(const Bytes& prefix, BytesView key, std::size_t i) {
-  auto t = unpack_in(prefix, key);
-  if (!t || t->size() <= i) return std::nullopt;
+  if (key.substr(0, prefix.size()) != BytesView(prefix)) return std::nullopt;
+  UnpackResult r = unpack_prefix(key.substr(prefix.size()), i + 1);
+  if (!r.ok()) return std::nullopt;
+  const std::optional<Tuple>& t = r.tuple;
+  if (t->size() <= i) return std::nullopt;
   const auto* v = (*t)[i].get<std::int64_t>();
   return v ? std::optional<std::int64_t>(*v) : std::nullopt;
 }

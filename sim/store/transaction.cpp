@@ -76,7 +76,16 @@ void Transaction::clear(BytesView key) {
     sticky_error_ = e;
     return;
   }
-  clear_range(single_key_range(key));
+  // One key: a clear entry in the write map (no cleared range needed), same mutation and write
+  // conflict range as clear_range([key, key + \x00)).
+  Bytes end = key_after(key);
+  mutations_.push_back(Mutation{MutationType::clear_range, Bytes(key), end});
+  WriteEntry& entry = writes_[Bytes(key)];
+  entry.kind = WriteEntry::Kind::clear;
+  entry.value.clear();
+  entry.pending_ops.clear();
+  size_bytes_ += 2 * key.size() + 1;
+  write_ranges_.push_back(KeyRange{Bytes(key), std::move(end)});
 }
 
 void Transaction::clear_range(const KeyRange& range) {

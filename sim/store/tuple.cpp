@@ -140,7 +140,7 @@ void pack_into(Bytes& out, const Tuple& t, bool nested) {
 class Reader {
  public:
   explicit Reader(BytesView in) : in_(in) {}
-  std::optional<Tuple> read_tuple(bool nested);
+  std::optional<Tuple> read_tuple(bool nested, std::size_t max_elements = SIZE_MAX);
   const TupleError& error() const { return error_; }
 
  private:
@@ -324,10 +324,10 @@ bool Reader::read_element(TupleElement& e, bool nested) {
   }
 }
 
-std::optional<Tuple> Reader::read_tuple(bool nested) {
+std::optional<Tuple> Reader::read_tuple(bool nested, std::size_t max_elements) {
   const std::size_t start = pos_ == 0 ? 0 : pos_ - 1;
   Tuple t;
-  while (pos_ < in_.size()) {
+  while (pos_ < in_.size() && t.items.size() < max_elements) {
     if (nested && byte_at(pos_) == kNull) {
       if (pos_ + 1 < in_.size() && byte_at(pos_ + 1) == kEscape) {
         TupleElement e;
@@ -477,10 +477,12 @@ Bytes pack(const Tuple& tuple) {
   return out;
 }
 
-UnpackResult unpack(BytesView bytes) {
+UnpackResult unpack(BytesView bytes) { return unpack_prefix(bytes, SIZE_MAX); }
+
+UnpackResult unpack_prefix(BytesView bytes, std::size_t count) {
   Reader reader(bytes);
   UnpackResult result;
-  result.tuple = reader.read_tuple(false);
+  result.tuple = reader.read_tuple(false, count);
   if (!result.tuple) result.error = reader.error();
   return result;
 }

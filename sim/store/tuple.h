@@ -92,6 +92,9 @@ struct UnpackResult {
 
 Bytes pack(const Tuple& tuple);
 UnpackResult unpack(BytesView bytes);
+// Unpacks only the first `count` elements (a key's leading fields, cheaply); the bytes after them
+// are not examined.
+UnpackResult unpack_prefix(BytesView bytes, std::size_t count);
 // pack() followed by the 4-byte little-endian offset of the one incomplete versionstamp's
 // transaction bytes, for SET_VERSIONSTAMPED_KEY. Nothing (and `error`) unless exactly one
 // incomplete versionstamp is present.
