@@ -477,7 +477,9 @@ Bytes pack(const Tuple& tuple) {
   return out;
 }
 
-UnpackResult unpack(BytesView bytes) { return unpack_prefix(bytes, SIZE_MAX); }
+UnpackResult unpack(BytesView bytes) {
+  return unpack_prefix(bytes, SIZE_MAX);
+}
 
 UnpackResult unpack_prefix(BytesView bytes, std::size_t count) {
   Reader reader(bytes);
