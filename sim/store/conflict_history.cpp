@@ -162,22 +162,35 @@ void ConflictHistory::add(const KeyRange& range, Version version) {
   if (range.empty()) return;
   assert(version >= newest_added_ && "writes must be added in version order");
   newest_added_ = version;
-  const Version after = version_at(range.end);
   Index less = kNil, middle = kNil, rest = kNil;
   split(root_, range.begin, less, middle);
   Index inside = kNil;
   split(middle, range.end, inside, rest);
-  free_subtree(inside);
-  // Keep the segment that starts at range.end at the version it had.
-  Index rest_first = rest;
-  while (rest_first != kNil && nodes_[static_cast<std::size_t>(rest_first)].left != kNil) {
-    rest_first = nodes_[static_cast<std::size_t>(rest_first)].left;
-  }
-  if (rest_first == kNil || nodes_[static_cast<std::size_t>(rest_first)].key != range.end) {
+  // Keep the segment that starts at range.end at the version it had: that of the greatest
+  // boundary below range.end, the rightmost node of `inside`, else of `less`.
+  if (leftmost(rest) == kNil || nodes_[static_cast<std::size_t>(leftmost(rest))].key != range.end) {
+    const Index before = inside != kNil ? rightmost(inside) : rightmost(less);
+    const Version after =
+        before == kNil ? kInvalidVersion : nodes_[static_cast<std::size_t>(before)].version;
     rest = merge(make_node(range.end, after), rest);
   }
+  free_subtree(inside);
   root_ = merge(merge(less, make_node(range.begin, version)), rest);
   if (live_nodes_ >= compact_at_) compact();
+}
+
+ConflictHistory::Index ConflictHistory::leftmost(Index t) const {
+  while (t != kNil && nodes_[static_cast<std::size_t>(t)].left != kNil) {
+    t = nodes_[static_cast<std::size_t>(t)].left;
+  }
+  return t;
+}
+
+ConflictHistory::Index ConflictHistory::rightmost(Index t) const {
+  while (t != kNil && nodes_[static_cast<std::size_t>(t)].right != kNil) {
+    t = nodes_[static_cast<std::size_t>(t)].right;
+  }
+  return t;
 }
 
 Version ConflictHistory::newest_write(const KeyRange& range) const {

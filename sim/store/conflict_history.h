@@ -56,6 +56,8 @@ class ConflictHistory {
   // Splits t into (keys < key, keys >= key).
   void split(Index t, BytesView key, Index& less, Index& rest);
   Index merge(Index a, Index b);
+  Index leftmost(Index t) const;   // kNil for an empty tree
+  Index rightmost(Index t) const;  // kNil for an empty tree
   // The version of the segment containing `key` (the greatest boundary <= key).
   Version version_at(BytesView key) const;
   // Max version over boundaries in [lo, hi).
