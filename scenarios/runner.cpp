@@ -261,19 +261,30 @@ std::uint64_t fnv(std::uint64_t h, std::int64_t v) {
 }
 
 void summarize(const model::History& history, RunMetrics& m) {
-  std::map<std::int64_t, const Event*> open;
+  // Completions counted per (f, type) in a table, named once at the end.
+  constexpr std::size_t kFunctions = static_cast<std::size_t>(OpFunction::peek_max) + 1;
+  constexpr std::size_t kTypes = static_cast<std::size_t>(EventType::info) + 1;
+  std::int64_t counts[kFunctions][kTypes] = {};
+  std::int64_t open = 0;  // invocations not yet completed
   for (const Event& e : history) {
     if (e.type == EventType::invoke) {
-      open[e.process] = &e;
+      ++open;
       continue;
     }
-    open.erase(e.process);
-    m.operations[std::string(to_string(e.f)) + " " + std::string(to_string(e.type))]++;
-    if (e.type == EventType::ok) ++m.ops_ok;
-    if (e.type == EventType::fail) ++m.ops_fail;
-    if (e.type == EventType::info) ++m.ops_info;
+    --open;
+    ++counts[static_cast<std::size_t>(e.f)][static_cast<std::size_t>(e.type)];
   }
-  m.ops_incomplete = static_cast<std::int64_t>(open.size());
+  for (std::size_t f = 0; f < kFunctions; ++f) {
+    for (std::size_t t = 1; t < kTypes; ++t) {
+      if (counts[f][t] == 0) continue;
+      m.operations[std::string(to_string(static_cast<OpFunction>(f))) + " " +
+                   std::string(to_string(static_cast<EventType>(t)))] = counts[f][t];
+    }
+    m.ops_ok += counts[f][static_cast<std::size_t>(EventType::ok)];
+    m.ops_fail += counts[f][static_cast<std::size_t>(EventType::fail)];
+    m.ops_info += counts[f][static_cast<std::size_t>(EventType::info)];
+  }
+  m.ops_incomplete = open;
 }
 
 }  // namespace

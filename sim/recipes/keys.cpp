@@ -8,10 +8,6 @@ namespace contend::keys {
 
 namespace {
 
-TupleElement bytes_element(BytesView b) {
-  return TupleElement(TupleBytes{Bytes(b)});
-}
-
 std::optional<Tuple> unpack_in(const Bytes& prefix, BytesView key) {
   if (key.substr(0, prefix.size()) != BytesView(prefix)) return std::nullopt;
   UnpackResult r = unpack(key.substr(prefix.size()));
@@ -44,17 +40,37 @@ KeyRange Space::range_of(std::int64_t first) const {
   return KeyRange{p + '\0', p + '\xff'};
 }
 
+// Keys are packed element by element (the tuple layer's own encoders) into one buffer sized
+// for the typical key: no Tuple is built, and at most one allocation is made.
+Bytes Space::start_key(std::size_t payload_bytes) const {
+  Bytes out;
+  out.reserve(prefix_.size() + payload_bytes);
+  out.append(prefix_);
+  return out;
+}
+
 Bytes Space::key(std::int64_t a) const {
-  return prefix_ + pack(Tuple{a});
+  Bytes out = start_key(10);
+  pack_int(out, a);
+  return out;
 }
 Bytes Space::key(std::int64_t a, BytesView random) const {
-  return prefix_ + pack(Tuple{a, bytes_element(random)});
+  Bytes out = start_key(12 + random.size());
+  pack_int(out, a);
+  pack_bytes(out, random);
+  return out;
 }
 Bytes Space::key(std::int64_t a, std::int64_t b, BytesView random) const {
-  return prefix_ + pack(Tuple{a, b, bytes_element(random)});
+  Bytes out = start_key(22 + random.size());
+  pack_int(out, a);
+  pack_int(out, b);
+  pack_bytes(out, random);
+  return out;
 }
 Bytes Space::key(BytesView bytes) const {
-  return prefix_ + pack(Tuple{bytes_element(bytes)});
+  Bytes out = start_key(4 + bytes.size());
+  pack_bytes(out, bytes);
+  return out;
 }
 
 Bytes Space::versionstamped_key() const {
@@ -89,7 +105,10 @@ std::optional<Bytes> Space::last_bytes(BytesView key) const {
 }
 
 Bytes encode_value(std::string_view value) {
-  return pack(Tuple{std::string(value)});
+  Bytes out;
+  out.reserve(value.size() + 4);
+  pack_string(out, value);
+  return out;
 }
 
 std::optional<std::string> decode_value(BytesView bytes) {
@@ -100,7 +119,11 @@ std::optional<std::string> decode_value(BytesView bytes) {
 }
 
 Bytes encode_item(std::string_view value, std::int64_t priority) {
-  return pack(Tuple{std::string(value), priority});
+  Bytes out;
+  out.reserve(value.size() + 14);
+  pack_string(out, value);
+  pack_int(out, priority);
+  return out;
 }
 
 std::optional<DecodedItem> decode_item(BytesView bytes) {

@@ -38,6 +38,7 @@ class Space {
   std::optional<Bytes> last_bytes(BytesView key) const;
 
  private:
+  Bytes start_key(std::size_t payload_bytes) const;  // the prefix, with room for the rest
   Bytes prefix_;
 };
 

@@ -28,7 +28,12 @@ std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
   for (auto it = log_.rbegin(); it != log_.rend() && it->version > read_version; ++it) {
     auto entry = std::lower_bound(it->undo.begin(), it->undo.end(), key,
                                   [](const UndoEntry& e, BytesView k) { return e.key < k; });
-    if (entry != it->undo.end() && entry->key == key) value = entry->before;
+    if (entry == it->undo.end() || entry->key != key) continue;
+    if (entry->existed) {
+      value = entry->before;
+    } else {
+      value.reset();
+    }
   }
   return value;
 }
@@ -39,7 +44,7 @@ Store::Overlay Store::overlay_since(const KeyRange& range, Version read_version)
     auto first = std::lower_bound(it->undo.begin(), it->undo.end(), BytesView(range.begin),
                                   [](const UndoEntry& e, BytesView k) { return e.key < k; });
     for (auto e = first; e != it->undo.end() && e->key < range.end; ++e) {
-      overlay.insert_or_assign(e->key, e->before);
+      overlay.insert_or_assign(e->key, e->existed ? std::optional<Bytes>(e->before) : std::nullopt);
     }
   }
   return overlay;
@@ -92,65 +97,112 @@ CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
   return result;
 }
 
-void Store::record_before(std::vector<UndoEntry>& touched, BytesView key) {
-  for (const UndoEntry& e : touched) {
+void Store::record_before(LoggedCommit& commit, BytesView key, KeyMap::const_iterator current,
+                          KeyMap::const_iterator end) {
+  for (const UndoEntry& e : commit.undo) {
     if (e.key == key) return;  // commits touch few keys: a linear scan beats a map
   }
-  std::optional<Bytes> before;
-  if (auto it = current_.find(key); it != current_.end()) before = it->second;
-  touched.push_back(UndoEntry{Bytes(key), std::move(before)});
+  UndoEntry& entry = commit.undo.push_slot();
+  entry.key.assign(key);
+  entry.existed = current != end;
+  if (entry.existed) entry.before.assign(current->second);
+}
+
+void Store::put(KeyMap::iterator at, BytesView key, BytesView value) {
+  if (at != current_.end() && at->first == key) {
+    at->second.assign(value);
+    return;
+  }
+  if (spare_nodes_.empty()) {
+    current_.emplace_hint(at, key, value);
+    return;
+  }
+  KeyMap::node_type node = std::move(spare_nodes_.back());
+  spare_nodes_.pop_back();
+  node.key().assign(key);
+  node.mapped().assign(value);
+  current_.insert(at, std::move(node));
+}
+
+void Store::erase_range(KeyMap::iterator first, KeyMap::iterator last) {
+  while (first != last) {
+    auto next = std::next(first);
+    if (spare_nodes_.size() < kSpareNodesMax) {
+      spare_nodes_.push_back(current_.extract(first));
+    } else {
+      current_.erase(first);
+    }
+    first = next;
+  }
+}
+
+Store::LoggedCommit& Store::start_logged_commit(const CommitRequest& request,
+                                                Version commit_version) {
+  if (spare_commits_.empty()) {
+    log_.emplace_back();
+  } else {
+    log_.push_back(std::move(spare_commits_.back()));
+    spare_commits_.pop_back();
+  }
+  LoggedCommit& logged = log_.back();
+  logged.version = commit_version;
+  logged.client = request.client;
+  logged.transaction_id = request.transaction_id;
+  logged.undo.clear();
+  logged.writes.clear();
+  for (const KeyRange& w : request.write_ranges) {
+    KeyRange& slot = logged.writes.push_slot();
+    slot.begin.assign(w.begin);
+    slot.end.assign(w.end);
+  }
+  return logged;
 }
 
 void Store::apply(const CommitRequest& request, Version commit_version) {
-  std::vector<UndoEntry> touched;
-  touched.reserve(request.mutations.size());
-  const Bytes versionstamp = make_versionstamp(commit_version, 0);
+  LoggedCommit& logged = start_logged_commit(request, commit_version);
+  std::optional<Bytes> versionstamp;  // made on first use
+  auto stamp = [&]() -> const Bytes& {
+    if (!versionstamp) versionstamp = make_versionstamp(commit_version, 0);
+    return *versionstamp;
+  };
+  auto set_key = [&](BytesView key, BytesView value) {
+    auto at = current_.lower_bound(key);
+    const bool exists = at != current_.end() && at->first == key;
+    record_before(logged, key, exists ? at : current_.end(), current_.end());
+    put(at, key, value);
+  };
   for (const Mutation& m : request.mutations) {
     switch (m.type) {
       case MutationType::set_value:
-        record_before(touched, m.param1);
-        current_.insert_or_assign(m.param1, m.param2);
+        set_key(m.param1, m.param2);
         break;
       case MutationType::clear_range: {
         auto first = current_.lower_bound(BytesView(m.param1));
         auto last = current_.lower_bound(BytesView(m.param2));
         for (auto it = first; it != last; ++it)
-          record_before(touched, it->first);
-        current_.erase(first, last);
+          record_before(logged, it->first, it, current_.end());
+        erase_range(first, last);
         break;
       }
-      case MutationType::set_versionstamped_key: {
-        Bytes key = fill_versionstamp(m.param1, versionstamp);
-        record_before(touched, key);
-        current_.insert_or_assign(std::move(key), m.param2);
+      case MutationType::set_versionstamped_key:
+        set_key(fill_versionstamp(m.param1, stamp()), m.param2);
         break;
-      }
       case MutationType::set_versionstamped_value:
-        record_before(touched, m.param1);
-        current_.insert_or_assign(m.param1, fill_versionstamp(m.param2, versionstamp));
+        set_key(m.param1, fill_versionstamp(m.param2, stamp()));
         break;
       default: {
-        record_before(touched, m.param1);
         std::optional<Bytes> existing;
         if (auto it = current_.find(BytesView(m.param1)); it != current_.end())
           existing = it->second;
-        current_.insert_or_assign(m.param1, apply_atomic(m.type, existing, m.param2));
+        set_key(m.param1, apply_atomic(m.type, existing, m.param2));
         break;
       }
     }
   }
   for (const KeyRange& w : request.write_ranges)
     history_.add(w, commit_version);
-
-  LoggedCommit logged;
-  logged.version = commit_version;
-  logged.client = request.client;
-  logged.transaction_id = request.transaction_id;
-  std::sort(touched.begin(), touched.end(),
+  std::sort(logged.undo.begin(), logged.undo.end(),
             [](const UndoEntry& a, const UndoEntry& b) { return a.key < b.key; });
-  logged.undo = std::move(touched);
-  logged.writes.assign(request.write_ranges.begin(), request.write_ranges.end());
-  log_.push_back(std::move(logged));
 
   latest_version_ = commit_version;
   ++commit_count_;
@@ -159,8 +211,10 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
 }
 
 void Store::prune(Version horizon) {
-  while (!log_.empty() && log_.front().version <= horizon)
+  while (!log_.empty() && log_.front().version <= horizon) {
+    if (spare_commits_.size() < kSpareCommitsMax) spare_commits_.push_back(std::move(log_.front()));
     log_.pop_front();
+  }
   history_.prune(horizon);
 }
 

@@ -6,6 +6,10 @@
 // inside the window, the values its writes replaced (undo entries). A read at version rv starts
 // from the current value and undoes the commits newer than rv. Versions are virtual microseconds:
 // a commit takes max(latest + 1, now) so versions advance 1,000,000 per virtual second.
+// Storage is recycled: commits pruned from the window become spares whose buffers the next
+// commits refill (up to kSpareCommitsMax are kept), and map nodes of cleared keys are kept (up to
+// kSpareNodesMax) for new keys, so
+// a steady stream of commits allocates almost nothing.
 // Invariants:
 // - log_ versions strictly increase; every commit newer than (latest - window) is in log_;
 // - a read at rv is answered only when rv >= current_version - window (else transaction_too_old);
@@ -24,6 +28,7 @@
 #include "sim/store/environment.h"
 #include "sim/store/error.h"
 #include "sim/store/mutation.h"
+#include "sim/store/slot_vector.h"
 
 namespace contend {
 
@@ -102,23 +107,34 @@ class Store {
   const std::map<Bytes, Bytes, std::less<>>& latest_state() const { return current_; }
 
  private:
+  using KeyMap = std::map<Bytes, Bytes, std::less<>>;
+  static constexpr std::size_t kSpareNodesMax = 4096;
+  static constexpr std::size_t kSpareCommitsMax = 4096;
   struct UndoEntry {
     Bytes key;
-    std::optional<Bytes> before;
+    bool existed = false;  // whether the key had a value before the commit
+    Bytes before;          // that value (when existed)
   };
   struct LoggedCommit {
     Version version = 0;
     ClientId client = 0;
     std::uint64_t transaction_id = 0;
-    std::vector<UndoEntry> undo;   // sorted by key, one entry per key
-    std::vector<KeyRange> writes;  // write conflict ranges, for explanations
+    SlotVector<UndoEntry> undo;   // sorted by key, one entry per key
+    SlotVector<KeyRange> writes;  // write conflict ranges, for explanations
   };
   using Overlay = std::map<Bytes, std::optional<Bytes>, std::less<>>;
 
   std::optional<ConflictCause> find_conflict(const CommitRequest& request) const;
   void apply(const CommitRequest& request, Version commit_version);
-  // Remembers the value `key` had before this commit touched it (first touch only).
-  void record_before(std::vector<UndoEntry>& touched, BytesView key);
+  // A log entry for a new commit: a recycled one when the window has released any.
+  LoggedCommit& start_logged_commit(const CommitRequest& request, Version commit_version);
+  // Remembers the value `key` had before this commit touched it (first touch only); `current`
+  // is its entry in current_, or end().
+  static void record_before(LoggedCommit& commit, BytesView key, KeyMap::const_iterator current,
+                            KeyMap::const_iterator end);
+  // Sets `key` to `value` in current_, where `at` = current_.lower_bound(key).
+  void put(KeyMap::iterator at, BytesView key, BytesView value);
+  void erase_range(KeyMap::iterator first, KeyMap::iterator last);
   void prune(Version horizon);
   const LoggedCommit* logged_commit(Version version) const;
   // The values the commits newer than read_version replaced, restricted to `range`.
@@ -127,8 +143,10 @@ class Store {
     return !log_.empty() && log_.back().version > read_version;
   }
 
-  std::map<Bytes, Bytes, std::less<>> current_;
+  KeyMap current_;
   std::deque<LoggedCommit> log_;
+  std::vector<LoggedCommit> spare_commits_;
+  std::vector<KeyMap::node_type> spare_nodes_;
   ConflictHistory history_;
   Version latest_version_ = 0;
   Version granted_version_ = 0;  // the highest read version handed out

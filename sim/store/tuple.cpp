@@ -471,6 +471,16 @@ std::string TupleError::to_string() const {
   return "byte " + std::to_string(offset) + ": " + message;
 }
 
+void pack_int(Bytes& out, std::int64_t value) {
+  append_int(out, value);
+}
+void pack_bytes(Bytes& out, BytesView bytes) {
+  append_escaped(out, kBytes, bytes);
+}
+void pack_string(Bytes& out, std::string_view text) {
+  append_escaped(out, kString, text);
+}
+
 Bytes pack(const Tuple& tuple) {
   Bytes out;
   pack_into(out, tuple, false);

@@ -91,6 +91,11 @@ struct UnpackResult {
 };
 
 Bytes pack(const Tuple& tuple);
+// Single-element encoders, for building a key without a Tuple (pack() uses the same code):
+// each appends exactly what pack() writes for that element at the top level.
+void pack_int(Bytes& out, std::int64_t value);
+void pack_bytes(Bytes& out, BytesView bytes);
+void pack_string(Bytes& out, std::string_view text);
 UnpackResult unpack(BytesView bytes);
 // Unpacks only the first `count` elements (a key's leading fields, cheaply); the bytes after them
 // are not examined.
