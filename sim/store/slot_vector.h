@@ -19,6 +19,14 @@ namespace contend {
 template <class T>
 class SlotVector {
  public:
+  using value_type = T;
+  using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  using reference = T&;
+  using const_reference = const T&;
+  using iterator = T*;
+  using const_iterator = const T*;
+
   // The next slot, live from now on. Its contents are whatever a previous use left: overwrite
   // every field.
   T& push_slot() {

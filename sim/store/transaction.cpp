@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <memory>
 
 namespace contend {
 
@@ -9,21 +10,74 @@ namespace {
 const Bytes kSystemKeysBegin("\xff", 1);
 }  // namespace
 
-Transaction::Transaction(Database db) : db_(db) {
+// ---- pooled buffers ----
+
+namespace {
+// Spare slots a pooled buffer keeps after a transaction, and buffers the pool keeps: bounds what a
+// one-off huge transaction, or a moment with many clients, leaves allocated.
+constexpr std::size_t kPooledSlotsMax = 256;
+constexpr std::size_t kPooledBuffersMax = 1024;
+}  // namespace
+
+void Transaction::Buffers::clear() {
+  writes.clear();
+  cleared.clear();
+  versionstamped_key_ranges.clear();
+  mutations.clear();
+  read_log.clear();
+  read_ranges.clear();
+  read_range_steps.clear();
+  write_ranges.clear();
+}
+
+// One pool per thread (a run on another thread is another world). It owns the idle buffers and
+// frees them when the thread ends; a transaction destroyed after that (a static one) frees its
+// own. Recycling storage is all it does: it never affects results.
+namespace {
+thread_local bool buffer_pool_gone = false;  // trivially destructible: readable at thread exit
+}  // namespace
+
+struct Transaction::BufferPool {
+  std::vector<std::unique_ptr<Buffers>> idle;
+  ~BufferPool() { buffer_pool_gone = true; }
+};
+
+namespace {
+thread_local Transaction::BufferPool buffer_pool;
+}  // namespace
+
+Transaction::Buffers* Transaction::acquire_buffers() {
+  if (buffer_pool_gone || buffer_pool.idle.empty()) return new Buffers();
+  Buffers* b = buffer_pool.idle.back().release();
+  buffer_pool.idle.pop_back();
+  return b;
+}
+
+void Transaction::release_buffers(Buffers* b) {
+  if (buffer_pool_gone || buffer_pool.idle.size() >= kPooledBuffersMax) {
+    delete b;
+    return;
+  }
+  b->clear();
+  b->writes.trim_spares(kPooledSlotsMax);
+  b->mutations.trim_spares(kPooledSlotsMax);
+  b->read_ranges.trim_spares(kPooledSlotsMax);
+  b->write_ranges.trim_spares(kPooledSlotsMax);
+  buffer_pool.idle.emplace_back(b);
+}
+
+Transaction::~Transaction() {
+  release_buffers(buffers_);
+}
+
+Transaction::Transaction(Database db) : db_(db), buffers_(acquire_buffers()) {
   assert(db.store != nullptr && db.env != nullptr);
   reset();
 }
 
 void Transaction::reset() {
   read_version_.reset();
-  writes_.clear();
-  cleared_.clear();
-  versionstamped_key_ranges_.clear();
-  mutations_.clear();
-  read_log_.clear();
-  read_ranges_.clear();
-  read_range_steps_.clear();
-  write_ranges_.clear();
+  buffers_->clear();
   size_bytes_ = 0;
   sticky_error_ = ErrorCode::success;
   read_error_ = ErrorCode::success;
@@ -49,8 +103,43 @@ void Transaction::take_read_version_if_needed() {
 
 // ---- writes ----
 
-void Transaction::note_write(const KeyRange& range, std::size_t bytes) {
-  write_ranges_.push_back(range);
+// ---- the sorted write map ----
+
+const Transaction::WriteEntry* Transaction::write_lower_bound(BytesView key) const {
+  return std::lower_bound(writes_.begin(), writes_.end(), key,
+                          [](const WriteEntry& e, BytesView k) { return BytesView(e.key) < k; });
+}
+
+const Transaction::WriteEntry* Transaction::find_write(BytesView key) const {
+  const WriteEntry* w = write_lower_bound(key);
+  return w != writes_.end() && w->key == key ? w : nullptr;
+}
+
+Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
+  const auto index = static_cast<std::size_t>(write_lower_bound(key) - writes_.begin());
+  if (index < writes_.size() && writes_[index].key == key) return writes_[index];
+  WriteEntry& entry = writes_.push_slot();
+  entry.key.assign(key);
+  entry.value.clear();
+  entry.pending_ops.clear();
+  writes_.move_last_to(index);
+  return writes_[index];
+}
+
+void Transaction::push_mutation(MutationType type, BytesView param1, BytesView param2) {
+  Mutation& m = mutations_.push_slot();
+  m.type = type;
+  m.param1.assign(param1);
+  m.param2.assign(param2);
+}
+
+// ---- writes ----
+
+void Transaction::note_write(BytesView begin, BytesView end, std::size_t bytes, bool single_key) {
+  KeyRange& range = write_ranges_.push_slot();
+  range.begin.assign(begin);
+  range.end.assign(single_key ? begin : end);
+  if (single_key) range.end.push_back('\0');
   size_bytes_ += bytes + range.begin.size() + range.end.size();
 }
 
@@ -63,12 +152,12 @@ void Transaction::set(BytesView key, BytesView value) {
     sticky_error_ = ErrorCode::value_too_large;
     return;
   }
-  mutations_.push_back(Mutation{MutationType::set_value, Bytes(key), Bytes(value)});
-  WriteEntry& entry = writes_[Bytes(key)];
+  push_mutation(MutationType::set_value, key, value);
+  WriteEntry& entry = write_entry(key);
   entry.kind = WriteEntry::Kind::set;
   entry.value.assign(value);
   entry.pending_ops.clear();
-  note_write(single_key_range(key), key.size() + value.size());
+  note_write(key, {}, key.size() + value.size(), true);
 }
 
 void Transaction::clear(BytesView key) {
@@ -78,14 +167,18 @@ void Transaction::clear(BytesView key) {
   }
   // One key: a clear entry in the write map (no cleared range needed), same mutation and write
   // conflict range as clear_range([key, key + \x00)).
-  Bytes end = key_after(key);
-  mutations_.push_back(Mutation{MutationType::clear_range, Bytes(key), end});
-  WriteEntry& entry = writes_[Bytes(key)];
+  push_mutation(MutationType::clear_range, key, key);
+  mutations_.back().param2.push_back('\0');
+  WriteEntry& entry = write_entry(key);
   entry.kind = WriteEntry::Kind::clear;
   entry.value.clear();
   entry.pending_ops.clear();
+  // Counted as before this buffer existed: the key, and the key + \x00 of the range end.
   size_bytes_ += 2 * key.size() + 1;
-  write_ranges_.push_back(KeyRange{Bytes(key), std::move(end)});
+  KeyRange& range = write_ranges_.push_slot();
+  range.begin.assign(key);
+  range.end.assign(key);
+  range.end.push_back('\0');
 }
 
 void Transaction::clear_range(const KeyRange& range) {
@@ -98,9 +191,9 @@ void Transaction::clear_range(const KeyRange& range) {
     sticky_error_ = ErrorCode::key_outside_legal_range;
     return;
   }
-  mutations_.push_back(Mutation{MutationType::clear_range, range.begin, range.end});
-  writes_.erase(writes_.lower_bound(BytesView(range.begin)),
-                writes_.lower_bound(BytesView(range.end)));
+  push_mutation(MutationType::clear_range, range.begin, range.end);
+  writes_.erase(static_cast<std::size_t>(write_lower_bound(range.begin) - writes_.begin()),
+                static_cast<std::size_t>(write_lower_bound(range.end) - writes_.begin()));
   // Merge into the disjoint set of cleared ranges.
   Bytes begin = range.begin;
   Bytes end = range.end;
@@ -118,7 +211,7 @@ void Transaction::clear_range(const KeyRange& range) {
     it = cleared_.erase(it);
   }
   cleared_.emplace(std::move(begin), std::move(end));
-  note_write(range, 0);
+  note_write(range.begin, range.end, 0);
 }
 
 bool Transaction::in_cleared_range(BytesView key) const {
@@ -139,9 +232,9 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
     Bytes low = fill_versionstamp(key, make_versionstamp(read_version_.value_or(0) + 1, 0));
     Bytes high = fill_versionstamp(key, Bytes(10, '\xff'));
     KeyRange possible{std::move(low), key_after(high)};
-    mutations_.push_back(Mutation{type, Bytes(key), Bytes(operand)});
-    versionstamped_key_ranges_.push_back(possible);
-    note_write(possible, key.size() + operand.size());
+    push_mutation(type, key, operand);
+    note_write(possible.begin, possible.end, key.size() + operand.size());
+    versionstamped_key_ranges_.push_back(std::move(possible));
     return;
   }
   if (ErrorCode e = check_key(key); !ok(e)) {
@@ -153,26 +246,26 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
       sticky_error_ = e;
       return;
     }
-    mutations_.push_back(Mutation{type, Bytes(key), Bytes(operand)});
-    WriteEntry& entry = writes_[Bytes(key)];
+    push_mutation(type, key, operand);
+    WriteEntry& entry = write_entry(key);
     entry.kind = WriteEntry::Kind::unreadable;
     entry.pending_ops.clear();
-    note_write(single_key_range(key), key.size() + operand.size());
+    note_write(key, {}, key.size() + operand.size(), true);
     return;
   }
-  mutations_.push_back(Mutation{type, Bytes(key), Bytes(operand)});
-  note_write(single_key_range(key), key.size() + operand.size());
-  auto it = writes_.find(key);
-  if (it == writes_.end() && in_cleared_range(key)) {
-    writes_.emplace(
-        Bytes(key),
-        WriteEntry{WriteEntry::Kind::set, apply_atomic(type, std::nullopt, operand), {}});
-    return;
+  push_mutation(type, key, operand);
+  note_write(key, {}, key.size() + operand.size(), true);
+  if (find_write(key) == nullptr) {
+    const bool cleared = in_cleared_range(key);
+    WriteEntry& fresh = write_entry(key);
+    if (cleared) {
+      fresh.kind = WriteEntry::Kind::set;
+      fresh.value = apply_atomic(type, std::nullopt, operand);
+      return;
+    }
+    fresh.kind = WriteEntry::Kind::dependent;
   }
-  if (it == writes_.end()) {
-    it = writes_.emplace(Bytes(key), WriteEntry{WriteEntry::Kind::dependent, {}, {}}).first;
-  }
-  WriteEntry& entry = it->second;
+  WriteEntry& entry = write_entry(key);
   switch (entry.kind) {
     case WriteEntry::Kind::set:
       entry.value = apply_atomic(type, entry.value, operand);
@@ -195,7 +288,7 @@ void Transaction::add_read_conflict_range(const KeyRange& range) {
 
 void Transaction::add_write_conflict_range(const KeyRange& range) {
   if (range.empty()) return;
-  note_write(range, 0);
+  note_write(range.begin, range.end, 0);
 }
 
 // ---- reads ----
@@ -204,21 +297,21 @@ bool Transaction::unreadable(const KeyRange& range) const {
   for (const KeyRange& r : versionstamped_key_ranges_) {
     if (r.intersects(range)) return true;
   }
-  auto first = writes_.lower_bound(BytesView(range.begin));
-  for (auto it = first; it != writes_.end() && it->first < range.end; ++it) {
-    if (it->second.kind == WriteEntry::Kind::unreadable) return true;
+  for (const WriteEntry* w = write_lower_bound(range.begin);
+       w != writes_.end() && w->key < range.end; ++w) {
+    if (w->kind == WriteEntry::Kind::unreadable) return true;
   }
   return false;
 }
 
 ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
                                                    const std::optional<Bytes>& db_value) const {
-  auto it = writes_.find(key);
-  if (it == writes_.end()) {
+  const WriteEntry* found = find_write(key);
+  if (found == nullptr) {
     if (in_cleared_range(key)) return std::optional<Bytes>();
     return db_value;
   }
-  const WriteEntry& entry = it->second;
+  const WriteEntry& entry = *found;
   switch (entry.kind) {
     case WriteEntry::Kind::set:
       return std::optional<Bytes>(entry.value);
@@ -238,38 +331,45 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
 
 // Adds the read conflict range minus the keys and ranges this transaction wrote independently
 // (sets, clears, clear ranges); dependent (atomic) writes keep their conflict.
+void Transaction::add_read_range(BytesView begin, BytesView end) {
+  KeyRange& range = read_ranges_.push_slot();
+  range.begin.assign(begin);
+  range.end.assign(end);
+  read_range_steps_.push_back(step_);
+}
+
 void Transaction::add_conflict_for_read(const KeyRange& range) {
   if (range.empty()) return;
+  size_bytes_ += range.begin.size() + range.end.size();
+  if (writes_.empty() && cleared_.empty()) {  // nothing written yet: the whole range
+    add_read_range(range.begin, range.end);
+    return;
+  }
   Bytes cursor = range.begin;
-  auto emit_until = [&](const Bytes& hole_begin, const Bytes& hole_end) {
-    if (cursor < hole_begin) {
-      read_ranges_.push_back(KeyRange{cursor, std::min(hole_begin, range.end)});
-      read_range_steps_.push_back(step_);
+  auto emit_until = [&](BytesView hole_begin, BytesView hole_end) {
+    if (BytesView(cursor) < hole_begin) {
+      add_read_range(cursor, std::min(hole_begin, BytesView(range.end)));
     }
-    if (cursor < hole_end) cursor = hole_end;
+    if (BytesView(cursor) < hole_end) cursor.assign(hole_end);
   };
-  auto w = writes_.lower_bound(BytesView(range.begin));
+  const WriteEntry* w = write_lower_bound(range.begin);
   auto c = cleared_.upper_bound(BytesView(range.begin));
   if (c != cleared_.begin() && std::prev(c)->second > range.begin) --c;
   while (cursor < range.end) {
-    while (w != writes_.end() && w->second.kind == WriteEntry::Kind::dependent)
+    while (w != writes_.end() && w->kind == WriteEntry::Kind::dependent)
       ++w;
-    bool has_w = w != writes_.end() && w->first < range.end;
+    bool has_w = w != writes_.end() && w->key < range.end;
     bool has_c = c != cleared_.end() && c->first < range.end;
     if (!has_w && !has_c) break;
-    if (has_c && (!has_w || c->first <= w->first)) {
+    if (has_c && (!has_w || c->first <= w->key)) {
       emit_until(c->first, c->second);
       ++c;
     } else {
-      emit_until(w->first, key_after(w->first));
+      emit_until(w->key, key_after(w->key));
       ++w;
     }
   }
-  if (cursor < range.end) {
-    read_ranges_.push_back(KeyRange{cursor, range.end});
-    read_range_steps_.push_back(step_);
-  }
-  size_bytes_ += range.begin.size() + range.end.size();
+  if (cursor < range.end) add_read_range(cursor, range.end);
 }
 
 ErrorOr<std::optional<Bytes>> Transaction::do_get(BytesView key, bool snapshot) {
@@ -282,22 +382,16 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(BytesView key, bool snapshot) 
   return result;
 }
 
-ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range, const RangeOptions& options) {
-  if (range.begin > range.end) return ErrorCode::inverted_range;
-  if (range.end > kSystemKeysBegin) return ErrorCode::key_outside_legal_range;
-  if (unreadable(range)) return ErrorCode::accessed_unreadable;
-  RangeResult out;
-  const std::size_t limit = options.limit > 0 ? static_cast<std::size_t>(options.limit) : SIZE_MAX;
-  const bool reverse = options.reverse;
+// The database's rows merged with this transaction's own writes (read-your-writes).
+void Transaction::read_merged(const KeyRange& range, std::size_t limit, bool reverse,
+                              RangeResult& out) const {
   // Own writes in the range, walked in the same direction as the database scan.
-  auto w_lo = writes_.lower_bound(BytesView(range.begin));
-  auto w_hi = writes_.lower_bound(BytesView(range.end));
+  const WriteEntry* w_lo = write_lower_bound(range.begin);
+  const WriteEntry* w_hi = write_lower_bound(range.end);
   auto w_fwd = w_lo;
   auto w_rev = w_hi;
   auto has_write = [&] { return reverse ? w_rev != w_lo : w_fwd != w_hi; };
-  auto peek_write = [&]() -> const std::pair<const Bytes, WriteEntry>& {
-    return reverse ? *std::prev(w_rev) : *w_fwd;
-  };
+  auto peek_write = [&]() -> const WriteEntry& { return reverse ? *std::prev(w_rev) : *w_fwd; };
   auto pop_write = [&] { reverse ? void(--w_rev) : void(++w_fwd); };
   auto before = [&](BytesView a, BytesView b) { return reverse ? b < a : a < b; };
   auto emit = [&](BytesView key, const std::optional<Bytes>& db_value) {
@@ -307,16 +401,35 @@ ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range, const Rang
     return out.size() < limit;
   };
   db_.store->scan(range, *read_version_, reverse, [&](BytesView key, BytesView value) {
-    while (has_write() && before(peek_write().first, key)) {
-      if (!emit(peek_write().first, std::nullopt)) return false;
+    while (has_write() && before(peek_write().key, key)) {
+      if (!emit(peek_write().key, std::nullopt)) return false;
       pop_write();
     }
-    if (has_write() && peek_write().first == key) pop_write();
+    if (has_write() && peek_write().key == key) pop_write();
     return emit(key, Bytes(value));
   });
   while (out.size() < limit && has_write()) {
-    emit(peek_write().first, std::nullopt);
+    emit(peek_write().key, std::nullopt);
     pop_write();
+  }
+}
+
+ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range, const RangeOptions& options) {
+  if (range.begin > range.end) return ErrorCode::inverted_range;
+  if (range.end > kSystemKeysBegin) return ErrorCode::key_outside_legal_range;
+  if (unreadable(range)) return ErrorCode::accessed_unreadable;
+  RangeResult out;
+  const std::size_t limit = options.limit > 0 ? static_cast<std::size_t>(options.limit) : SIZE_MAX;
+  const bool reverse = options.reverse;
+  if (writes_.empty() && cleared_.empty()) {
+    // Nothing written yet: the database's rows are the answer.
+    if (limit <= 16) out.reserve(limit);
+    db_.store->scan(range, *read_version_, reverse, [&](BytesView key, BytesView value) {
+      out.push_back(KeyValue{Bytes(key), Bytes(value)});
+      return out.size() < limit;
+    });
+  } else {
+    read_merged(range, limit, reverse, out);
   }
   if (!options.snapshot) {
     const bool limit_reached = out.size() >= limit;
@@ -381,8 +494,9 @@ ErrorCode Transaction::do_commit() {
   CommitFault fault = env().commit_fault(client());
   if (fault == CommitFault::not_committed_before) return ErrorCode::not_committed;
   if (fault == CommitFault::unknown_result_not_applied) return ErrorCode::commit_unknown_result;
-  CommitRequest request{client(),     transaction_id_, *read_version_,
-                        read_ranges_, write_ranges_,   mutations_};
+  CommitRequest request{
+      client(),         transaction_id_, *read_version_, read_ranges_.span(), write_ranges_.span(),
+      mutations_.span()};
   CommitResult result = db_.store->commit(request, env().now_us());
   if (!ok(result.error)) {
     if (result.conflict) {

@@ -14,6 +14,9 @@
 // temporaries twice. Build the range in a variable first.
 // Invariants: read conflict ranges never include keys this transaction wrote independently before
 // issuing the read; snapshot reads add none; reset() keeps the backoff (as FoundationDB's reset).
+// Buffers (writes, mutations, conflict ranges) come from a per-thread pool and go back to it when
+// the transaction is destroyed; their slots keep their storage, so a steady stream of
+// transactions allocates almost nothing for them. The pool never affects results.
 #pragma once
 
 #include <cassert>
@@ -29,6 +32,7 @@
 #include "sim/store/error.h"
 #include "sim/store/error_or.h"
 #include "sim/store/mutation.h"
+#include "sim/store/slot_vector.h"
 #include "sim/store/store.h"
 
 namespace contend {
@@ -75,6 +79,7 @@ struct ReadRecord {
 class Transaction {
  public:
   explicit Transaction(Database db);
+  ~Transaction();
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
 
@@ -116,9 +121,9 @@ class Transaction {
   // The 10-byte versionstamp of the last successful commit with writes.
   std::optional<Bytes> versionstamp() const;
   std::uint64_t id() const { return transaction_id_; }
-  const std::vector<KeyRange>& read_conflict_ranges() const { return read_ranges_; }
-  const std::vector<KeyRange>& write_conflict_ranges() const { return write_ranges_; }
-  const std::vector<Mutation>& mutations() const { return mutations_; }
+  const SlotVector<KeyRange>& read_conflict_ranges() const { return read_ranges_; }
+  const SlotVector<KeyRange>& write_conflict_ranges() const { return write_ranges_; }
+  const SlotVector<Mutation>& mutations() const { return mutations_; }
   // The reads of this attempt, when the environment logs them.
   const std::vector<ReadRecord>& read_log() const { return read_log_; }
   // The conflict behind the last not_committed returned by commit().
@@ -134,38 +139,68 @@ class Transaction {
   void set_abort_target(std::coroutine_handle<> target) { abort_target_ = target; }
   ErrorCode take_read_error() { return std::exchange(read_error_, ErrorCode::success); }
 
+ public:
+  struct BufferPool;  // per thread, in transaction.cpp
+
  private:
+  // This transaction's own write to one key, as reads must see it.
   struct WriteEntry {
     enum class Kind : std::uint8_t { set, clear, dependent, unreadable } kind = Kind::set;
+    Bytes key;
     Bytes value;                                              // Kind::set
     std::vector<std::pair<MutationType, Bytes>> pending_ops;  // Kind::dependent
   };
+  // Everything a transaction buffers, pooled per thread (see acquire_buffers()).
+  struct Buffers {
+    SlotVector<WriteEntry> writes;                // sorted by key, one entry per key
+    std::map<Bytes, Bytes, std::less<>> cleared;  // disjoint cleared ranges: begin -> end
+    std::vector<KeyRange> versionstamped_key_ranges;
+    SlotVector<Mutation> mutations;
+    std::vector<ReadRecord> read_log;
+    SlotVector<KeyRange> read_ranges;
+    std::vector<std::string_view> read_range_steps;
+    SlotVector<KeyRange> write_ranges;
+    void clear();
+  };
+  static Buffers* acquire_buffers();
+  static void release_buffers(Buffers* buffers);
 
   friend class StoreOpBase;
   ErrorCode check_key(BytesView key) const;
   bool in_cleared_range(BytesView key) const;
   bool unreadable(const KeyRange& range) const;
+  // The first own write at or after `key`, and the entry for exactly `key` (or null).
+  const WriteEntry* write_lower_bound(BytesView key) const;
+  const WriteEntry* find_write(BytesView key) const;
+  // The entry for `key`, inserted in order when missing (its kind and value are the caller's).
+  WriteEntry& write_entry(BytesView key);
+  void push_mutation(MutationType type, BytesView param1, BytesView param2);
   // The value this transaction would see for `key` given the database value at its read version.
   ErrorOr<std::optional<Bytes>> overlay(BytesView key, const std::optional<Bytes>& db_value) const;
   void add_conflict_for_read(const KeyRange& range);
-  void note_write(const KeyRange& range, std::size_t bytes);
+  void add_read_range(BytesView begin, BytesView end);
+  // Records the write conflict range [begin, end) (end: begin + \x00 when `single_key`).
+  void note_write(BytesView begin, BytesView end, std::size_t bytes, bool single_key = false);
   void take_read_version_if_needed();
   ErrorCode begin_read();
 
   ErrorOr<std::optional<Bytes>> do_get(BytesView key, bool snapshot);
   ErrorOr<RangeResult> do_get_range(const KeyRange& range, const RangeOptions& options);
+  void read_merged(const KeyRange& range, std::size_t limit, bool reverse, RangeResult& out) const;
   ErrorCode do_commit();
 
   Database db_;
   std::optional<Version> read_version_;
-  std::map<Bytes, WriteEntry, std::less<>> writes_;
-  std::map<Bytes, Bytes, std::less<>> cleared_;  // disjoint cleared ranges: begin -> end
-  std::vector<KeyRange> versionstamped_key_ranges_;
-  std::vector<Mutation> mutations_;
-  std::vector<ReadRecord> read_log_;
-  std::vector<KeyRange> read_ranges_;
-  std::vector<std::string_view> read_range_steps_;
-  std::vector<KeyRange> write_ranges_;
+  // The pooled buffers, and a name for each (declared after buffers_: initialised from it).
+  Buffers* buffers_;
+  SlotVector<WriteEntry>& writes_ = buffers_->writes;
+  std::map<Bytes, Bytes, std::less<>>& cleared_ = buffers_->cleared;
+  std::vector<KeyRange>& versionstamped_key_ranges_ = buffers_->versionstamped_key_ranges;
+  SlotVector<Mutation>& mutations_ = buffers_->mutations;
+  std::vector<ReadRecord>& read_log_ = buffers_->read_log;
+  SlotVector<KeyRange>& read_ranges_ = buffers_->read_ranges;
+  std::vector<std::string_view>& read_range_steps_ = buffers_->read_range_steps;
+  SlotVector<KeyRange>& write_ranges_ = buffers_->write_ranges;
   std::size_t size_bytes_ = 0;
   ErrorCode sticky_error_ = ErrorCode::success;
   ErrorCode read_error_ = ErrorCode::success;
