@@ -84,8 +84,9 @@ std::string first_divergence(const std::vector<Step>& steps) {
   return "";
 }
 
-// Keys around the inline key buffer's size (keys of 55/56/57 bytes, and their key_after), short
-// keys, and keys that are one another's key_after — where the single-key fast paths must decide.
+// Keys around the inline key buffer's size (47/48/49 bytes, and their key_after), short keys,
+// keys sharing their first eight bytes (compared past the cached prefix), and keys that are one
+// another's key_after — where the single-key fast paths must decide.
 const std::vector<std::string>& edge_keys() {
   static const std::vector<std::string> keys = {
       "",
@@ -94,12 +95,16 @@ const std::vector<std::string>& edge_keys() {
       "a\0\0"s,
       "b",
       "bb",
-      std::string(54, 'k'),
-      std::string(55, 'k'),
-      std::string(55, 'k') + "\0"s,
-      std::string(56, 'k'),
-      std::string(56, 'k') + "\0"s,
-      std::string(57, 'k'),
+      "kkkkkkk",
+      "kkkkkkk\0"s,
+      "kkkkkkkk",
+      "kkkkkkkk\0"s,
+      "kkkkkkkka",
+      std::string(47, 'k'),
+      std::string(47, 'k') + "\0"s,
+      std::string(48, 'k'),
+      std::string(48, 'k') + "\0"s,
+      std::string(49, 'k'),
       std::string(90, 'k'),
       std::string(90, 'k') + "\0"s,
       "l",

@@ -19,7 +19,22 @@ bool is_key_after(BytesView candidate, BytesView key) {
   return candidate.size() == key.size() + 1 && candidate.back() == '\0' &&
          candidate.starts_with(key);
 }
+
+constexpr std::size_t kPrefixBytes = sizeof(std::uint64_t);
+
+// The first eight bytes of key (zero-padded) as a big-endian number: numeric order of prefixes
+// agrees with byte order of the keys wherever the prefixes differ.
+std::uint64_t prefix_of(BytesView key) {
+  unsigned char bytes[kPrefixBytes] = {};
+  std::memcpy(bytes, key.data(), std::min(key.size(), kPrefixBytes));
+  std::uint64_t prefix = 0;
+  for (unsigned char b : bytes)
+    prefix = (prefix << 8) | b;
+  return prefix;
+}
 }  // namespace
+
+ConflictHistory::Probe::Probe(BytesView key) : bytes(key), prefix(prefix_of(key)) {}
 
 // --- NodeKey ---------------------------------------------------------------------------------
 
@@ -37,6 +52,7 @@ ConflictHistory::NodeKey& ConflictHistory::NodeKey::operator=(NodeKey&& other) n
 }
 
 void ConflictHistory::NodeKey::take(NodeKey& other) noexcept {
+  prefix_ = other.prefix_;
   size_ = other.size_;
   if (other.on_heap()) {
     heap_ = other.heap_;
@@ -58,11 +74,22 @@ void ConflictHistory::NodeKey::assign(BytesView key, bool append_zero) {
   if (!key.empty()) std::memcpy(bytes, key.data(), key.size());
   if (append_zero) bytes[key.size()] = '\0';
   size_ = static_cast<std::uint32_t>(size);
+  prefix_ = prefix_of(view());
+}
+
+int ConflictHistory::NodeKey::compare(const Probe& probe) const {
+  if (prefix_ != probe.prefix) return prefix_ < probe.prefix ? -1 : 1;
+  // Equal prefixes: when both keys are that long their first eight bytes are equal too.
+  const BytesView mine = view();
+  if (mine.size() >= kPrefixBytes && probe.bytes.size() >= kPrefixBytes)
+    return mine.substr(kPrefixBytes).compare(probe.bytes.substr(kPrefixBytes));
+  return mine.compare(probe.bytes);
 }
 
 void ConflictHistory::NodeKey::release() {
   if (on_heap()) delete[] heap_;
   size_ = 0;
+  prefix_ = 0;
 }
 
 // --- nodes ------------------------------------------------------------------------------------
@@ -115,7 +142,7 @@ void ConflictHistory::update(Index n) {
 
 // --- split and merge --------------------------------------------------------------------------
 
-void ConflictHistory::split(Index t, BytesView key, Index& less, Index& rest) {
+void ConflictHistory::split(Index t, const Probe& key, Index& less, Index& rest) {
   // Walk down the search path for key, hanging each node on the right spine of `less` or the left
   // spine of `rest`; then refresh the maxima bottom-up along the path.
   Index* less_slot = &less;
@@ -124,7 +151,7 @@ void ConflictHistory::split(Index t, BytesView key, Index& less, Index& rest) {
   while (t != kNil) {
     path_.push_back(t);
     Node& at = node(t);
-    if (at.key.view() < key) {
+    if (at.key.compare(key) < 0) {
       *less_slot = t;
       less_slot = &at.right;
       t = at.right;
@@ -192,9 +219,9 @@ void ConflictHistory::add(const KeyRange& range, Version version) {
 
 void ConflictHistory::add_range(const KeyRange& range, Version version) {
   Index less = kNil, middle = kNil, rest = kNil;
-  split(root_, range.begin, less, middle);
+  split(root_, Probe(range.begin), less, middle);
   Index inside = kNil;
-  split(middle, range.end, inside, rest);
+  split(middle, Probe(range.end), inside, rest);
   // Keep the segment that starts at range.end at the version it had: that of the greatest
   // boundary below range.end, the rightmost node of `inside`, else of `less`.
   const Index first_after = leftmost(rest);
@@ -210,21 +237,27 @@ void ConflictHistory::add_range(const KeyRange& range, Version version) {
 }
 
 void ConflictHistory::add_single_key(BytesView key, Version version) {
+  // A node's ancestors are fewer than the nodes, and this add creates at most two.
+  if (ancestors_.size() < live_nodes_ + 2) ancestors_.resize(2 * live_nodes_ + 16);
+  Index* const path = ancestors_.data();
+  std::size_t depth = 0;
   // One descent finds the boundary at key (if any), the version of the segment containing key
-  // and the boundary after key — the only candidate for key + '\x00'.
-  path_.clear();
+  // and the boundary after key — the only candidate for key + '\x00'. The new version is the
+  // newest in the tree, so it becomes the maximum of every subtree on the way.
+  const Probe probe(key);
   Index at = kNil;
   Index successor = kNil;
   Version containing = kInvalidVersion;
   bool went_left = false;
   for (Index t = root_; t != kNil;) {
-    const Node& visited = node(t);
-    const int order = visited.key.view().compare(key);
+    Node& visited = node(t);
+    visited.subtree_max = version;
+    const int order = visited.key.compare(probe);
     if (order == 0) {
       at = t;
       break;
     }
-    path_.push_back(t);
+    path[depth++] = t;
     went_left = order > 0;
     if (went_left) {
       successor = t;
@@ -234,52 +267,50 @@ void ConflictHistory::add_single_key(BytesView key, Version version) {
       t = visited.right;
     }
   }
-  // The new version is the newest in the tree: it is the maximum of every subtree holding key.
-  for (Index ancestor : path_)
-    node(ancestor).subtree_max = version;
   if (at != kNil) {
     Node& existing = node(at);
     containing = existing.version;
     existing.version = version;
-    existing.subtree_max = version;
     if (existing.right != kNil) successor = leftmost(existing.right);
   } else {
     at = make_node(key, false, version);
-    attach_leaf(at, went_left);
-    rotate_up(at);
+    attach_leaf(at, depth == 0 ? kNil : path[depth - 1], went_left);
+    depth = rotate_up(at, depth);
   }
   if (successor != kNil && is_key_after(node(successor).key.view(), key)) return;
-  // Boundary key + '\x00' keeps the version its segment had: it is the leftmost node of at's
-  // right subtree, or at's right child when that is empty.
-  path_.push_back(at);
+  // Boundary key + '\x00' keeps the version its segment had. Its place is the leftmost leaf of
+  // at's right subtree, or at's right child when that is empty.
+  path[depth++] = at;
   bool end_goes_left = false;
   for (Index t = node(at).right; t != kNil; t = node(t).left) {
-    path_.push_back(t);
+    path[depth++] = t;
     end_goes_left = true;
   }
-  for (Index ancestor : path_)
-    node(ancestor).subtree_max = std::max(node(ancestor).subtree_max, containing);
+  for (std::size_t i = 0; i < depth; ++i) {
+    Node& ancestor = node(path[i]);
+    ancestor.subtree_max = std::max(ancestor.subtree_max, containing);
+  }
   const Index end = make_node(key, true, containing);
-  attach_leaf(end, end_goes_left);
-  rotate_up(end);
+  attach_leaf(end, path[depth - 1], end_goes_left);
+  rotate_up(end, depth);
 }
 
-void ConflictHistory::attach_leaf(Index n, bool go_left) {
-  if (path_.empty()) {
+void ConflictHistory::attach_leaf(Index n, Index parent, bool go_left) {
+  if (parent == kNil) {
     assert(root_ == kNil);
     root_ = n;
     return;
   }
-  Node& parent = node(path_.back());
-  Index& slot = go_left ? parent.left : parent.right;
+  Index& slot = go_left ? node(parent).left : node(parent).right;
   assert(slot == kNil);
   slot = n;
 }
 
-void ConflictHistory::rotate_up(Index n) {
-  while (!path_.empty() && node(path_.back()).priority < node(n).priority) {
-    const Index parent = path_.back();
-    path_.pop_back();
+std::size_t ConflictHistory::rotate_up(Index n, std::size_t depth) {
+  const Index* const path = ancestors_.data();
+  const std::uint64_t priority = node(n).priority;
+  while (depth > 0 && node(path[depth - 1]).priority < priority) {
+    const Index parent = path[--depth];
     Node& above = node(parent);
     Node& below = node(n);
     if (above.left == n) {
@@ -291,23 +322,24 @@ void ConflictHistory::rotate_up(Index n) {
     }
     update(parent);
     update(n);
-    if (path_.empty()) {
+    if (depth == 0) {
       root_ = n;
     } else {
-      Node& grandparent = node(path_.back());
+      Node& grandparent = node(path[depth - 1]);
       (grandparent.left == parent ? grandparent.left : grandparent.right) = n;
     }
   }
+  return depth;
 }
 
 // --- queries ----------------------------------------------------------------------------------
 
-Version ConflictHistory::version_at(BytesView key) const {
+Version ConflictHistory::version_at(const Probe& key) const {
   Version found = kInvalidVersion;
   Index t = root_;
   while (t != kNil) {
     const Node& visited = node(t);
-    const int order = visited.key.view().compare(key);
+    const int order = visited.key.compare(key);
     if (order == 0) return visited.version;
     if (order < 0) {
       found = visited.version;
@@ -319,38 +351,40 @@ Version ConflictHistory::version_at(BytesView key) const {
   return found;
 }
 
-Version ConflictHistory::max_from(Index t, BytesView lo, Version containing) const {
-  Version m = kInvalidVersion;
+Version ConflictHistory::max_from(Index t, const Probe& lo, Version containing,
+                                  Version best) const {
   while (t != kNil) {
+    // Nothing in t can raise best — not even by refining the segment containing lo, which t may
+    // move to an older boundary, so that only helps when `containing` cannot raise best either.
+    if (node(t).subtree_max <= best && containing <= best) return best;
     const Node& visited = node(t);
-    const int order = visited.key.view().compare(lo);
+    const int order = visited.key.compare(lo);
     if (order < 0) {
       containing = visited.version;
       t = visited.right;
       continue;
     }
-    m = std::max({m, visited.version, subtree_max(visited.right)});
-    if (order == 0) return m;  // the boundary at lo: its segment is the one containing lo
+    best = std::max({best, visited.version, subtree_max(visited.right)});
+    if (order == 0) return best;  // the boundary at lo: its segment is the one containing lo
     t = visited.left;
   }
-  return std::max(m, containing);
+  return std::max(best, containing);
 }
 
-Version ConflictHistory::max_below(Index t, BytesView hi) const {
-  Version m = kInvalidVersion;
-  while (t != kNil) {
+Version ConflictHistory::max_below(Index t, const Probe& hi, Version best) const {
+  while (t != kNil && node(t).subtree_max > best) {
     const Node& visited = node(t);
-    if (visited.key.view() < hi) {
-      m = std::max({m, visited.version, subtree_max(visited.left)});
+    if (visited.key.compare(hi) < 0) {
+      best = std::max({best, visited.version, subtree_max(visited.left)});
       t = visited.right;
     } else {
       t = visited.left;
     }
   }
-  return m;
+  return best;
 }
 
-Version ConflictHistory::newest_in(BytesView lo, BytesView hi) const {
+Version ConflictHistory::newest_in(const Probe& lo, const Probe& hi) const {
   // Descend toward lo until a node falls inside [lo, hi); nodes below lo on the way bound the
   // segment containing lo. From that node, its right subtree contributes boundaries below hi and
   // its left subtree boundaries from lo on (and the rest of the search for lo's segment).
@@ -358,16 +392,16 @@ Version ConflictHistory::newest_in(BytesView lo, BytesView hi) const {
   Index t = root_;
   while (t != kNil) {
     const Node& visited = node(t);
-    const int order = visited.key.view().compare(lo);
+    const int order = visited.key.compare(lo);
     if (order < 0) {
       containing = visited.version;
       t = visited.right;
-    } else if (order > 0 && visited.key.view() >= hi) {
+    } else if (order > 0 && visited.key.compare(hi) >= 0) {
       t = visited.left;
     } else {
-      const Version right = std::max(visited.version, max_below(visited.right, hi));
+      const Version right = max_below(visited.right, hi, visited.version);
       if (order == 0) return right;
-      return std::max(right, max_from(visited.left, lo, containing));
+      return max_from(visited.left, lo, containing, right);
     }
   }
   return containing;
@@ -376,8 +410,9 @@ Version ConflictHistory::newest_in(BytesView lo, BytesView hi) const {
 Version ConflictHistory::newest_write(const KeyRange& range) const {
   if (range.empty()) return kInvalidVersion;
   // No boundary lies strictly inside [k, k + '\x00'): only the segment containing k counts.
-  const Version m = is_key_after(range.end, range.begin) ? version_at(range.begin)
-                                                         : newest_in(range.begin, range.end);
+  const Version m = is_key_after(range.end, range.begin)
+                        ? version_at(Probe(range.begin))
+                        : newest_in(Probe(range.begin), Probe(range.end));
   return m < horizon_ ? kInvalidVersion : m;
 }
 
