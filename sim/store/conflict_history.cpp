@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace contend {
 
@@ -12,9 +13,89 @@ std::uint64_t next_priority(std::uint64_t& state) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
+
+// Whether `candidate` is key + '\x00', the end of the single-key range starting at key.
+bool is_key_after(BytesView candidate, BytesView key) {
+  return candidate.size() == key.size() + 1 && candidate.back() == '\0' &&
+         candidate.starts_with(key);
+}
+
+constexpr std::size_t kPrefixBytes = sizeof(std::uint64_t);
+
+// The first eight bytes of key (zero-padded) as a big-endian number: numeric order of prefixes
+// agrees with byte order of the keys wherever the prefixes differ.
+std::uint64_t prefix_of(BytesView key) {
+  unsigned char bytes[kPrefixBytes] = {};
+  std::memcpy(bytes, key.data(), std::min(key.size(), kPrefixBytes));
+  std::uint64_t prefix = 0;
+  for (unsigned char b : bytes)
+    prefix = (prefix << 8) | b;
+  return prefix;
+}
 }  // namespace
 
-ConflictHistory::Index ConflictHistory::make_node(BytesView key, Version version) {
+ConflictHistory::Probe::Probe(BytesView key) : bytes(key), prefix(prefix_of(key)) {}
+
+// --- NodeKey ---------------------------------------------------------------------------------
+
+ConflictHistory::NodeKey& ConflictHistory::NodeKey::operator=(const NodeKey& other) {
+  if (this != &other) assign(other.view());
+  return *this;
+}
+
+ConflictHistory::NodeKey& ConflictHistory::NodeKey::operator=(NodeKey&& other) noexcept {
+  if (this != &other) {
+    release();
+    take(other);
+  }
+  return *this;
+}
+
+void ConflictHistory::NodeKey::take(NodeKey& other) noexcept {
+  prefix_ = other.prefix_;
+  size_ = other.size_;
+  if (other.on_heap()) {
+    heap_ = other.heap_;
+  } else {
+    std::memcpy(inline_, other.inline_, size_);
+  }
+  other.size_ = 0;
+}
+
+void ConflictHistory::NodeKey::assign(BytesView key, bool append_zero) {
+  const std::size_t size = key.size() + (append_zero ? 1 : 0);
+  assert(size <= UINT32_MAX && "keys are far shorter than 4 GiB");
+  release();
+  char* bytes = inline_;
+  if (size > kInlineCapacity) {
+    heap_ = new char[size];
+    bytes = heap_;
+  }
+  if (!key.empty()) std::memcpy(bytes, key.data(), key.size());
+  if (append_zero) bytes[key.size()] = '\0';
+  size_ = static_cast<std::uint32_t>(size);
+  prefix_ = prefix_of(view());
+}
+
+int ConflictHistory::NodeKey::compare(const Probe& probe) const {
+  if (prefix_ != probe.prefix) return prefix_ < probe.prefix ? -1 : 1;
+  // Equal prefixes: when both keys are that long their first eight bytes are equal too.
+  const BytesView mine = view();
+  if (mine.size() >= kPrefixBytes && probe.bytes.size() >= kPrefixBytes)
+    return mine.substr(kPrefixBytes).compare(probe.bytes.substr(kPrefixBytes));
+  return mine.compare(probe.bytes);
+}
+
+void ConflictHistory::NodeKey::release() {
+  if (on_heap()) delete[] heap_;
+  size_ = 0;
+  prefix_ = 0;
+}
+
+// --- nodes ------------------------------------------------------------------------------------
+
+ConflictHistory::Index ConflictHistory::make_node(BytesView key, bool append_zero,
+                                                  Version version) {
   Index n;
   if (!free_.empty()) {
     n = free_.back();
@@ -23,179 +104,315 @@ ConflictHistory::Index ConflictHistory::make_node(BytesView key, Version version
     n = static_cast<Index>(nodes_.size());
     nodes_.emplace_back();
   }
-  Node& node = nodes_[static_cast<std::size_t>(n)];
-  node.key.assign(key);
-  node.version = version;
-  node.subtree_max = version;
-  node.priority = next_priority(priority_state_);
-  node.left = node.right = kNil;
+  Node& fresh = node(n);
+  fresh.key.assign(key, append_zero);
+  fresh.version = version;
+  fresh.subtree_max = version;
+  fresh.priority = next_priority(priority_state_);
+  fresh.left = fresh.right = kNil;
   ++live_nodes_;
   return n;
 }
 
 void ConflictHistory::free_node(Index n) {
+  node(n).key.release();
   free_.push_back(n);
   --live_nodes_;
 }
 
 void ConflictHistory::free_subtree(Index n) {
   // Iterative to keep the stack flat whatever the subtree's shape.
-  std::vector<Index> stack;
-  if (n != kNil) stack.push_back(n);
-  while (!stack.empty()) {
-    Index t = stack.back();
-    stack.pop_back();
-    const Node& node = nodes_[static_cast<std::size_t>(t)];
-    if (node.left != kNil) stack.push_back(node.left);
-    if (node.right != kNil) stack.push_back(node.right);
+  scratch_.clear();
+  if (n != kNil) scratch_.push_back(n);
+  while (!scratch_.empty()) {
+    const Index t = scratch_.back();
+    scratch_.pop_back();
+    const Node& freed = node(t);
+    if (freed.left != kNil) scratch_.push_back(freed.left);
+    if (freed.right != kNil) scratch_.push_back(freed.right);
     free_node(t);
   }
 }
 
 void ConflictHistory::update(Index n) {
-  Node& node = nodes_[static_cast<std::size_t>(n)];
-  Version m = node.version;
-  if (node.left != kNil) m = std::max(m, nodes_[static_cast<std::size_t>(node.left)].subtree_max);
-  if (node.right != kNil) m = std::max(m, nodes_[static_cast<std::size_t>(node.right)].subtree_max);
-  node.subtree_max = m;
+  Node& target = node(n);
+  target.subtree_max =
+      std::max({target.version, subtree_max(target.left), subtree_max(target.right)});
 }
 
-void ConflictHistory::split(Index t, BytesView key, Index& less, Index& rest) {
-  if (t == kNil) {
-    less = rest = kNil;
-    return;
+// --- split and merge --------------------------------------------------------------------------
+
+void ConflictHistory::split(Index t, const Probe& key, Index& less, Index& rest) {
+  // Walk down the search path for key, hanging each node on the right spine of `less` or the left
+  // spine of `rest`; then refresh the maxima bottom-up along the path.
+  Index* less_slot = &less;
+  Index* rest_slot = &rest;
+  path_.clear();
+  while (t != kNil) {
+    path_.push_back(t);
+    Node& at = node(t);
+    if (at.key.compare(key) < 0) {
+      *less_slot = t;
+      less_slot = &at.right;
+      t = at.right;
+    } else {
+      *rest_slot = t;
+      rest_slot = &at.left;
+      t = at.left;
+    }
   }
-  Node& node = nodes_[static_cast<std::size_t>(t)];
-  if (BytesView(node.key) < key) {
-    Index right_less = kNil;
-    split(node.right, key, right_less, rest);
-    nodes_[static_cast<std::size_t>(t)].right = right_less;
-    less = t;
-  } else {
-    Index left_rest = kNil;
-    split(node.left, key, less, left_rest);
-    nodes_[static_cast<std::size_t>(t)].left = left_rest;
-    rest = t;
-  }
-  update(t);
+  *less_slot = kNil;
+  *rest_slot = kNil;
+  for (auto it = path_.rbegin(); it != path_.rend(); ++it)
+    update(*it);
 }
 
 ConflictHistory::Index ConflictHistory::merge(Index a, Index b) {
-  if (a == kNil) return b;
-  if (b == kNil) return a;
-  if (nodes_[static_cast<std::size_t>(a)].priority > nodes_[static_cast<std::size_t>(b)].priority) {
-    Index merged = merge(nodes_[static_cast<std::size_t>(a)].right, b);
-    nodes_[static_cast<std::size_t>(a)].right = merged;
-    update(a);
-    return a;
-  }
-  Index merged = merge(a, nodes_[static_cast<std::size_t>(b)].left);
-  nodes_[static_cast<std::size_t>(b)].left = merged;
-  update(b);
-  return b;
-}
-
-Version ConflictHistory::version_at(BytesView key) const {
-  Version found = kInvalidVersion;
-  Index t = root_;
-  while (t != kNil) {
-    const Node& node = nodes_[static_cast<std::size_t>(t)];
-    if (BytesView(node.key) <= key) {
-      found = node.version;
-      t = node.right;
+  // Walk down a's right spine and b's left spine, taking the higher priority each step.
+  Index root = kNil;
+  Index* slot = &root;
+  path_.clear();
+  while (a != kNil && b != kNil) {
+    if (node(a).priority > node(b).priority) {
+      *slot = a;
+      path_.push_back(a);
+      slot = &node(a).right;
+      a = node(a).right;
     } else {
-      t = node.left;
+      *slot = b;
+      path_.push_back(b);
+      slot = &node(b).left;
+      b = node(b).left;
     }
   }
-  return found;
+  *slot = a != kNil ? a : b;
+  for (auto it = path_.rbegin(); it != path_.rend(); ++it)
+    update(*it);
+  return root;
 }
 
-Version ConflictHistory::max_from(Index t, BytesView lo) const {
-  Version m = kInvalidVersion;
-  while (t != kNil) {
-    const Node& node = nodes_[static_cast<std::size_t>(t)];
-    if (BytesView(node.key) >= lo) {
-      m = std::max(m, node.version);
-      if (node.right != kNil)
-        m = std::max(m, nodes_[static_cast<std::size_t>(node.right)].subtree_max);
-      t = node.left;
-    } else {
-      t = node.right;
-    }
-  }
-  return m;
+ConflictHistory::Index ConflictHistory::leftmost(Index t) const {
+  while (t != kNil && node(t).left != kNil)
+    t = node(t).left;
+  return t;
 }
 
-Version ConflictHistory::max_below(Index t, BytesView hi) const {
-  Version m = kInvalidVersion;
-  while (t != kNil) {
-    const Node& node = nodes_[static_cast<std::size_t>(t)];
-    if (BytesView(node.key) < hi) {
-      m = std::max(m, node.version);
-      if (node.left != kNil)
-        m = std::max(m, nodes_[static_cast<std::size_t>(node.left)].subtree_max);
-      t = node.right;
-    } else {
-      t = node.left;
-    }
-  }
-  return m;
+ConflictHistory::Index ConflictHistory::rightmost(Index t) const {
+  while (t != kNil && node(t).right != kNil)
+    t = node(t).right;
+  return t;
 }
 
-Version ConflictHistory::max_in(Index t, BytesView lo, BytesView hi) const {
-  // Descend to the node where lo and hi part ways, then take one flank each way.
-  while (t != kNil) {
-    const Node& node = nodes_[static_cast<std::size_t>(t)];
-    BytesView key(node.key);
-    if (key < lo) {
-      t = node.right;
-    } else if (key >= hi) {
-      t = node.left;
-    } else {
-      return std::max({node.version, max_from(node.left, lo), max_below(node.right, hi)});
-    }
-  }
-  return kInvalidVersion;
-}
+// --- add --------------------------------------------------------------------------------------
 
 void ConflictHistory::add(const KeyRange& range, Version version) {
   if (range.empty()) return;
   assert(version >= newest_added_ && "writes must be added in version order");
   newest_added_ = version;
-  Index less = kNil, middle = kNil, rest = kNil;
-  split(root_, range.begin, less, middle);
-  Index inside = kNil;
-  split(middle, range.end, inside, rest);
-  // Keep the segment that starts at range.end at the version it had: that of the greatest
-  // boundary below range.end, the rightmost node of `inside`, else of `less`.
-  if (leftmost(rest) == kNil || nodes_[static_cast<std::size_t>(leftmost(rest))].key != range.end) {
-    const Index before = inside != kNil ? rightmost(inside) : rightmost(less);
-    const Version after =
-        before == kNil ? kInvalidVersion : nodes_[static_cast<std::size_t>(before)].version;
-    rest = merge(make_node(range.end, after), rest);
+  if (is_key_after(range.end, range.begin)) {
+    add_single_key(range.begin, version);
+  } else {
+    add_range(range, version);
   }
-  free_subtree(inside);
-  root_ = merge(merge(less, make_node(range.begin, version)), rest);
   if (live_nodes_ >= compact_at_) compact();
 }
 
-ConflictHistory::Index ConflictHistory::leftmost(Index t) const {
-  while (t != kNil && nodes_[static_cast<std::size_t>(t)].left != kNil) {
-    t = nodes_[static_cast<std::size_t>(t)].left;
+void ConflictHistory::add_range(const KeyRange& range, Version version) {
+  Index less = kNil, middle = kNil, rest = kNil;
+  split(root_, Probe(range.begin), less, middle);
+  Index inside = kNil;
+  split(middle, Probe(range.end), inside, rest);
+  // Keep the segment that starts at range.end at the version it had: that of the greatest
+  // boundary below range.end, the rightmost node of `inside`, else of `less`.
+  const Index first_after = leftmost(rest);
+  if (first_after == kNil || node(first_after).key.view() != BytesView(range.end)) {
+    const Index before = inside != kNil ? rightmost(inside) : rightmost(less);
+    const Version after = before == kNil ? kInvalidVersion : node(before).version;
+    const Index end = make_node(range.end, false, after);
+    rest = merge(end, rest);
   }
-  return t;
+  free_subtree(inside);
+  const Index begin = make_node(range.begin, false, version);
+  root_ = merge(merge(less, begin), rest);
 }
 
-ConflictHistory::Index ConflictHistory::rightmost(Index t) const {
-  while (t != kNil && nodes_[static_cast<std::size_t>(t)].right != kNil) {
-    t = nodes_[static_cast<std::size_t>(t)].right;
+void ConflictHistory::add_single_key(BytesView key, Version version) {
+  // A node's ancestors are fewer than the nodes, and this add creates at most two.
+  if (ancestors_.size() < live_nodes_ + 2) ancestors_.resize(2 * live_nodes_ + 16);
+  Index* const path = ancestors_.data();
+  std::size_t depth = 0;
+  // One descent finds the boundary at key (if any), the version of the segment containing key
+  // and the boundary after key — the only candidate for key + '\x00'. The new version is the
+  // newest in the tree, so it becomes the maximum of every subtree on the way.
+  const Probe probe(key);
+  Index at = kNil;
+  Index successor = kNil;
+  Version containing = kInvalidVersion;
+  bool went_left = false;
+  for (Index t = root_; t != kNil;) {
+    Node& visited = node(t);
+    visited.subtree_max = version;
+    const int order = visited.key.compare(probe);
+    if (order == 0) {
+      at = t;
+      break;
+    }
+    path[depth++] = t;
+    went_left = order > 0;
+    if (went_left) {
+      successor = t;
+      t = visited.left;
+    } else {
+      containing = visited.version;
+      t = visited.right;
+    }
   }
-  return t;
+  if (at != kNil) {
+    Node& existing = node(at);
+    containing = existing.version;
+    existing.version = version;
+    if (existing.right != kNil) successor = leftmost(existing.right);
+  } else {
+    at = make_node(key, false, version);
+    attach_leaf(at, depth == 0 ? kNil : path[depth - 1], went_left);
+    depth = rotate_up(at, depth);
+  }
+  if (successor != kNil && is_key_after(node(successor).key.view(), key)) return;
+  // Boundary key + '\x00' keeps the version its segment had. Its place is the leftmost leaf of
+  // at's right subtree, or at's right child when that is empty.
+  path[depth++] = at;
+  bool end_goes_left = false;
+  for (Index t = node(at).right; t != kNil; t = node(t).left) {
+    path[depth++] = t;
+    end_goes_left = true;
+  }
+  for (std::size_t i = 0; i < depth; ++i) {
+    Node& ancestor = node(path[i]);
+    ancestor.subtree_max = std::max(ancestor.subtree_max, containing);
+  }
+  const Index end = make_node(key, true, containing);
+  attach_leaf(end, path[depth - 1], end_goes_left);
+  rotate_up(end, depth);
+}
+
+void ConflictHistory::attach_leaf(Index n, Index parent, bool go_left) {
+  if (parent == kNil) {
+    assert(root_ == kNil);
+    root_ = n;
+    return;
+  }
+  Index& slot = go_left ? node(parent).left : node(parent).right;
+  assert(slot == kNil);
+  slot = n;
+}
+
+std::size_t ConflictHistory::rotate_up(Index n, std::size_t depth) {
+  const Index* const path = ancestors_.data();
+  const std::uint64_t priority = node(n).priority;
+  while (depth > 0 && node(path[depth - 1]).priority < priority) {
+    const Index parent = path[--depth];
+    Node& above = node(parent);
+    Node& below = node(n);
+    if (above.left == n) {
+      above.left = below.right;
+      below.right = parent;
+    } else {
+      above.right = below.left;
+      below.left = parent;
+    }
+    update(parent);
+    update(n);
+    if (depth == 0) {
+      root_ = n;
+    } else {
+      Node& grandparent = node(path[depth - 1]);
+      (grandparent.left == parent ? grandparent.left : grandparent.right) = n;
+    }
+  }
+  return depth;
+}
+
+// --- queries ----------------------------------------------------------------------------------
+
+Version ConflictHistory::version_at(const Probe& key) const {
+  Version found = kInvalidVersion;
+  Index t = root_;
+  while (t != kNil) {
+    const Node& visited = node(t);
+    const int order = visited.key.compare(key);
+    if (order == 0) return visited.version;
+    if (order < 0) {
+      found = visited.version;
+      t = visited.right;
+    } else {
+      t = visited.left;
+    }
+  }
+  return found;
+}
+
+Version ConflictHistory::max_from(Index t, const Probe& lo, Version containing,
+                                  Version best) const {
+  while (t != kNil) {
+    // Nothing in t can raise best — not even by refining the segment containing lo, which t may
+    // move to an older boundary, so that only helps when `containing` cannot raise best either.
+    if (node(t).subtree_max <= best && containing <= best) return best;
+    const Node& visited = node(t);
+    const int order = visited.key.compare(lo);
+    if (order < 0) {
+      containing = visited.version;
+      t = visited.right;
+      continue;
+    }
+    best = std::max({best, visited.version, subtree_max(visited.right)});
+    if (order == 0) return best;  // the boundary at lo: its segment is the one containing lo
+    t = visited.left;
+  }
+  return std::max(best, containing);
+}
+
+Version ConflictHistory::max_below(Index t, const Probe& hi, Version best) const {
+  while (t != kNil && node(t).subtree_max > best) {
+    const Node& visited = node(t);
+    if (visited.key.compare(hi) < 0) {
+      best = std::max({best, visited.version, subtree_max(visited.left)});
+      t = visited.right;
+    } else {
+      t = visited.left;
+    }
+  }
+  return best;
+}
+
+Version ConflictHistory::newest_in(const Probe& lo, const Probe& hi) const {
+  // Descend toward lo until a node falls inside [lo, hi); nodes below lo on the way bound the
+  // segment containing lo. From that node, its right subtree contributes boundaries below hi and
+  // its left subtree boundaries from lo on (and the rest of the search for lo's segment).
+  Version containing = kInvalidVersion;
+  Index t = root_;
+  while (t != kNil) {
+    const Node& visited = node(t);
+    const int order = visited.key.compare(lo);
+    if (order < 0) {
+      containing = visited.version;
+      t = visited.right;
+    } else if (order > 0 && visited.key.compare(hi) >= 0) {
+      t = visited.left;
+    } else {
+      const Version right = max_below(visited.right, hi, visited.version);
+      if (order == 0) return right;
+      return max_from(visited.left, lo, containing, right);
+    }
+  }
+  return containing;
 }
 
 Version ConflictHistory::newest_write(const KeyRange& range) const {
   if (range.empty()) return kInvalidVersion;
-  Version m = std::max(version_at(range.begin), max_in(root_, range.begin, range.end));
+  // No boundary lies strictly inside [k, k + '\x00'): only the segment containing k counts.
+  const Version m = is_key_after(range.end, range.begin)
+                        ? version_at(Probe(range.begin))
+                        : newest_in(Probe(range.begin), Probe(range.end));
   return m < horizon_ ? kInvalidVersion : m;
 }
 
@@ -203,42 +420,71 @@ void ConflictHistory::prune(Version oldest_version) {
   horizon_ = std::max(horizon_, oldest_version);
 }
 
-void ConflictHistory::collect(Index t, std::vector<Index>& out) const {
-  std::vector<Index> stack;
-  while (t != kNil || !stack.empty()) {
+// --- compaction -------------------------------------------------------------------------------
+
+void ConflictHistory::collect_in_order(Index t, std::vector<Index>& out) {
+  path_.clear();
+  while (t != kNil || !path_.empty()) {
     while (t != kNil) {
-      stack.push_back(t);
-      t = nodes_[static_cast<std::size_t>(t)].left;
+      path_.push_back(t);
+      t = node(t).left;
     }
-    t = stack.back();
-    stack.pop_back();
+    t = path_.back();
+    path_.pop_back();
     out.push_back(t);
-    t = nodes_[static_cast<std::size_t>(t)].right;
+    t = node(t).right;
   }
+}
+
+ConflictHistory::Index ConflictHistory::build_from_sorted(const std::vector<Index>& sorted) {
+  // The treap of nodes given in key order, in one pass: path_ holds the right spine; a node
+  // takes over the spine nodes of lower priority as its left subtree. A node leaving the spine
+  // has its subtree complete, so its maximum is final.
+  path_.clear();
+  for (Index n : sorted) {
+    Index taken = kNil;
+    while (!path_.empty() && node(path_.back()).priority <= node(n).priority) {
+      taken = path_.back();
+      path_.pop_back();
+      update(taken);
+    }
+    node(n).left = taken;
+    if (!path_.empty()) node(path_.back()).right = n;
+    path_.push_back(n);
+  }
+  Index root = kNil;
+  while (!path_.empty()) {
+    root = path_.back();
+    path_.pop_back();
+    update(root);
+  }
+  return root;
 }
 
 // Rebuilds the treap without segments older than the horizon that merely repeat "no write".
 void ConflictHistory::compact() {
-  std::vector<Index> order;
-  order.reserve(live_nodes_);
-  collect(root_, order);
-  root_ = kNil;
+  scratch_.clear();
+  scratch_.reserve(live_nodes_);
+  collect_in_order(root_, scratch_);
+  std::size_t kept = 0;
   Version previous = kInvalidVersion;
   bool first = true;
-  for (Index n : order) {
-    Node& node = nodes_[static_cast<std::size_t>(n)];
-    if (node.version < horizon_) node.version = kInvalidVersion;
-    bool redundant = !first && node.version == previous;
+  for (Index n : scratch_) {
+    Node& visited = node(n);
+    if (visited.version < horizon_) visited.version = kInvalidVersion;
+    const bool redundant = !first && visited.version == previous;
+    const bool leading_nothing = kept == 0 && visited.version == kInvalidVersion;
     first = false;
-    previous = node.version;
-    if (redundant || (root_ == kNil && node.version == kInvalidVersion)) {
+    previous = visited.version;
+    if (redundant || leading_nothing) {
       free_node(n);
       continue;
     }
-    node.left = node.right = kNil;
-    node.subtree_max = node.version;
-    root_ = merge(root_, n);
+    visited.left = visited.right = kNil;
+    scratch_[kept++] = n;
   }
+  scratch_.resize(kept);
+  root_ = build_from_sorted(scratch_);
   compact_at_ = std::max<std::size_t>(4096, 2 * live_nodes_);
 }
 

@@ -5,12 +5,20 @@
 //
 // Representation: a step function over the key space — boundary key -> version of the segment
 // [boundary, next boundary) — held in a treap ordered by boundary, each node also holding the
-// maximum version in its subtree. Since every write carries the newest version so far, add()
-// overwrites the segments it covers, so queries and adds are O(log n) expected.
+// maximum version in its subtree. Nodes live in one vector (indices, a free list) and keep their
+// key inline when it fits (recipe keys, ~30 bytes, do), so a typical boundary costs no heap
+// allocation; each node also caches its key's first eight bytes as a number, which decides most
+// comparisons without memcmp. Range queries skip subtrees whose maximum cannot raise the answer.
+// Since every write carries the newest version so far, add() overwrites the segments it covers,
+// so queries and adds are O(log n) expected. Single-key ranges [k, k + '\x00') — nearly all
+// writes — take fast paths: no boundary can lie strictly inside one, so add() only
+// inserts or reassigns the boundaries k and k + '\x00' (descents and rotations, no split or merge
+// of the tree), and newest_write() is the version of the segment containing k.
 // Invariants:
 // - boundaries are unique and the treap is a heap on priorities (drawn from a fixed-seed
-//   splitmix64 stream: the structure is deterministic);
-// - versions are added in non-decreasing order (REQUIRES, asserted);
+//   splitmix64 stream: the structure is deterministic); its shape does not affect any answer;
+// - versions are added in non-decreasing order (REQUIRES, asserted), so the version just added
+//   is the maximum of every subtree that holds it;
 // - versions older than the pruning horizon read as "no write"; periodic compaction merges them
 //   away so memory stays proportional to the writes inside the window.
 #pragma once
@@ -40,35 +48,103 @@ class ConflictHistory {
  private:
   using Index = std::int32_t;
   static constexpr Index kNil = -1;
+
+  // A key being looked up, with its first eight bytes as a big-endian number (zero-padded): when
+  // two such numbers differ they order the keys, so most comparisons never reach memcmp.
+  struct Probe {
+    explicit Probe(BytesView key);
+    BytesView bytes;
+    std::uint64_t prefix;
+  };
+
+  // A boundary key: its bytes inline when they fit, else in a heap block the key owns, and its
+  // first eight bytes as a Probe holds them.
+  class NodeKey {
+   public:
+    static constexpr std::size_t kInlineCapacity = 48;
+
+    NodeKey() = default;
+    NodeKey(const NodeKey& other) { assign(other.view()); }
+    NodeKey(NodeKey&& other) noexcept { take(other); }
+    NodeKey& operator=(const NodeKey& other);
+    NodeKey& operator=(NodeKey&& other) noexcept;
+    ~NodeKey() { release(); }
+
+    // Holds `key`, followed by a '\x00' byte when `append_zero` (key_after without a temporary).
+    // REQUIRES: `key` does not point into this NodeKey.
+    void assign(BytesView key, bool append_zero = false);
+    void release();
+    BytesView view() const { return BytesView(on_heap() ? heap_ : inline_, size_); }
+    // <0, 0 or >0 as this key orders before, equal to or after the probe.
+    int compare(const Probe& probe) const;
+
+   private:
+    bool on_heap() const { return size_ > kInlineCapacity; }
+    void take(NodeKey& other) noexcept;
+
+    std::uint64_t prefix_ = 0;
+    std::uint32_t size_ = 0;
+    union {
+      char inline_[kInlineCapacity];
+      char* heap_;
+    };
+  };
+
   struct Node {
-    Bytes key;
     Version version = kInvalidVersion;  // of the segment starting at key
     Version subtree_max = kInvalidVersion;
     std::uint64_t priority = 0;
     Index left = kNil;
     Index right = kNil;
+    NodeKey key;
   };
 
-  Index make_node(BytesView key, Version version);
+  Node& node(Index n) { return nodes_[static_cast<std::size_t>(n)]; }
+  const Node& node(Index n) const { return nodes_[static_cast<std::size_t>(n)]; }
+  Version subtree_max(Index n) const { return n == kNil ? kInvalidVersion : node(n).subtree_max; }
+
+  Index make_node(BytesView key, bool append_zero, Version version);
   void free_node(Index n);
   void free_subtree(Index n);
   void update(Index n);
+
+  // The general add: splits out the covered boundaries and merges a fresh [begin, end) back in.
+  void add_range(const KeyRange& range, Version version);
+  // The fast add of [key, key + '\x00').
+  void add_single_key(BytesView key, Version version);
+  // Hangs the fresh leaf `n` below `parent` on side `go_left`, or makes it the root.
+  void attach_leaf(Index n, Index parent, bool go_left);
+  // Rotates `n` up past ancestors of lower priority. ancestors_[0, depth) holds n's ancestors,
+  // root first; returns the new depth, ancestors_ then holding the new ancestors.
+  std::size_t rotate_up(Index n, std::size_t depth);
+
   // Splits t into (keys < key, keys >= key).
-  void split(Index t, BytesView key, Index& less, Index& rest);
+  void split(Index t, const Probe& key, Index& less, Index& rest);
+  // Joins a and b, every key of a below every key of b.
   Index merge(Index a, Index b);
   Index leftmost(Index t) const;   // kNil for an empty tree
   Index rightmost(Index t) const;  // kNil for an empty tree
+
   // The version of the segment containing `key` (the greatest boundary <= key).
-  Version version_at(BytesView key) const;
-  // Max version over boundaries in [lo, hi).
-  Version max_in(Index t, BytesView lo, BytesView hi) const;
-  Version max_from(Index t, BytesView lo) const;   // boundaries >= lo
-  Version max_below(Index t, BytesView hi) const;  // boundaries < hi
+  Version version_at(const Probe& key) const;
+  // The newest version over [lo, hi): the segment containing lo and boundaries in (lo, hi).
+  Version newest_in(const Probe& lo, const Probe& hi) const;
+  // max(best, versions of t's boundaries >= lo, version of the segment containing lo), where
+  // `containing` is that version as far as the nodes above t tell. Stops early when nothing left
+  // can raise the result.
+  Version max_from(Index t, const Probe& lo, Version containing, Version best) const;
+  // max(best, versions of t's boundaries < hi), skipping subtrees that cannot raise it.
+  Version max_below(Index t, const Probe& hi, Version best) const;
+
   void compact();
-  void collect(Index t, std::vector<Index>& out) const;
+  void collect_in_order(Index t, std::vector<Index>& out);
+  Index build_from_sorted(const std::vector<Index>& sorted);
 
   std::vector<Node> nodes_;
   std::vector<Index> free_;
+  std::vector<Index> path_;       // scratch: the search path of a split or merge
+  std::vector<Index> ancestors_;  // scratch: ancestors in add_single_key, sized past any depth
+  std::vector<Index> scratch_;    // scratch: traversal stacks and compaction order
   Index root_ = kNil;
   std::size_t live_nodes_ = 0;
   std::size_t compact_at_ = 4096;
