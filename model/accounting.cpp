@@ -93,8 +93,8 @@ Accounting account(const History& history, const AccountingOptions& options) {
       a.possibly_consumed = static_cast<std::int64_t>(missing.size());
     }
   }
-  for (const auto* list : {&a.lost, &a.duplicated, &a.unexpected, &a.recovered,
-                           &a.possibly_consumed_values}) {
+  for (const auto* list :
+       {&a.lost, &a.duplicated, &a.unexpected, &a.recovered, &a.possibly_consumed_values}) {
     for (const std::string& v : *list)
       a.events[v] = events[v];
   }
@@ -121,11 +121,11 @@ Verdict accounting_verdict(const Accounting& a) {
                              events_of(a.unexpected));
   }
   if (!a.duplicated.empty()) {
-    return violation_verdict("accounting", ViolationKind::duplicate_delivery,
-                             std::to_string(a.duplicated.size()) +
-                                 " value(s) delivered more often than inserted: " +
-                                 listed(a.duplicated, 5),
-                             events_of(a.duplicated));
+    return violation_verdict(
+        "accounting", ViolationKind::duplicate_delivery,
+        std::to_string(a.duplicated.size()) +
+            " value(s) delivered more often than inserted: " + listed(a.duplicated, 5),
+        events_of(a.duplicated));
   }
   if (!a.lost.empty()) {
     std::string why = a.indeterminate_removes > 0

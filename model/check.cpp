@@ -36,13 +36,13 @@ Verdict combine_clean(const CheckRequest& request, const std::vector<Verdict>& v
 CheckReport check_history(const History& history, const CheckRequest& request) {
   CheckReport report;
   const Operations ops = operations_of(history, request.ties);
-  report.accounting = account(history, AccountingOptions{
-                                           request.drained ? std::optional<bool>(true) : std::nullopt,
-                                           request.ties});
+  report.accounting = account(
+      history,
+      AccountingOptions{request.drained ? std::optional<bool>(true) : std::nullopt, request.ties});
   // Under multiset an empty answer proves nothing, so a drain the accounting inferred is passed
   // on: the checkers then hold the multiset to "nothing lost", as the accounting does.
-  const bool drained = request.drained ||
-                       (request.spec == SpecKind::multiset && report.accounting.drained);
+  const bool drained =
+      request.drained || (request.spec == SpecKind::multiset && report.accounting.drained);
   if (request.fast) {
     report.verdicts.push_back(check_fast(ops, request.spec, {drained, request.ties}));
   }
@@ -61,8 +61,8 @@ CheckReport check_history(const History& history, const CheckRequest& request) {
     proven_ok = proven_ok || (v.ok() && v.exact);
   }
   report.disagreement = first_violation != nullptr && proven_ok;
-  report.verdict = first_violation != nullptr ? *first_violation
-                                              : combine_clean(request, report.verdicts);
+  report.verdict =
+      first_violation != nullptr ? *first_violation : combine_clean(request, report.verdicts);
   return report;
 }
 

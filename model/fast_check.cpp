@@ -157,10 +157,10 @@ class FastChecker {
       if (!is_insert(op.f)) continue;
       auto [it, fresh] = index_.emplace(op.input->value, lives_.size());
       if (!fresh) {
-        return unknown_verdict("fast", "values are not unique: " + quote(op.input->value) +
-                                           " is inserted by " + describe(*lives_[it->second].insert) +
-                                           " and by " + describe(op) +
-                                           "; the fast checker needs unique values (use the search)");
+        return unknown_verdict(
+            "fast", "values are not unique: " + quote(op.input->value) + " is inserted by " +
+                        describe(*lives_[it->second].insert) + " and by " + describe(op) +
+                        "; the fast checker needs unique values (use the search)");
       }
       Life l;
       l.insert = &op;
@@ -210,10 +210,10 @@ class FastChecker {
       return std::nullopt;
     }
     if (l.remove != nullptr) {
-      return found(ViolationKind::duplicate_delivery,
-                   quote(v) + " was delivered twice: by " + describe(*l.remove) + " and by " +
-                       describe(op),
-                   {ins.invoke, l.remove->invoke, op.invoke});
+      return found(
+          ViolationKind::duplicate_delivery,
+          quote(v) + " was delivered twice: by " + describe(*l.remove) + " and by " + describe(op),
+          {ins.invoke, l.remove->invoke, op.invoke});
     }
     l.remove = &op;
     return std::nullopt;
@@ -236,7 +236,8 @@ class FastChecker {
     std::vector<Window> out;
     for (const Life& l : lives_) {
       if (!l.took_effect()) continue;
-      const std::int64_t end = l.removed() ? l.lo_end : std::max(l.lo_end, first_info_remove_call());
+      const std::int64_t end =
+          l.removed() ? l.lo_end : std::max(l.lo_end, first_info_remove_call());
       if (l.hi_start < end) out.push_back(Window{l.hi_start, end, &l});
     }
     std::sort(out.begin(), out.end(),
@@ -302,7 +303,8 @@ class FastChecker {
                        " was present throughout it",
                    events);
     }
-    std::string text = describe(d) + " found the queue empty, yet values were present throughout it," +
+    std::string text = describe(d) +
+                       " found the queue empty, yet values were present throughout it," +
                        " one after another: ";
     for (std::size_t i = 0; i < chain.size(); ++i)
       text += (i > 0 ? "; then " : "") + present_text(*chain[i]->life);

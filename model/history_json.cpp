@@ -244,7 +244,7 @@ class Validator {
     return std::nullopt;
   }
 
-  std::map<std::int64_t, const Event*> open_;  // process -> its invocation in flight
+  std::map<std::int64_t, const Event*> open_;     // process -> its invocation in flight
   std::map<std::int64_t, std::int64_t> crashed_;  // process -> its info completion
   std::int64_t last_time_ = INT64_MIN;
 };

@@ -53,8 +53,8 @@ class LinearizedSet {
       std::uint64_t holes = ~words_[w];
       if (top_ - w * 64 < 64) holes &= (std::uint64_t{1} << (top_ - w * 64)) - 1;
       while (holes != 0) {
-        out.push_back(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(
-                                                              __builtin_ctzll(holes))));
+        out.push_back(
+            static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(holes))));
         holes &= holes - 1;
       }
     }
@@ -305,9 +305,8 @@ class LinearizabilitySearch {
     Verdict v = unknown_verdict(
         "search", "the search ran out of its " + std::string(what) + " after " +
                       std::to_string(steps_) + " steps (" + std::to_string(memo_.size()) +
-                      " configurations remembered); deepest prefix " +
-                      std::to_string(best_depth_) + " of " + std::to_string(ops_.ops.size()) +
-                      " operations");
+                      " configurations remembered); deepest prefix " + std::to_string(best_depth_) +
+                      " of " + std::to_string(ops_.ops.size()) + " operations");
     v.steps = steps_;
     return v;
   }

@@ -42,8 +42,8 @@ std::optional<HistoryError> check_functions(const History& history, SpecKind spe
     const char* hint = spec == SpecKind::fifo ? " (a priority history: use --model priority)"
                                               : " (a FIFO history: use --model fifo)";
     return HistoryError{i + 1, "field \"f\": " + std::string(to_string(history[i].f)) +
-                                   " is not an operation of the " +
-                                   std::string(to_string(spec)) + " model" + hint};
+                                   " is not an operation of the " + std::string(to_string(spec)) +
+                                   " model" + hint};
   }
   return std::nullopt;
 }

@@ -71,13 +71,13 @@ concept NondeterministicSpec = requires(const S& s, const typename S::State& st,
 
 template <class S>
 concept Spec = std::copyable<typename S::State> && std::equality_comparable<typename S::State> &&
-               (DeterministicSpec<S> || NondeterministicSpec<S>) &&
-               requires(const S& s, const typename S::State& st) {
-                 { s.init() } -> std::same_as<typename S::State>;
-                 { s.hash(st) } -> std::same_as<std::uint64_t>;
-                 { s.size(st) } -> std::same_as<std::size_t>;
-                 { s.items(st) } -> std::same_as<std::vector<ItemId>>;  // front to back
-               };
+    (DeterministicSpec<S> || NondeterministicSpec<S>)&&requires(const S& s,
+                                                                const typename S::State& st) {
+  { s.init() } -> std::same_as<typename S::State>;
+  { s.hash(st) } -> std::same_as<std::uint64_t>;
+  { s.size(st) } -> std::same_as<std::size_t>;
+  { s.items(st) } -> std::same_as<std::vector<ItemId>>;  // front to back
+};
 
 // Every state a spec allows after `op`: none when the op's observed output is impossible.
 template <Spec S>

@@ -132,8 +132,8 @@ std::optional<Verdict> verdict_of(const nlohmann::json& j) {
   }
   if (j.contains("checker") && j["checker"].is_string()) v.checker = j["checker"];
   if (j.contains("explanation") && j["explanation"].is_string()) v.explanation = j["explanation"];
-  if (!read_indexes(j, "events", v.events) || !read_indexes(j, "longest_prefix", v.longest_prefix) ||
-      !read_indexes(j, "stuck", v.stuck)) {
+  if (!read_indexes(j, "events", v.events) ||
+      !read_indexes(j, "longest_prefix", v.longest_prefix) || !read_indexes(j, "stuck", v.stuck)) {
     return std::nullopt;
   }
   if (j.contains("steps") && j["steps"].is_number_integer()) v.steps = j["steps"];

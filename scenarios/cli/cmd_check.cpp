@@ -43,8 +43,10 @@ int exit_code_of(const model::CheckReport& report) {
 
 int bad_input(const CheckArgs& args, const std::string& message) {
   if (args.json) {
-    fmt::print("{}\n", nlohmann::ordered_json{{"file", args.path}, {"error", message}, {"exit_code", 2}}
-                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    fmt::print(
+        "{}\n",
+        nlohmann::ordered_json{{"file", args.path}, {"error", message}, {"exit_code", 2}}.dump(
+            -1, ' ', false, nlohmann::json::error_handler_t::replace));
   } else {
     fmt::print(stderr, "contend check: {}: {}\n", args.path, message);
   }
@@ -98,10 +100,10 @@ std::vector<std::string> involved_lines(const model::History& history,
       events += ".." + (open ? std::string("?") : std::to_string(op.complete));
       times += ".." + (open ? std::string("?") : std::to_string(op.complete_time));
       std::string what = model::describe(op);
-      lines.push_back(fmt::format("  events {:<10} time {:<16} {}", events, times,
-                                  what.substr(0, what.rfind(" (process"))) +
-                      fmt::format("  [process {}{}]", op.process,
-                                  op.indeterminate ? ", indeterminate" : ""));
+      lines.push_back(
+          fmt::format("  events {:<10} time {:<16} {}", events, times,
+                      what.substr(0, what.rfind(" (process"))) +
+          fmt::format("  [process {}{}]", op.process, op.indeterminate ? ", indeterminate" : ""));
     }
   }
   return lines;
