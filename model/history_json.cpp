@@ -158,7 +158,12 @@ void write_history(std::ostream& out, const History& history) {
     out << to_json_line(e) << '\n';
 }
 
-std::optional<History> read_history(std::istream& in, HistoryError& error) {
+std::size_t line_of(const EventLines& lines, std::size_t position) {
+  return position < lines.size() ? lines[position] : position + 1;
+}
+
+std::optional<History> read_history(std::istream& in, HistoryError& error, EventLines* lines) {
+  if (lines != nullptr) lines->clear();
   History history;
   std::string text;
   std::size_t line = 0;
@@ -168,6 +173,7 @@ std::optional<History> read_history(std::istream& in, HistoryError& error) {
     auto event = parse_line(text, line, error);
     if (!event) return std::nullopt;
     history.push_back(std::move(*event));
+    if (lines != nullptr) lines->push_back(line);
   }
   return history;
 }
@@ -195,6 +201,8 @@ std::optional<std::string> value_problem(const Event& e) {
 
 class Validator {
  public:
+  explicit Validator(const EventLines& lines) : lines_(lines) {}
+
   std::optional<std::string> event(const Event& e, std::size_t position) {
     if (e.index != static_cast<std::int64_t>(position)) {
       return "field \"index\": expected " + std::to_string(position) + ", got " +
@@ -202,7 +210,7 @@ class Validator {
     }
     if (e.time_us < last_time_) {
       return "field \"time\": " + std::to_string(e.time_us) + " is earlier than " +
-             std::to_string(last_time_) + " on the line before";
+             std::to_string(last_time_) + " at line " + std::to_string(line(e.index - 1));
     }
     last_time_ = e.time_us;
     if (auto problem = value_problem(e)) return problem;
@@ -214,11 +222,11 @@ class Validator {
     const std::string p = "process " + std::to_string(e.process);
     if (auto it = crashed_.find(e.process); it != crashed_.end()) {
       return p + " invokes again after its info completion at line " +
-             std::to_string(it->second + 1) + " (a crashed process continues under a new id)";
+             std::to_string(line(it->second)) + " (a crashed process continues under a new id)";
     }
     if (auto it = open_.find(e.process); it != open_.end()) {
       return p + " invokes while its operation invoked at line " +
-             std::to_string(it->second->index + 1) + " is in flight";
+             std::to_string(line(it->second->index)) + " is in flight";
     }
     open_[e.process] = &e;
     return std::nullopt;
@@ -233,17 +241,22 @@ class Validator {
     if (inv.f != e.f) {
       return "field \"f\": completion " + quoted(std::string(to_string(e.f))) +
              " of the invocation " + quoted(std::string(to_string(inv.f))) + " at line " +
-             std::to_string(inv.index + 1);
+             std::to_string(line(inv.index));
     }
     if (is_insert(e.f) && e.value != inv.value) {
       return "field \"value\": the completion of an insert must repeat its item (line " +
-             std::to_string(inv.index + 1) + ")";
+             std::to_string(line(inv.index)) + ")";
     }
     if (e.type == EventType::info) crashed_[e.process] = e.index;
     open_.erase(it);
     return std::nullopt;
   }
 
+  std::size_t line(std::int64_t index) const {
+    return line_of(lines_, static_cast<std::size_t>(index));
+  }
+
+  const EventLines& lines_;
   std::map<std::int64_t, const Event*> open_;     // process -> its invocation in flight
   std::map<std::int64_t, std::int64_t> crashed_;  // process -> its info completion
   std::int64_t last_time_ = INT64_MIN;
@@ -251,10 +264,10 @@ class Validator {
 
 }  // namespace
 
-std::optional<HistoryError> validate_history(const History& history) {
-  Validator v;
+std::optional<HistoryError> validate_history(const History& history, const EventLines& lines) {
+  Validator v(lines);
   for (std::size_t i = 0; i < history.size(); ++i) {
-    if (auto problem = v.event(history[i], i)) return HistoryError{i + 1, *problem};
+    if (auto problem = v.event(history[i], i)) return HistoryError{line_of(lines, i), *problem};
   }
   return std::nullopt;
 }

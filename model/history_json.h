@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/history.h"
 
@@ -24,15 +25,22 @@ struct HistoryError {
 std::string to_json_line(const Event& event);
 void write_history(std::ostream& out, const History& history);
 
+// Each event's 1-based line in the file it was read from (blank lines are skipped, so the event
+// at position i need not be on line i + 1). Empty: event i is on line i + 1.
+using EventLines = std::vector<std::size_t>;
+std::size_t line_of(const EventLines& lines, std::size_t position);
+
 // Parses JSON lines; blank lines are skipped, a missing "value" reads as null. On error returns
-// nothing and fills `error`.
-std::optional<History> read_history(std::istream& in, HistoryError& error);
+// nothing and fills `error`. `lines`, when given, receives each event's line.
+std::optional<History> read_history(std::istream& in, HistoryError& error,
+                                    EventLines* lines = nullptr);
 
 // Checks the invariants documented in history.h, reporting the first violation by line:
 // consecutive indexes, non-decreasing times, one operation in flight per process, a completion
 // matches its invocation's f (and an insert's completion repeats its item), no invocation by a
 // process after its info completion, inserts carry their item and removes/peeks carry null on
 // invocation and on fail/info, priority-queue items carry a priority and FIFO items none.
-std::optional<HistoryError> validate_history(const History& history);
+// Errors name the event's line in `lines`.
+std::optional<HistoryError> validate_history(const History& history, const EventLines& lines = {});
 
 }  // namespace contend::model

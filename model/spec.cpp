@@ -36,14 +36,15 @@ bool spec_allows(SpecKind spec, OpFunction f) {
   return false;
 }
 
-std::optional<HistoryError> check_functions(const History& history, SpecKind spec) {
+std::optional<HistoryError> check_functions(const History& history, SpecKind spec,
+                                            const EventLines& lines) {
   for (std::size_t i = 0; i < history.size(); ++i) {
     if (spec_allows(spec, history[i].f)) continue;
     const char* hint = spec == SpecKind::fifo ? " (a priority history: use --model priority)"
                                               : " (a FIFO history: use --model fifo)";
-    return HistoryError{i + 1, "field \"f\": " + std::string(to_string(history[i].f)) +
-                                   " is not an operation of the " + std::string(to_string(spec)) +
-                                   " model" + hint};
+    return HistoryError{line_of(lines, i), "field \"f\": " + std::string(to_string(history[i].f)) +
+                                               " is not an operation of the " +
+                                               std::string(to_string(spec)) + " model" + hint};
   }
   return std::nullopt;
 }

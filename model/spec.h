@@ -42,7 +42,8 @@ std::string_view to_string(SpecKind spec);
 // multiset: either family).
 bool spec_allows(SpecKind spec, OpFunction f);
 // The first event whose `f` the spec does not have, as a line-numbered error.
-std::optional<HistoryError> check_functions(const History& history, SpecKind spec);
+std::optional<HistoryError> check_functions(const History& history, SpecKind spec,
+                                            const EventLines& lines = {});
 
 // A readable queue entry, for generators that keep their own sequential queue.
 struct SpecEntry {

@@ -130,6 +130,10 @@ std::optional<Verdict> verdict_of(const nlohmann::json& j) {
     if (!violation) return std::nullopt;
     v.violation = *violation;
   }
+  // The invariant of verdict.h: a violation names its kind, nothing else does.
+  if ((v.kind == VerdictKind::violation) != (v.violation != ViolationKind::none)) {
+    return std::nullopt;
+  }
   if (j.contains("checker") && j["checker"].is_string()) v.checker = j["checker"];
   if (j.contains("explanation") && j["explanation"].is_string()) v.explanation = j["explanation"];
   if (!read_indexes(j, "events", v.events) ||
@@ -138,6 +142,7 @@ std::optional<Verdict> verdict_of(const nlohmann::json& j) {
   }
   if (j.contains("steps") && j["steps"].is_number_integer()) v.steps = j["steps"];
   if (j.contains("exact") && j["exact"].is_boolean()) v.exact = j["exact"];
+  if (v.exact && v.kind != VerdictKind::linearizable) return std::nullopt;
   return v;
 }
 

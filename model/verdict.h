@@ -61,7 +61,9 @@ Verdict unknown_verdict(std::string checker, std::string explanation);
 // {"kind": "violation", "violation": "lost", "checker": "fast", "explanation": "...",
 //  "events": [3, 7], "longest_prefix": [], "stuck": [], "steps": 0, "exact": false}
 std::string to_json(const Verdict& verdict);
-// The inverse of to_json; nothing when the text is not such an object.
+// The inverse of to_json; nothing when the text is not such an object (or breaks the invariant
+// above: a "violation" kind without a violation, a violation on another kind, or `exact` on a
+// verdict that is not "linearizable").
 std::optional<Verdict> verdict_from_json(std::string_view text);
 
 }  // namespace contend::model

@@ -61,13 +61,14 @@ std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, 
     return std::nullopt;
   }
   model::HistoryError error;
-  auto history = model::read_history(in, error);
+  model::EventLines lines;
+  auto history = model::read_history(in, error, &lines);
   if (!history) {
     bad_input(args, error.to_string());
     return std::nullopt;
   }
-  auto invalid = model::validate_history(*history);
-  if (!invalid) invalid = model::check_functions(*history, spec);
+  auto invalid = model::validate_history(*history, lines);
+  if (!invalid) invalid = model::check_functions(*history, spec, lines);
   if (invalid) {
     bad_input(args, invalid->to_string());
     return std::nullopt;
