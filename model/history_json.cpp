@@ -193,7 +193,7 @@ std::optional<std::string> value_problem(const Event& e) {
     return std::nullopt;
   }
   if (!is_insert(e.f) && e.type != EventType::ok && e.value) {
-    return "field \"value\": a " + std::string(to_string(e.type)) + " completion of a " + f +
+    return "field \"value\": the " + std::string(to_string(e.type)) + " completion of a " + f +
            " carries null";
   }
   return std::nullopt;
