@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 namespace contend::model {
 
@@ -486,7 +487,8 @@ class FastChecker {
   SpecKind spec_;
   FastOptions options_;
   std::vector<Life> lives_;
-  std::map<std::string, std::size_t> index_;     // value -> position in lives_
+  std::unordered_map<std::string, std::size_t>
+      index_;                                    // value -> position in lives_ (lookups only)
   std::vector<std::int64_t> info_remove_calls_;  // sorted
 };
 

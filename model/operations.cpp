@@ -1,28 +1,39 @@
 #include "model/operations.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <unordered_map>
 
 namespace contend::model {
 
 namespace {
 
+// Lookups only (ids are handed out in operation order), so the hash map never reaches output.
 class Interner {
  public:
   ItemId id(const Item& item, std::vector<Item>& items) {
-    auto key = std::make_pair(item.value, item.priority);
-    auto [it, fresh] = ids_.emplace(std::move(key), static_cast<ItemId>(items.size()));
+    auto [it, fresh] =
+        ids_.try_emplace(Key{item.value, item.priority}, static_cast<ItemId>(items.size()));
     if (fresh) items.push_back(item);
     return it->second;
   }
 
  private:
-  std::map<std::pair<std::string, std::optional<std::int64_t>>, ItemId> ids_;
+  using Key = std::pair<std::string, std::optional<std::int64_t>>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      const std::size_t h = std::hash<std::string>{}(k.first);
+      return k.second ? h ^ (std::hash<std::int64_t>{}(*k.second) * 0x9e3779b97f4a7c15ULL + 1) : h;
+    }
+  };
+  std::unordered_map<Key, ItemId, KeyHash> ids_;
 };
 
 // Pairs each invocation with its completion. Failed operations are marked with complete = -1.
 std::vector<Operation> pair_events(const History& history) {
   std::vector<Operation> ops;
+  ops.reserve(history.size() / 2 + 1);
   std::map<std::int64_t, std::size_t> open;  // process -> index into ops
   for (const Event& e : history) {
     if (e.type == EventType::invoke) {
@@ -52,24 +63,30 @@ std::vector<Operation> pair_events(const History& history) {
 }
 
 // Real-time positions: the event index, or Porcupine's order (time, invocations first, index).
-void place_in_time(const History& history, TieOrder ties, std::vector<Operation>& ops) {
+// Times never decrease along the history, so Porcupine's order only reorders within a run of
+// equal times: its invocations first, then its completions, each in index order.
+std::vector<std::int64_t> ranks(const History& history, TieOrder ties) {
   std::vector<std::int64_t> rank(history.size());
-  if (ties == TieOrder::event_order) {
-    for (std::size_t i = 0; i < history.size(); ++i)
-      rank[i] = static_cast<std::int64_t>(i);
-  } else {
-    std::vector<std::size_t> order(history.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    auto key = [&](std::size_t i) {
-      const Event& e = history[i];
-      return std::make_tuple(e.time_us, e.type == EventType::invoke ? 0 : 1, i);
-    };
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
-    for (std::size_t r = 0; r < order.size(); ++r)
-      rank[order[r]] = static_cast<std::int64_t>(r);
+  std::size_t next = 0;
+  for (std::size_t begin = 0; begin < history.size();) {
+    std::size_t end = begin + 1;
+    while (ties == TieOrder::concurrent && end < history.size() &&
+           history[end].time_us == history[begin].time_us) {
+      ++end;
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const bool invoke = history[i].type == EventType::invoke;
+        if (invoke == (pass == 0)) rank[i] = static_cast<std::int64_t>(next++);
+      }
+    }
+    begin = end;
   }
+  return rank;
+}
+
+void place_in_time(const History& history, TieOrder ties, std::vector<Operation>& ops) {
+  const std::vector<std::int64_t> rank = ranks(history, ties);
   for (Operation& op : ops) {
     op.call = rank[static_cast<std::size_t>(op.invoke)];
     op.ret = op.indeterminate ? kForever : rank[static_cast<std::size_t>(op.complete)];
@@ -79,12 +96,12 @@ void place_in_time(const History& history, TieOrder ties, std::vector<Operation>
 }  // namespace
 
 Operations operations_of(const History& history, TieOrder ties) {
-  std::vector<Operation> paired = pair_events(history);
-  place_in_time(history, ties, paired);
   Operations out;
+  out.ops = pair_events(history);
+  place_in_time(history, ties, out.ops);
   Interner interner;
-  out.ops.reserve(paired.size());
-  for (Operation& op : paired) {
+  std::size_t kept = 0;  // failed operations are dropped in place
+  for (Operation& op : out.ops) {
     if (op.complete == -1) {  // failed: never took effect
       out.failed.push_back(op.invoke);
       if (op.input) out.failed_items.push_back(op.input->value);
@@ -93,9 +110,11 @@ Operations operations_of(const History& history, TieOrder ties) {
     if (op.indeterminate) op.complete = kForever;
     if (op.input) op.input_id = interner.id(*op.input, out.items);
     if (op.output) op.output_id = interner.id(*op.output, out.items);
-    op.id = static_cast<std::int64_t>(out.ops.size());
-    out.ops.push_back(std::move(op));
+    op.id = static_cast<std::int64_t>(kept);
+    if (&op != &out.ops[kept]) out.ops[kept] = std::move(op);
+    ++kept;
   }
+  out.ops.erase(out.ops.begin() + static_cast<std::ptrdiff_t>(kept), out.ops.end());
   return out;
 }
 

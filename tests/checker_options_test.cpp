@@ -2,11 +2,13 @@
 // pass is a proof (Verdict::exact). Each on a hand-written history judged both ways, with the
 // fast checker and the search agreeing.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include "model/accounting.h"
 #include "model/check.h"
 #include "model/fast_check.h"
 #include "model/linearizability.h"
+#include "tests/support/history_gen.h"
 #include "tests/support/history_text.h"
 
 namespace contend::model {
@@ -46,6 +48,32 @@ TEST(TieOrder, ExternalHistoriesDefaultToConcurrentAndContendsOwnToTheEventOrder
   CheckRequest request;  // as the scenario runner asks
   EXPECT_EQ(request.ties, TieOrder::event_order);
   EXPECT_EQ(check_history(h, request).verdict.violation, ViolationKind::empty_while_nonempty);
+}
+
+// The definition, on generated histories with runs of equal times: under `concurrent` a precedes
+// b exactly when a completed at an earlier time than b was invoked; under `event_order`, when a's
+// completion is an earlier event than b's invocation.
+RC_GTEST_PROP(TieOrder, PrecedenceFollowsTheDefinition, ()) {
+  testing::GenOptions o;
+  o.processes = *rc::gen::inRange(1, 5);
+  o.operations = *rc::gen::inRange(0, 12);
+  o.coarse_clock = true;
+  const History h = testing::linearizable_history(o);
+  const Operations concurrent = operations_of(h, TieOrder::concurrent);
+  const Operations ordered = operations_of(h, TieOrder::event_order);
+  RC_ASSERT(concurrent.ops.size() == ordered.ops.size());
+  for (std::size_t i = 0; i < concurrent.ops.size(); ++i) {
+    for (std::size_t j = 0; j < concurrent.ops.size(); ++j) {
+      const Operation& a = concurrent.ops[i];
+      const Operation& b = concurrent.ops[j];
+      const bool done = !a.indeterminate;
+      const auto at = [&](std::int64_t index) {
+        return h[static_cast<std::size_t>(index)].time_us;
+      };
+      RC_ASSERT(a.precedes(b) == (done && at(a.complete) < at(b.invoke)));
+      RC_ASSERT(ordered.ops[i].precedes(ordered.ops[j]) == (done && a.complete < b.invoke));
+    }
+  }
 }
 
 // 'b' is acknowledged and never removed.
