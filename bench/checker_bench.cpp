@@ -116,7 +116,7 @@ void BM_FastPriority(benchmark::State& state) {
 void BM_Baseline(benchmark::State& state) {
   const History& h = cached(state.range(0), state.range(1), false);
   for (auto _ : state) {
-    std::vector<Operation> ops = operations_of(h);
+    std::vector<Operation> ops = operations_of(h).ops;
     std::sort(ops.begin(), ops.end(),
               [](const auto& a, const auto& b) { return a.complete < b.complete; });
     benchmark::DoNotOptimize(ops);

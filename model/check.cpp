@@ -5,30 +5,64 @@
 
 namespace contend::model {
 
+namespace {
+
+// No violation: linearizable if a checker proved it or no checker was inconclusive.
+Verdict combine_clean(const CheckRequest& request, const std::vector<Verdict>& verdicts) {
+  Verdict out;
+  out.checker = request.search ? "search" : "fast";
+  bool unknown = false;
+  for (const Verdict& v : verdicts) {
+    if (v.ok() && v.exact) {
+      out.checker = v.checker;
+      out.exact = true;
+      return out;
+    }
+    unknown = unknown || v.kind == VerdictKind::unknown;
+  }
+  // A search that ran out of budget beside a fast checker that found nothing stays
+  // linearizable (the fast checker's word), as a scenario run expects.
+  const bool fast_passed = request.fast && !verdicts.empty() && verdicts.front().ok();
+  if (unknown && !fast_passed) {
+    for (const Verdict& v : verdicts) {
+      if (v.kind == VerdictKind::unknown) return v;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 CheckReport check_history(const History& history, const CheckRequest& request) {
   CheckReport report;
-  report.accounting = account(history);
-  if (request.fast) report.verdicts.push_back(check_fast(history, request.spec));
+  const Operations ops = operations_of(history, request.ties);
+  report.accounting = account(
+      history,
+      AccountingOptions{request.drained ? std::optional<bool>(true) : std::nullopt, request.ties});
+  // Under multiset an empty answer proves nothing, so a drain the accounting inferred is passed
+  // on: the checkers then hold the multiset to "nothing lost", as the accounting does.
+  const bool drained =
+      request.drained || (request.spec == SpecKind::multiset && report.accounting.drained);
+  if (request.fast) {
+    report.verdicts.push_back(check_fast(ops, request.spec, {drained, request.ties}));
+  }
   if (request.search) {
-    report.verdicts.push_back(check_linearizable(history, request.spec, {request.search_budget}));
+    SearchOptions options;
+    options.step_budget = request.search_budget;
+    options.drained = drained;
+    options.ties = request.ties;
+    report.verdicts.push_back(check_linearizable(ops, request.spec, options));
   }
   if (request.accounting) report.verdicts.push_back(accounting_verdict(report.accounting));
-  bool any_violation = false, proven_ok = false, any_unknown = false;
+  const Verdict* first_violation = nullptr;
+  bool proven_ok = false;
   for (const Verdict& v : report.verdicts) {
-    if (v.kind == VerdictKind::violation && !any_violation) {
-      report.verdict = v;
-      any_violation = true;
-    }
-    // Only the search proves linearizability; the fast checkers and accounting can only miss.
-    if (v.checker == "search" && v.kind == VerdictKind::linearizable) proven_ok = true;
-    if (v.kind == VerdictKind::unknown) any_unknown = true;
+    if (v.kind == VerdictKind::violation && first_violation == nullptr) first_violation = &v;
+    proven_ok = proven_ok || (v.ok() && v.exact);
   }
-  if (any_violation && proven_ok) report.disagreement = true;
-  if (!any_violation) {
-    report.verdict = Verdict{};
-    report.verdict.checker = request.search ? "search" : "fast";
-    if (any_unknown && !request.fast) report.verdict.kind = VerdictKind::unknown;
-  }
+  report.disagreement = first_violation != nullptr && proven_ok;
+  report.verdict =
+      first_violation != nullptr ? *first_violation : combine_clean(request, report.verdicts);
   return report;
 }
 

@@ -1,11 +1,15 @@
 // Histories as JSON lines, in exactly the schema other checkers read (docs/history.md):
 //   {"index": 0, "type": "invoke", "process": 3, "time": 120034, "f": "enqueue", "value": "v17"}
-// Reading never throws: a malformed line is reported with its line number and the field at fault.
+// Keys in that order, one event per line. Reading never throws (nlohmann's exceptions are caught
+// and parsed without them): a malformed line is reported with its line number and the field at
+// fault, e.g. `line 7: field "type": expected one of invoke|ok|fail|info, got "done"`.
+// Values that are not UTF-8 cannot be written as JSON; they are written with U+FFFD instead.
 #pragma once
 
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/history.h"
 
@@ -14,17 +18,29 @@ namespace contend::model {
 struct HistoryError {
   std::size_t line = 0;  // 1-based; 0 when the error is not about one line
   std::string message;
-  std::string to_string() const;
+  std::string to_string() const;  // "line 7: field ..."
 };
 
 // One event as one compact JSON line (no trailing newline).
 std::string to_json_line(const Event& event);
 void write_history(std::ostream& out, const History& history);
 
-// Parses JSON lines; blank lines are skipped. On error returns nothing and fills `error`.
-std::optional<History> read_history(std::istream& in, HistoryError& error);
+// Each event's 1-based line in the file it was read from (blank lines are skipped, so the event
+// at position i need not be on line i + 1). Empty: event i is on line i + 1.
+using EventLines = std::vector<std::size_t>;
+std::size_t line_of(const EventLines& lines, std::size_t position);
 
-// Checks the invariants documented in history.h. Returns the first violation.
-std::optional<HistoryError> validate_history(const History& history);
+// Parses JSON lines; blank lines are skipped, a missing "value" reads as null. On error returns
+// nothing and fills `error`. `lines`, when given, receives each event's line.
+std::optional<History> read_history(std::istream& in, HistoryError& error,
+                                    EventLines* lines = nullptr);
+
+// Checks the invariants documented in history.h, reporting the first violation by line:
+// consecutive indexes, non-decreasing times, one operation in flight per process, a completion
+// matches its invocation's f (and an insert's completion repeats its item), no invocation by a
+// process after its info completion, inserts carry their item and removes/peeks carry null on
+// invocation and on fail/info, priority-queue items carry a priority and FIFO items none.
+// Errors name the event's line in `lines`.
+std::optional<HistoryError> validate_history(const History& history, const EventLines& lines = {});
 
 }  // namespace contend::model

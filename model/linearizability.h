@@ -1,8 +1,21 @@
-// Linearizability search (Wing & Gong with Lowe's memoisation of (linearized set, state)): the
-// exact reference checker. Iterative — an explicit stack, no recursion — and bounded by a step
-// budget: running out gives an `unknown` verdict, never a hang.
-// `info` operations may take effect at any point after their invocation, or never; `fail`
-// operations never took effect. Works for histories without unique values too.
+// Linearizability search (Wing & Gong with Lowe's memoisation of (linearized set, state), in
+// Porcupine's form): the exact reference checker. Iterative — an explicit stack of frames and a
+// doubly linked list of call/return entries, no recursion — and bounded by a step budget (and a
+// memo size budget): running out gives an `unknown` verdict, never a hang.
+//
+// Semantics:
+// - real time: operation a must precede b exactly when a completed before b was invoked
+//   (operations.h; closed intervals, ties per TieOrder);
+// - `info` operations and invocations never completed may take effect at any point after their
+//   invocation, or never; `fail` operations never took effect (dropped);
+// - an indeterminate remove, if it takes effect, takes whatever the spec lets a remove take at
+//   that point (its output is unknown);
+// - with `drained`, the queue must end empty: every item that took effect was removed (an
+//   indeterminate remove left over may take one item at the end).
+// Works for every spec in spec.h and for histories whose values are not unique.
+// Evidence: on a violation, the longest linearizable prefix found (operation invocation
+// indexes, in order), the queue it leaves, and the operations none of which can be placed next.
+// On success, `longest_prefix` holds the linearization found.
 // Cost: exponential in concurrency in the worst case — use it for small histories and as the
 // reference the fast checkers are tested against.
 #pragma once
@@ -10,16 +23,27 @@
 #include <cstdint>
 
 #include "model/history.h"
+#include "model/operations.h"
 #include "model/spec.h"
 #include "model/verdict.h"
 
 namespace contend::model {
 
 struct SearchOptions {
-  std::int64_t step_budget = 2'000'000;
+  std::int64_t step_budget = 2'000'000;  // spec steps tried
+  bool drained = false;                  // the history ends with the queue empty
+  TieOrder ties = TieOrder::concurrent;
+  std::int64_t memo_budget_bytes = std::int64_t{1} << 30;
 };
 
 Verdict check_linearizable(const History& history, SpecKind spec,
                            const SearchOptions& options = {});
+Verdict check_linearizable(const Operations& ops, SpecKind spec, const SearchOptions& options = {});
+
+// The search against any spec class (spec.h's Spec concept), e.g. RelaxedFifoSpec{3}.
+template <Spec S>
+Verdict search_linearizable(const Operations& ops, const S& spec, const SearchOptions& options);
 
 }  // namespace contend::model
+
+#include "model/linearizability_search.h"

@@ -1,5 +1,10 @@
 // What a checker concludes about a history, and the evidence: a violation names its kind and the
 // history events (by index) that show it, with a sentence a person can follow.
+//
+// Invariants: kind == violation <=> violation != none; `events` are event indexes of the
+// history judged (invocations of the operations involved); `exact` is set only on a
+// `linearizable` verdict that is a proof (the search, or the fast checker on a history in the
+// class it decides exactly — docs/checkers.md).
 #pragma once
 
 #include <cstdint>
@@ -16,7 +21,8 @@ enum class ViolationKind : std::uint8_t {
   none,
   value_from_nowhere,      // removed/peeked a value never inserted, or before its insert began
   duplicate_delivery,      // two successful removes of one value
-  lost,                    // acknowledged, never removed, yet a later empty result proves it gone
+  lost,                    // acknowledged, never removed, and provably gone (a drain, or a later
+                           // empty answer)
   order_inversion,         // FIFO: inserted a before b, yet b came out before a
   empty_while_nonempty,    // reported empty although some value was provably present throughout
   priority_inversion,      // took x while a better item was provably present throughout
@@ -26,6 +32,7 @@ enum class ViolationKind : std::uint8_t {
 
 std::string_view to_string(VerdictKind kind);
 std::string_view to_string(ViolationKind kind);
+std::optional<VerdictKind> parse_verdict_kind(std::string_view text);
 std::optional<ViolationKind> parse_violation_kind(std::string_view text);
 
 struct Verdict {
@@ -33,16 +40,30 @@ struct Verdict {
   ViolationKind violation = ViolationKind::none;
   std::string checker;               // "fast", "search", "accounting"
   std::string explanation;           // one paragraph, names values and event indexes
-  std::vector<std::int64_t> events;  // history indexes involved
-  // Search evidence: the longest linearizable prefix (operation event indexes, in order) and
-  // the operations that could not be placed after it.
+  std::vector<std::int64_t> events;  // history indexes involved (invocations)
+  // Search evidence: the longest linearizable prefix (operation invocation indexes, in order)
+  // and the operations none of which could be placed after it.
   std::vector<std::int64_t> longest_prefix;
   std::vector<std::int64_t> stuck;
   std::int64_t steps = 0;  // search steps spent
+  bool exact = false;      // a `linearizable` verdict that is a proof
 
   bool ok() const { return kind == VerdictKind::linearizable; }
   // "linearizable", "violation: lost", "unknown"
   std::string summary() const;
 };
+
+Verdict violation_verdict(std::string checker, ViolationKind kind, std::string explanation,
+                          std::vector<std::int64_t> events);
+Verdict unknown_verdict(std::string checker, std::string explanation);
+
+// One compact JSON object:
+// {"kind": "violation", "violation": "lost", "checker": "fast", "explanation": "...",
+//  "events": [3, 7], "longest_prefix": [], "stuck": [], "steps": 0, "exact": false}
+std::string to_json(const Verdict& verdict);
+// The inverse of to_json; nothing when the text is not such an object (or breaks the invariant
+// above: a "violation" kind without a violation, a violation on another kind, or `exact` on a
+// verdict that is not "linearizable").
+std::optional<Verdict> verdict_from_json(std::string_view text);
 
 }  // namespace contend::model

@@ -11,6 +11,7 @@
 #include "model/history_json.h"
 #include "model/linearizability.h"
 #include "tests/support/history_gen.h"
+#include "tests/support/history_text.h"
 
 namespace contend::model {
 namespace {
@@ -19,29 +20,8 @@ using testing::corrupt;
 using testing::GenOptions;
 using testing::linearizable_history;
 
-// Builds a history from compact lines: "p invoke enqueue a", "p ok dequeue a", "p ok dequeue -",
-// "p info dequeue", "p invoke push a 2", "p ok pop_min a 2".
 History parse(std::initializer_list<const char*> lines) {
-  History h;
-  for (const char* text : lines) {
-    std::istringstream in(text);
-    std::string type, f, value;
-    std::int64_t process = 0, priority = 0;
-    in >> process >> type >> f;
-    Event e;
-    e.index = static_cast<std::int64_t>(h.size());
-    e.time_us = e.index * 10;
-    e.process = process;
-    e.type = *parse_event_type(type);
-    e.f = *parse_op_function(f);
-    if (in >> value && value != "-") {
-      e.value = Item{value, std::nullopt};
-      if (in >> priority) e.value->priority = priority;
-    }
-    h.push_back(e);
-  }
-  EXPECT_FALSE(validate_history(h).has_value()) << validate_history(h)->to_string();
-  return h;
+  return testing::history_of(lines);
 }
 
 void expect_both(const History& h, SpecKind spec, ViolationKind fast_kind) {
@@ -156,34 +136,115 @@ TEST(Checkers, TheMultisetSpecAllowsAnyOrderAndEmptyAnswers) {
   EXPECT_EQ(check_fast(h, SpecKind::fifo).kind, VerdictKind::violation);
 }
 
-// Soundness: whenever the fast checker reports a violation, the search confirms there is none
-// linearization; and clean generated histories pass both.
-void cross_check(SpecKind spec) {
+// Neither value alone spans the empty answer (2..7): 'a' is present until 5, 'b' from 4 on.
+History relay_history() {
+  return parse({"0 invoke enqueue a", "0 ok enqueue a", "2 invoke dequeue", "0 invoke enqueue b",
+                "0 ok enqueue b", "1 invoke dequeue", "1 ok dequeue a", "2 ok dequeue -",
+                "1 invoke dequeue", "1 ok dequeue b"});
+}
+
+TEST(Checkers, AnEmptyAnswerCoveredOnlyByARelayOfValuesIsReported) {
+  History h = relay_history();
+  Verdict fast = check_fast(h, SpecKind::fifo);
+  ASSERT_EQ(fast.violation, ViolationKind::empty_while_nonempty) << fast.explanation;
+  EXPECT_NE(fast.explanation.find("one after another: 'a'"), std::string::npos) << fast.explanation;
+  EXPECT_NE(fast.explanation.find("then 'b'"), std::string::npos) << fast.explanation;
+  EXPECT_EQ(fast.events, (std::vector<std::int64_t>{2, 0, 5, 3, 8}));
+  EXPECT_EQ(check_linearizable(h, SpecKind::fifo).kind, VerdictKind::violation);
+  // The twin with a gap: 'b' is enqueued only after 'a' came out, so the empty answer fits there.
+  expect_both(parse({"0 invoke enqueue a", "0 ok enqueue a", "2 invoke dequeue", "1 invoke dequeue",
+                     "1 ok dequeue a", "0 invoke enqueue b", "0 ok enqueue b", "2 ok dequeue -",
+                     "1 invoke dequeue", "1 ok dequeue b"}),
+              SpecKind::fifo, ViolationKind::none);
+}
+
+TEST(Checkers, RepeatedValuesMakeTheFastCheckerSayUnknownAndTheSearchJudges) {
+  History h = parse({"0 invoke enqueue a", "0 ok enqueue a", "0 invoke enqueue a", "0 ok enqueue a",
+                     "1 invoke dequeue", "1 ok dequeue a", "1 invoke dequeue", "1 ok dequeue a"});
+  Verdict fast = check_fast(h, SpecKind::fifo);
+  EXPECT_EQ(fast.kind, VerdictKind::unknown);
+  EXPECT_NE(fast.explanation.find("'a' is inserted by enqueue 'a' (process 0, events 0..1) and by "
+                                  "enqueue 'a' (process 0, events 2..3)"),
+            std::string::npos)
+      << fast.explanation;
+  EXPECT_EQ(check_linearizable(h, SpecKind::fifo).kind, VerdictKind::linearizable);
+  CheckRequest fast_only;
+  EXPECT_EQ(check_history(h, fast_only).verdict.kind, VerdictKind::unknown);
+  CheckRequest both;
+  both.search = true;
+  EXPECT_EQ(check_history(h, both).verdict.kind, VerdictKind::linearizable);
+  // One more delivery than inserts: the search finds it, the accounting counts it.
+  History thrice =
+      parse({"0 invoke enqueue a", "0 ok enqueue a", "0 invoke enqueue a", "0 ok enqueue a",
+             "1 invoke dequeue", "1 ok dequeue a", "1 invoke dequeue", "1 ok dequeue a",
+             "1 invoke dequeue", "1 ok dequeue a"});
+  EXPECT_EQ(check_linearizable(thrice, SpecKind::fifo).kind, VerdictKind::violation);
+  CheckReport report = check_history(thrice, both);
+  EXPECT_EQ(report.verdict.kind, VerdictKind::violation);
+  EXPECT_EQ(report.accounting.duplicated, (std::vector<std::string>{"a"}));
+  EXPECT_EQ(report.verdicts.back().violation, ViolationKind::duplicate_delivery);
+}
+
+// Soundness: whenever the fast checker reports a violation, the search confirms there is no
+// linearization; where the fast checker says its pass is exact, the search finds one; and clean
+// generated histories pass both. Run as stated (drained or not; equal times concurrent or in
+// event order).
+struct CrossCheck {
+  SpecKind spec = SpecKind::fifo;
+  bool drained = false;
+  TieOrder ties = TieOrder::event_order;
+};
+
+void cross_check(const CrossCheck& c) {
   GenOptions o;
-  o.spec = spec;
+  o.spec = c.spec;
   o.processes = *rc::gen::inRange(2, 4);
   o.operations = *rc::gen::inRange(1, 9);
+  o.crashes = *rc::gen::arbitrary<bool>();
+  o.drain = c.drained;
+  o.coarse_clock = c.ties == TieOrder::concurrent;
   History h = linearizable_history(o);
   RC_ASSERT(!validate_history(h).has_value());
-  Verdict clean_search = check_linearizable(h, spec);
+  const SearchOptions search_options{.drained = c.drained, .ties = c.ties};
+  const FastOptions fast_options{.drained = c.drained, .ties = c.ties};
+  Verdict clean_search = check_linearizable(h, c.spec, search_options);
   RC_ASSERT(clean_search.kind == VerdictKind::linearizable);
-  RC_ASSERT(check_fast(h, spec).kind == VerdictKind::linearizable);
+  RC_ASSERT(check_fast(h, c.spec, fast_options).kind == VerdictKind::linearizable);
   if (*rc::gen::arbitrary<bool>()) {
     corrupt(h);
-    Verdict fast = check_fast(h, spec);
-    Verdict search = check_linearizable(h, spec);
-    RC_TAG(fast.kind == VerdictKind::violation ? "fast finds" : "fast passes");
-    if (fast.kind == VerdictKind::violation) {
-      RC_ASSERT(search.kind == VerdictKind::violation);
-    }
+    Verdict fast = check_fast(h, c.spec, fast_options);
+    Verdict search = check_linearizable(h, c.spec, search_options);
+    RC_TAG(fast.kind == VerdictKind::violation ? "fast finds"
+           : search.ok()                       ? "both pass"
+                                               : "only the search finds");
+    if (fast.kind == VerdictKind::violation) RC_ASSERT(search.kind == VerdictKind::violation);
+    if (fast.exact) RC_ASSERT(search.kind == VerdictKind::linearizable);
   }
 }
 
 RC_GTEST_PROP(Checkers, FastFifoCheckerAgreesWithTheSearch, ()) {
-  cross_check(SpecKind::fifo);
+  cross_check({.spec = SpecKind::fifo});
 }
 RC_GTEST_PROP(Checkers, FastPriorityCheckerAgreesWithTheSearch, ()) {
-  cross_check(SpecKind::priority);
+  cross_check({.spec = SpecKind::priority});
+}
+RC_GTEST_PROP(Checkers, FastFifoCheckerAgreesWithTheSearchOnDrainedHistories, ()) {
+  cross_check({.spec = SpecKind::fifo, .drained = true});
+}
+RC_GTEST_PROP(Checkers, FastPriorityCheckerAgreesWithTheSearchOnDrainedHistories, ()) {
+  cross_check({.spec = SpecKind::priority, .drained = true});
+}
+RC_GTEST_PROP(Checkers, FastMultisetCheckerAgreesWithTheSearchOnDrainedHistories, ()) {
+  cross_check({.spec = SpecKind::multiset, .drained = true});
+}
+RC_GTEST_PROP(Checkers, FastFifoCheckerAgreesWithTheSearchWhenEqualTimesAreConcurrent, ()) {
+  cross_check({.spec = SpecKind::fifo, .ties = TieOrder::concurrent});
+}
+RC_GTEST_PROP(Checkers, FastPriorityCheckerAgreesWithTheSearchWhenEqualTimesAreConcurrent, ()) {
+  cross_check({.spec = SpecKind::priority, .ties = TieOrder::concurrent});
+}
+RC_GTEST_PROP(Checkers, FastFifoCheckerAgreesWithTheSearchOnDrainedConcurrentHistories, ()) {
+  cross_check({.spec = SpecKind::fifo, .drained = true, .ties = TieOrder::concurrent});
 }
 
 TEST(HistoryJson, RoundTripsAndNamesTheLineOfAMalformedEvent) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/run_cli.h"
 
@@ -93,6 +94,112 @@ TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudget) {
   CliResult r = run_cli("check " + source_path("docs/examples/histories/clean-fifo.jsonl") +
                         " --model fifo --checker search --budget 1");
   EXPECT_EQ(r.exit_code, 3) << r.output;
+}
+
+std::string example_history(const std::string& name) {
+  return source_path("docs/examples/histories/" + name);
+}
+
+TEST(CliCheck, TextOutputListsTheOperationsInvolved) {
+  CliResult r = run_cli("check " + example_history("relay-empty.jsonl") + " --model fifo");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("operations involved:\n"), std::string::npos) << r.output;
+  EXPECT_NE(
+      r.output.find("  events 2..7       time 30..80           dequeue -> empty  [process 2]"),
+      std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("  events 3..4       time 40..50           enqueue 'b'  [process 0]"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(CliCheck, JsonOutputCarriesEveryVerdictTheAccountingAndTheExitCode) {
+  CliResult r = run_cli("check " + example_history("relay-empty.jsonl") +
+                        " --model fifo --checker all --json");
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  nlohmann::json j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["model"], "fifo");
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_EQ(j["disagreement"], false);
+  EXPECT_EQ(j["verdict"]["kind"], "violation");
+  EXPECT_EQ(j["verdict"]["violation"], "empty_while_nonempty");
+  EXPECT_EQ(j["verdict"]["checker"], "fast");
+  EXPECT_EQ(j["verdict"]["events"], nlohmann::json::array({2, 0, 5, 3, 8}));
+  ASSERT_EQ(j["verdicts"].size(), 3u);
+  const nlohmann::json& search = j["verdicts"][1];
+  EXPECT_EQ(search["checker"], "search");
+  EXPECT_EQ(search["violation"], "not_linearizable");
+  EXPECT_EQ(search["longest_prefix"], nlohmann::json::array({0, 3, 5}));
+  EXPECT_EQ(search["stuck"], nlohmann::json::array({2}));
+  EXPECT_EQ(j["verdicts"][2]["checker"], "accounting");
+  EXPECT_EQ(j["accounting"]["removed"], 2);
+  EXPECT_EQ(j["accounting"]["drained"], false);
+
+  CliResult clean = run_cli("check " + example_history("clean-fifo.jsonl") + " --json");
+  ASSERT_EQ(clean.exit_code, 0) << clean.output;
+  nlohmann::json c = nlohmann::json::parse(clean.output);
+  EXPECT_EQ(c["verdict"]["kind"], "linearizable");
+  EXPECT_EQ(c["verdict"]["exact"], true);
+}
+
+TEST(CliCheck, DrainedMakesANeverRemovedValueLost) {
+  CliResult open = run_cli("check " + example_history("never-removed.jsonl") + " --checker all");
+  EXPECT_EQ(open.exit_code, 0) << open.output;
+  EXPECT_NE(open.output.find("(not drained: cannot be counted)"), std::string::npos);
+  CliResult drained =
+      run_cli("check " + example_history("never-removed.jsonl") + " --checker all --drained");
+  EXPECT_EQ(drained.exit_code, 1) << drained.output;
+  EXPECT_NE(drained.output.find("verdict: violation: lost"), std::string::npos);
+  EXPECT_NE(drained.output.find("  lost                          1  'b'"), std::string::npos)
+      << drained.output;
+}
+
+TEST(CliCheck, EqualTimesAreConcurrentUnlessTheEventOrderIsTrusted) {
+  for (const char* checker : {"fast", "search", "all"}) {
+    const std::string args =
+        "check " + example_history("equal-times.jsonl") + " --checker " + checker;
+    CliResult concurrent = run_cli(args);
+    EXPECT_EQ(concurrent.exit_code, 0) << checker << "\n" << concurrent.output;
+    CliResult ordered = run_cli(args + " --event-order");
+    EXPECT_EQ(ordered.exit_code, 1) << checker << "\n" << ordered.output;
+  }
+}
+
+TEST(CliCheck, AnOperationTheModelLacksIsBadInputNamingItsLine) {
+  const std::string args = "check " + example_history("lost.jsonl") + " --model priority";
+  CliResult text = run_cli(args);
+  EXPECT_EQ(text.exit_code, 2) << text.output;
+  EXPECT_NE(text.output.find("lost.jsonl: line 1: field \"f\": enqueue is not an operation of the "
+                             "priority model"),
+            std::string::npos)
+      << text.output;
+  CliResult json = run_cli(args + " --json");
+  EXPECT_EQ(json.exit_code, 2) << json.output;
+  nlohmann::json j = nlohmann::json::parse(json.output);
+  EXPECT_EQ(j["exit_code"], 2);
+  EXPECT_NE(j["error"].get<std::string>().find("line 1: field \"f\""), std::string::npos);
+}
+
+TEST(CliCheck, RepeatedValuesLeaveTheFastCheckerUnknownWithExitCodeThree) {
+  const std::string path = ::testing::TempDir() + "/repeated-values.jsonl";
+  {
+    std::ofstream out(path);
+    const char* events[][4] = {
+        {"invoke", "0", "enqueue", "\"a\""}, {"ok", "0", "enqueue", "\"a\""},
+        {"invoke", "0", "enqueue", "\"a\""}, {"ok", "0", "enqueue", "\"a\""},
+        {"invoke", "1", "dequeue", "null"},  {"ok", "1", "dequeue", "\"a\""}};
+    int index = 0;
+    for (const auto& e : events) {
+      out << "{\"index\": " << index << ", \"type\": \"" << e[0] << "\", \"process\": " << e[1]
+          << ", \"time\": " << index << ", \"f\": \"" << e[2] << "\", \"value\": " << e[3] << "}\n";
+      ++index;
+    }
+  }
+  CliResult fast = run_cli("check " + path);
+  EXPECT_EQ(fast.exit_code, 3) << fast.output;
+  EXPECT_NE(fast.output.find("values are not unique"), std::string::npos) << fast.output;
+  CliResult all = run_cli("check " + path + " --checker all");
+  EXPECT_EQ(all.exit_code, 0) << all.output;
 }
 
 TEST(CliRun, AShippedScenarioRunsAndExitsZeroWhenAsExpected) {

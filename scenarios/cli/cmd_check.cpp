@@ -1,9 +1,14 @@
-// `contend check <history.jsonl> --model fifo|priority|multiset [--checker search|fast|all]`:
-// checks any history in contend's JSON-lines schema, including one recorded from a real system.
-// Exit codes: 0 linearizable, 1 violation, 2 bad input (naming the line), 3 unknown.
+// `contend check <history.jsonl> --model fifo|priority|multiset [--checker fast|search|all]
+//  [--drained] [--budget N] [--event-order] [--json]`: checks any history in contend's
+// JSON-lines schema (docs/history.md), including one recorded from a real system.
+// Exit codes: 0 linearizable, 1 violation (or checker disagreement), 2 bad input (naming the
+// line), 3 unknown (the search ran out of budget, or the fast checker met repeated values).
 #include <fmt/format.h>
 
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "model/check.h"
 #include "model/history_json.h"
@@ -18,53 +23,13 @@ struct CheckArgs {
   std::string model = "fifo";
   std::string checker = "fast";
   std::int64_t budget = 2'000'000;
+  bool drained = false;
+  bool event_order = false;
+  bool json = false;
 };
 
-void print_verdict(const model::Verdict& v) {
-  fmt::print("  {:<10} {}\n", v.checker, v.summary());
-  if (!v.explanation.empty()) fmt::print("             {}\n", v.explanation);
-  if (!v.events.empty()) {
-    fmt::print("             events:");
-    for (auto e : v.events)
-      fmt::print(" {}", e);
-    fmt::print("\n");
-  }
-}
-
-int check_command(const CheckArgs& args) {
-  std::ifstream in(args.path, std::ios::binary);
-  if (!in) {
-    fmt::print(stderr, "contend check: cannot open {}\n", args.path);
-    return 2;
-  }
-  model::HistoryError error;
-  auto history = model::read_history(in, error);
-  if (!history) {
-    fmt::print(stderr, "contend check: {}: {}\n", args.path, error.to_string());
-    return 2;
-  }
-  if (auto invalid = model::validate_history(*history)) {
-    fmt::print(stderr, "contend check: {}: {}\n", args.path, invalid->to_string());
-    return 2;
-  }
-  model::CheckRequest request;
-  request.spec = *model::parse_spec(args.model);
-  request.fast = args.checker == "fast" || args.checker == "all";
-  request.search = args.checker == "search" || args.checker == "all";
-  request.accounting = true;
-  request.search_budget = args.budget;
-  model::CheckReport report = model::check_history(*history, request);
-  fmt::print("{}: {} events, model {}\n", args.path, history->size(), args.model);
-  for (const model::Verdict& v : report.verdicts)
-    print_verdict(v);
-  fmt::print("accounting: {}\n", model::accounting_table(report.accounting));
-  if (report.disagreement) {
-    fmt::print(
-        "CHECKER DISAGREEMENT: the search proves a linearization exists while another "
-        "checker reports a violation — a bug in contend; please report this history\n");
-    return 1;
-  }
-  fmt::print("verdict: {}\n", report.verdict.summary());
+int exit_code_of(const model::CheckReport& report) {
+  if (report.disagreement) return 1;
   switch (report.verdict.kind) {
     case model::VerdictKind::linearizable:
       return 0;
@@ -76,19 +41,158 @@ int check_command(const CheckArgs& args) {
   return 3;
 }
 
+int bad_input(const CheckArgs& args, const std::string& message) {
+  if (args.json) {
+    fmt::print(
+        "{}\n",
+        nlohmann::ordered_json{{"file", args.path}, {"error", message}, {"exit_code", 2}}.dump(
+            -1, ' ', false, nlohmann::json::error_handler_t::replace));
+  } else {
+    fmt::print(stderr, "contend check: {}: {}\n", args.path, message);
+  }
+  return 2;
+}
+
+std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, int& code) {
+  code = 2;
+  std::ifstream in(args.path, std::ios::binary);
+  if (!in) {
+    bad_input(args, "cannot open the file");
+    return std::nullopt;
+  }
+  model::HistoryError error;
+  model::EventLines lines;
+  auto history = model::read_history(in, error, &lines);
+  if (!history) {
+    bad_input(args, error.to_string());
+    return std::nullopt;
+  }
+  auto invalid = model::validate_history(*history, lines);
+  if (!invalid) invalid = model::check_functions(*history, spec, lines);
+  if (invalid) {
+    bad_input(args, invalid->to_string());
+    return std::nullopt;
+  }
+  code = 0;
+  return history;
+}
+
+// Every event index a verdict names, as the operations they belong to, in history order.
+std::vector<std::string> involved_lines(const model::History& history,
+                                        const model::CheckReport& report) {
+  std::set<std::int64_t> indexes;
+  for (const model::Verdict& v : report.verdicts) {
+    if (v.kind != model::VerdictKind::violation) continue;
+    if (!report.disagreement && v.checker != report.verdict.checker) continue;
+    indexes.insert(v.events.begin(), v.events.end());
+  }
+  const model::Operations ops = model::operations_of(history, model::TieOrder::event_order);
+  std::map<std::int64_t, const model::Operation*> by_invoke;
+  for (const model::Operation& op : ops.ops)
+    by_invoke[op.invoke] = &op;
+  std::vector<std::string> lines;
+  for (std::int64_t index : indexes) {
+    if (index < 0 || index >= static_cast<std::int64_t>(history.size())) continue;
+    const model::Event& e = history[static_cast<std::size_t>(index)];
+    std::string times = std::to_string(e.time_us), events = std::to_string(index);
+    if (auto it = by_invoke.find(index); it != by_invoke.end()) {
+      const model::Operation& op = *it->second;
+      const bool open = op.complete == model::kForever;
+      events += ".." + (open ? std::string("?") : std::to_string(op.complete));
+      times += ".." + (open ? std::string("?") : std::to_string(op.complete_time));
+      std::string what = model::describe(op);
+      lines.push_back(
+          fmt::format("  events {:<10} time {:<16} {}", events, times,
+                      what.substr(0, what.rfind(" (process"))) +
+          fmt::format("  [process {}{}]", op.process, op.indeterminate ? ", indeterminate" : ""));
+    }
+  }
+  return lines;
+}
+
+void print_text(const CheckArgs& args, const model::History& history,
+                const model::CheckReport& report) {
+  fmt::print("{}: {} events, model {}, checker {}\n", args.path, history.size(), args.model,
+             args.checker);
+  for (const model::Verdict& v : report.verdicts) {
+    fmt::print("  {:<10} {}\n", v.checker, v.summary());
+    if (!v.explanation.empty()) fmt::print("             {}\n", v.explanation);
+  }
+  std::vector<std::string> lines = involved_lines(history, report);
+  if (!lines.empty()) {
+    fmt::print("operations involved:\n");
+    for (const std::string& line : lines)
+      fmt::print("{}\n", line);
+  }
+  fmt::print("accounting:\n{}", model::accounting_report(report.accounting));
+  if (report.disagreement) {
+    fmt::print(
+        "checker disagreement: one checker proves a linearization exists while another reports "
+        "a violation — a bug in contend; please report this history\n");
+  }
+  fmt::print("verdict: {}\n", report.verdict.summary());
+}
+
+void print_json(const CheckArgs& args, const model::CheckReport& report, int code) {
+  using nlohmann::ordered_json;
+  ordered_json j;
+  j["file"] = args.path;
+  j["model"] = args.model;
+  j["checker"] = args.checker;
+  j["verdict"] = ordered_json::parse(model::to_json(report.verdict));
+  j["verdicts"] = ordered_json::array();
+  for (const model::Verdict& v : report.verdicts)
+    j["verdicts"].push_back(ordered_json::parse(model::to_json(v)));
+  j["accounting"] = ordered_json::parse(model::to_json(report.accounting));
+  j["disagreement"] = report.disagreement;
+  j["exit_code"] = code;
+  fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+int check_command(const CheckArgs& args) {
+  const model::SpecKind spec = *model::parse_spec(args.model);
+  int code = 0;
+  auto history = load(args, spec, code);
+  if (!history) return code;
+  model::CheckRequest request;
+  request.spec = spec;
+  request.fast = args.checker == "fast" || args.checker == "all";
+  request.search = args.checker == "search" || args.checker == "all";
+  request.accounting = true;
+  request.search_budget = args.budget;
+  request.drained = args.drained;
+  request.ties = args.event_order ? model::TieOrder::event_order : model::TieOrder::concurrent;
+  model::CheckReport report = model::check_history(*history, request);
+  code = exit_code_of(report);
+  if (args.json) {
+    print_json(args, report, code);
+  } else {
+    print_text(args, *history, report);
+  }
+  return code;
+}
+
 }  // namespace
 
 void register_check_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand("check", "Check a history (JSON lines) against a queue model");
   cmd->add_option("history", args->path, "History file, one JSON event per line")->required();
-  cmd->add_option("--model", args->model, "Sequential spec")
+  cmd->add_option("--model", args->model, "Sequential spec: fifo, priority or multiset")
       ->check(CLI::IsMember({"fifo", "priority", "multiset"}));
   cmd->add_option("--checker", args->checker,
-                  "fast (unique values, O(n log n)), search (exact), all")
+                  "fast (unique values, O(n log n)), search (exact, budgeted), all (both; "
+                  "disagreement fails)")
       ->check(CLI::IsMember({"fast", "search", "all"}));
+  cmd->add_flag("--drained", args->drained,
+                "The history ends with the queue empty: an acknowledged value never removed is "
+                "lost");
   cmd->add_option("--budget", args->budget, "Search step budget (unknown when exhausted)")
       ->check(CLI::Range(std::int64_t{1}, INT64_MAX));
+  cmd->add_flag("--event-order", args->event_order,
+                "Trust the event order at equal timestamps (histories written by contend); "
+                "otherwise equal times are concurrent");
+  cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
   cmd->callback([args, &ctx] { ctx.exit_code = check_command(*args); });
 }
 

@@ -1,6 +1,10 @@
 // Random concurrent histories that are linearizable by construction: processes invoke, take
 // effect on a sequential model and complete in a random interleaving; some crash (an `info`
-// completion, after or before taking effect). Optionally corrupted afterwards.
+// completion, after or before taking effect). Optionally drained at the end (one more process
+// removes until the queue answers empty) and stamped with a coarse clock (runs of equal
+// timestamps, so TieOrder decides which operations are concurrent). Optionally corrupted.
+// Linearizable under either TieOrder: reading equal times as concurrent only removes
+// real-time constraints.
 #pragma once
 
 #include <rapidcheck.h>
@@ -20,6 +24,8 @@ struct GenOptions {
   int processes = 3;
   int operations = 8;
   bool crashes = true;
+  bool drain = false;         // end with removes until the queue is empty, then one empty answer
+  bool coarse_clock = false;  // time advances by 0 or 1 per event
 };
 
 inline model::History linearizable_history(const GenOptions& o) {
@@ -42,9 +48,11 @@ inline model::History linearizable_history(const GenOptions& o) {
   for (int p = 0; p < o.processes; ++p)
     procs.push_back(fresh(next_process++));
   int invoked = 0;
+  std::int64_t clock = 0;
   auto emit = [&](Event e) {
     e.index = static_cast<std::int64_t>(h.size());
-    e.time_us = e.index;
+    clock += o.coarse_clock ? *rc::gen::inRange(0, 2) : 1;
+    e.time_us = clock;
     h.push_back(std::move(e));
   };
   for (int guard = 0; guard < 1000; ++guard) {
@@ -67,7 +75,7 @@ inline model::History linearizable_history(const GenOptions& o) {
       }
       if (is_insert(e.f)) {
         e.value = Item{"v" + std::to_string(next_value++), std::nullopt};
-        if (o.spec == SpecKind::priority) e.value->priority = *rc::gen::inRange(0, 3);
+        if (o.spec != SpecKind::fifo) e.value->priority = *rc::gen::inRange(0, 3);
       }
       p.invocation = e;
       p.state = 1;
@@ -94,7 +102,7 @@ inline model::History linearizable_history(const GenOptions& o) {
         bool back = inv.f == OpFunction::pop_max || inv.f == OpFunction::peek_max;
         auto it = back ? queue.end() - 1 : queue.begin();
         p.output = Item{it->value, std::nullopt};
-        if (o.spec == SpecKind::priority) p.output->priority = it->priority;
+        if (o.spec != SpecKind::fifo) p.output->priority = it->priority;
         if (is_remove(inv.f)) queue.erase(it);
       }
       p.state = 2;
@@ -105,6 +113,24 @@ inline model::History linearizable_history(const GenOptions& o) {
       if (!is_insert(e.f)) e.value = crash ? std::nullopt : p.output;
       emit(e);
       p = fresh(crash ? next_process++ : p.id);
+    }
+  }
+  if (o.drain) {
+    const OpFunction f = o.spec == SpecKind::fifo ? OpFunction::dequeue : OpFunction::pop_min;
+    const std::int64_t drainer = next_process++;
+    for (std::size_t left = queue.size() + 1; left > 0; --left) {
+      Event e;
+      e.type = EventType::invoke;
+      e.process = drainer;
+      e.f = f;
+      emit(e);
+      e.type = EventType::ok;
+      if (!queue.empty()) {
+        e.value = Item{queue.front().value, std::nullopt};
+        if (o.spec != SpecKind::fifo) e.value->priority = queue.front().priority;
+        queue.erase(queue.begin());
+      }
+      emit(e);
     }
   }
   return h;

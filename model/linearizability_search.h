@@ -1,0 +1,362 @@
+// The search engine behind linearizability.h, a template over the spec (included from there).
+//
+// Invariants of the loop (Porcupine's checkSingle, made iterative):
+// - `entries_` is a doubly linked list of the not-yet-linearized operations' call and return
+//   entries in real-time order; linearizing an op lifts both of its entries out, backtracking
+//   relinks them (in LIFO order, so the links are restored exactly);
+// - `stack_` holds one frame per linearized op: its call entry, the state before it, and the
+//   successor states not yet tried (nondeterministic specs);
+// - walking from the head, a call entry is a candidate; reaching a return entry means that op
+//   had to be linearized before anything later, so the search backtracks;
+// - `memo_` holds every (linearized set, state) configuration ever entered; entering one twice is
+//   pointless (Lowe), so the walk moves on.
+#pragma once
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace contend::model {
+
+namespace search_detail {
+
+struct Entry {
+  std::int32_t op = -1;  // -1: the head sentinel
+  bool call = false;
+  std::int32_t match = -1;  // call <-> return entry of the same op
+  std::int32_t prev = -1;
+  std::int32_t next = -1;
+};
+
+// The linearized set as a bitset with a compact canonical form: [top, holes...], where top is one
+// more than the largest linearized op id and holes are the ids below it not linearized. Its size
+// stays near the concurrency (plus pending indeterminate ops), not the history length.
+class LinearizedSet {
+ public:
+  explicit LinearizedSet(std::size_t n) : words_((n + 63) / 64, 0) {}
+  void set(std::size_t i) {
+    words_[i / 64] |= std::uint64_t{1} << (i % 64);
+    top_ = std::max(top_, i + 1);
+  }
+  void clear(std::size_t i) {
+    words_[i / 64] &= ~(std::uint64_t{1} << (i % 64));
+    while (top_ > 0 && !test(top_ - 1))
+      --top_;
+  }
+  bool test(std::size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  void encode(std::vector<std::uint32_t>& out) const {
+    out.clear();
+    out.push_back(static_cast<std::uint32_t>(top_));
+    for (std::size_t w = 0; w * 64 < top_; ++w) {
+      std::uint64_t holes = ~words_[w];
+      if (top_ - w * 64 < 64) holes &= (std::uint64_t{1} << (top_ - w * 64)) - 1;
+      while (holes != 0) {
+        out.push_back(
+            static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(holes))));
+        holes &= holes - 1;
+      }
+    }
+  }
+
+ private:
+  std::vector<std::uint64_t> words_;
+  std::size_t top_ = 0;
+};
+
+}  // namespace search_detail
+
+template <Spec S>
+class LinearizabilitySearch {
+ public:
+  using State = typename S::State;
+
+  LinearizabilitySearch(const Operations& ops, const S& spec, const SearchOptions& options)
+      : ops_(ops), spec_(spec), options_(options), set_(ops.ops.size()) {
+    build_entries();
+    for (const Operation& op : ops_.ops) {
+      required_ += op.indeterminate ? 0 : 1;
+      info_removes_ += op.indeterminate && is_remove(op.f) ? 1 : 0;
+    }
+  }
+
+  Verdict run() {
+    State state = spec_.init();
+    std::int32_t cur = entries_[0].next;
+    while (true) {
+      if (placed_required_ == required_ && ends_well(state)) return success();
+      if (cur == -1 || !entries_[static_cast<std::size_t>(cur)].call) {
+        note_deepest(cur, state);
+        if (!backtrack(cur, state)) return violation();
+        continue;
+      }
+      if (++steps_ > options_.step_budget) return out_of_budget("step budget");
+      if (memo_bytes_ > options_.memo_budget_bytes) return out_of_budget("memo budget (bytes)");
+      const Operation& op = op_of(cur);
+      successors_of(spec_, state, op, alternatives_);
+      if (place(cur, state, alternatives_)) {
+        cur = entries_[0].next;
+      } else {
+        cur = entries_[static_cast<std::size_t>(cur)].next;
+      }
+    }
+  }
+
+ private:
+  struct Frame {
+    std::int32_t entry = -1;
+    State before;
+    std::vector<State> untried;
+  };
+  struct MemoKey {
+    std::uint64_t hash = 0;
+    std::vector<std::uint32_t> set;
+    State state;
+    bool operator==(const MemoKey& o) const {
+      return hash == o.hash && set == o.set && state == o.state;
+    }
+  };
+  struct MemoHash {
+    std::size_t operator()(const MemoKey& k) const { return static_cast<std::size_t>(k.hash); }
+  };
+
+  const Operation& op_of(std::int32_t entry) const {
+    return ops_.ops[static_cast<std::size_t>(entries_[static_cast<std::size_t>(entry)].op)];
+  }
+
+  // Entry 0 is the head; then every call and return in real-time order (indeterminate returns
+  // last, at +infinity, in op order).
+  void build_entries() {
+    const std::size_t n = ops_.ops.size();
+    std::vector<std::pair<std::pair<std::int64_t, std::int64_t>, std::int32_t>> order;
+    order.reserve(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Operation& op = ops_.ops[i];
+      const auto id = static_cast<std::int32_t>(i);
+      order.push_back({{op.call, op.id}, 2 * id});
+      order.push_back({{op.ret, op.id}, 2 * id + 1});
+    }
+    std::sort(order.begin(), order.end());
+    entries_.assign(2 * n + 1, search_detail::Entry{});
+    std::vector<std::int32_t> position(2 * n);
+    for (std::size_t k = 0; k < order.size(); ++k)
+      position[static_cast<std::size_t>(order[k].second)] = static_cast<std::int32_t>(k + 1);
+    std::int32_t prev = 0;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const std::int32_t code = order[k].second;
+      auto& e = entries_[k + 1];
+      e.op = code / 2;
+      e.call = code % 2 == 0;
+      e.match = position[static_cast<std::size_t>(code ^ 1)];
+      e.prev = prev;
+      entries_[static_cast<std::size_t>(prev)].next = static_cast<std::int32_t>(k + 1);
+      prev = static_cast<std::int32_t>(k + 1);
+    }
+  }
+
+  void unlink(std::int32_t x) {
+    auto& e = entries_[static_cast<std::size_t>(x)];
+    entries_[static_cast<std::size_t>(e.prev)].next = e.next;
+    if (e.next != -1) entries_[static_cast<std::size_t>(e.next)].prev = e.prev;
+  }
+  void relink(std::int32_t x) {
+    auto& e = entries_[static_cast<std::size_t>(x)];
+    entries_[static_cast<std::size_t>(e.prev)].next = x;
+    if (e.next != -1) entries_[static_cast<std::size_t>(e.next)].prev = x;
+  }
+  void lift(std::int32_t call) {
+    unlink(call);
+    unlink(entries_[static_cast<std::size_t>(call)].match);
+  }
+  void unlift(std::int32_t call) {
+    relink(entries_[static_cast<std::size_t>(call)].match);
+    relink(call);
+  }
+
+  bool ends_well(const State& state) const {
+    return !options_.drained ||
+           static_cast<std::int64_t>(spec_.size(state)) <= info_removes_ - placed_info_removes_;
+  }
+
+  void count(const Operation& op, std::int64_t sign) {
+    placed_required_ += op.indeterminate ? 0 : sign;
+    placed_info_removes_ += op.indeterminate && is_remove(op.f) ? sign : 0;
+  }
+
+  // Linearizes the op of `call` into the first successor not seen before; false if none.
+  bool place(std::int32_t call, State& state, std::vector<State>& successors) {
+    const Operation& op = op_of(call);
+    const auto id = static_cast<std::size_t>(op.id);
+    for (std::size_t i = 0; i < successors.size(); ++i) {
+      set_.set(id);
+      if (!remember(successors[i])) {
+        set_.clear(id);
+        continue;
+      }
+      Frame frame{call, std::move(state), {}};
+      for (std::size_t j = i + 1; j < successors.size(); ++j)
+        frame.untried.push_back(std::move(successors[j]));
+      state = std::move(successors[i]);
+      stack_.push_back(std::move(frame));
+      lift(call);
+      count(op, +1);
+      if (stack_.size() > best_depth_) {
+        best_depth_ = stack_.size();
+        best_pending_ = true;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // Undoes the top frame: tries its remaining successors, else resumes after its entry.
+  bool backtrack(std::int32_t& cur, State& state) {
+    if (stack_.empty()) return false;
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    const Operation& op = op_of(frame.entry);
+    set_.clear(static_cast<std::size_t>(op.id));
+    unlift(frame.entry);
+    count(op, -1);
+    state = std::move(frame.before);
+    if (!frame.untried.empty() && place(frame.entry, state, frame.untried)) {
+      cur = entries_[0].next;
+    } else {
+      cur = entries_[static_cast<std::size_t>(frame.entry)].next;
+    }
+    return true;
+  }
+
+  bool remember(const State& state) {
+    MemoKey key;
+    set_.encode(key.set);
+    std::uint64_t h = spec_.hash(state);
+    for (std::uint32_t w : key.set)
+      h = mix_hash(h, w);
+    key.hash = h;
+    key.state = state;
+    const auto bytes = static_cast<std::int64_t>(sizeof(MemoKey) + 4 * key.set.size() +
+                                                 16 * spec_.size(state) + 16);
+    if (!memo_.insert(std::move(key)).second) return false;
+    memo_bytes_ += bytes;
+    return true;
+  }
+
+  std::vector<std::int64_t> prefix_invocations() const {
+    std::vector<std::int64_t> out;
+    out.reserve(stack_.size());
+    for (const Frame& f : stack_)
+      out.push_back(op_of(f.entry).invoke);
+    return out;
+  }
+
+  // At the deepest point reached so far, records the evidence: the prefix, the state, and the
+  // operations that cannot go next (the candidates walked past, and the op whose return ended
+  // the walk).
+  void note_deepest(std::int32_t stop, const State& state) {
+    if (stack_.size() != best_depth_ || !best_pending_) return;
+    best_pending_ = false;
+    best_prefix_ = prefix_invocations();
+    best_state_ = describe_items(ops_, spec_.items(state));
+    best_stuck_.clear();
+    for (std::int32_t e = entries_[0].next; e != stop && e != -1;
+         e = entries_[static_cast<std::size_t>(e)].next) {
+      if (entries_[static_cast<std::size_t>(e)].call) best_stuck_.push_back(op_of(e).invoke);
+    }
+    best_drain_failure_ = stop == -1 || op_of(stop).indeterminate;
+    if (!best_drain_failure_) {
+      const std::int64_t blocking = op_of(stop).invoke;
+      if (std::find(best_stuck_.begin(), best_stuck_.end(), blocking) == best_stuck_.end()) {
+        best_stuck_.push_back(blocking);
+      }
+      best_blocking_ = describe(op_of(stop));
+    }
+  }
+
+  std::string describe_invocations(const std::vector<std::int64_t>& invokes,
+                                   std::size_t keep_last) const {
+    std::string out;
+    const std::size_t skip = invokes.size() > keep_last ? invokes.size() - keep_last : 0;
+    if (skip > 0) out += "(" + std::to_string(skip) + " earlier) ";
+    for (std::size_t i = skip; i < invokes.size(); ++i) {
+      if (i > skip) out += "; ";
+      out += describe(op_by_invoke(invokes[i]));
+    }
+    return out;
+  }
+
+  const Operation& op_by_invoke(std::int64_t invoke) const {
+    auto it = std::lower_bound(ops_.ops.begin(), ops_.ops.end(), invoke,
+                               [](const Operation& op, std::int64_t v) { return op.invoke < v; });
+    return *it;
+  }
+
+  Verdict success() {
+    Verdict v;
+    v.checker = "search";
+    v.steps = steps_;
+    v.exact = true;
+    v.longest_prefix = prefix_invocations();
+    return v;
+  }
+
+  Verdict out_of_budget(const char* what) {
+    Verdict v = unknown_verdict(
+        "search", "the search ran out of its " + std::string(what) + " after " +
+                      std::to_string(steps_) + " steps (" + std::to_string(memo_.size()) +
+                      " configurations remembered); deepest prefix " + std::to_string(best_depth_) +
+                      " of " + std::to_string(ops_.ops.size()) + " operations");
+    v.steps = steps_;
+    return v;
+  }
+
+  Verdict violation() {
+    std::string text = "no linearization exists. The longest linearizable prefix found has " +
+                       std::to_string(best_prefix_.size()) + " operation(s)";
+    if (!best_prefix_.empty()) text += ": " + describe_invocations(best_prefix_, 8);
+    text += ". After it the queue holds " + best_state_ + ". ";
+    if (best_drain_failure_) {
+      text += "The history is drained, yet no indeterminate remove is left to empty the queue";
+      if (!best_stuck_.empty()) text += ", and none of these can go next: ";
+    } else {
+      text += best_blocking_ + " must take effect before its completion, but none of these can ";
+      text += "go next: ";
+    }
+    text += describe_invocations(best_stuck_, 16);
+    Verdict v = violation_verdict("search", ViolationKind::not_linearizable, text, best_stuck_);
+    v.longest_prefix = best_prefix_;
+    v.stuck = best_stuck_;
+    v.steps = steps_;
+    return v;
+  }
+
+  const Operations& ops_;
+  const S& spec_;
+  SearchOptions options_;
+  std::vector<search_detail::Entry> entries_;
+  search_detail::LinearizedSet set_;
+  std::vector<Frame> stack_;
+  std::vector<State> alternatives_;
+  std::unordered_set<MemoKey, MemoHash> memo_;  // lookups only: never iterated
+  std::int64_t memo_bytes_ = 0;
+  std::int64_t steps_ = 0;
+  std::int64_t required_ = 0;
+  std::int64_t placed_required_ = 0;
+  std::int64_t info_removes_ = 0;
+  std::int64_t placed_info_removes_ = 0;
+  std::size_t best_depth_ = 0;
+  bool best_pending_ = true;
+  bool best_drain_failure_ = false;
+  std::vector<std::int64_t> best_prefix_;
+  std::vector<std::int64_t> best_stuck_;
+  std::string best_state_ = "[]";
+  std::string best_blocking_;
+};
+
+template <Spec S>
+Verdict search_linearizable(const Operations& ops, const S& spec, const SearchOptions& options) {
+  return LinearizabilitySearch<S>(ops, spec, options).run();
+}
+
+}  // namespace contend::model
