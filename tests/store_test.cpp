@@ -329,6 +329,55 @@ TEST_F(StoreRules, OnErrorWaitsAFlatTenMillisecondsForTooOldAndFutureVersion) {
   }
 }
 
+TEST_F(StoreRules, ANewTransactionStartsCleanWhateverTheLastOneLeftInItsPooledBuffers) {
+  {
+    Transaction first(db(1));
+    first.set("a-key-longer-than-the-small-string-buffer", "1");
+    first.clear_range(range_of("m", "n"));
+    ASSERT_TRUE(get(first, "z").ok());
+  }  // its buffers go back to the pool with their storage
+  Transaction second(db(1));
+  EXPECT_TRUE(second.mutations().empty());
+  EXPECT_TRUE(second.write_conflict_ranges().empty());
+  EXPECT_TRUE(second.read_conflict_ranges().empty());
+  EXPECT_EQ(get(second, "a-key-longer-than-the-small-string-buffer").value(), std::nullopt)
+      << "an earlier transaction's write is visible";
+  EXPECT_EQ(commit(second), ErrorCode::success);
+}
+
+TEST_F(StoreRules, OwnWritesInAnyOrderAreReadBackInKeyOrder) {
+  Transaction tr(db(1));
+  for (const char* key : {"k5", "k1", "k9", "k3", "k1", "k7"})
+    tr.set(key, std::string("v") + key);
+  tr.clear("k9");
+  auto rows = get_range(tr, range_of("k", "l"), {});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_THAT(rows.value(), ElementsAre(KeyValue{"k1", "vk1"}, KeyValue{"k3", "vk3"},
+                                        KeyValue{"k5", "vk5"}, KeyValue{"k7", "vk7"}));
+  auto reversed = get_range(tr, range_of("k", "l"), {.limit = 2, .reverse = true});
+  ASSERT_TRUE(reversed.ok());
+  EXPECT_THAT(reversed.value(), ElementsAre(KeyValue{"k7", "vk7"}, KeyValue{"k5", "vk5"}));
+}
+
+TEST_F(StoreRules, KeysClearedAndWrittenAgainReadCorrectlyAtEveryVersion) {
+  // Cleared keys' map nodes are recycled for new keys: old versions must still read old values.
+  Version v1 = put("a-long-key-number-one-xxxxxxxxxxxxxxxx", "1");
+  Transaction at_v1(db(1));
+  ASSERT_TRUE(get(at_v1, "zz").ok());
+  Transaction clearer(db(2));
+  clearer.clear("a-long-key-number-one-xxxxxxxxxxxxxxxx");
+  ASSERT_EQ(commit(clearer), ErrorCode::success);
+  put("a-long-key-number-two-xxxxxxxxxxxxxxxx", "2");
+  EXPECT_EQ(*at_v1.read_version(), v1);
+  EXPECT_EQ(get(at_v1, "a-long-key-number-one-xxxxxxxxxxxxxxxx").value(),
+            std::optional<Bytes>("1"));
+  EXPECT_EQ(get(at_v1, "a-long-key-number-two-xxxxxxxxxxxxxxxx").value(), std::nullopt);
+  Transaction now(db(3));
+  auto rows = get_range(now, range_of("a", "b"), {});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_THAT(rows.value(), ElementsAre(KeyValue{"a-long-key-number-two-xxxxxxxxxxxxxxxx", "2"}));
+}
+
 TEST_F(StoreRules, OnErrorReturnsNonRetryableErrors) {
   Transaction tr(db(1));
   tr.set("a", "1");

@@ -187,6 +187,19 @@ RC_GTEST_PROP(Tuple, ByteOrderOfEncodingsIsTupleOrder, ()) {
   RC_ASSERT(compare(a, b) == by_bytes);
 }
 
+RC_GTEST_PROP(Tuple, ElementEncodersWriteWhatPackWrites, ()) {
+  const auto a = *rc::gen::arbitrary<std::int64_t>();
+  const auto b = *rc::gen::arbitrary<std::int64_t>();
+  const Bytes bytes = *rc::gen::container<std::string>(rc::gen::arbitrary<char>());
+  const std::string text = *rc::gen::container<std::string>(rc::gen::inRange<char>(1, 127));
+  Bytes out = "prefix";
+  pack_int(out, a);
+  pack_int(out, b);
+  pack_bytes(out, bytes);
+  pack_string(out, text);
+  RC_ASSERT(out == "prefix" + pack(Tuple{a, b, TupleBytes{bytes}, text}));
+}
+
 RC_GTEST_PROP(Tuple, ArbitraryBytesNeverCrashTheDecoder, ()) {
   Bytes junk = *rc::gen::string<std::string>();
   UnpackResult r = unpack(junk);
