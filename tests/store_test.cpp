@@ -378,29 +378,6 @@ TEST_F(StoreRules, KeysClearedAndWrittenAgainReadCorrectlyAtEveryVersion) {
   EXPECT_THAT(rows.value(), ElementsAre(KeyValue{"a-long-key-number-two-xxxxxxxxxxxxxxxx", "2"}));
 }
 
-TEST(StoreSpares, AStoreMadeAfterAnotherStartsEmptyThoughItReusesItsStorage) {
-  ImmediateEnvironment env;
-  const std::string key = "a key longer than the small-string buffer";
-  auto put_in = [&](Store& store, const std::string& value) {
-    Transaction tr(Database{&store, &env, 0});
-    tr.set(key, value);
-    return run_inline(as_task(tr.commit()));
-  };
-  {
-    Store first;
-    ASSERT_EQ(put_in(first, "first"), ErrorCode::success);
-    env.advance_us(10);
-  }  // its log entries and map nodes become the next store's spares
-  Store second;
-  EXPECT_EQ(second.key_count(), 0u);
-  EXPECT_EQ(second.latest_version(), 0);
-  EXPECT_EQ(second.get(key, second.grant_read_version(env.now_us())), std::nullopt);
-  ASSERT_EQ(put_in(second, "second"), ErrorCode::success);
-  EXPECT_EQ(second.get(key, second.latest_version()), std::optional<Bytes>("second"));
-  EXPECT_EQ(second.get(key, second.latest_version() - 1), std::nullopt)
-      << "a recycled log entry leaked an undo record into the new store";
-}
-
 TEST_F(StoreRules, OnErrorReturnsNonRetryableErrors) {
   Transaction tr(db(1));
   tr.set("a", "1");
