@@ -5,41 +5,6 @@
 
 namespace contend {
 
-// What stores leave behind on a thread for the next one: spare log entries and map nodes, capped
-// as a store's own spares are. A store made after the thread's pool is gone (a static one at
-// thread exit) simply starts without spares.
-namespace {
-thread_local bool spare_pool_gone = false;  // trivially destructible: readable at thread exit
-}  // namespace
-
-struct Store::SparePool {
-  std::vector<LoggedCommit> commits;
-  std::vector<KeyMap::node_type> nodes;
-  ~SparePool() { spare_pool_gone = true; }
-};
-
-namespace {
-thread_local Store::SparePool spare_pool;
-}  // namespace
-
-Store::Store() {
-  if (spare_pool_gone) return;
-  spare_commits_.swap(spare_pool.commits);
-  spare_nodes_.swap(spare_pool.nodes);
-}
-
-Store::~Store() {
-  if (spare_pool_gone) return;
-  while (!log_.empty() && spare_commits_.size() < kSpareCommitsMax) {
-    spare_commits_.push_back(std::move(log_.back()));
-    log_.pop_back();
-  }
-  for (auto it = current_.begin(); it != current_.end() && spare_nodes_.size() < kSpareNodesMax;)
-    spare_nodes_.push_back(current_.extract(it++));
-  if (spare_pool.commits.size() < spare_commits_.size()) spare_pool.commits.swap(spare_commits_);
-  if (spare_pool.nodes.size() < spare_nodes_.size()) spare_pool.nodes.swap(spare_nodes_);
-}
-
 Version Store::current_version(std::int64_t now_us) const {
   return std::max<Version>(latest_version_, now_us);
 }

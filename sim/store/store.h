@@ -72,10 +72,7 @@ class CommitObserver {
 
 class Store {
  public:
-  // Spare log entries and map nodes pass from one Store to the next on the same thread (a run
-  // over many seeds makes a store per seed); they only recycle storage, never state.
-  Store();
-  ~Store();
+  Store() = default;
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
@@ -150,9 +147,6 @@ class Store {
   std::deque<LoggedCommit> log_;
   std::vector<LoggedCommit> spare_commits_;
   std::vector<KeyMap::node_type> spare_nodes_;
-
- public:
-  struct SparePool;  // per thread, in store.cpp
   ConflictHistory history_;
   Version latest_version_ = 0;
   Version granted_version_ = 0;  // the highest read version handed out
