@@ -378,6 +378,27 @@ TEST_F(StoreRules, KeysClearedAndWrittenAgainReadCorrectlyAtEveryVersion) {
   EXPECT_THAT(rows.value(), ElementsAre(KeyValue{"a-long-key-number-two-xxxxxxxxxxxxxxxx", "2"}));
 }
 
+TEST_F(StoreRules, AWriteMayNameAKeyHeldByTheTransactionsOwnMutations) {
+  // Growing the buffers moves what they hold; a key viewing one of them must still be read whole.
+  Transaction tr(db(1));
+  tr.set("k0", "v");
+  for (int i = 1; i <= 64; ++i) {
+    const BytesView previous_key = tr.mutations().back().param1;
+    tr.set(previous_key, std::to_string(i));
+    tr.clear(tr.mutations().back().param1);
+    tr.set(std::string("k") + std::to_string(i), "v");
+  }
+  ASSERT_EQ(tr.mutations().size(), 1u + 64 * 3);
+  for (std::size_t i = 0; i < tr.mutations().size(); ++i) {
+    EXPECT_EQ(tr.mutations()[i].param1.substr(0, 1), "k") << "mutation " << i << " lost its key";
+  }
+  EXPECT_EQ(commit(tr), ErrorCode::success);
+  Transaction reader(db(2));
+  auto rows = get_range(reader, range_of("k", "l"), {});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ(rows.value().size(), 1u) << "only the last key survives its own clear";
+}
+
 TEST_F(StoreRules, OnErrorReturnsNonRetryableErrors) {
   Transaction tr(db(1));
   tr.set("a", "1");

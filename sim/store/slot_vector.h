@@ -33,6 +33,12 @@ class SlotVector {
     if (size_ == slots_.size()) slots_.emplace_back();
     return slots_[size_++];
   }
+  // The next push_slot() reallocates, moving every element: a view into one would dangle.
+  bool full() const { return size_ == slots_.size(); }
+  // Adds a spare slot when full, so the next push_slot() moves nothing.
+  void make_room() {
+    if (full()) slots_.emplace_back();
+  }
   void clear() { size_ = 0; }
   void pop_back() {
     assert(size_ > 0);

@@ -101,8 +101,6 @@ void Transaction::take_read_version_if_needed() {
   if (!read_version_) read_version_ = db_.store->grant_read_version(env().now_us());
 }
 
-// ---- writes ----
-
 // ---- the sorted write map ----
 
 const Transaction::WriteEntry* Transaction::write_lower_bound(BytesView key) const {
@@ -135,6 +133,19 @@ void Transaction::push_mutation(MutationType type, BytesView param1, BytesView p
 
 // ---- writes ----
 
+// A write pushes at most one slot into each buffer. When one is full, that push would move what
+// the buffer holds — and a caller may pass a view of it (tr.set(tr.mutations()[0].param1, ...)).
+// So the public writes first make room, with their arguments copied, and pushes never move.
+bool Transaction::write_buffers_full() const {
+  return mutations_.full() || writes_.full() || write_ranges_.full();
+}
+
+void Transaction::make_write_room() {
+  mutations_.make_room();
+  writes_.make_room();
+  write_ranges_.make_room();
+}
+
 void Transaction::note_write(BytesView begin, BytesView end, std::size_t bytes, bool single_key) {
   KeyRange& range = write_ranges_.push_slot();
   range.begin.assign(begin);
@@ -144,6 +155,11 @@ void Transaction::note_write(BytesView begin, BytesView end, std::size_t bytes, 
 }
 
 void Transaction::set(BytesView key, BytesView value) {
+  if (write_buffers_full()) {
+    const Bytes k(key), v(value);
+    make_write_room();
+    return set(k, v);
+  }
   if (ErrorCode e = check_key(key); !ok(e)) {
     sticky_error_ = e;
     return;
@@ -161,6 +177,11 @@ void Transaction::set(BytesView key, BytesView value) {
 }
 
 void Transaction::clear(BytesView key) {
+  if (write_buffers_full()) {
+    const Bytes k(key);
+    make_write_room();
+    return clear(k);
+  }
   if (ErrorCode e = check_key(key); !ok(e)) {
     sticky_error_ = e;
     return;
@@ -173,15 +194,15 @@ void Transaction::clear(BytesView key) {
   entry.kind = WriteEntry::Kind::clear;
   entry.value.clear();
   entry.pending_ops.clear();
-  // Counted as before this buffer existed: the key, and the key + \x00 of the range end.
-  size_bytes_ += 2 * key.size() + 1;
-  KeyRange& range = write_ranges_.push_slot();
-  range.begin.assign(key);
-  range.end.assign(key);
-  range.end.push_back('\0');
+  note_write(key, {}, 0, true);
 }
 
 void Transaction::clear_range(const KeyRange& range) {
+  if (write_buffers_full()) {
+    const KeyRange copy = range;
+    make_write_room();
+    return clear_range(copy);
+  }
   if (range.begin > range.end) {
     sticky_error_ = ErrorCode::inverted_range;
     return;
@@ -222,6 +243,11 @@ bool Transaction::in_cleared_range(BytesView key) const {
 }
 
 void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand) {
+  if (write_buffers_full()) {
+    const Bytes k(key), o(operand);
+    make_write_room();
+    return atomic_op(type, k, o);
+  }
   assert(is_atomic(type));
   if (type == MutationType::set_versionstamped_key) {
     if (ErrorCode e = check_versionstamp_param(key); !ok(e)) {
@@ -283,11 +309,16 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
 }
 
 void Transaction::add_read_conflict_range(const KeyRange& range) {
-  add_conflict_for_read(range);
+  add_conflict_for_read(KeyRange(range));  // a copy: it may be one of read_conflict_ranges()
 }
 
 void Transaction::add_write_conflict_range(const KeyRange& range) {
   if (range.empty()) return;
+  if (write_buffers_full()) {
+    const KeyRange copy = range;
+    make_write_room();
+    return add_write_conflict_range(copy);
+  }
   note_write(range.begin, range.end, 0);
 }
 
@@ -332,6 +363,11 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
 // Adds the read conflict range minus the keys and ranges this transaction wrote independently
 // (sets, clears, clear ranges); dependent (atomic) writes keep their conflict.
 void Transaction::add_read_range(BytesView begin, BytesView end) {
+  if (read_ranges_.full()) {  // growing moves every range, and the arguments may view one
+    const Bytes b(begin), e(end);
+    read_ranges_.make_room();
+    return add_read_range(b, e);
+  }
   KeyRange& range = read_ranges_.push_slot();
   range.begin.assign(begin);
   range.end.assign(end);

@@ -175,6 +175,8 @@ class Transaction {
   // The entry for `key`, inserted in order when missing (its kind and value are the caller's).
   WriteEntry& write_entry(BytesView key);
   void push_mutation(MutationType type, BytesView param1, BytesView param2);
+  bool write_buffers_full() const;
+  void make_write_room();
   // The value this transaction would see for `key` given the database value at its read version.
   ErrorOr<std::optional<Bytes>> overlay(BytesView key, const std::optional<Bytes>& db_value) const;
   void add_conflict_for_read(const KeyRange& range);
