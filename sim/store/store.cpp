@@ -97,15 +97,14 @@ CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
   return result;
 }
 
-void Store::record_before(LoggedCommit& commit, BytesView key, KeyMap::const_iterator current,
-                          KeyMap::const_iterator end) {
+void Store::record_before(LoggedCommit& commit, BytesView key, const Bytes* before) {
   for (const UndoEntry& e : commit.undo) {
     if (e.key == key) return;  // commits touch few keys: a linear scan beats a map
   }
   UndoEntry& entry = commit.undo.push_slot();
   entry.key.assign(key);
-  entry.existed = current != end;
-  if (entry.existed) entry.before.assign(current->second);
+  entry.existed = before != nullptr;
+  if (before != nullptr) entry.before.assign(*before);
 }
 
 void Store::put(KeyMap::iterator at, BytesView key, BytesView value) {
@@ -168,7 +167,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
   auto set_key = [&](BytesView key, BytesView value) {
     auto at = current_.lower_bound(key);
     const bool exists = at != current_.end() && at->first == key;
-    record_before(logged, key, exists ? at : current_.end(), current_.end());
+    record_before(logged, key, exists ? &at->second : nullptr);
     put(at, key, value);
   };
   for (const Mutation& m : request.mutations) {
@@ -180,7 +179,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
         auto first = current_.lower_bound(BytesView(m.param1));
         auto last = current_.lower_bound(BytesView(m.param2));
         for (auto it = first; it != last; ++it)
-          record_before(logged, it->first, it, current_.end());
+          record_before(logged, it->first, &it->second);
         erase_range(first, last);
         break;
       }

@@ -8,8 +8,7 @@
 // a commit takes max(latest + 1, now) so versions advance 1,000,000 per virtual second.
 // Storage is recycled: commits pruned from the window become spares whose buffers the next
 // commits refill (up to kSpareCommitsMax are kept), and map nodes of cleared keys are kept (up to
-// kSpareNodesMax) for new keys, so
-// a steady stream of commits allocates almost nothing.
+// kSpareNodesMax) for new keys, so a steady stream of commits allocates almost nothing.
 // Invariants:
 // - log_ versions strictly increase; every commit newer than (latest - window) is in log_;
 // - a read at rv is answered only when rv >= current_version - window (else transaction_too_old);
@@ -128,10 +127,9 @@ class Store {
   void apply(const CommitRequest& request, Version commit_version);
   // A log entry for a new commit: a recycled one when the window has released any.
   LoggedCommit& start_logged_commit(const CommitRequest& request, Version commit_version);
-  // Remembers the value `key` had before this commit touched it (first touch only); `current`
-  // is its entry in current_, or end().
-  static void record_before(LoggedCommit& commit, BytesView key, KeyMap::const_iterator current,
-                            KeyMap::const_iterator end);
+  // Remembers the value `key` had before this commit touched it (first touch only): `before`,
+  // or none when null.
+  static void record_before(LoggedCommit& commit, BytesView key, const Bytes* before);
   // Sets `key` to `value` in current_, where `at` = current_.lower_bound(key).
   void put(KeyMap::iterator at, BytesView key, BytesView value);
   void erase_range(KeyMap::iterator first, KeyMap::iterator last);
