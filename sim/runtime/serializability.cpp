@@ -7,7 +7,7 @@ namespace contend {
 
 namespace {
 
-using Map = std::map<Bytes, Bytes, std::less<>>;
+using Map = std::map<Bytes, Bytes, KeyLess>;
 
 void apply(Map& m, const Mutation& mu, Version commit_version) {
   switch (mu.type) {

@@ -82,8 +82,8 @@ int ConflictHistory::NodeKey::compare(const Probe& probe) const {
   // Equal prefixes: when both keys are that long their first eight bytes are equal too.
   const BytesView mine = view();
   if (mine.size() >= kPrefixBytes && probe.bytes.size() >= kPrefixBytes)
-    return mine.substr(kPrefixBytes).compare(probe.bytes.substr(kPrefixBytes));
-  return mine.compare(probe.bytes);
+    return compare_bytes(mine.substr(kPrefixBytes), probe.bytes.substr(kPrefixBytes));
+  return compare_bytes(mine, probe.bytes);
 }
 
 void ConflictHistory::NodeKey::release() {

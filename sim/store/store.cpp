@@ -5,6 +5,11 @@
 
 namespace contend {
 
+namespace {
+// Below this many undo entries a commit sorts them by insertion (stable, no allocation).
+constexpr std::size_t kInsertionSortMax = 16;
+}  // namespace
+
 Version Store::current_version(std::int64_t now_us) const {
   return std::max<Version>(latest_version_, now_us);
 }
@@ -25,12 +30,12 @@ std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
   std::optional<Bytes> value;
   if (auto it = current_.find(key); it != current_.end()) value = it->second;
   // Undo newer commits, newest first, so the oldest commit after read_version has the last word.
-  for (auto it = log_.rbegin(); it != log_.rend() && it->version > read_version; ++it) {
-    auto entry = std::lower_bound(it->undo.begin(), it->undo.end(), key,
-                                  [](const UndoEntry& e, BytesView k) { return e.key < k; });
-    if (entry == it->undo.end() || entry->key != key) continue;
-    if (entry->existed) {
-      value = entry->before;
+  for (auto n = log_.end(); n != log_.begin() && log_[n - 1].version > read_version; --n) {
+    const LoggedCommit& commit = log_[n - 1];
+    const auto e = undo_lower_bound(commit, key);
+    if (e == commit.undo_end || undo_[e].key != key) continue;
+    if (undo_[e].existed) {
+      value = Bytes(undo_[e].before);
     } else {
       value.reset();
     }
@@ -38,22 +43,49 @@ std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
   return value;
 }
 
+FifoRing<Store::UndoEntry>::Number Store::undo_lower_bound(const LoggedCommit& commit,
+                                                           BytesView key) const {
+  auto first = commit.undo_begin;
+  auto count = commit.undo_end - commit.undo_begin;
+  while (count > 0) {
+    const auto half = count / 2;
+    if (KeyLess()(undo_[first + half].key, key)) {
+      first += half + 1;
+      count -= half + 1;
+    } else {
+      count = half;
+    }
+  }
+  return first;
+}
+
 Store::Overlay Store::overlay_since(const KeyRange& range, Version read_version) const {
   Overlay overlay;
-  for (auto it = log_.rbegin(); it != log_.rend() && it->version > read_version; ++it) {
-    auto first = std::lower_bound(it->undo.begin(), it->undo.end(), BytesView(range.begin),
-                                  [](const UndoEntry& e, BytesView k) { return e.key < k; });
-    for (auto e = first; e != it->undo.end() && e->key < range.end; ++e) {
-      overlay.insert_or_assign(e->key, e->existed ? std::optional<Bytes>(e->before) : std::nullopt);
+  for (auto n = log_.end(); n != log_.begin() && log_[n - 1].version > read_version; --n) {
+    const LoggedCommit& commit = log_[n - 1];
+    for (auto e = undo_lower_bound(commit, range.begin);
+         e != commit.undo_end && KeyLess()(undo_[e].key, range.end); ++e) {
+      const UndoEntry& entry = undo_[e];
+      overlay.insert_or_assign(Bytes(entry.key),
+                               entry.existed ? std::optional<Bytes>(entry.before) : std::nullopt);
     }
   }
   return overlay;
 }
 
 const Store::LoggedCommit* Store::logged_commit(Version version) const {
-  auto it = std::lower_bound(log_.begin(), log_.end(), version,
-                             [](const LoggedCommit& c, Version v) { return c.version < v; });
-  return it != log_.end() && it->version == version ? &*it : nullptr;
+  auto first = log_.begin();
+  auto count = log_.end() - log_.begin();
+  while (count > 0) {
+    const auto half = count / 2;
+    if (log_[first + half].version < version) {
+      first += half + 1;
+      count -= half + 1;
+    } else {
+      count = half;
+    }
+  }
+  return first != log_.end() && log_[first].version == version ? &log_[first] : nullptr;
 }
 
 std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) const {
@@ -65,9 +97,10 @@ std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) 
     if (const LoggedCommit* writer = logged_commit(newest)) {
       cause.writer_client = writer->client;
       cause.writer_transaction_id = writer->transaction_id;
-      for (const KeyRange& w : writer->writes) {
-        if (w.intersects(read)) {
-          cause.writer_range = w;
+      for (auto w = writer->writes_begin; w != writer->writes_end; ++w) {
+        KeyRange written{Bytes(logged_writes_[w].begin), Bytes(logged_writes_[w].end)};
+        if (written.intersects(read)) {
+          cause.writer_range = std::move(written);
           break;
         }
       }
@@ -97,14 +130,11 @@ CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
   return result;
 }
 
-void Store::record_before(LoggedCommit& commit, BytesView key, const Bytes* before) {
-  for (const UndoEntry& e : commit.undo) {
-    if (e.key == key) return;  // commits touch few keys: a linear scan beats a map
-  }
-  UndoEntry& entry = commit.undo.push_slot();
-  entry.key.assign(key);
+void Store::record_before(BytesView key, const Bytes* before) {
+  UndoEntry& entry = pending_undo_.emplace_back();
+  entry.key = bytes_.append(key);
   entry.existed = before != nullptr;
-  if (before != nullptr) entry.before.assign(*before);
+  if (before != nullptr) entry.before = bytes_.append(*before);
 }
 
 void Store::put(KeyMap::iterator at, BytesView key, BytesView value) {
@@ -135,30 +165,39 @@ void Store::erase_range(KeyMap::iterator first, KeyMap::iterator last) {
   }
 }
 
-Store::LoggedCommit& Store::start_logged_commit(const CommitRequest& request,
-                                                Version commit_version) {
-  if (spare_commits_.empty()) {
-    log_.emplace_back();
-  } else {
-    log_.push_back(std::move(spare_commits_.back()));
-    spare_commits_.pop_back();
-  }
-  LoggedCommit& logged = log_.back();
+void Store::log_commit(const CommitRequest& request, Version commit_version, ByteFifo::Mark mark) {
+  LoggedCommit logged;
   logged.version = commit_version;
   logged.client = request.client;
   logged.transaction_id = request.transaction_id;
-  logged.undo.clear();
-  logged.writes.clear();
-  for (const KeyRange& w : request.write_ranges) {
-    KeyRange& slot = logged.writes.push_slot();
-    slot.begin.assign(w.begin);
-    slot.end.assign(w.end);
+  logged.bytes_mark = mark;
+  // Sorted by key; of the records of one key, the first (stable sort) holds the value before.
+  auto key_less = [](const UndoEntry& a, const UndoEntry& b) { return KeyLess()(a.key, b.key); };
+  if (pending_undo_.size() <= kInsertionSortMax) {  // most commits write a key or two
+    for (std::size_t i = 1; i < pending_undo_.size(); ++i) {
+      for (std::size_t j = i; j > 0 && key_less(pending_undo_[j], pending_undo_[j - 1]); --j)
+        std::swap(pending_undo_[j], pending_undo_[j - 1]);
+    }
+  } else {
+    std::stable_sort(pending_undo_.begin(), pending_undo_.end(), key_less);
   }
-  return logged;
+  logged.undo_begin = undo_.end();
+  for (std::size_t i = 0; i < pending_undo_.size(); ++i) {
+    if (i == 0 || pending_undo_[i].key != pending_undo_[i - 1].key)
+      undo_.push_back(pending_undo_[i]);
+  }
+  logged.undo_end = undo_.end();
+  pending_undo_.clear();
+  logged.writes_begin = logged_writes_.end();
+  for (const KeyRange& w : request.write_ranges)
+    logged_writes_.push_back(LoggedRange{bytes_.append(w.begin), bytes_.append(w.end)});
+  logged.writes_end = logged_writes_.end();
+  log_.push_back(logged);
 }
 
 void Store::apply(const CommitRequest& request, Version commit_version) {
-  LoggedCommit& logged = start_logged_commit(request, commit_version);
+  const ByteFifo::Mark mark = bytes_.mark();
+  assert(pending_undo_.empty());
   std::optional<Bytes> versionstamp;  // made on first use
   auto stamp = [&]() -> const Bytes& {
     if (!versionstamp) versionstamp = make_versionstamp(commit_version, 0);
@@ -167,7 +206,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
   auto set_key = [&](BytesView key, BytesView value) {
     auto at = current_.lower_bound(key);
     const bool exists = at != current_.end() && at->first == key;
-    record_before(logged, key, exists ? &at->second : nullptr);
+    record_before(key, exists ? &at->second : nullptr);
     put(at, key, value);
   };
   for (const Mutation& m : request.mutations) {
@@ -179,7 +218,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
         auto first = current_.lower_bound(BytesView(m.param1));
         auto last = current_.lower_bound(BytesView(m.param2));
         for (auto it = first; it != last; ++it)
-          record_before(logged, it->first, &it->second);
+          record_before(it->first, &it->second);
         erase_range(first, last);
         break;
       }
@@ -200,8 +239,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
   }
   for (const KeyRange& w : request.write_ranges)
     history_.add(w, commit_version);
-  std::sort(logged.undo.begin(), logged.undo.end(),
-            [](const UndoEntry& a, const UndoEntry& b) { return a.key < b.key; });
+  log_commit(request, commit_version, mark);
 
   latest_version_ = commit_version;
   ++commit_count_;
@@ -210,9 +248,16 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
 }
 
 void Store::prune(Version horizon) {
-  while (!log_.empty() && log_.front().version <= horizon) {
-    if (spare_commits_.size() < kSpareCommitsMax) spare_commits_.push_back(std::move(log_.front()));
+  while (!log_.empty() && log_.front().version <= horizon)
     log_.pop_front();
+  if (log_.empty()) {
+    undo_.pop_front_until(undo_.end());
+    logged_writes_.pop_front_until(logged_writes_.end());
+    bytes_.release_all();
+  } else {
+    undo_.pop_front_until(log_.front().undo_begin);
+    logged_writes_.pop_front_until(log_.front().writes_begin);
+    bytes_.release_before(log_.front().bytes_mark);
   }
   history_.prune(horizon);
 }

@@ -2,21 +2,22 @@
 // reads at any version inside the MVCC window, and decides commits the way FoundationDB's
 // resolver does (fdbserver/resolver/ConflictSet.cpp).
 //
-// Representation: `current_` holds the latest value of every key; `log_` holds, for each commit
+// Representation: `current_` holds the latest value of every key; the log holds, for each commit
 // inside the window, the values its writes replaced (undo entries). A read at version rv starts
 // from the current value and undoes the commits newer than rv. Versions are virtual microseconds:
 // a commit takes max(latest + 1, now) so versions advance 1,000,000 per virtual second.
-// Storage is recycled: commits pruned from the window become spares whose buffers the next
-// commits refill (up to kSpareCommitsMax are kept), and map nodes of cleared keys are kept (up to
-// kSpareNodesMax) for new keys, so a steady stream of commits allocates almost nothing.
+// The log is three FIFO rings (commits; their undo entries; their write ranges) over one byte
+// FIFO holding the keys and values they name, all released from the oldest end as the window
+// moves (fifo.h): a commit costs a few appends, never an allocation in a steady state. Map nodes
+// of cleared keys are kept (up to kSpareNodesMax) for new keys.
 // Invariants:
-// - log_ versions strictly increase; every commit newer than (latest - window) is in log_;
+// - log_ versions strictly increase; every commit newer than (latest - window) is in log_; a
+//   commit's undo entries are sorted by key, one per key, and name bytes not yet released;
 // - a read at rv is answered only when rv >= current_version - window (else transaction_too_old);
 // - the conflict history holds every write range committed inside the window at its version.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <optional>
 #include <span>
@@ -26,8 +27,8 @@
 #include "sim/store/conflict_history.h"
 #include "sim/store/environment.h"
 #include "sim/store/error.h"
+#include "sim/store/fifo.h"
 #include "sim/store/mutation.h"
-#include "sim/store/slot_vector.h"
 
 namespace contend {
 
@@ -103,38 +104,46 @@ class Store {
   std::size_t key_count() const { return current_.size(); }
   std::uint64_t commits() const { return commit_count_; }
   // Direct state access for tests and checkers: the latest value of every key.
-  const std::map<Bytes, Bytes, std::less<>>& latest_state() const { return current_; }
+  const std::map<Bytes, Bytes, KeyLess>& latest_state() const { return current_; }
 
  private:
-  using KeyMap = std::map<Bytes, Bytes, std::less<>>;
+  using KeyMap = std::map<Bytes, Bytes, KeyLess>;
   static constexpr std::size_t kSpareNodesMax = 4096;
-  static constexpr std::size_t kSpareCommitsMax = 4096;
+  // The value a commit's write replaced; the views are into bytes_.
   struct UndoEntry {
-    Bytes key;
+    BytesView key;
+    BytesView before;      // the value before the commit (when existed)
     bool existed = false;  // whether the key had a value before the commit
-    Bytes before;          // that value (when existed)
+  };
+  struct LoggedRange {
+    BytesView begin;
+    BytesView end;
   };
   struct LoggedCommit {
     Version version = 0;
     ClientId client = 0;
     std::uint64_t transaction_id = 0;
-    SlotVector<UndoEntry> undo;   // sorted by key, one entry per key
-    SlotVector<KeyRange> writes;  // write conflict ranges, for explanations
+    FifoRing<UndoEntry>::Number undo_begin = 0, undo_end = 0;
+    FifoRing<LoggedRange>::Number writes_begin = 0, writes_end = 0;  // for explanations
+    ByteFifo::Mark bytes_mark = 0;  // its bytes lie in this chunk or later ones
   };
-  using Overlay = std::map<Bytes, std::optional<Bytes>, std::less<>>;
+  using Overlay = std::map<Bytes, std::optional<Bytes>, KeyLess>;
 
   std::optional<ConflictCause> find_conflict(const CommitRequest& request) const;
   void apply(const CommitRequest& request, Version commit_version);
   // A log entry for a new commit: a recycled one when the window has released any.
-  LoggedCommit& start_logged_commit(const CommitRequest& request, Version commit_version);
-  // Remembers the value `key` had before this commit touched it (first touch only): `before`,
-  // or none when null.
-  static void record_before(LoggedCommit& commit, BytesView key, const Bytes* before);
+  // Remembers the value `key` had before this commit touched it: `before`, or none when null.
+  // (finish_undo() keeps the first such record of each key.)
+  void record_before(BytesView key, const Bytes* before);
+  // Appends the commit's log entry, its sorted undo entries and its write ranges.
+  void log_commit(const CommitRequest& request, Version commit_version, ByteFifo::Mark mark);
   // Sets `key` to `value` in current_, where `at` = current_.lower_bound(key).
   void put(KeyMap::iterator at, BytesView key, BytesView value);
   void erase_range(KeyMap::iterator first, KeyMap::iterator last);
   void prune(Version horizon);
   const LoggedCommit* logged_commit(Version version) const;
+  // The first undo entry of `commit` whose key is >= key.
+  FifoRing<UndoEntry>::Number undo_lower_bound(const LoggedCommit& commit, BytesView key) const;
   // The values the commits newer than read_version replaced, restricted to `range`.
   Overlay overlay_since(const KeyRange& range, Version read_version) const;
   bool has_commits_after(Version read_version) const {
@@ -142,8 +151,11 @@ class Store {
   }
 
   KeyMap current_;
-  std::deque<LoggedCommit> log_;
-  std::vector<LoggedCommit> spare_commits_;
+  FifoRing<LoggedCommit> log_;
+  FifoRing<UndoEntry> undo_;
+  FifoRing<LoggedRange> logged_writes_;
+  ByteFifo bytes_;
+  std::vector<UndoEntry> pending_undo_;  // scratch: the undo entries of the commit being applied
   std::vector<KeyMap::node_type> spare_nodes_;
   ConflictHistory history_;
   Version latest_version_ = 0;
@@ -158,21 +170,26 @@ class Store {
 template <class Visit>
 void Store::scan(const KeyRange& range, Version read_version, bool reverse, Visit&& visit) const {
   if (range.empty()) return;
-  auto lo = current_.lower_bound(BytesView(range.begin));
-  auto hi = current_.lower_bound(BytesView(range.end));
   if (!has_commits_after(read_version)) {
+    // One descent, to the end the scan starts from; the other end is a comparison per row
+    // (a limited read stops after a row or two).
+    const KeyLess less;
     if (!reverse) {
-      for (auto it = lo; it != hi; ++it) {
+      for (auto it = current_.lower_bound(BytesView(range.begin));
+           it != current_.end() && less(it->first, range.end); ++it) {
         if (!visit(BytesView(it->first), BytesView(it->second))) return;
       }
     } else {
-      for (auto it = hi; it != lo;) {
+      for (auto it = current_.lower_bound(BytesView(range.end)); it != current_.begin();) {
         --it;
+        if (less(it->first, range.begin)) return;
         if (!visit(BytesView(it->first), BytesView(it->second))) return;
       }
     }
     return;
   }
+  auto lo = current_.lower_bound(BytesView(range.begin));
+  auto hi = current_.lower_bound(BytesView(range.end));
   // Slow path: merge the current values with the values newer commits replaced.
   Overlay overlay = overlay_since(range, read_version);
   auto visit_merged = [&](BytesView key, const Bytes* current, const std::optional<Bytes>* old) {

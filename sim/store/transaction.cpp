@@ -105,7 +105,7 @@ void Transaction::take_read_version_if_needed() {
 
 const Transaction::WriteEntry* Transaction::write_lower_bound(BytesView key) const {
   return std::lower_bound(writes_.begin(), writes_.end(), key,
-                          [](const WriteEntry& e, BytesView k) { return BytesView(e.key) < k; });
+                          [](const WriteEntry& e, BytesView k) { return KeyLess()(e.key, k); });
 }
 
 const Transaction::WriteEntry* Transaction::find_write(BytesView key) const {
@@ -362,15 +362,16 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
 
 // Adds the read conflict range minus the keys and ranges this transaction wrote independently
 // (sets, clears, clear ranges); dependent (atomic) writes keep their conflict.
-void Transaction::add_read_range(BytesView begin, BytesView end) {
+void Transaction::add_read_range(BytesView begin, BytesView end, bool end_after) {
   if (read_ranges_.full()) {  // growing moves every range, and the arguments may view one
     const Bytes b(begin), e(end);
     read_ranges_.make_room();
-    return add_read_range(b, e);
+    return add_read_range(b, e, end_after);
   }
   KeyRange& range = read_ranges_.push_slot();
   range.begin.assign(begin);
   range.end.assign(end);
+  if (end_after) range.end.push_back('\0');
   read_range_steps_.push_back(step_);
 }
 
@@ -472,7 +473,12 @@ ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range, const Rang
     if (!limit_reached) {
       add_conflict_for_read(range);
     } else if (!reverse) {
-      add_conflict_for_read(KeyRange{range.begin, key_after(out.back().key)});
+      if (writes_.empty() && cleared_.empty()) {  // the common case, without temporaries
+        size_bytes_ += range.begin.size() + out.back().key.size() + 1;
+        add_read_range(range.begin, out.back().key, /*end_after=*/true);
+      } else {
+        add_conflict_for_read(KeyRange{range.begin, key_after(out.back().key)});
+      }
     } else {
       add_conflict_for_read(KeyRange{out.back().key, range.end});
     }

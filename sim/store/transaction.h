@@ -152,8 +152,8 @@ class Transaction {
   };
   // Everything a transaction buffers, pooled per thread (see acquire_buffers()).
   struct Buffers {
-    SlotVector<WriteEntry> writes;                // sorted by key, one entry per key
-    std::map<Bytes, Bytes, std::less<>> cleared;  // disjoint cleared ranges: begin -> end
+    SlotVector<WriteEntry> writes;            // sorted by key, one entry per key
+    std::map<Bytes, Bytes, KeyLess> cleared;  // disjoint cleared ranges: begin -> end
     std::vector<KeyRange> versionstamped_key_ranges;
     SlotVector<Mutation> mutations;
     std::vector<ReadRecord> read_log;
@@ -180,7 +180,8 @@ class Transaction {
   // The value this transaction would see for `key` given the database value at its read version.
   ErrorOr<std::optional<Bytes>> overlay(BytesView key, const std::optional<Bytes>& db_value) const;
   void add_conflict_for_read(const KeyRange& range);
-  void add_read_range(BytesView begin, BytesView end);
+  // Adds the read conflict range [begin, end), or [begin, end + '\x00') when `end_after`.
+  void add_read_range(BytesView begin, BytesView end, bool end_after = false);
   // Records the write conflict range [begin, end) (end: begin + \x00 when `single_key`).
   void note_write(BytesView begin, BytesView end, std::size_t bytes, bool single_key = false);
   void take_read_version_if_needed();
@@ -196,7 +197,7 @@ class Transaction {
   // The pooled buffers, and a name for each (declared after buffers_: initialised from it).
   Buffers* buffers_;
   SlotVector<WriteEntry>& writes_ = buffers_->writes;
-  std::map<Bytes, Bytes, std::less<>>& cleared_ = buffers_->cleared;
+  std::map<Bytes, Bytes, KeyLess>& cleared_ = buffers_->cleared;
   std::vector<KeyRange>& versionstamped_key_ranges_ = buffers_->versionstamped_key_ranges;
   SlotVector<Mutation>& mutations_ = buffers_->mutations;
   std::vector<ReadRecord>& read_log_ = buffers_->read_log;

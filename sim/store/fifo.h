@@ -1,0 +1,143 @@
+// First-in first-out storage for the store's MVCC log, where entries are appended at the newest
+// end and released from the oldest as the window moves:
+// - FifoRing<T>: a growable ring of trivially copyable entries addressed by absolute sequence
+//   numbers (an entry keeps its number for life), so a log entry can name a run of entries of
+//   another ring by [begin, end) numbers;
+// - ByteFifo: bytes appended into large chunks; a view of appended bytes stays valid until the
+//   chunk holding it is released. Released chunks are kept as spares (up to kSpareChunksMax).
+// Both allocate only when they grow past their largest size so far (or for an oversized item):
+// a store in a steady state appends and releases without touching the allocator.
+// Invariants: FifoRing holds the numbers [begin(), end()) contiguously; ByteFifo's chunks are
+// numbered consecutively from the oldest held, and a mark() names the chunk the next append
+// uses or one before it.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace contend {
+
+template <class T>
+class FifoRing {
+  static_assert(std::is_trivially_copyable_v<T>, "entries are moved by copying their bytes");
+
+ public:
+  using Number = std::uint64_t;
+
+  Number begin() const { return begin_; }
+  Number end() const { return end_; }
+  bool empty() const { return begin_ == end_; }
+  std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
+
+  T& operator[](Number n) {
+    assert(n >= begin_ && n < end_);
+    return slots_[n & mask_];
+  }
+  const T& operator[](Number n) const {
+    assert(n >= begin_ && n < end_);
+    return slots_[n & mask_];
+  }
+  T& front() { return (*this)[begin_]; }
+  const T& front() const { return (*this)[begin_]; }
+  const T& back() const { return (*this)[end_ - 1]; }
+
+  void push_back(const T& entry) {
+    if (size() == slots_.size()) grow();
+    slots_[end_ & mask_] = entry;
+    ++end_;
+  }
+  void pop_front() {
+    assert(!empty());
+    ++begin_;
+  }
+  // Releases every entry numbered below n.
+  void pop_front_until(Number n) {
+    assert(n >= begin_ && n <= end_);
+    begin_ = n;
+  }
+
+ private:
+  void grow() {
+    std::vector<T> larger(slots_.empty() ? 64 : 2 * slots_.size());
+    const Number larger_mask = larger.size() - 1;
+    for (Number n = begin_; n != end_; ++n)
+      larger[n & larger_mask] = slots_[n & mask_];
+    slots_.swap(larger);
+    mask_ = larger_mask;
+  }
+
+  std::vector<T> slots_;  // a power of two in size; number n lives at n & mask_
+  Number mask_ = 0;
+  Number begin_ = 0;
+  Number end_ = 0;
+};
+
+class ByteFifo {
+ public:
+  using Mark = std::uint64_t;
+  static constexpr std::size_t kChunkBytes = 64 * 1024;
+  static constexpr std::size_t kSpareChunksMax = 16;
+
+  // The chunk the next append starts in, or the one before it: releasing the chunks before a
+  // mark taken ahead of some appends never releases those appends' bytes.
+  Mark mark() const { return chunks_.empty() ? first_ : first_ + chunks_.size() - 1; }
+  // Copies `bytes` in; the view stays valid until its chunk is released.
+  std::string_view append(std::string_view bytes) {
+    if (bytes.empty()) return {};
+    if (chunks_.empty() || chunks_.back().capacity - chunks_.back().used < bytes.size())
+      add_chunk(bytes.size());
+    Chunk& chunk = chunks_.back();
+    char* at = chunk.data.get() + chunk.used;
+    std::memcpy(at, bytes.data(), bytes.size());
+    chunk.used += bytes.size();
+    return std::string_view(at, bytes.size());
+  }
+  // Releases every chunk numbered below `mark`.
+  void release_before(Mark mark) {
+    while (!chunks_.empty() && first_ < mark) {
+      Chunk& oldest = chunks_.front();
+      if (oldest.capacity == kChunkBytes && spares_.size() < kSpareChunksMax)
+        spares_.push_back(std::move(oldest.data));
+      chunks_.pop_front();
+      ++first_;
+    }
+  }
+  // Releases everything (no view into this fifo is used any more).
+  void release_all() { release_before(first_ + chunks_.size()); }
+  std::size_t chunk_count() const { return chunks_.size(); }
+
+ private:
+  struct Chunk {
+    std::unique_ptr<char[]> data;
+    std::size_t capacity = 0;
+    std::size_t used = 0;
+  };
+  void add_chunk(std::size_t at_least) {
+    Chunk chunk;
+    if (at_least <= kChunkBytes) {
+      chunk.capacity = kChunkBytes;
+      if (!spares_.empty()) {
+        chunk.data = std::move(spares_.back());
+        spares_.pop_back();
+      } else {
+        chunk.data = std::make_unique_for_overwrite<char[]>(kChunkBytes);
+      }
+    } else {
+      chunk.capacity = at_least;  // an oversized item gets a chunk of its own
+      chunk.data = std::make_unique_for_overwrite<char[]>(at_least);
+    }
+    chunks_.push_back(std::move(chunk));
+  }
+
+  std::deque<Chunk> chunks_;
+  std::vector<std::unique_ptr<char[]>> spares_;
+  Mark first_ = 0;  // the number of chunks_.front()
+};
+
+}  // namespace contend

@@ -1,0 +1,72 @@
+// FifoRing and ByteFifo: the MVCC log's storage keeps numbers and bytes stable while the window
+// moves.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/store/fifo.h"
+
+namespace contend {
+namespace {
+
+TEST(FifoRing, NumbersSurviveGrowthAndWrapAround) {
+  FifoRing<int> ring;
+  // Push and pop so the live run wraps around the slots, then grow past every capacity.
+  for (int i = 0; i < 50; ++i)
+    ring.push_back(i);
+  for (int i = 0; i < 40; ++i)
+    ring.pop_front();
+  for (int i = 50; i < 1000; ++i)
+    ring.push_back(i);
+  ASSERT_EQ(ring.begin(), 40u);
+  ASSERT_EQ(ring.end(), 1000u);
+  for (FifoRing<int>::Number n = ring.begin(); n != ring.end(); ++n)
+    ASSERT_EQ(ring[n], static_cast<int>(n)) << "entry " << n << " moved or was lost in growth";
+  ring.pop_front_until(999);
+  EXPECT_EQ(ring.size(), 1u);
+  EXPECT_EQ(ring.front(), 999);
+}
+
+TEST(ByteFifo, ViewsStayValidUntilTheirChunkIsReleased) {
+  ByteFifo bytes;
+  const ByteFifo::Mark first = bytes.mark();
+  std::vector<std::string_view> views;
+  std::vector<std::string> expected;
+  // Enough appends to fill several chunks.
+  for (int i = 0; i < 20'000; ++i) {
+    expected.push_back("key-" + std::to_string(i) +
+                       std::string(static_cast<std::size_t>(i % 7), 'x'));
+    views.push_back(bytes.append(expected.back()));
+  }
+  ASSERT_GT(bytes.chunk_count(), 1u);
+  for (std::size_t i = 0; i < views.size(); ++i)
+    ASSERT_EQ(views[i], expected[i]) << "append " << i << " was overwritten";
+  // Releasing before a mark taken now keeps everything appended from now on.
+  const ByteFifo::Mark later = bytes.mark();
+  EXPECT_GT(later, first);
+  const std::string_view kept = bytes.append("kept");
+  bytes.release_before(later);
+  EXPECT_EQ(bytes.chunk_count(), 1u);
+  EXPECT_EQ(kept, "kept");
+  EXPECT_EQ(views.back(), expected.back()) << "the newest chunk was released";
+}
+
+TEST(ByteFifo, AnOversizedItemGetsAChunkOfItsOwn) {
+  ByteFifo bytes;
+  const std::string big(ByteFifo::kChunkBytes * 2 + 3, 'b');
+  const std::string_view small_before = bytes.append("before");
+  const std::string_view big_view = bytes.append(big);
+  const std::string_view small_after = bytes.append("after");
+  EXPECT_EQ(big_view, big);
+  EXPECT_EQ(small_before, "before");
+  EXPECT_EQ(small_after, "after");
+  EXPECT_EQ(bytes.chunk_count(), 3u);
+  EXPECT_TRUE(bytes.append("").empty());
+  bytes.release_all();
+  EXPECT_EQ(bytes.chunk_count(), 0u);
+  EXPECT_EQ(bytes.append("again"), "again");
+}
+
+}  // namespace
+}  // namespace contend
