@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "scenarios/allocator_tuning.h"
+
 namespace contend::bench {
 
 class RatioReporter : public benchmark::ConsoleReporter {
@@ -39,7 +41,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
   std::map<std::string, double> times_;
 };
 
+// Runs the benchmarks with the allocator settings the contend tool runs with (baselines too).
 inline int run_with_ratios(int argc, char** argv) {
+  keep_freed_memory_for_reuse();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   RatioReporter reporter;

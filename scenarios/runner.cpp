@@ -98,6 +98,14 @@ class Workload {
           plan_slot(scenario_, info_.kind, slot, root.child(static_cast<std::uint64_t>(slot)));
       slots_.push_back(std::move(state));
     }
+    // Room for every operation's invoke and completion, and the drain's (crashes may add more).
+    std::size_t operations = 0;
+    for (const auto& slot : slots_)
+      operations += slot->ops.size();
+    const std::size_t drained = scenario_.drain ? operations + 16 : 0;
+    history_.reserve(2 * (operations + drained));
+    latencies_.reserve(operations + drained);
+    retries_.reserve(operations + drained);
   }
 
   void run_main_phase() {

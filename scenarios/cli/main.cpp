@@ -2,9 +2,11 @@
 #include <cstdio>
 #include <exception>
 
+#include "scenarios/allocator_tuning.h"
 #include "scenarios/cli/commands.h"
 
 int main(int argc, char** argv) {
+  contend::keep_freed_memory_for_reuse();
   CLI::App app{
       "contend: deterministic simulation and model checking of FoundationDB queue recipes"};
   app.require_subcommand(1);
