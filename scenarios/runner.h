@@ -76,7 +76,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
 // the recipe's kind. Returns an error message, or nothing.
 std::optional<std::string> validate_scenario(const Scenario& scenario);
 
-// FNV-1a over the history's canonical fields and the final store state.
+// A 64-bit hash of the history's canonical fields and the final store state (seed_state).
 std::uint64_t hash_history(const model::History& history, std::uint64_t seed_state);
 
 }  // namespace contend
