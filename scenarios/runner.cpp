@@ -330,10 +330,10 @@ std::uint64_t hash_history(const model::History& history, std::uint64_t seed_sta
   std::uint64_t h = 0xcbf29ce484222325ULL ^ seed_state;
   for (const Event& e : history) {
     h = mix(h, e.index);
-    h = mix(h, to_string(e.type));
+    h = mix(h, static_cast<std::int64_t>(e.type));
     h = mix(h, e.process);
     h = mix(h, e.time_us);
-    h = mix(h, to_string(e.f));
+    h = mix(h, static_cast<std::int64_t>(e.f));
     if (e.value) {
       h = mix(h, e.value->value);
       if (e.value->priority) h = mix(h, *e.value->priority);

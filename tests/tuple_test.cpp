@@ -206,5 +206,29 @@ RC_GTEST_PROP(Tuple, ArbitraryBytesNeverCrashTheDecoder, ()) {
   if (!r.ok()) RC_ASSERT(r.error.offset <= junk.size());
 }
 
+RC_GTEST_PROP(Tuple, ElementByElementReadsWhatUnpackReads, ()) {
+  const Tuple t = *gen_tuple(2);
+  const Bytes packed = pack(t);
+  std::size_t pos = 0;
+  Tuple read;
+  while (auto element = unpack_element(packed, pos))
+    read.items.push_back(*element);
+  RC_ASSERT(pos == packed.size());
+  RC_ASSERT(read == t);
+}
+
+TEST(Tuple, ElementReadStopsAtTheEndAndOnMalformedBytes) {
+  std::size_t pos = 0;
+  EXPECT_FALSE(unpack_element(Bytes{}, pos).has_value());
+  const Bytes truncated = hex("1601");  // a two-byte int whose second byte is missing
+  pos = 0;
+  EXPECT_FALSE(unpack_element(truncated, pos).has_value());
+  const Bytes unknown_code = hex("1501ee");
+  pos = 0;
+  ASSERT_TRUE(unpack_element(unknown_code, pos).has_value());
+  EXPECT_EQ(pos, 2u);
+  EXPECT_FALSE(unpack_element(unknown_code, pos).has_value());
+}
+
 }  // namespace
 }  // namespace contend

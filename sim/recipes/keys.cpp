@@ -17,11 +17,12 @@ std::optional<Tuple> unpack_in(const Bytes& prefix, BytesView key) {
 
 std::optional<std::int64_t> int_at(const Bytes& prefix, BytesView key, std::size_t i) {
   if (key.substr(0, prefix.size()) != BytesView(prefix)) return std::nullopt;
-  UnpackResult r = unpack_prefix(key.substr(prefix.size()), i + 1);
-  if (!r.ok()) return std::nullopt;
-  const std::optional<Tuple>& t = r.tuple;
-  if (t->size() <= i) return std::nullopt;
-  const auto* v = (*t)[i].get<std::int64_t>();
+  std::size_t pos = prefix.size();
+  for (std::size_t skipped = 0; skipped < i; ++skipped) {
+    if (!unpack_element(key, pos)) return std::nullopt;
+  }
+  const std::optional<TupleElement> e = unpack_element(key, pos);
+  const auto* v = e ? e->get<std::int64_t>() : nullptr;
   return v ? std::optional<std::int64_t>(*v) : std::nullopt;
 }
 
@@ -112,10 +113,11 @@ Bytes encode_value(std::string_view value) {
 }
 
 std::optional<std::string> decode_value(BytesView bytes) {
-  UnpackResult r = unpack(bytes);
-  if (!r.ok() || r.tuple->size() != 1) return std::nullopt;
-  const auto* s = (*r.tuple)[0].get<std::string>();
-  return s ? std::optional<std::string>(*s) : std::nullopt;
+  std::size_t pos = 0;
+  std::optional<TupleElement> e = unpack_element(bytes, pos);
+  if (!e || pos != bytes.size()) return std::nullopt;  // not exactly one element
+  auto* s = std::get_if<std::string>(&e->value);
+  return s ? std::optional<std::string>(std::move(*s)) : std::nullopt;
 }
 
 Bytes encode_item(std::string_view value, std::int64_t priority) {

@@ -139,8 +139,10 @@ void pack_into(Bytes& out, const Tuple& t, bool nested) {
 
 class Reader {
  public:
-  explicit Reader(BytesView in) : in_(in) {}
+  explicit Reader(BytesView in, std::size_t pos = 0) : in_(in), pos_(pos) {}
   std::optional<Tuple> read_tuple(bool nested, std::size_t max_elements = SIZE_MAX);
+  bool read_element(TupleElement& e, bool nested);
+  std::size_t position() const { return pos_; }
   const TupleError& error() const { return error_; }
 
  private:
@@ -162,7 +164,6 @@ class Reader {
     return v;
   }
   bool read_escaped(Bytes& out, std::size_t start, const char* what);
-  bool read_element(TupleElement& e, bool nested);
   bool read_integer(TupleElement& e, std::uint8_t code, std::size_t start);
   bool read_long_integer(TupleElement& e, std::uint8_t code, std::size_t start);
 
@@ -497,6 +498,15 @@ UnpackResult unpack_prefix(BytesView bytes, std::size_t count) {
   result.tuple = reader.read_tuple(false, count);
   if (!result.tuple) result.error = reader.error();
   return result;
+}
+
+std::optional<TupleElement> unpack_element(BytesView bytes, std::size_t& pos) {
+  if (pos >= bytes.size()) return std::nullopt;
+  Reader reader(bytes, pos);
+  TupleElement e;
+  if (!reader.read_element(e, false)) return std::nullopt;
+  pos = reader.position();
+  return e;
 }
 
 namespace {

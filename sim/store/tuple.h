@@ -100,6 +100,9 @@ UnpackResult unpack(BytesView bytes);
 // Unpacks only the first `count` elements (a key's leading fields, cheaply); the bytes after them
 // are not examined.
 UnpackResult unpack_prefix(BytesView bytes, std::size_t count);
+// The top-level element packed at bytes[pos], advancing pos past it; nothing when pos is at the
+// end or the element is malformed (unpack() says why). Reads a key's fields without a Tuple.
+std::optional<TupleElement> unpack_element(BytesView bytes, std::size_t& pos);
 // pack() followed by the 4-byte little-endian offset of the one incomplete versionstamp's
 // transaction bytes, for SET_VERSIONSTAMPED_KEY. Nothing (and `error`) unless exactly one
 // incomplete versionstamp is present.
