@@ -85,8 +85,8 @@ std::string first_divergence(const std::vector<Step>& steps) {
 }
 
 // Keys around the inline key buffer's size (47/48/49 bytes, and their key_after), short keys,
-// keys sharing their first eight bytes (compared past the cached prefix), and keys that are one
-// another's key_after — where the single-key fast paths must decide.
+// keys sharing their first eight or sixteen bytes (compared past the cached head), and keys that
+// are one another's key_after — where the single-key fast paths must decide.
 const std::vector<std::string>& edge_keys() {
   static const std::vector<std::string> keys = {
       "",
@@ -100,6 +100,12 @@ const std::vector<std::string>& edge_keys() {
       "kkkkkkkk",
       "kkkkkkkk\0"s,
       "kkkkkkkka",
+      std::string(15, 'k'),
+      std::string(15, 'k') + "\0"s,
+      std::string(16, 'k'),
+      std::string(16, 'k') + "\0"s,
+      std::string(16, 'k') + "a",
+      std::string(17, 'k'),
       std::string(47, 'k'),
       std::string(47, 'k') + "\0"s,
       std::string(48, 'k'),

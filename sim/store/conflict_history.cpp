@@ -20,30 +20,28 @@ bool is_key_after(BytesView candidate, BytesView key) {
          candidate.starts_with(key);
 }
 
-constexpr std::size_t kPrefixBytes = sizeof(std::uint64_t);
-
-// The first eight bytes of key (zero-padded) as a big-endian number: numeric order of prefixes
-// agrees with byte order of the keys wherever the prefixes differ.
-std::uint64_t prefix_of(BytesView key) {
-  unsigned char bytes[kPrefixBytes] = {};
-  std::memcpy(bytes, key.data(), std::min(key.size(), kPrefixBytes));
-  std::uint64_t prefix = 0;
-  for (unsigned char b : bytes)
-    prefix = (prefix << 8) | b;
-  return prefix;
-}
 }  // namespace
 
-ConflictHistory::Probe::Probe(BytesView key) : bytes(key), prefix(prefix_of(key)) {}
+ConflictHistory::Head ConflictHistory::head_of(BytesView key) {
+  unsigned char bytes[kHeadBytes] = {};
+  if (!key.empty()) std::memcpy(bytes, key.data(), std::min(key.size(), kHeadBytes));
+  Head head;
+  for (std::size_t i = 0; i < kHeadWords; ++i) {
+    std::uint64_t word;
+    std::memcpy(&word, bytes + i * sizeof word, sizeof word);
+    head[i] = __builtin_bswap64(word);  // big-endian: numeric order is byte order
+  }
+  return head;
+}
 
-// --- NodeKey ---------------------------------------------------------------------------------
+// --- KeyBytes --------------------------------------------------------------------------------
 
-ConflictHistory::NodeKey& ConflictHistory::NodeKey::operator=(const NodeKey& other) {
+ConflictHistory::KeyBytes& ConflictHistory::KeyBytes::operator=(const KeyBytes& other) {
   if (this != &other) assign(other.view());
   return *this;
 }
 
-ConflictHistory::NodeKey& ConflictHistory::NodeKey::operator=(NodeKey&& other) noexcept {
+ConflictHistory::KeyBytes& ConflictHistory::KeyBytes::operator=(KeyBytes&& other) noexcept {
   if (this != &other) {
     release();
     take(other);
@@ -51,8 +49,7 @@ ConflictHistory::NodeKey& ConflictHistory::NodeKey::operator=(NodeKey&& other) n
   return *this;
 }
 
-void ConflictHistory::NodeKey::take(NodeKey& other) noexcept {
-  prefix_ = other.prefix_;
+void ConflictHistory::KeyBytes::take(KeyBytes& other) noexcept {
   size_ = other.size_;
   if (other.on_heap()) {
     heap_ = other.heap_;
@@ -62,7 +59,7 @@ void ConflictHistory::NodeKey::take(NodeKey& other) noexcept {
   other.size_ = 0;
 }
 
-void ConflictHistory::NodeKey::assign(BytesView key, bool append_zero) {
+void ConflictHistory::KeyBytes::assign(BytesView key, bool append_zero) {
   const std::size_t size = key.size() + (append_zero ? 1 : 0);
   assert(size <= UINT32_MAX && "keys are far shorter than 4 GiB");
   release();
@@ -74,22 +71,19 @@ void ConflictHistory::NodeKey::assign(BytesView key, bool append_zero) {
   if (!key.empty()) std::memcpy(bytes, key.data(), key.size());
   if (append_zero) bytes[key.size()] = '\0';
   size_ = static_cast<std::uint32_t>(size);
-  prefix_ = prefix_of(view());
 }
 
-int ConflictHistory::NodeKey::compare(const Probe& probe) const {
-  if (prefix_ != probe.prefix) return prefix_ < probe.prefix ? -1 : 1;
-  // Equal prefixes: when both keys are that long their first eight bytes are equal too.
-  const BytesView mine = view();
-  if (mine.size() >= kPrefixBytes && probe.bytes.size() >= kPrefixBytes)
-    return compare_bytes(mine.substr(kPrefixBytes), probe.bytes.substr(kPrefixBytes));
-  return compare_bytes(mine, probe.bytes);
+int ConflictHistory::compare_past_head(Index n, const Probe& probe) const {
+  // Equal heads: a key no longer than the head is a prefix of the other key (the padding
+  // matched its bytes), so the shorter orders first; otherwise the first kHeadBytes are equal.
+  const std::size_t mine = node(n).key_size, theirs = probe.bytes.size();
+  if (std::min(mine, theirs) <= kHeadBytes) return mine < theirs ? -1 : (mine > theirs ? 1 : 0);
+  return compare_bytes(key_of(n).substr(kHeadBytes), probe.bytes.substr(kHeadBytes));
 }
 
-void ConflictHistory::NodeKey::release() {
+void ConflictHistory::KeyBytes::release() {
   if (on_heap()) delete[] heap_;
   size_ = 0;
-  prefix_ = 0;
 }
 
 // --- nodes ------------------------------------------------------------------------------------
@@ -103,19 +97,23 @@ ConflictHistory::Index ConflictHistory::make_node(BytesView key, bool append_zer
   } else {
     n = static_cast<Index>(nodes_.size());
     nodes_.emplace_back();
+    keys_.emplace_back();
   }
+  KeyBytes& bytes = keys_[static_cast<std::size_t>(n)];
+  bytes.assign(key, append_zero);
   Node& fresh = node(n);
-  fresh.key.assign(key, append_zero);
+  fresh.key_size = static_cast<std::uint32_t>(bytes.view().size());
+  fresh.head = head_of(bytes.view());
   fresh.version = version;
   fresh.subtree_max = version;
-  fresh.priority = next_priority(priority_state_);
+  fresh.priority = static_cast<std::uint32_t>(next_priority(priority_state_) >> 32);
   fresh.left = fresh.right = kNil;
   ++live_nodes_;
   return n;
 }
 
 void ConflictHistory::free_node(Index n) {
-  node(n).key.release();
+  keys_[static_cast<std::size_t>(n)].release();
   free_.push_back(n);
   --live_nodes_;
 }
@@ -151,7 +149,7 @@ void ConflictHistory::split(Index t, const Probe& key, Index& less, Index& rest)
   while (t != kNil) {
     path_.push_back(t);
     Node& at = node(t);
-    if (at.key.compare(key) < 0) {
+    if (compare(t, key) < 0) {
       *less_slot = t;
       less_slot = &at.right;
       t = at.right;
@@ -225,7 +223,7 @@ void ConflictHistory::add_range(const KeyRange& range, Version version) {
   // Keep the segment that starts at range.end at the version it had: that of the greatest
   // boundary below range.end, the rightmost node of `inside`, else of `less`.
   const Index first_after = leftmost(rest);
-  if (first_after == kNil || node(first_after).key.view() != BytesView(range.end)) {
+  if (first_after == kNil || key_of(first_after) != BytesView(range.end)) {
     const Index before = inside != kNil ? rightmost(inside) : rightmost(less);
     const Version after = before == kNil ? kInvalidVersion : node(before).version;
     const Index end = make_node(range.end, false, after);
@@ -252,7 +250,7 @@ void ConflictHistory::add_single_key(BytesView key, Version version) {
   for (Index t = root_; t != kNil;) {
     Node& visited = node(t);
     visited.subtree_max = version;
-    const int order = visited.key.compare(probe);
+    const int order = compare(t, probe);
     if (order == 0) {
       at = t;
       break;
@@ -277,7 +275,9 @@ void ConflictHistory::add_single_key(BytesView key, Version version) {
     attach_leaf(at, depth == 0 ? kNil : path[depth - 1], went_left);
     depth = rotate_up(at, depth);
   }
-  if (successor != kNil && is_key_after(node(successor).key.view(), key)) return;
+  if (successor != kNil && node(successor).key_size == key.size() + 1 &&
+      is_key_after(key_of(successor), key))
+    return;
   // Boundary key + '\x00' keeps the version its segment had. Its place is the leftmost leaf of
   // at's right subtree, or at's right child when that is empty.
   path[depth++] = at;
@@ -339,7 +339,7 @@ Version ConflictHistory::version_at(const Probe& key) const {
   Index t = root_;
   while (t != kNil) {
     const Node& visited = node(t);
-    const int order = visited.key.compare(key);
+    const int order = compare(t, key);
     if (order == 0) return visited.version;
     if (order < 0) {
       found = visited.version;
@@ -358,7 +358,7 @@ Version ConflictHistory::max_from(Index t, const Probe& lo, Version containing,
     // move to an older boundary, so that only helps when `containing` cannot raise best either.
     if (node(t).subtree_max <= best && containing <= best) return best;
     const Node& visited = node(t);
-    const int order = visited.key.compare(lo);
+    const int order = compare(t, lo);
     if (order < 0) {
       containing = visited.version;
       t = visited.right;
@@ -374,7 +374,7 @@ Version ConflictHistory::max_from(Index t, const Probe& lo, Version containing,
 Version ConflictHistory::max_below(Index t, const Probe& hi, Version best) const {
   while (t != kNil && node(t).subtree_max > best) {
     const Node& visited = node(t);
-    if (visited.key.compare(hi) < 0) {
+    if (compare(t, hi) < 0) {
       best = std::max({best, visited.version, subtree_max(visited.left)});
       t = visited.right;
     } else {
@@ -392,11 +392,11 @@ Version ConflictHistory::newest_in(const Probe& lo, const Probe& hi) const {
   Index t = root_;
   while (t != kNil) {
     const Node& visited = node(t);
-    const int order = visited.key.compare(lo);
+    const int order = compare(t, lo);
     if (order < 0) {
       containing = visited.version;
       t = visited.right;
-    } else if (order > 0 && visited.key.compare(hi) >= 0) {
+    } else if (order > 0 && compare(t, hi) >= 0) {
       t = visited.left;
     } else {
       const Version right = max_below(visited.right, hi, visited.version);

@@ -5,16 +5,16 @@
 //
 // Representation: a step function over the key space — boundary key -> version of the segment
 // [boundary, next boundary) — held in a treap ordered by boundary, each node also holding the
-// maximum version in its subtree. Nodes live in one vector (indices, a free list) and keep their
-// key inline when it fits (recipe keys, ~30 bytes, do), so a typical boundary costs no heap
-// allocation; each node also caches its key's first eight bytes as a number, which decides most
-// comparisons without memcmp. Range queries skip subtrees whose maximum cannot raise the answer.
-// Since every write carries the newest version so far, add() overwrites the segments it covers,
-// so queries and adds are O(log n) expected. Single-key ranges [k, k + '\x00') — nearly all
-// writes — take fast paths: no boundary can lie strictly inside one, so add() only
-// inserts or reassigns the boundaries k and k + '\x00' (descents and rotations, no split or merge
-// of the tree), and newest_write() is the version of the segment containing k.
-// Invariants:
+// maximum version in its subtree. Nodes live in one vector (indices, a free list); each caches its
+// key's first sixteen bytes as two numbers, which decide nearly every comparison without the key
+// (recipe keys share their first eight bytes: subspace, type codes). The keys live in a parallel
+// vector, inline when they fit (recipe keys, ~30 bytes, do), so a typical boundary costs no heap
+// allocation and a descent reads 48 bytes per node. Range queries skip subtrees whose maximum
+// cannot raise the answer. Since every write carries the newest version so far, add() overwrites
+// the segments it covers, so queries and adds are O(log n) expected. Single-key ranges [k, k +
+// '\x00') — nearly all writes — take fast paths: no boundary can lie strictly inside one, so add()
+// only inserts or reassigns the boundaries k and k + '\x00' (descents and rotations, no split or
+// merge of the tree), and newest_write() is the version of the segment containing k. Invariants:
 // - boundaries are unique and the treap is a heap on priorities (drawn from a fixed-seed
 //   splitmix64 stream: the structure is deterministic); its shape does not affect any answer;
 // - versions are added in non-decreasing order (REQUIRES, asserted), so the version just added
@@ -23,6 +23,7 @@
 //   away so memory stays proportional to the writes inside the window.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -49,40 +50,43 @@ class ConflictHistory {
   using Index = std::int32_t;
   static constexpr Index kNil = -1;
 
-  // A key being looked up, with its first eight bytes as a big-endian number (zero-padded): when
-  // two such numbers differ they order the keys, so most comparisons never reach memcmp.
+  // The first kHeadBytes bytes of a key, zero-padded, as big-endian numbers: where two keys' heads
+  // differ they order the keys; where they are equal and either key is no longer than the head,
+  // the shorter key is a prefix of the other. Only longer keys with equal heads compare bytes.
+  static constexpr std::size_t kHeadWords = 2;
+  static constexpr std::size_t kHeadBytes = kHeadWords * sizeof(std::uint64_t);
+  using Head = std::array<std::uint64_t, kHeadWords>;
+  static Head head_of(BytesView key);
+
+  // A key being looked up, with its head.
   struct Probe {
-    explicit Probe(BytesView key);
+    explicit Probe(BytesView key) : bytes(key), head(head_of(key)) {}
     BytesView bytes;
-    std::uint64_t prefix;
+    Head head;
   };
 
-  // A boundary key: its bytes inline when they fit, else in a heap block the key owns, and its
-  // first eight bytes as a Probe holds them.
-  class NodeKey {
+  // A boundary key's bytes: inline when they fit, else in a heap block it owns.
+  class KeyBytes {
    public:
     static constexpr std::size_t kInlineCapacity = 48;
 
-    NodeKey() = default;
-    NodeKey(const NodeKey& other) { assign(other.view()); }
-    NodeKey(NodeKey&& other) noexcept { take(other); }
-    NodeKey& operator=(const NodeKey& other);
-    NodeKey& operator=(NodeKey&& other) noexcept;
-    ~NodeKey() { release(); }
+    KeyBytes() = default;
+    KeyBytes(const KeyBytes& other) { assign(other.view()); }
+    KeyBytes(KeyBytes&& other) noexcept { take(other); }
+    KeyBytes& operator=(const KeyBytes& other);
+    KeyBytes& operator=(KeyBytes&& other) noexcept;
+    ~KeyBytes() { release(); }
 
     // Holds `key`, followed by a '\x00' byte when `append_zero` (key_after without a temporary).
-    // REQUIRES: `key` does not point into this NodeKey.
+    // REQUIRES: `key` does not point into this KeyBytes.
     void assign(BytesView key, bool append_zero = false);
     void release();
     BytesView view() const { return BytesView(on_heap() ? heap_ : inline_, size_); }
-    // <0, 0 or >0 as this key orders before, equal to or after the probe.
-    int compare(const Probe& probe) const;
 
    private:
     bool on_heap() const { return size_ > kInlineCapacity; }
-    void take(NodeKey& other) noexcept;
+    void take(KeyBytes& other) noexcept;
 
-    std::uint64_t prefix_ = 0;
     std::uint32_t size_ = 0;
     union {
       char inline_[kInlineCapacity];
@@ -90,14 +94,29 @@ class ConflictHistory {
     };
   };
 
+  // What a descent reads: 48 bytes, the key's size and head included, so that most comparisons
+  // never touch the key's bytes (keys_[n], kept apart for that reason).
   struct Node {
-    Version version = kInvalidVersion;  // of the segment starting at key
+    Version version = kInvalidVersion;  // of the segment starting at the key
     Version subtree_max = kInvalidVersion;
-    std::uint64_t priority = 0;
     Index left = kNil;
     Index right = kNil;
-    NodeKey key;
+    std::uint32_t priority = 0;
+    std::uint32_t key_size = 0;
+    Head head{};
   };
+
+  // <0, 0 or >0 as node n's key orders before, equal to or after the probe.
+  int compare(Index n, const Probe& probe) const {
+    const Node& at = node(n);
+    for (std::size_t i = 0; i < kHeadWords; ++i) {
+      if (at.head[i] != probe.head[i]) return at.head[i] < probe.head[i] ? -1 : 1;
+    }
+    return compare_past_head(n, probe);
+  }
+  // compare() once the heads are equal.
+  int compare_past_head(Index n, const Probe& probe) const;
+  BytesView key_of(Index n) const { return keys_[static_cast<std::size_t>(n)].view(); }
 
   Node& node(Index n) { return nodes_[static_cast<std::size_t>(n)]; }
   const Node& node(Index n) const { return nodes_[static_cast<std::size_t>(n)]; }
@@ -141,6 +160,7 @@ class ConflictHistory {
   Index build_from_sorted(const std::vector<Index>& sorted);
 
   std::vector<Node> nodes_;
+  std::vector<KeyBytes> keys_;  // keys_[n] is node n's key
   std::vector<Index> free_;
   std::vector<Index> path_;       // scratch: the search path of a split or merge
   std::vector<Index> ancestors_;  // scratch: ancestors in add_single_key, sized past any depth
