@@ -48,6 +48,12 @@ inline int compare_bytes(BytesView a, BytesView b) {
   return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
 }
 
+// Whether `a` and `b` hold the same bytes: compare_bytes' word loop, for the equality tests of
+// the store's hot paths (a key found by lower_bound, a boundary that may be key + '\x00').
+inline bool equal_bytes(BytesView a, BytesView b) {
+  return a.size() == b.size() && compare_bytes(a, b) == 0;
+}
+
 // The key order as a transparent comparator for ordered containers of Bytes.
 struct KeyLess {
   using is_transparent = void;

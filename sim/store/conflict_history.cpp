@@ -17,7 +17,7 @@ std::uint64_t next_priority(std::uint64_t& state) {
 // Whether `candidate` is key + '\x00', the end of the single-key range starting at key.
 bool is_key_after(BytesView candidate, BytesView key) {
   return candidate.size() == key.size() + 1 && candidate.back() == '\0' &&
-         candidate.starts_with(key);
+         equal_bytes(candidate.substr(0, key.size()), key);
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
   for (auto n = log_.end(); n != log_.begin() && log_[n - 1].version > read_version; --n) {
     const LoggedCommit& commit = log_[n - 1];
     const auto e = undo_lower_bound(commit, key);
-    if (e == commit.undo_end || undo_[e].key != key) continue;
+    if (e == commit.undo_end || !equal_bytes(undo_[e].key, key)) continue;
     if (undo_[e].existed) {
       value = Bytes(undo_[e].before);
     } else {
@@ -138,7 +138,7 @@ void Store::record_before(BytesView key, const Bytes* before) {
 }
 
 void Store::put(KeyMap::iterator at, BytesView key, BytesView value) {
-  if (at != current_.end() && at->first == key) {
+  if (at != current_.end() && equal_bytes(at->first, key)) {
     at->second.assign(value);
     return;
   }
@@ -183,7 +183,7 @@ void Store::log_commit(const CommitRequest& request, Version commit_version, Byt
   }
   logged.undo_begin = undo_.end();
   for (std::size_t i = 0; i < pending_undo_.size(); ++i) {
-    if (i == 0 || pending_undo_[i].key != pending_undo_[i - 1].key)
+    if (i == 0 || !equal_bytes(pending_undo_[i].key, pending_undo_[i - 1].key))
       undo_.push_back(pending_undo_[i]);
   }
   logged.undo_end = undo_.end();
@@ -205,7 +205,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
   };
   auto set_key = [&](BytesView key, BytesView value) {
     auto at = current_.lower_bound(key);
-    const bool exists = at != current_.end() && at->first == key;
+    const bool exists = at != current_.end() && equal_bytes(at->first, key);
     record_before(key, exists ? &at->second : nullptr);
     put(at, key, value);
   };

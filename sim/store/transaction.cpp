@@ -115,7 +115,7 @@ const Transaction::WriteEntry* Transaction::find_write(BytesView key) const {
 
 Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
   const auto index = static_cast<std::size_t>(write_lower_bound(key) - writes_.begin());
-  if (index < writes_.size() && writes_[index].key == key) return writes_[index];
+  if (index < writes_.size() && equal_bytes(writes_[index].key, key)) return writes_[index];
   WriteEntry& entry = writes_.push_slot();
   entry.key.assign(key);
   entry.value.clear();
