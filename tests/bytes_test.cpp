@@ -38,6 +38,8 @@ RC_GTEST_PROP(KeyOrder, CompareBytesAgreesWithStringCompare, ()) {
   }
   RC_ASSERT(sign(compare_bytes(a, b)) == sign(a.compare(b)));
   RC_ASSERT(KeyLess()(a, b) == (a < b));
+  RC_ASSERT(equal_bytes(a, b) == (a == b));
+  RC_ASSERT(equal_bytes(a, a));
 }
 
 TEST(KeyOrder, DifferencesAtEveryPositionAroundTheWordEdges) {
