@@ -9,6 +9,7 @@
 #include "sim/runtime/rng.h"
 #include "sim/runtime/task.h"
 #include "sim/store/environment.h"
+#include "sim/store/retry.h"
 
 namespace contend {
 
@@ -50,6 +51,12 @@ T run_inline(Task<T> task) {
   task.start();
   assert(task.done() && "run_inline: the task suspended on a deferred step");
   return task.result();
+}
+
+// An attempt (retry.h) run to completion the same way.
+template <class Fn>
+ErrorOr<detail::body_value_t<Fn>> run_inline(detail::AttemptOp<Fn> op) {
+  return run_inline(detail::await_attempt(std::move(op)));
 }
 
 }  // namespace contend

@@ -23,35 +23,6 @@ namespace contend {
 
 namespace detail {
 
-template <class T>
-struct AttemptAwaiter {
-  Transaction& tr;
-  Task<T>& body;
-  std::coroutine_handle<> saved_target;
-
-  bool await_ready() const noexcept { return false; }
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<> self) noexcept {
-    saved_target = tr.abort_target();
-    tr.set_abort_target(self);
-    body.handle().promise().continuation = self;
-    return body.handle();
-  }
-  ErrorOr<T> await_resume() {
-    tr.set_abort_target(saved_target);
-    if (!body.done()) {  // a read failed: the body is suspended inside that read
-      ErrorCode e = tr.take_read_error();
-      body.reset();
-      return e;
-    }
-    if constexpr (std::is_void_v<T>) {
-      body.handle().promise().take();
-      return {};
-    } else {
-      return body.handle().promise().take();
-    }
-  }
-};
-
 template <class Fn>
 struct BodyValue;
 template <class T>
@@ -61,13 +32,61 @@ struct BodyValue<Task<T>> {
 template <class Fn>
 using body_value_t = typename BodyValue<std::invoke_result_t<Fn&, Transaction&>>::type;
 
-}  // namespace detail
+// What attempt() returns: an awaitable that owns the body function and, once awaited, the
+// body's task (no coroutine frame of its own). The awaiting coroutine becomes the
+// transaction's abort target while the body runs; a failed read resumes it with the body
+// suspended, and the body is destroyed here.
+template <class Fn>
+class AttemptOp {
+ public:
+  using T = body_value_t<Fn>;
+
+  AttemptOp(Transaction& tr, Fn fn) : tr_(&tr), fn_(std::move(fn)) {}
+
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> self) {
+    // Made here, where this awaiter stays put until the co_await ends: a body lambda's captures
+    // live in fn_.
+    body_.emplace(fn_(*tr_));
+    saved_target_ = tr_->abort_target();
+    tr_->set_abort_target(self);
+    body_->handle().promise().continuation = self;
+    return body_->handle();
+  }
+  ErrorOr<T> await_resume() {
+    tr_->set_abort_target(saved_target_);
+    if (!body_->done()) {  // a read failed: the body is suspended inside that read
+      ErrorCode e = tr_->take_read_error();
+      body_.reset();
+      return e;
+    }
+    if constexpr (std::is_void_v<T>) {
+      body_->handle().promise().take();
+      return {};
+    } else {
+      return body_->handle().promise().take();
+    }
+  }
+
+ private:
+  Transaction* tr_;
+  Fn fn_;
+  std::optional<Task<T>> body_;
+  std::coroutine_handle<> saved_target_;
+};
 
 template <class Fn>
-Task<ErrorOr<detail::body_value_t<Fn>>> attempt(Transaction& tr, Fn fn) {
-  using T = detail::body_value_t<Fn>;
-  Task<T> body = fn(tr);
-  co_return co_await detail::AttemptAwaiter<T>{tr, body, {}};
+Task<ErrorOr<body_value_t<Fn>>> await_attempt(AttemptOp<Fn> op) {
+  co_return co_await op;
+}
+
+}  // namespace detail
+
+// One attempt of a transaction body: co_await attempt(tr, fn) gives the body's value, or the
+// error of the read that abandoned it.
+template <class Fn>
+detail::AttemptOp<Fn> attempt(Transaction& tr, Fn fn) {
+  return detail::AttemptOp<Fn>(tr, std::move(fn));
 }
 
 struct RunOptions {

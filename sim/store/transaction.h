@@ -4,8 +4,8 @@
 //
 // Reads, commit and on_error are awaitable and each is a scheduling point. Writes are immediate
 // and buffered. A read that fails (transaction_too_old, future_version, accessed_unreadable) does
-// not resume the reader: it abandons the enclosing attempt (see attempt() in retry.h), whose frame
-// receives the error as a value. So recipe code reads like the seed code:
+// not resume the reader: it abandons the enclosing attempt (see attempt() in retry.h), whose
+// awaiter receives the error as a value. So recipe code reads like the seed code:
 //     auto items = co_await tr.get_range(queue.range(), {.limit = 1});
 //     if (items.empty()) co_return std::nullopt;
 //     tr.clear(items[0].key);
