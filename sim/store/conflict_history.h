@@ -11,10 +11,13 @@
 // vector, inline when they fit (recipe keys, ~30 bytes, do), so a typical boundary costs no heap
 // allocation and a descent reads 48 bytes per node. Range queries skip subtrees whose maximum
 // cannot raise the answer. Since every write carries the newest version so far, add() overwrites
-// the segments it covers, so queries and adds are O(log n) expected. Single-key ranges [k, k +
-// '\x00') — nearly all writes — take fast paths: no boundary can lie strictly inside one, so add()
-// only inserts or reassigns the boundaries k and k + '\x00' (descents and rotations, no split or
-// merge of the tree), and newest_write() is the version of the segment containing k. Invariants:
+// the segments it covers, so queries and adds are O(log n) expected.
+// Single-key ranges [k, k + '\x00') — nearly all writes — take fast paths: no boundary can lie
+// strictly inside one, so add() only inserts or reassigns the boundaries k and k + '\x00'
+// (descents and rotations, no split or merge of the tree), and newest_write() is the version of
+// the segment containing k.
+//
+// Invariants:
 // - boundaries are unique and the treap is a heap on priorities (drawn from a fixed-seed
 //   splitmix64 stream: the structure is deterministic); its shape does not affect any answer;
 // - versions are added in non-decreasing order (REQUIRES, asserted), so the version just added
