@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cassert>
+#include <charconv>
 #include <cstring>
 #include <deque>
 
@@ -21,6 +22,16 @@ struct PlannedOp {
   OpFunction f = OpFunction::enqueue;
   std::optional<Item> item;  // inserts only
 };
+
+// "v<slot>-<n>": the unique value a slot's n-th insert carries, built in place.
+std::string item_name(int slot, int n) {
+  char digits[16];  // an int has at most 11 characters
+  std::string name = "v";
+  name.append(digits, std::to_chars(digits, digits + sizeof digits, slot).ptr);
+  name.push_back('-');
+  name.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+  return name;
+}
 
 // Draws one slot's operations from the mix with the slot's own stream.
 std::vector<PlannedOp> plan_slot(const Scenario& s, RecipeKind kind, int slot, Rng rng) {
@@ -55,7 +66,7 @@ std::vector<PlannedOp> plan_slot(const Scenario& s, RecipeKind kind, int slot, R
     }
     PlannedOp op{f, std::nullopt};
     if (model::is_insert(f)) {
-      Item item{"v" + std::to_string(slot) + "-" + std::to_string(n), std::nullopt};
+      Item item{item_name(slot, n), std::nullopt};
       if (kind == RecipeKind::priority) item.priority = rng.range(s.priority_min, s.priority_max);
       op.item = std::move(item);
     }
