@@ -2,6 +2,7 @@
 // moves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,22 @@ TEST(FifoRing, NumbersSurviveGrowthAndWrapAround) {
   ring.pop_front_until(999);
   EXPECT_EQ(ring.size(), 1u);
   EXPECT_EQ(ring.front(), 999);
+}
+
+TEST(FifoRing, PartitionPointSearchesARunOfNumbersAcrossTheWrap) {
+  FifoRing<int> ring;
+  for (int i = 0; i < 60; ++i)
+    ring.push_back(i);
+  ring.pop_front_until(50);  // 50..59 live; pushes below wrap into the slots 0..
+  for (int i = 60; i < 100; ++i)
+    ring.push_back(i);
+  for (int bound = 45; bound <= 105; ++bound) {
+    const auto below = [bound](int v) { return v < bound; };
+    const auto expected = static_cast<FifoRing<int>::Number>(std::clamp(bound, 50, 100));
+    EXPECT_EQ(ring.partition_point(ring.begin(), ring.end(), below), expected) << "bound " << bound;
+  }
+  EXPECT_EQ(ring.partition_point(70, 80, [](int v) { return v < 75; }), 75u);
+  EXPECT_EQ(ring.partition_point(70, 70, [](int) { return true; }), 70u);
 }
 
 TEST(ByteFifo, ViewsStayValidUntilTheirChunkIsReleased) {

@@ -21,16 +21,19 @@ using Version = std::int64_t;
 inline constexpr Version kVersionsPerSecond = 1'000'000;
 inline constexpr Version kInvalidVersion = -1;
 
+// The eight bytes at p as a big-endian number: numeric order of such words is byte order.
+inline std::uint64_t load_big_endian(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return __builtin_bswap64(w);
+}
+
 // <0, 0 or >0 as `a` orders before, equal to or after `b` in unsigned byte order (what
 // BytesView::compare answers), eight bytes at a time and inline: keys share long prefixes (a
 // subspace, a tuple's type codes), where a call to memcmp per comparison dominated the store.
 inline int compare_bytes(BytesView a, BytesView b) {
   const std::size_t n = std::min(a.size(), b.size());
-  auto word_at = [](BytesView s, std::size_t i) {
-    std::uint64_t w;
-    std::memcpy(&w, s.data() + i, sizeof w);
-    return __builtin_bswap64(w);  // big-endian: numeric order is byte order
-  };
+  auto word_at = [](BytesView s, std::size_t i) { return load_big_endian(s.data() + i); };
   if (n >= 8) {
     for (std::size_t i = 0; i + 8 <= n; i += 8) {
       const std::uint64_t x = word_at(a, i), y = word_at(b, i);

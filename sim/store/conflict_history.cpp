@@ -23,14 +23,11 @@ bool is_key_after(BytesView candidate, BytesView key) {
 }  // namespace
 
 ConflictHistory::Head ConflictHistory::head_of(BytesView key) {
-  unsigned char bytes[kHeadBytes] = {};
+  char bytes[kHeadBytes] = {};  // zero-padded
   if (!key.empty()) std::memcpy(bytes, key.data(), std::min(key.size(), kHeadBytes));
   Head head;
-  for (std::size_t i = 0; i < kHeadWords; ++i) {
-    std::uint64_t word;
-    std::memcpy(&word, bytes + i * sizeof word, sizeof word);
-    head[i] = __builtin_bswap64(word);  // big-endian: numeric order is byte order
-  }
+  for (std::size_t i = 0; i < kHeadWords; ++i)
+    head[i] = load_big_endian(bytes + i * sizeof(std::uint64_t));
   return head;
 }
 

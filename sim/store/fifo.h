@@ -61,6 +61,23 @@ class FifoRing {
     assert(n >= begin_ && n <= end_);
     begin_ = n;
   }
+  // The first number in [first, last) whose entry fails `pred`, or last; REQUIRES: the entries
+  // satisfying pred come first (std::partition_point over numbers).
+  template <class Pred>
+  Number partition_point(Number first, Number last, Pred pred) const {
+    assert(first >= begin_ && first <= last && last <= end_);
+    Number count = last - first;
+    while (count > 0) {
+      const Number half = count / 2;
+      if (pred((*this)[first + half])) {
+        first += half + 1;
+        count -= half + 1;
+      } else {
+        count = half;
+      }
+    }
+    return first;
+  }
 
  private:
   void grow() {

@@ -45,18 +45,8 @@ std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
 
 FifoRing<Store::UndoEntry>::Number Store::undo_lower_bound(const LoggedCommit& commit,
                                                            BytesView key) const {
-  auto first = commit.undo_begin;
-  auto count = commit.undo_end - commit.undo_begin;
-  while (count > 0) {
-    const auto half = count / 2;
-    if (KeyLess()(undo_[first + half].key, key)) {
-      first += half + 1;
-      count -= half + 1;
-    } else {
-      count = half;
-    }
-  }
-  return first;
+  return undo_.partition_point(commit.undo_begin, commit.undo_end,
+                               [&](const UndoEntry& e) { return KeyLess()(e.key, key); });
 }
 
 Store::Overlay Store::overlay_since(const KeyRange& range, Version read_version) const {
@@ -74,17 +64,8 @@ Store::Overlay Store::overlay_since(const KeyRange& range, Version read_version)
 }
 
 const Store::LoggedCommit* Store::logged_commit(Version version) const {
-  auto first = log_.begin();
-  auto count = log_.end() - log_.begin();
-  while (count > 0) {
-    const auto half = count / 2;
-    if (log_[first + half].version < version) {
-      first += half + 1;
-      count -= half + 1;
-    } else {
-      count = half;
-    }
-  }
+  const auto first = log_.partition_point(
+      log_.begin(), log_.end(), [&](const LoggedCommit& c) { return c.version < version; });
   return first != log_.end() && log_[first].version == version ? &log_[first] : nullptr;
 }
 

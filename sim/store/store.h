@@ -131,9 +131,8 @@ class Store {
 
   std::optional<ConflictCause> find_conflict(const CommitRequest& request) const;
   void apply(const CommitRequest& request, Version commit_version);
-  // A log entry for a new commit: a recycled one when the window has released any.
   // Remembers the value `key` had before this commit touched it: `before`, or none when null.
-  // (finish_undo() keeps the first such record of each key.)
+  // (log_commit() keeps the first such record of each key.)
   void record_before(BytesView key, const Bytes* before);
   // Appends the commit's log entry, its sorted undo entries and its write ranges.
   void log_commit(const CommitRequest& request, Version commit_version, ByteFifo::Mark mark);

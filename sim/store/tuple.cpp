@@ -140,7 +140,7 @@ void pack_into(Bytes& out, const Tuple& t, bool nested) {
 class Reader {
  public:
   explicit Reader(BytesView in, std::size_t pos = 0) : in_(in), pos_(pos) {}
-  std::optional<Tuple> read_tuple(bool nested, std::size_t max_elements = SIZE_MAX);
+  std::optional<Tuple> read_tuple(bool nested);
   bool read_element(TupleElement& e, bool nested);
   std::size_t position() const { return pos_; }
   const TupleError& error() const { return error_; }
@@ -325,10 +325,10 @@ bool Reader::read_element(TupleElement& e, bool nested) {
   }
 }
 
-std::optional<Tuple> Reader::read_tuple(bool nested, std::size_t max_elements) {
+std::optional<Tuple> Reader::read_tuple(bool nested) {
   const std::size_t start = pos_ == 0 ? 0 : pos_ - 1;
   Tuple t;
-  while (pos_ < in_.size() && t.items.size() < max_elements) {
+  while (pos_ < in_.size()) {
     if (nested && byte_at(pos_) == kNull) {
       if (pos_ + 1 < in_.size() && byte_at(pos_ + 1) == kEscape) {
         TupleElement e;
@@ -489,13 +489,9 @@ Bytes pack(const Tuple& tuple) {
 }
 
 UnpackResult unpack(BytesView bytes) {
-  return unpack_prefix(bytes, SIZE_MAX);
-}
-
-UnpackResult unpack_prefix(BytesView bytes, std::size_t count) {
   Reader reader(bytes);
   UnpackResult result;
-  result.tuple = reader.read_tuple(false, count);
+  result.tuple = reader.read_tuple(false);
   if (!result.tuple) result.error = reader.error();
   return result;
 }

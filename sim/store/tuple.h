@@ -97,9 +97,6 @@ void pack_int(Bytes& out, std::int64_t value);
 void pack_bytes(Bytes& out, BytesView bytes);
 void pack_string(Bytes& out, std::string_view text);
 UnpackResult unpack(BytesView bytes);
-// Unpacks only the first `count` elements (a key's leading fields, cheaply); the bytes after them
-// are not examined.
-UnpackResult unpack_prefix(BytesView bytes, std::size_t count);
 // The top-level element packed at bytes[pos], advancing pos past it; nothing when pos is at the
 // end or the element is malformed (unpack() says why). Reads a key's fields without a Tuple.
 std::optional<TupleElement> unpack_element(BytesView bytes, std::size_t& pos);
