@@ -191,9 +191,9 @@ void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
       outcome == ErrorCode::success ||
       (outcome == ErrorCode::commit_unknown_result && tr.committed_version() != kInvalidVersion);
   if (options_.log_transactions && applied) {
-    committed_.push_back(CommittedTransaction{
-        tr.client(), tr.id(), tr.read_version().value_or(kInvalidVersion), tr.committed_version(),
-        tr.read_log(), std::vector<Mutation>(tr.mutations().begin(), tr.mutations().end())});
+    committed_.push_back(
+        CommittedTransaction{tr.client(), tr.id(), tr.read_version().value_or(kInvalidVersion),
+                             tr.committed_version(), tr.read_log(), copy_of(tr.mutations())});
   }
   if (!options_.record_attempts) return;
   AttemptRecord r;
@@ -203,9 +203,9 @@ void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
   r.read_version = tr.read_version().value_or(kInvalidVersion);
   r.commit_version = tr.committed_version();
   r.outcome = outcome;
-  r.read_ranges.assign(tr.read_conflict_ranges().begin(), tr.read_conflict_ranges().end());
+  r.read_ranges = copy_of(tr.read_conflict_ranges());
   r.reads = tr.read_log();
-  r.mutations.assign(tr.mutations().begin(), tr.mutations().end());
+  r.mutations = copy_of(tr.mutations());
   r.conflict = tr.last_conflict();
   r.conflict_step = std::string(tr.last_conflict_step());
   attempt_records_.push_back(std::move(r));

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace contend {
 
@@ -76,6 +78,21 @@ inline Bytes key_after(BytesView key) {
 // increment the last byte. Requires a prefix with at least one byte below 0xff.
 Bytes strinc(BytesView prefix);
 
+// A key range viewing bytes held elsewhere (a transaction's arena, a KeyRange).
+struct KeyRangeRef {
+  BytesView begin;
+  BytesView end;
+
+  bool empty() const { return !(begin < end); }
+  bool contains(BytesView key) const { return begin <= key && key < end; }
+  bool intersects(KeyRangeRef other) const {
+    return begin < other.end && other.begin < end && !empty() && !other.empty();
+  }
+  friend bool operator==(KeyRangeRef a, KeyRangeRef b) {
+    return a.begin == b.begin && a.end == b.end;
+  }
+};
+
 struct KeyRange {
   Bytes begin;
   Bytes end;
@@ -85,8 +102,22 @@ struct KeyRange {
   bool intersects(const KeyRange& other) const {
     return begin < other.end && other.begin < end && !empty() && !other.empty();
   }
+  // A view of this range (valid while it lives and is not modified), as string to string_view.
+  operator KeyRangeRef() const { return KeyRangeRef{begin, end}; }
   friend bool operator==(const KeyRange&, const KeyRange&) = default;
 };
+
+// An owned copy of a viewed range, and of a run of them.
+inline KeyRange copy_of(KeyRangeRef range) {
+  return KeyRange{Bytes(range.begin), Bytes(range.end)};
+}
+inline std::vector<KeyRange> copy_of(std::span<const KeyRangeRef> ranges) {
+  std::vector<KeyRange> out;
+  out.reserve(ranges.size());
+  for (KeyRangeRef r : ranges)
+    out.push_back(copy_of(r));
+  return out;
+}
 
 // A range covering exactly one key: [key, key + '\x00').
 inline KeyRange single_key_range(BytesView key) {

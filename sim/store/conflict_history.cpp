@@ -200,7 +200,7 @@ ConflictHistory::Index ConflictHistory::rightmost(Index t) const {
 
 // --- add --------------------------------------------------------------------------------------
 
-void ConflictHistory::add(const KeyRange& range, Version version) {
+void ConflictHistory::add(KeyRangeRef range, Version version) {
   if (range.empty()) return;
   assert(version >= newest_added_ && "writes must be added in version order");
   newest_added_ = version;
@@ -212,7 +212,7 @@ void ConflictHistory::add(const KeyRange& range, Version version) {
   if (live_nodes_ >= compact_at_) compact();
 }
 
-void ConflictHistory::add_range(const KeyRange& range, Version version) {
+void ConflictHistory::add_range(KeyRangeRef range, Version version) {
   Index less = kNil, middle = kNil, rest = kNil;
   split(root_, Probe(range.begin), less, middle);
   Index inside = kNil;
@@ -404,7 +404,7 @@ Version ConflictHistory::newest_in(const Probe& lo, const Probe& hi) const {
   return containing;
 }
 
-Version ConflictHistory::newest_write(const KeyRange& range) const {
+Version ConflictHistory::newest_write(KeyRangeRef range) const {
   if (range.empty()) return kInvalidVersion;
   // No boundary lies strictly inside [k, k + '\x00'): only the segment containing k counts.
   const Version m = is_key_after(range.end, range.begin)

@@ -40,10 +40,10 @@ class ConflictHistory {
 
   // Records that [range.begin, range.end) was written at `version`. REQUIRES: version >= every
   // version added before. Empty ranges are ignored.
-  void add(const KeyRange& range, Version version);
+  void add(KeyRangeRef range, Version version);
   // The newest version of a recorded write intersecting `range`, or kInvalidVersion when none
   // (writes older than the pruning horizon count as none).
-  Version newest_write(const KeyRange& range) const;
+  Version newest_write(KeyRangeRef range) const;
   // Forgets writes at versions < oldest_version (the horizon only moves forward).
   void prune(Version oldest_version);
   // Boundaries currently held (for tests and benchmarks).
@@ -131,7 +131,7 @@ class ConflictHistory {
   void update(Index n);
 
   // The general add: splits out the covered boundaries and merges a fresh [begin, end) back in.
-  void add_range(const KeyRange& range, Version version);
+  void add_range(KeyRangeRef range, Version version);
   // The fast add of [key, key + '\x00').
   void add_single_key(BytesView key, Version version);
   // Hangs the fresh leaf `n` below `parent` on side `go_left`, or makes it the root.

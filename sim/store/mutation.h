@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "sim/store/bytes.h"
 #include "sim/store/error.h"
@@ -29,6 +31,25 @@ struct Mutation {
   Bytes param1;
   Bytes param2;
 };
+
+// A buffered write viewing bytes held elsewhere (a transaction's arena); fields as in Mutation.
+struct MutationRef {
+  MutationType type = MutationType::set_value;
+  BytesView param1;
+  BytesView param2;
+};
+
+// An owned copy of a viewed mutation, and of a run of them.
+inline Mutation copy_of(const MutationRef& m) {
+  return Mutation{m.type, Bytes(m.param1), Bytes(m.param2)};
+}
+inline std::vector<Mutation> copy_of(std::span<const MutationRef> mutations) {
+  std::vector<Mutation> out;
+  out.reserve(mutations.size());
+  for (const MutationRef& m : mutations)
+    out.push_back(copy_of(m));
+  return out;
+}
 
 bool is_atomic(MutationType type);
 std::string_view mutation_name(MutationType type);

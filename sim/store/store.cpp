@@ -49,7 +49,7 @@ FifoRing<Store::UndoEntry>::Number Store::undo_lower_bound(const LoggedCommit& c
                                [&](const UndoEntry& e) { return KeyLess()(e.key, key); });
 }
 
-Store::Overlay Store::overlay_since(const KeyRange& range, Version read_version) const {
+Store::Overlay Store::overlay_since(KeyRangeRef range, Version read_version) const {
   Overlay overlay;
   for (auto n = log_.end(); n != log_.begin() && log_[n - 1].version > read_version; --n) {
     const LoggedCommit& commit = log_[n - 1];
@@ -70,18 +70,21 @@ const Store::LoggedCommit* Store::logged_commit(Version version) const {
 }
 
 std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) const {
+  // Nothing committed since the read version: no write can be newer than it (every recorded
+  // write is at or below latest_version_), so no read range needs a lookup.
+  if (latest_version_ <= request.read_version) return std::nullopt;
   for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
-    const KeyRange& read = request.read_ranges[i];
+    const KeyRangeRef read = request.read_ranges[i];
     Version newest = history_.newest_write(read);
     if (newest <= request.read_version) continue;
-    ConflictCause cause{i, read, newest, -1, 0, {}};
+    ConflictCause cause{i, copy_of(read), newest, -1, 0, {}};
     if (const LoggedCommit* writer = logged_commit(newest)) {
       cause.writer_client = writer->client;
       cause.writer_transaction_id = writer->transaction_id;
       for (auto w = writer->writes_begin; w != writer->writes_end; ++w) {
-        KeyRange written{Bytes(logged_writes_[w].begin), Bytes(logged_writes_[w].end)};
+        const KeyRangeRef written{logged_writes_[w].begin, logged_writes_[w].end};
         if (written.intersects(read)) {
-          cause.writer_range = std::move(written);
+          cause.writer_range = copy_of(written);
           break;
         }
       }
@@ -170,7 +173,7 @@ void Store::log_commit(const CommitRequest& request, Version commit_version, Byt
   logged.undo_end = undo_.end();
   pending_undo_.clear();
   logged.writes_begin = logged_writes_.end();
-  for (const KeyRange& w : request.write_ranges)
+  for (const KeyRangeRef& w : request.write_ranges)
     logged_writes_.push_back(LoggedRange{bytes_.append(w.begin), bytes_.append(w.end)});
   logged.writes_end = logged_writes_.end();
   log_.push_back(logged);
@@ -190,7 +193,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
     record_before(key, exists ? &at->second : nullptr);
     put(at, key, value);
   };
-  for (const Mutation& m : request.mutations) {
+  for (const MutationRef& m : request.mutations) {
     switch (m.type) {
       case MutationType::set_value:
         set_key(m.param1, m.param2);
@@ -218,7 +221,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
       }
     }
   }
-  for (const KeyRange& w : request.write_ranges)
+  for (const KeyRangeRef& w : request.write_ranges)
     history_.add(w, commit_version);
   log_commit(request, commit_version, mark);
 

@@ -42,9 +42,9 @@ struct CommitRequest {
   ClientId client = 0;
   std::uint64_t transaction_id = 0;
   Version read_version = kInvalidVersion;
-  std::span<const KeyRange> read_ranges;
-  std::span<const KeyRange> write_ranges;
-  std::span<const Mutation> mutations;
+  std::span<const KeyRangeRef> read_ranges;
+  std::span<const KeyRangeRef> write_ranges;
+  std::span<const MutationRef> mutations;
 };
 
 // Why a commit conflicted: which of its read ranges met which committed write.
@@ -92,7 +92,7 @@ class Store {
   // Visits the keys of `range` present at `read_version` in key order (descending when
   // `reverse`), calling visit(key, value) until it returns false.
   template <class Visit>
-  void scan(const KeyRange& range, Version read_version, bool reverse, Visit&& visit) const;
+  void scan(KeyRangeRef range, Version read_version, bool reverse, Visit&& visit) const;
 
   // Resolves a commit at virtual time now_us and applies it when it does not conflict.
   CommitResult commit(const CommitRequest& request, std::int64_t now_us);
@@ -144,7 +144,7 @@ class Store {
   // The first undo entry of `commit` whose key is >= key.
   FifoRing<UndoEntry>::Number undo_lower_bound(const LoggedCommit& commit, BytesView key) const;
   // The values the commits newer than read_version replaced, restricted to `range`.
-  Overlay overlay_since(const KeyRange& range, Version read_version) const;
+  Overlay overlay_since(KeyRangeRef range, Version read_version) const;
   bool has_commits_after(Version read_version) const {
     return !log_.empty() && log_.back().version > read_version;
   }
@@ -167,19 +167,19 @@ class Store {
 // ---- implementation of the scan template ----
 
 template <class Visit>
-void Store::scan(const KeyRange& range, Version read_version, bool reverse, Visit&& visit) const {
+void Store::scan(KeyRangeRef range, Version read_version, bool reverse, Visit&& visit) const {
   if (range.empty()) return;
   if (!has_commits_after(read_version)) {
     // One descent, to the end the scan starts from; the other end is a comparison per row
     // (a limited read stops after a row or two).
     const KeyLess less;
     if (!reverse) {
-      for (auto it = current_.lower_bound(BytesView(range.begin));
+      for (auto it = current_.lower_bound(range.begin);
            it != current_.end() && less(it->first, range.end); ++it) {
         if (!visit(BytesView(it->first), BytesView(it->second))) return;
       }
     } else {
-      for (auto it = current_.lower_bound(BytesView(range.end)); it != current_.begin();) {
+      for (auto it = current_.lower_bound(range.end); it != current_.begin();) {
         --it;
         if (less(it->first, range.begin)) return;
         if (!visit(BytesView(it->first), BytesView(it->second))) return;
@@ -187,8 +187,8 @@ void Store::scan(const KeyRange& range, Version read_version, bool reverse, Visi
     }
     return;
   }
-  auto lo = current_.lower_bound(BytesView(range.begin));
-  auto hi = current_.lower_bound(BytesView(range.end));
+  auto lo = current_.lower_bound(range.begin);
+  auto hi = current_.lower_bound(range.end);
   // Slow path: merge the current values with the values newer commits replaced.
   Overlay overlay = overlay_since(range, read_version);
   auto visit_merged = [&](BytesView key, const Bytes* current, const std::optional<Bytes>* old) {

@@ -20,6 +20,7 @@ constexpr std::size_t kPooledBuffersMax = 1024;
 }  // namespace
 
 void Transaction::Buffers::clear() {
+  arena.clear();
   writes.clear();
   cleared.clear();
   versionstamped_key_ranges.clear();
@@ -60,9 +61,6 @@ void Transaction::release_buffers(Buffers* b) {
   }
   b->clear();
   b->writes.trim_spares(kPooledSlotsMax);
-  b->mutations.trim_spares(kPooledSlotsMax);
-  b->read_ranges.trim_spares(kPooledSlotsMax);
-  b->write_ranges.trim_spares(kPooledSlotsMax);
   buffer_pool.idle.emplace_back(b);
 }
 
@@ -117,49 +115,20 @@ Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
   const auto index = static_cast<std::size_t>(write_lower_bound(key) - writes_.begin());
   if (index < writes_.size() && equal_bytes(writes_[index].key, key)) return writes_[index];
   WriteEntry& entry = writes_.push_slot();
-  entry.key.assign(key);
-  entry.value.clear();
+  entry.key = key;
+  entry.value = {};
   entry.pending_ops.clear();
   writes_.move_last_to(index);
   return writes_[index];
 }
 
-void Transaction::push_mutation(MutationType type, BytesView param1, BytesView param2) {
-  Mutation& m = mutations_.push_slot();
-  m.type = type;
-  m.param1.assign(param1);
-  m.param2.assign(param2);
-}
-
 // ---- writes ----
-
-// A write pushes at most one slot into each buffer. When one is full, that push would move what
-// the buffer holds — and a caller may pass a view of it (tr.set(tr.mutations()[0].param1, ...)).
-// So the public writes first make room, with their arguments copied, and pushes never move.
-bool Transaction::write_buffers_full() const {
-  return mutations_.full() || writes_.full() || write_ranges_.full();
-}
-
-void Transaction::make_write_room() {
-  mutations_.make_room();
-  writes_.make_room();
-  write_ranges_.make_room();
-}
-
-void Transaction::note_write(BytesView begin, BytesView end, std::size_t bytes, bool single_key) {
-  KeyRange& range = write_ranges_.push_slot();
-  range.begin.assign(begin);
-  range.end.assign(single_key ? begin : end);
-  if (single_key) range.end.push_back('\0');
-  size_bytes_ += bytes + range.begin.size() + range.end.size();
-}
+// Each write copies its key (with the '\x00' after it) and value into the arena once; the
+// mutation, the write-map entry and the write conflict range view those copies. A caller may pass
+// views of this transaction's own buffers (tr.set(tr.mutations()[0].param1, ...)): they point
+// into the arena, which never moves.
 
 void Transaction::set(BytesView key, BytesView value) {
-  if (write_buffers_full()) {
-    const Bytes k(key), v(value);
-    make_write_room();
-    return set(k, v);
-  }
   if (ErrorCode e = check_key(key); !ok(e)) {
     sticky_error_ = e;
     return;
@@ -168,41 +137,33 @@ void Transaction::set(BytesView key, BytesView value) {
     sticky_error_ = ErrorCode::value_too_large;
     return;
   }
-  push_mutation(MutationType::set_value, key, value);
-  WriteEntry& entry = write_entry(key);
+  const KeyCopy k = copy_key(key);
+  const BytesView v = arena_.copy(value);
+  push_mutation(MutationType::set_value, k.key, v);
+  WriteEntry& entry = write_entry(k.key);
   entry.kind = WriteEntry::Kind::set;
-  entry.value.assign(value);
+  entry.value = v;
   entry.pending_ops.clear();
-  note_write(key, {}, key.size() + value.size(), true);
+  note_write(k.key, k.after, key.size() + value.size());
 }
 
 void Transaction::clear(BytesView key) {
-  if (write_buffers_full()) {
-    const Bytes k(key);
-    make_write_room();
-    return clear(k);
-  }
   if (ErrorCode e = check_key(key); !ok(e)) {
     sticky_error_ = e;
     return;
   }
   // One key: a clear entry in the write map (no cleared range needed), same mutation and write
   // conflict range as clear_range([key, key + \x00)).
-  push_mutation(MutationType::clear_range, key, key);
-  mutations_.back().param2.push_back('\0');
-  WriteEntry& entry = write_entry(key);
+  const KeyCopy k = copy_key(key);
+  push_mutation(MutationType::clear_range, k.key, k.after);
+  WriteEntry& entry = write_entry(k.key);
   entry.kind = WriteEntry::Kind::clear;
-  entry.value.clear();
+  entry.value = {};
   entry.pending_ops.clear();
-  note_write(key, {}, 0, true);
+  note_write(k.key, k.after, 0);
 }
 
-void Transaction::clear_range(const KeyRange& range) {
-  if (write_buffers_full()) {
-    const KeyRange copy = range;
-    make_write_room();
-    return clear_range(copy);
-  }
+void Transaction::clear_range(KeyRangeRef range) {
   if (range.begin > range.end) {
     sticky_error_ = ErrorCode::inverted_range;
     return;
@@ -212,12 +173,13 @@ void Transaction::clear_range(const KeyRange& range) {
     sticky_error_ = ErrorCode::key_outside_legal_range;
     return;
   }
-  push_mutation(MutationType::clear_range, range.begin, range.end);
-  writes_.erase(static_cast<std::size_t>(write_lower_bound(range.begin) - writes_.begin()),
-                static_cast<std::size_t>(write_lower_bound(range.end) - writes_.begin()));
+  const KeyRangeRef copied{arena_.copy(range.begin), arena_.copy(range.end)};
+  push_mutation(MutationType::clear_range, copied.begin, copied.end);
+  writes_.erase(static_cast<std::size_t>(write_lower_bound(copied.begin) - writes_.begin()),
+                static_cast<std::size_t>(write_lower_bound(copied.end) - writes_.begin()));
   // Merge into the disjoint set of cleared ranges.
-  Bytes begin = range.begin;
-  Bytes end = range.end;
+  Bytes begin(copied.begin);
+  Bytes end(copied.end);
   auto it = cleared_.upper_bound(BytesView(begin));
   if (it != cleared_.begin()) {
     auto prev = std::prev(it);
@@ -232,7 +194,7 @@ void Transaction::clear_range(const KeyRange& range) {
     it = cleared_.erase(it);
   }
   cleared_.emplace(std::move(begin), std::move(end));
-  note_write(range.begin, range.end, 0);
+  note_write(copied.begin, copied.end, 0);
 }
 
 bool Transaction::in_cleared_range(BytesView key) const {
@@ -243,11 +205,6 @@ bool Transaction::in_cleared_range(BytesView key) const {
 }
 
 void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand) {
-  if (write_buffers_full()) {
-    const Bytes k(key), o(operand);
-    make_write_room();
-    return atomic_op(type, k, o);
-  }
   assert(is_atomic(type));
   if (type == MutationType::set_versionstamped_key) {
     if (ErrorCode e = check_versionstamp_param(key); !ok(e)) {
@@ -258,8 +215,8 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
     Bytes low = fill_versionstamp(key, make_versionstamp(read_version_.value_or(0) + 1, 0));
     Bytes high = fill_versionstamp(key, Bytes(10, '\xff'));
     KeyRange possible{std::move(low), key_after(high)};
-    push_mutation(type, key, operand);
-    note_write(possible.begin, possible.end, key.size() + operand.size());
+    push_mutation(type, arena_.copy(key), arena_.copy(operand));
+    note_write(arena_.copy(possible.begin), arena_.copy(possible.end), key.size() + operand.size());
     versionstamped_key_ranges_.push_back(std::move(possible));
     return;
   }
@@ -272,61 +229,69 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
       sticky_error_ = e;
       return;
     }
-    push_mutation(type, key, operand);
-    WriteEntry& entry = write_entry(key);
+    const KeyCopy k = copy_key(key);
+    push_mutation(type, k.key, arena_.copy(operand));
+    WriteEntry& entry = write_entry(k.key);
     entry.kind = WriteEntry::Kind::unreadable;
     entry.pending_ops.clear();
-    note_write(key, {}, key.size() + operand.size(), true);
+    note_write(k.key, k.after, key.size() + operand.size());
     return;
   }
-  push_mutation(type, key, operand);
-  note_write(key, {}, key.size() + operand.size(), true);
-  if (find_write(key) == nullptr) {
-    const bool cleared = in_cleared_range(key);
-    WriteEntry& fresh = write_entry(key);
+  const KeyCopy k = copy_key(key);
+  const BytesView o = arena_.copy(operand);
+  push_mutation(type, k.key, o);
+  note_write(k.key, k.after, key.size() + operand.size());
+  if (find_write(k.key) == nullptr) {
+    const bool cleared = in_cleared_range(k.key);
+    WriteEntry& fresh = write_entry(k.key);
     if (cleared) {
       fresh.kind = WriteEntry::Kind::set;
-      fresh.value = apply_atomic(type, std::nullopt, operand);
+      fresh.value = arena_.copy(apply_atomic(type, std::nullopt, o));
       return;
     }
     fresh.kind = WriteEntry::Kind::dependent;
   }
-  WriteEntry& entry = write_entry(key);
+  WriteEntry& entry = write_entry(k.key);
   switch (entry.kind) {
     case WriteEntry::Kind::set:
-      entry.value = apply_atomic(type, entry.value, operand);
+      entry.value = arena_.copy(apply_atomic(type, Bytes(entry.value), o));
       break;
     case WriteEntry::Kind::clear:
       entry.kind = WriteEntry::Kind::set;
-      entry.value = apply_atomic(type, std::nullopt, operand);
+      entry.value = arena_.copy(apply_atomic(type, std::nullopt, o));
       break;
     case WriteEntry::Kind::dependent:
-      entry.pending_ops.emplace_back(type, Bytes(operand));
+      entry.pending_ops.emplace_back(type, o);
       break;
     case WriteEntry::Kind::unreadable:
       break;  // stays unreadable until commit
   }
 }
 
-void Transaction::add_read_conflict_range(const KeyRange& range) {
-  add_conflict_for_read(KeyRange(range));  // a copy: it may be one of read_conflict_ranges()
+void Transaction::add_read_conflict_range(KeyRangeRef range) {
+  add_conflict_for_read(range);
 }
 
-void Transaction::add_write_conflict_range(const KeyRange& range) {
+void Transaction::add_read_conflict_key(BytesView key) {
+  const KeyCopy k = copy_key(key);
+  add_conflict_for_read(KeyRangeRef{k.key, k.after});
+}
+
+void Transaction::add_write_conflict_range(KeyRangeRef range) {
   if (range.empty()) return;
-  if (write_buffers_full()) {
-    const KeyRange copy = range;
-    make_write_room();
-    return add_write_conflict_range(copy);
-  }
-  note_write(range.begin, range.end, 0);
+  note_write(arena_.copy(range.begin), arena_.copy(range.end), 0);
+}
+
+void Transaction::add_write_conflict_key(BytesView key) {
+  const KeyCopy k = copy_key(key);
+  note_write(k.key, k.after, 0);
 }
 
 // ---- reads ----
 
-bool Transaction::unreadable(const KeyRange& range) const {
+bool Transaction::unreadable(KeyRangeRef range) const {
   for (const KeyRange& r : versionstamped_key_ranges_) {
-    if (r.intersects(range)) return true;
+    if (KeyRangeRef(r).intersects(range)) return true;
   }
   for (const WriteEntry* w = write_lower_bound(range.begin);
        w != writes_.end() && w->key < range.end; ++w) {
@@ -345,7 +310,7 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
   const WriteEntry& entry = *found;
   switch (entry.kind) {
     case WriteEntry::Kind::set:
-      return std::optional<Bytes>(entry.value);
+      return std::optional<Bytes>(Bytes(entry.value));
     case WriteEntry::Kind::clear:
       return std::optional<Bytes>();
     case WriteEntry::Kind::unreadable:
@@ -363,26 +328,19 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
 // Adds the read conflict range minus the keys and ranges this transaction wrote independently
 // (sets, clears, clear ranges); dependent (atomic) writes keep their conflict.
 void Transaction::add_read_range(BytesView begin, BytesView end, bool end_after) {
-  if (read_ranges_.full()) {  // growing moves every range, and the arguments may view one
-    const Bytes b(begin), e(end);
-    read_ranges_.make_room();
-    return add_read_range(b, e, end_after);
-  }
-  KeyRange& range = read_ranges_.push_slot();
-  range.begin.assign(begin);
-  range.end.assign(end);
-  if (end_after) range.end.push_back('\0');
+  const BytesView b = arena_.copy(begin);
+  read_ranges_.push_back(KeyRangeRef{b, end_after ? arena_.copy_key_after(end) : arena_.copy(end)});
   read_range_steps_.push_back(step_);
 }
 
-void Transaction::add_conflict_for_read(const KeyRange& range) {
+void Transaction::add_conflict_for_read(KeyRangeRef range) {
   if (range.empty()) return;
   size_bytes_ += range.begin.size() + range.end.size();
   if (writes_.empty() && cleared_.empty()) {  // nothing written yet: the whole range
     add_read_range(range.begin, range.end);
     return;
   }
-  Bytes cursor = range.begin;
+  Bytes cursor(range.begin);
   auto emit_until = [&](BytesView hole_begin, BytesView hole_end) {
     if (BytesView(cursor) < hole_begin) {
       add_read_range(cursor, std::min(hole_begin, BytesView(range.end)));
@@ -409,18 +367,19 @@ void Transaction::add_conflict_for_read(const KeyRange& range) {
   if (cursor < range.end) add_read_range(cursor, range.end);
 }
 
-ErrorOr<std::optional<Bytes>> Transaction::do_get(BytesView key, bool snapshot) {
-  if (ErrorCode e = check_key(key); !ok(e)) return e;
-  if (unreadable(single_key_range(key))) return ErrorCode::accessed_unreadable;
-  std::optional<Bytes> db_value = db_.store->get(key, *read_version_);
-  auto result = overlay(key, db_value);
+ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snapshot) {
+  if (ErrorCode e = check_key(key.key); !ok(e)) return e;
+  const KeyRangeRef just_key{key.key, key.after};
+  if (unreadable(just_key)) return ErrorCode::accessed_unreadable;
+  std::optional<Bytes> db_value = db_.store->get(key.key, *read_version_);
+  auto result = overlay(key.key, db_value);
   if (!result.ok()) return result;
-  if (!snapshot) add_conflict_for_read(single_key_range(key));
+  if (!snapshot) add_conflict_for_read(just_key);
   return result;
 }
 
 // The database's rows merged with this transaction's own writes (read-your-writes).
-void Transaction::read_merged(const KeyRange& range, std::size_t limit, bool reverse,
+void Transaction::read_merged(KeyRangeRef range, std::size_t limit, bool reverse,
                               RangeResult& out) const {
   // Own writes in the range, walked in the same direction as the database scan.
   const WriteEntry* w_lo = write_lower_bound(range.begin);
@@ -451,7 +410,7 @@ void Transaction::read_merged(const KeyRange& range, std::size_t limit, bool rev
   }
 }
 
-ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range, const RangeOptions& options) {
+ErrorOr<RangeResult> Transaction::do_get_range(KeyRangeRef range, const RangeOptions& options) {
   if (range.begin > range.end) return ErrorCode::inverted_range;
   if (range.end > kSystemKeysBegin) return ErrorCode::key_outside_legal_range;
   if (unreadable(range)) return ErrorCode::accessed_unreadable;
@@ -477,10 +436,10 @@ ErrorOr<RangeResult> Transaction::do_get_range(const KeyRange& range, const Rang
         size_bytes_ += range.begin.size() + out.back().key.size() + 1;
         add_read_range(range.begin, out.back().key, /*end_after=*/true);
       } else {
-        add_conflict_for_read(KeyRange{range.begin, key_after(out.back().key)});
+        add_conflict_for_read(KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)});
       }
     } else {
-      add_conflict_for_read(KeyRange{out.back().key, range.end});
+      add_conflict_for_read(KeyRangeRef{out.back().key, range.end});
     }
   }
   return out;
@@ -508,8 +467,13 @@ void Transaction::GetOp::complete() {
   if (!result.ok()) return abort_with(result.error());
   result_ = std::move(result.value());
   if (tr_->env().log_reads()) {
-    tr_->read_log_.push_back(ReadRecord{
-        false, single_key_range(key_), {}, snapshot_, tr_->mutations_.size(), result_, {}});
+    tr_->read_log_.push_back(ReadRecord{false,
+                                        copy_of(KeyRangeRef{key_.key, key_.after}),
+                                        {},
+                                        snapshot_,
+                                        tr_->mutations_.size(),
+                                        result_,
+                                        {}});
   }
 }
 
@@ -519,7 +483,7 @@ void Transaction::RangeOp::complete() {
   if (!result.ok()) return abort_with(result.error());
   result_ = std::move(result.value());
   if (tr_->env().log_reads()) {
-    tr_->read_log_.push_back(ReadRecord{true, range_, options_, options_.snapshot,
+    tr_->read_log_.push_back(ReadRecord{true, copy_of(range_), options_, options_.snapshot,
                                         tr_->mutations_.size(), std::nullopt, result_});
   }
 }
@@ -536,9 +500,8 @@ ErrorCode Transaction::do_commit() {
   CommitFault fault = env().commit_fault(client());
   if (fault == CommitFault::not_committed_before) return ErrorCode::not_committed;
   if (fault == CommitFault::unknown_result_not_applied) return ErrorCode::commit_unknown_result;
-  CommitRequest request{
-      client(),         transaction_id_, *read_version_, read_ranges_.span(), write_ranges_.span(),
-      mutations_.span()};
+  CommitRequest request{client(),     transaction_id_, *read_version_,
+                        read_ranges_, write_ranges_,   mutations_};
   CommitResult result = db_.store->commit(request, env().now_us());
   if (!ok(result.error)) {
     if (result.conflict) {

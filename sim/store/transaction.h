@@ -14,9 +14,12 @@
 // temporaries twice. Build the range in a variable first.
 // Invariants: read conflict ranges never include keys this transaction wrote independently before
 // issuing the read; snapshot reads add none; reset() keeps the backoff (as FoundationDB's reset).
-// Buffers (writes, mutations, conflict ranges) come from a per-thread pool and go back to it when
-// the transaction is destroyed; their slots keep their storage, so a steady stream of
-// transactions allocates almost nothing for them. The pool never affects results.
+// Buffers (writes, mutations, conflict ranges) view bytes copied once into the transaction's
+// arena (byte_arena.h), so growing a buffer never moves bytes a caller may be viewing, and the
+// views of mutations() and the conflict ranges stay valid until reset(). Buffers and arena come
+// from a per-thread pool and go back to it when the transaction is destroyed, keeping their
+// storage, so a steady stream of transactions allocates almost nothing for them. The pool never
+// affects results.
 #pragma once
 
 #include <cassert>
@@ -24,9 +27,11 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
+#include "sim/store/byte_arena.h"
 #include "sim/store/bytes.h"
 #include "sim/store/environment.h"
 #include "sim/store/error.h"
@@ -92,7 +97,7 @@ class Transaction {
 
   ReadVersionOp get_read_version();
   GetOp get(BytesView key, bool snapshot = false);
-  RangeOp get_range(KeyRange range, RangeOptions options = {});
+  RangeOp get_range(KeyRangeRef range, RangeOptions options = {});
   // Commits the buffered writes. Read-only transactions succeed without contacting the resolver.
   CommitOp commit();
   // Retryable errors: back off in virtual time, reset, and return success. Others: return e.
@@ -101,12 +106,12 @@ class Transaction {
   // ---- buffered writes ----
   void set(BytesView key, BytesView value);
   void clear(BytesView key);
-  void clear_range(const KeyRange& range);
+  void clear_range(KeyRangeRef range);
   void atomic_op(MutationType type, BytesView key, BytesView operand);
-  void add_read_conflict_range(const KeyRange& range);
-  void add_read_conflict_key(BytesView key) { add_read_conflict_range(single_key_range(key)); }
-  void add_write_conflict_range(const KeyRange& range);
-  void add_write_conflict_key(BytesView key) { add_write_conflict_range(single_key_range(key)); }
+  void add_read_conflict_range(KeyRangeRef range);
+  void add_read_conflict_key(BytesView key);
+  void add_write_conflict_range(KeyRangeRef range);
+  void add_write_conflict_key(BytesView key);
 
   // Forgets reads, writes and the read version; keeps the backoff.
   void reset();
@@ -121,9 +126,10 @@ class Transaction {
   // The 10-byte versionstamp of the last successful commit with writes.
   std::optional<Bytes> versionstamp() const;
   std::uint64_t id() const { return transaction_id_; }
-  const SlotVector<KeyRange>& read_conflict_ranges() const { return read_ranges_; }
-  const SlotVector<KeyRange>& write_conflict_ranges() const { return write_ranges_; }
-  const SlotVector<Mutation>& mutations() const { return mutations_; }
+  // Views valid until reset() (or the transaction's end).
+  std::span<const KeyRangeRef> read_conflict_ranges() const { return read_ranges_; }
+  std::span<const KeyRangeRef> write_conflict_ranges() const { return write_ranges_; }
+  std::span<const MutationRef> mutations() const { return mutations_; }
   // The reads of this attempt, when the environment logs them.
   const std::vector<ReadRecord>& read_log() const { return read_log_; }
   // The conflict behind the last not_committed returned by commit().
@@ -143,23 +149,24 @@ class Transaction {
   struct BufferPool;  // per thread, in transaction.cpp
 
  private:
-  // This transaction's own write to one key, as reads must see it.
+  // This transaction's own write to one key, as reads must see it. Views into the arena.
   struct WriteEntry {
     enum class Kind : std::uint8_t { set, clear, dependent, unreadable } kind = Kind::set;
-    Bytes key;
-    Bytes value;                                              // Kind::set
-    std::vector<std::pair<MutationType, Bytes>> pending_ops;  // Kind::dependent
+    BytesView key;
+    BytesView value;                                              // Kind::set
+    std::vector<std::pair<MutationType, BytesView>> pending_ops;  // Kind::dependent
   };
   // Everything a transaction buffers, pooled per thread (see acquire_buffers()).
   struct Buffers {
+    ByteArena arena;                          // the bytes every view below points into
     SlotVector<WriteEntry> writes;            // sorted by key, one entry per key
     std::map<Bytes, Bytes, KeyLess> cleared;  // disjoint cleared ranges: begin -> end
     std::vector<KeyRange> versionstamped_key_ranges;
-    SlotVector<Mutation> mutations;
+    std::vector<MutationRef> mutations;
     std::vector<ReadRecord> read_log;
-    SlotVector<KeyRange> read_ranges;
+    std::vector<KeyRangeRef> read_ranges;
     std::vector<std::string_view> read_range_steps;
-    SlotVector<KeyRange> write_ranges;
+    std::vector<KeyRangeRef> write_ranges;
     void clear();
   };
   static Buffers* acquire_buffers();
@@ -168,42 +175,55 @@ class Transaction {
   friend class StoreOpBase;
   ErrorCode check_key(BytesView key) const;
   bool in_cleared_range(BytesView key) const;
-  bool unreadable(const KeyRange& range) const;
+  bool unreadable(KeyRangeRef range) const;
   // The first own write at or after `key`, and the entry for exactly `key` (or null).
   const WriteEntry* write_lower_bound(BytesView key) const;
   const WriteEntry* find_write(BytesView key) const;
   // The entry for `key`, inserted in order when missing (its kind and value are the caller's).
   WriteEntry& write_entry(BytesView key);
-  void push_mutation(MutationType type, BytesView param1, BytesView param2);
-  bool write_buffers_full() const;
-  void make_write_room();
+  // `key` copied into the arena, and the view of key_after(key) sharing its bytes.
+  struct KeyCopy {
+    BytesView key;
+    BytesView after;
+  };
+  KeyCopy copy_key(BytesView key) {
+    const BytesView after = arena_.copy_key_after(key);
+    return KeyCopy{after.substr(0, key.size()), after};
+  }
+  void push_mutation(MutationType type, BytesView param1, BytesView param2) {
+    mutations_.push_back(MutationRef{type, param1, param2});
+  }
   // The value this transaction would see for `key` given the database value at its read version.
   ErrorOr<std::optional<Bytes>> overlay(BytesView key, const std::optional<Bytes>& db_value) const;
-  void add_conflict_for_read(const KeyRange& range);
+  void add_conflict_for_read(KeyRangeRef range);
   // Adds the read conflict range [begin, end), or [begin, end + '\x00') when `end_after`.
   void add_read_range(BytesView begin, BytesView end, bool end_after = false);
-  // Records the write conflict range [begin, end) (end: begin + \x00 when `single_key`).
-  void note_write(BytesView begin, BytesView end, std::size_t bytes, bool single_key = false);
+  // Records the write conflict range [begin, end) (views into the arena) and the write's size.
+  void note_write(BytesView begin, BytesView end, std::size_t bytes) {
+    write_ranges_.push_back(KeyRangeRef{begin, end});
+    size_bytes_ += bytes + begin.size() + end.size();
+  }
   void take_read_version_if_needed();
   ErrorCode begin_read();
 
-  ErrorOr<std::optional<Bytes>> do_get(BytesView key, bool snapshot);
-  ErrorOr<RangeResult> do_get_range(const KeyRange& range, const RangeOptions& options);
-  void read_merged(const KeyRange& range, std::size_t limit, bool reverse, RangeResult& out) const;
+  ErrorOr<std::optional<Bytes>> do_get(const KeyCopy& key, bool snapshot);
+  ErrorOr<RangeResult> do_get_range(KeyRangeRef range, const RangeOptions& options);
+  void read_merged(KeyRangeRef range, std::size_t limit, bool reverse, RangeResult& out) const;
   ErrorCode do_commit();
 
   Database db_;
   std::optional<Version> read_version_;
   // The pooled buffers, and a name for each (declared after buffers_: initialised from it).
   Buffers* buffers_;
+  ByteArena& arena_ = buffers_->arena;
   SlotVector<WriteEntry>& writes_ = buffers_->writes;
   std::map<Bytes, Bytes, KeyLess>& cleared_ = buffers_->cleared;
   std::vector<KeyRange>& versionstamped_key_ranges_ = buffers_->versionstamped_key_ranges;
-  SlotVector<Mutation>& mutations_ = buffers_->mutations;
+  std::vector<MutationRef>& mutations_ = buffers_->mutations;
   std::vector<ReadRecord>& read_log_ = buffers_->read_log;
-  SlotVector<KeyRange>& read_ranges_ = buffers_->read_ranges;
+  std::vector<KeyRangeRef>& read_ranges_ = buffers_->read_ranges;
   std::vector<std::string_view>& read_range_steps_ = buffers_->read_range_steps;
-  SlotVector<KeyRange>& write_ranges_ = buffers_->write_ranges;
+  std::vector<KeyRangeRef>& write_ranges_ = buffers_->write_ranges;
   std::size_t size_bytes_ = 0;
   ErrorCode sticky_error_ = ErrorCode::success;
   ErrorCode read_error_ = ErrorCode::success;
@@ -255,25 +275,27 @@ class Transaction::ReadVersionOp : public StoreOpBase {
 class Transaction::GetOp : public StoreOpBase {
  public:
   GetOp(Transaction& tr, BytesView key, bool snapshot)
-      : StoreOpBase(tr, StepKind::read), key_(key), snapshot_(snapshot) {}
+      : StoreOpBase(tr, StepKind::read), key_(tr.copy_key(key)), snapshot_(snapshot) {}
   void complete() override;
   std::optional<Bytes> await_resume() { return std::move(result_); }
 
  private:
-  Bytes key_;
+  KeyCopy key_;  // in the transaction's arena: the caller's bytes may not outlive the await
   bool snapshot_;
   std::optional<Bytes> result_;
 };
 
 class Transaction::RangeOp : public StoreOpBase {
  public:
-  RangeOp(Transaction& tr, KeyRange range, RangeOptions options)
-      : StoreOpBase(tr, StepKind::read), range_(std::move(range)), options_(options) {}
+  RangeOp(Transaction& tr, KeyRangeRef range, RangeOptions options)
+      : StoreOpBase(tr, StepKind::read),
+        range_{tr.arena_.copy(range.begin), tr.arena_.copy(range.end)},
+        options_(options) {}
   void complete() override;
   RangeResult await_resume() { return std::move(result_); }
 
  private:
-  KeyRange range_;
+  KeyRangeRef range_;  // in the transaction's arena, as GetOp's key
   RangeOptions options_;
   RangeResult result_;
 };
@@ -333,8 +355,8 @@ inline Transaction::ReadVersionOp Transaction::get_read_version() {
 inline Transaction::GetOp Transaction::get(BytesView key, bool snapshot) {
   return GetOp(*this, key, snapshot);
 }
-inline Transaction::RangeOp Transaction::get_range(KeyRange range, RangeOptions options) {
-  return RangeOp(*this, std::move(range), options);
+inline Transaction::RangeOp Transaction::get_range(KeyRangeRef range, RangeOptions options) {
+  return RangeOp(*this, range, options);
 }
 inline Transaction::CommitOp Transaction::commit() {
   return CommitOp(*this);
