@@ -13,6 +13,7 @@ void ByteArena::next_chunk(std::size_t n) {
     Chunk chunk;
     chunk.size = std::max(grown, n);
     chunk.data = std::make_unique_for_overwrite<char[]>(chunk.size);
+    capacity_bytes_ += chunk.size;
     chunks_.push_back(std::move(chunk));
   }
   current_ = next;
@@ -21,11 +22,13 @@ void ByteArena::next_chunk(std::size_t n) {
 }
 
 void ByteArena::clear() {
-  std::size_t kept_bytes = 0;
-  std::size_t kept = 0;
-  while (kept < chunks_.size() && kept_bytes + chunks_[kept].size <= kRetainedBytesMax)
-    kept_bytes += chunks_[kept++].size;
-  chunks_.resize(kept);
+  if (capacity_bytes_ > kRetainedBytesMax) {
+    std::size_t kept = 0;
+    capacity_bytes_ = 0;
+    while (kept < chunks_.size() && capacity_bytes_ + chunks_[kept].size <= kRetainedBytesMax)
+      capacity_bytes_ += chunks_[kept++].size;
+    chunks_.resize(kept);
+  }
   current_ = 0;
   if (chunks_.empty()) {
     cursor_ = limit_ = nullptr;
@@ -33,13 +36,6 @@ void ByteArena::clear() {
     cursor_ = chunks_[0].data.get();
     limit_ = cursor_ + chunks_[0].size;
   }
-}
-
-std::size_t ByteArena::capacity_bytes() const {
-  std::size_t total = 0;
-  for (const Chunk& c : chunks_)
-    total += c.size;
-  return total;
 }
 
 }  // namespace contend

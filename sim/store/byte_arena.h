@@ -42,7 +42,7 @@ class ByteArena {
   }
   // Forgets every copy (their views dangle from now on); keeps storage up to kRetainedBytesMax.
   void clear();
-  std::size_t capacity_bytes() const;
+  std::size_t capacity_bytes() const { return capacity_bytes_; }
 
  private:
   struct Chunk {
@@ -62,6 +62,7 @@ class ByteArena {
   std::size_t current_ = 0;  // the chunk cursor_ points into (when chunks_ is not empty)
   char* cursor_ = nullptr;
   char* limit_ = nullptr;
+  std::size_t capacity_bytes_ = 0;  // the sum of the chunks' sizes
 };
 
 }  // namespace contend

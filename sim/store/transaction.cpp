@@ -7,7 +7,7 @@
 namespace contend {
 
 namespace {
-const Bytes kSystemKeysBegin("\xff", 1);
+constexpr BytesView kSystemKeysBegin("\xff", 1);
 }  // namespace
 
 // ---- pooled buffers ----
@@ -47,6 +47,7 @@ namespace {
 thread_local Transaction::BufferPool buffer_pool;
 }  // namespace
 
+// Buffers come out of the pool (or new) empty, and go back cleared.
 Transaction::Buffers* Transaction::acquire_buffers() {
   if (buffer_pool_gone || buffer_pool.idle.empty()) return new Buffers();
   Buffers* b = buffer_pool.idle.back().release();
@@ -70,12 +71,16 @@ Transaction::~Transaction() {
 
 Transaction::Transaction(Database db) : db_(db), buffers_(acquire_buffers()) {
   assert(db.store != nullptr && db.env != nullptr);
-  reset();
+  start_attempt();
 }
 
 void Transaction::reset() {
-  read_version_.reset();
   buffers_->clear();
+  start_attempt();
+}
+
+void Transaction::start_attempt() {
+  read_version_.reset();
   size_bytes_ = 0;
   sticky_error_ = ErrorCode::success;
   read_error_ = ErrorCode::success;
@@ -91,7 +96,7 @@ std::optional<Bytes> Transaction::versionstamp() const {
 
 ErrorCode Transaction::check_key(BytesView key) const {
   if (key.size() > kKeySizeLimit) return ErrorCode::key_too_large;
-  if (key >= BytesView(kSystemKeysBegin)) return ErrorCode::key_outside_legal_range;
+  if (compare_bytes(key, kSystemKeysBegin) >= 0) return ErrorCode::key_outside_legal_range;
   return ErrorCode::success;
 }
 
@@ -164,12 +169,12 @@ void Transaction::clear(BytesView key) {
 }
 
 void Transaction::clear_range(KeyRangeRef range) {
-  if (range.begin > range.end) {
+  if (compare_bytes(range.begin, range.end) > 0) {
     sticky_error_ = ErrorCode::inverted_range;
     return;
   }
   if (range.empty()) return;
-  if (range.end > kSystemKeysBegin) {
+  if (compare_bytes(range.end, kSystemKeysBegin) > 0) {
     sticky_error_ = ErrorCode::key_outside_legal_range;
     return;
   }
@@ -411,8 +416,8 @@ void Transaction::read_merged(KeyRangeRef range, std::size_t limit, bool reverse
 }
 
 ErrorOr<RangeResult> Transaction::do_get_range(KeyRangeRef range, const RangeOptions& options) {
-  if (range.begin > range.end) return ErrorCode::inverted_range;
-  if (range.end > kSystemKeysBegin) return ErrorCode::key_outside_legal_range;
+  if (compare_bytes(range.begin, range.end) > 0) return ErrorCode::inverted_range;
+  if (compare_bytes(range.end, kSystemKeysBegin) > 0) return ErrorCode::key_outside_legal_range;
   if (unreadable(range)) return ErrorCode::accessed_unreadable;
   RangeResult out;
   const std::size_t limit = options.limit > 0 ? static_cast<std::size_t>(options.limit) : SIZE_MAX;

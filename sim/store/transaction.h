@@ -169,10 +169,12 @@ class Transaction {
     std::vector<KeyRangeRef> write_ranges;
     void clear();
   };
-  static Buffers* acquire_buffers();
+  static Buffers* acquire_buffers();  // empty buffers
   static void release_buffers(Buffers* buffers);
 
   friend class StoreOpBase;
+  // Everything but the buffers (empty already) and the backoff, for a new attempt.
+  void start_attempt();
   ErrorCode check_key(BytesView key) const;
   bool in_cleared_range(BytesView key) const;
   bool unreadable(KeyRangeRef range) const;
