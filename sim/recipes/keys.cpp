@@ -28,13 +28,11 @@ std::optional<std::int64_t> int_at(const Bytes& prefix, BytesView key, std::size
 
 }  // namespace
 
-Space::Space(std::string_view name) : prefix_(pack(Tuple{std::string(name)})) {}
+Space::Space(std::string_view name)
+    : prefix_(pack(Tuple{std::string(name)})), range_{prefix_ + '\0', prefix_ + '\xff'} {}
 Space::Space(std::string_view name, std::string_view child)
-    : prefix_(pack(Tuple{std::string(name), std::string(child)})) {}
-
-KeyRange Space::range() const {
-  return KeyRange{prefix_ + '\0', prefix_ + '\xff'};
-}
+    : prefix_(pack(Tuple{std::string(name), std::string(child)})),
+      range_{prefix_ + '\0', prefix_ + '\xff'} {}
 
 KeyRange Space::range_of(std::int64_t first) const {
   Bytes p = key(first);
@@ -112,7 +110,21 @@ Bytes encode_value(std::string_view value) {
   return out;
 }
 
+namespace {
+// Whether `bytes` is a tuple holding one ASCII string with no zero byte (0x02, text, 0x00): the
+// items every workload writes, decoded without the general element reader.
+bool is_plain_ascii_string(BytesView bytes) {
+  if (bytes.size() < 2 || bytes.front() != '\x02' || bytes.back() != '\0') return false;
+  for (std::size_t i = 1; i + 1 < bytes.size(); ++i) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    if (c == 0 || c >= 0x80) return false;
+  }
+  return true;
+}
+}  // namespace
+
 std::optional<std::string> decode_value(BytesView bytes) {
+  if (is_plain_ascii_string(bytes)) return std::string(bytes.substr(1, bytes.size() - 2));
   std::size_t pos = 0;
   std::optional<TupleElement> e = unpack_element(bytes, pos);
   if (!e || pos != bytes.size()) return std::nullopt;  // not exactly one element

@@ -20,7 +20,7 @@ class Space {
 
   const Bytes& prefix() const { return prefix_; }
   // [prefix + 0x00, prefix + 0xff): every key of the subspace, never the prefix itself.
-  KeyRange range() const;
+  const KeyRange& range() const { return range_; }
   // The range of keys whose first element is `first`: Space[first].range().
   KeyRange range_of(std::int64_t first) const;
 
@@ -40,6 +40,7 @@ class Space {
  private:
   Bytes start_key(std::size_t payload_bytes) const;  // the prefix, with room for the rest
   Bytes prefix_;
+  KeyRange range_;  // range(), made once
 };
 
 // pack((value,)) / unpack(bytes)[0] for string items.
