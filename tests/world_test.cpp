@@ -45,8 +45,9 @@ CounterRun run_counter(std::uint64_t seed, int clients, int increments, FaultKno
   world.run();
   out.steps = world.steps();
   out.stats = world.stats();
-  auto it = world.store().latest_state().find("counter");
-  out.counter = it == world.store().latest_state().end() ? "" : it->second;
+  const auto state = world.store().latest_state();
+  auto it = state.find("counter");
+  out.counter = it == state.end() ? "" : it->second;
   out.unseed = world.unseed();
   out.end_us = world.now_us();
   return out;

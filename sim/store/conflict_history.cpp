@@ -22,15 +22,6 @@ bool is_key_after(BytesView candidate, BytesView key) {
 
 }  // namespace
 
-ConflictHistory::Head ConflictHistory::head_of(BytesView key) {
-  char bytes[kHeadBytes] = {};  // zero-padded
-  if (!key.empty()) std::memcpy(bytes, key.data(), std::min(key.size(), kHeadBytes));
-  Head head;
-  for (std::size_t i = 0; i < kHeadWords; ++i)
-    head[i] = load_big_endian(bytes + i * sizeof(std::uint64_t));
-  return head;
-}
-
 // --- KeyBytes --------------------------------------------------------------------------------
 
 ConflictHistory::KeyBytes& ConflictHistory::KeyBytes::operator=(const KeyBytes& other) {
@@ -70,14 +61,6 @@ void ConflictHistory::KeyBytes::assign(BytesView key, bool append_zero) {
   size_ = static_cast<std::uint32_t>(size);
 }
 
-int ConflictHistory::compare_past_head(Index n, const Probe& probe) const {
-  // Equal heads: a key no longer than the head is a prefix of the other key (the padding
-  // matched its bytes), so the shorter orders first; otherwise the first kHeadBytes are equal.
-  const std::size_t mine = node(n).key_size, theirs = probe.bytes.size();
-  if (std::min(mine, theirs) <= kHeadBytes) return mine < theirs ? -1 : (mine > theirs ? 1 : 0);
-  return compare_bytes(key_of(n).substr(kHeadBytes), probe.bytes.substr(kHeadBytes));
-}
-
 void ConflictHistory::KeyBytes::release() {
   if (on_heap()) delete[] heap_;
   size_ = 0;
@@ -100,7 +83,7 @@ ConflictHistory::Index ConflictHistory::make_node(BytesView key, bool append_zer
   bytes.assign(key, append_zero);
   Node& fresh = node(n);
   fresh.key_size = static_cast<std::uint32_t>(bytes.view().size());
-  fresh.head = head_of(bytes.view());
+  fresh.head = KeyHead::of(bytes.view());
   fresh.version = version;
   fresh.subtree_max = version;
   fresh.priority = static_cast<std::uint32_t>(next_priority(priority_state_) >> 32);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "sim/store/bytes.h"
+#include "sim/store/key_head.h"
 
 namespace contend {
 
@@ -53,20 +54,8 @@ class ConflictHistory {
   using Index = std::int32_t;
   static constexpr Index kNil = -1;
 
-  // The first kHeadBytes bytes of a key, zero-padded, as big-endian numbers: where two keys' heads
-  // differ they order the keys; where they are equal and either key is no longer than the head,
-  // the shorter key is a prefix of the other. Only longer keys with equal heads compare bytes.
-  static constexpr std::size_t kHeadWords = 2;
-  static constexpr std::size_t kHeadBytes = kHeadWords * sizeof(std::uint64_t);
-  using Head = std::array<std::uint64_t, kHeadWords>;
-  static Head head_of(BytesView key);
-
-  // A key being looked up, with its head.
-  struct Probe {
-    explicit Probe(BytesView key) : bytes(key), head(head_of(key)) {}
-    BytesView bytes;
-    Head head;
-  };
+  // A key being looked up, with its head (key_head.h).
+  using Probe = KeyProbe;
 
   // A boundary key's bytes: inline when they fit, else in a heap block it owns.
   class KeyBytes {
@@ -106,19 +95,20 @@ class ConflictHistory {
     Index right = kNil;
     std::uint32_t priority = 0;
     std::uint32_t key_size = 0;
-    Head head{};
+    KeyHead head;
   };
 
   // <0, 0 or >0 as node n's key orders before, equal to or after the probe.
   int compare(Index n, const Probe& probe) const {
-    const Node& at = node(n);
-    for (std::size_t i = 0; i < kHeadWords; ++i) {
-      if (at.head[i] != probe.head[i]) return at.head[i] < probe.head[i] ? -1 : 1;
-    }
+    if (const int order = compare_heads(node(n).head, probe.head); order != 0) return order;
     return compare_past_head(n, probe);
   }
   // compare() once the heads are equal.
-  int compare_past_head(Index n, const Probe& probe) const;
+  int compare_past_head(Index n, const Probe& probe) const {
+    return compare_past_heads(
+        node(n).key_size, [&] { return key_of(n); }, probe.bytes.size(),
+        [&] { return probe.bytes; });
+  }
   BytesView key_of(Index n) const { return keys_[static_cast<std::size_t>(n)].view(); }
 
   Node& node(Index n) { return nodes_[static_cast<std::size_t>(n)]; }

@@ -26,9 +26,16 @@ ErrorCode Store::check_read_version(Version read_version, std::int64_t now_us) c
   return ErrorCode::success;
 }
 
+std::map<Bytes, Bytes, KeyLess> Store::latest_state() const {
+  std::map<Bytes, Bytes, KeyLess> out;
+  for (const auto& [key, value] : current_)
+    out.emplace_hint(out.end(), key.bytes, value);
+  return out;
+}
+
 std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
   std::optional<Bytes> value;
-  if (auto it = current_.find(key); it != current_.end()) value = it->second;
+  if (auto it = current_.find(KeyProbe(key)); it != current_.end()) value = it->second;
   // Undo newer commits, newest first, so the oldest commit after read_version has the last word.
   for (auto n = log_.end(); n != log_.begin() && log_[n - 1].version > read_version; --n) {
     const LoggedCommit& commit = log_[n - 1];
@@ -122,12 +129,13 @@ void Store::record_before(BytesView key, const Bytes* before) {
 }
 
 void Store::put(KeyMap::iterator at, BytesView key, BytesView value) {
-  if (at != current_.end() && equal_bytes(at->first, key)) {
+  if (at != current_.end() && equal_bytes(at->first.bytes, key)) {
     at->second.assign(value);
     return;
   }
   if (spare_nodes_.empty()) {
-    current_.emplace_hint(at, key, value);
+    current_.emplace_hint(at, std::piecewise_construct, std::forward_as_tuple(key),
+                          std::forward_as_tuple(value));
     return;
   }
   KeyMap::node_type node = std::move(spare_nodes_.back());
@@ -188,8 +196,8 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
     return *versionstamp;
   };
   auto set_key = [&](BytesView key, BytesView value) {
-    auto at = current_.lower_bound(key);
-    const bool exists = at != current_.end() && equal_bytes(at->first, key);
+    auto at = current_.lower_bound(KeyProbe(key));
+    const bool exists = at != current_.end() && equal_bytes(at->first.bytes, key);
     record_before(key, exists ? &at->second : nullptr);
     put(at, key, value);
   };
@@ -199,10 +207,10 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
         set_key(m.param1, m.param2);
         break;
       case MutationType::clear_range: {
-        auto first = current_.lower_bound(BytesView(m.param1));
-        auto last = current_.lower_bound(BytesView(m.param2));
+        auto first = current_.lower_bound(KeyProbe(m.param1));
+        auto last = current_.lower_bound(KeyProbe(m.param2));
         for (auto it = first; it != last; ++it)
-          record_before(it->first, &it->second);
+          record_before(it->first.bytes, &it->second);
         erase_range(first, last);
         break;
       }
@@ -214,7 +222,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
         break;
       default: {
         std::optional<Bytes> existing;
-        if (auto it = current_.find(BytesView(m.param1)); it != current_.end())
+        if (auto it = current_.find(KeyProbe(m.param1)); it != current_.end())
           existing = it->second;
         set_key(m.param1, apply_atomic(m.type, existing, m.param2));
         break;

@@ -9,7 +9,8 @@
 // The log is three FIFO rings (commits; their undo entries; their write ranges) over one byte
 // FIFO holding the keys and values they name, all released from the oldest end as the window
 // moves (fifo.h): a commit costs a few appends, never an allocation in a steady state. Map nodes
-// of cleared keys are kept (up to kSpareNodesMax) for new keys.
+// of cleared keys are kept (up to kSpareNodesMax) for new keys; map keys carry their first sixteen
+// bytes as numbers (key_head.h), which decide most comparisons of a descent.
 // Invariants:
 // - log_ versions strictly increase; every commit newer than (latest - window) is in log_; a
 //   commit's undo entries are sorted by key, one per key, and name bytes not yet released;
@@ -28,6 +29,7 @@
 #include "sim/store/environment.h"
 #include "sim/store/error.h"
 #include "sim/store/fifo.h"
+#include "sim/store/key_head.h"
 #include "sim/store/mutation.h"
 
 namespace contend {
@@ -103,11 +105,12 @@ class Store {
   void set_observer(CommitObserver* observer) { observer_ = observer; }
   std::size_t key_count() const { return current_.size(); }
   std::uint64_t commits() const { return commit_count_; }
-  // Direct state access for tests and checkers: the latest value of every key.
-  const std::map<Bytes, Bytes, KeyLess>& latest_state() const { return current_; }
+  // A copy of the latest value of every key, for tests and end-of-run accounting.
+  std::map<Bytes, Bytes, KeyLess> latest_state() const;
 
  private:
-  using KeyMap = std::map<Bytes, Bytes, KeyLess>;
+  // Keys carry their heads (key_head.h): a descent rarely reads a key's bytes.
+  using KeyMap = std::map<HeadedKey, Bytes, HeadedKeyLess>;
   static constexpr std::size_t kSpareNodesMax = 4096;
   // The value a commit's write replaced; the views are into bytes_.
   struct UndoEntry {
@@ -172,23 +175,25 @@ void Store::scan(KeyRangeRef range, Version read_version, bool reverse, Visit&& 
   if (!has_commits_after(read_version)) {
     // One descent, to the end the scan starts from; the other end is a comparison per row
     // (a limited read stops after a row or two).
-    const KeyLess less;
+    const HeadedKeyLess less;
     if (!reverse) {
-      for (auto it = current_.lower_bound(range.begin);
-           it != current_.end() && less(it->first, range.end); ++it) {
-        if (!visit(BytesView(it->first), BytesView(it->second))) return;
+      const KeyProbe end(range.end);
+      for (auto it = current_.lower_bound(KeyProbe(range.begin));
+           it != current_.end() && less(it->first, end); ++it) {
+        if (!visit(BytesView(it->first.bytes), BytesView(it->second))) return;
       }
     } else {
-      for (auto it = current_.lower_bound(range.end); it != current_.begin();) {
+      const KeyProbe begin(range.begin);
+      for (auto it = current_.lower_bound(KeyProbe(range.end)); it != current_.begin();) {
         --it;
-        if (less(it->first, range.begin)) return;
-        if (!visit(BytesView(it->first), BytesView(it->second))) return;
+        if (less(it->first, begin)) return;
+        if (!visit(BytesView(it->first.bytes), BytesView(it->second))) return;
       }
     }
     return;
   }
-  auto lo = current_.lower_bound(range.begin);
-  auto hi = current_.lower_bound(range.end);
+  auto lo = current_.lower_bound(KeyProbe(range.begin));
+  auto hi = current_.lower_bound(KeyProbe(range.end));
   // Slow path: merge the current values with the values newer commits replaced.
   Overlay overlay = overlay_since(range, read_version);
   auto visit_merged = [&](BytesView key, const Bytes* current, const std::optional<Bytes>* old) {
@@ -199,14 +204,14 @@ void Store::scan(KeyRangeRef range, Version read_version, bool reverse, Visit&& 
     auto c = lo;
     auto o = overlay.begin();
     while (c != hi || o != overlay.end()) {
-      bool take_overlay = c == hi || (o != overlay.end() && o->first <= c->first);
+      bool take_overlay = c == hi || (o != overlay.end() && o->first <= c->first.bytes);
       bool more = true;
       if (take_overlay) {
-        if (c != hi && o->first == c->first) ++c;
+        if (c != hi && o->first == c->first.bytes) ++c;
         more = visit_merged(o->first, nullptr, &o->second);
         ++o;
       } else {
-        more = visit_merged(c->first, &c->second, nullptr);
+        more = visit_merged(c->first.bytes, &c->second, nullptr);
         ++c;
       }
       if (!more) return;
@@ -219,14 +224,14 @@ void Store::scan(KeyRangeRef range, Version read_version, bool reverse, Visit&& 
       auto op = o == overlay.begin() ? o : std::prev(o);
       bool has_c = c != lo;
       bool has_o = o != overlay.begin();
-      bool take_overlay = !has_c || (has_o && op->first >= cp->first);
+      bool take_overlay = !has_c || (has_o && op->first >= cp->first.bytes);
       bool more = true;
       if (take_overlay) {
-        if (has_c && op->first == cp->first) c = cp;
+        if (has_c && op->first == cp->first.bytes) c = cp;
         more = visit_merged(op->first, nullptr, &op->second);
         o = op;
       } else {
-        more = visit_merged(cp->first, &cp->second, nullptr);
+        more = visit_merged(cp->first.bytes, &cp->second, nullptr);
         c = cp;
       }
       if (!more) return;
