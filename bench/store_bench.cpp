@@ -79,7 +79,7 @@ void BM_MapSet(benchmark::State& state) {
 BENCHMARK(BM_MapSet)->Name("baseline/set_commit");
 
 Task<ErrorCode> read_set_commit(Transaction& tr, const std::string& key) {
-  const KeyRange queue_range{"Q", "R"};
+  const KeyRangeRef queue_range{"Q", "R"};  // views, as the baseline's string_views
   auto body = co_await attempt(tr, [&](Transaction& t) -> Task<void> {
     auto rows = co_await t.get_range(queue_range, {.limit = 1});
     benchmark::DoNotOptimize(rows);

@@ -61,3 +61,22 @@ TEST(KeyOrder, DifferencesAtEveryPositionAroundTheWordEdges) {
 
 }  // namespace
 }  // namespace contend
+
+namespace contend {
+namespace {
+
+TEST(CopyBytes, CopiesExactlyNBytesForEverySize) {
+  std::string from(100, '\0');
+  for (std::size_t i = 0; i < from.size(); ++i)
+    from[i] = static_cast<char>(i * 31 + 7);
+  for (std::size_t n = 0; n <= 80; ++n) {
+    std::string to(100, '#');  // guard bytes around the copy must stay untouched
+    copy_bytes(to.data() + 5, from.data() + 3, n);
+    EXPECT_EQ(to.substr(5, n), from.substr(3, n)) << "size " << n;
+    EXPECT_EQ(to.substr(0, 5), "#####") << "size " << n << " wrote before the destination";
+    EXPECT_EQ(to.substr(5 + n), std::string(95 - n, '#')) << "size " << n << " wrote past it";
+  }
+}
+
+}  // namespace
+}  // namespace contend

@@ -30,13 +30,13 @@ class ByteArena {
   BytesView copy(BytesView bytes) {
     if (bytes.empty()) return {};
     char* at = allocate(bytes.size());
-    std::memcpy(at, bytes.data(), bytes.size());
+    copy_bytes(at, bytes.data(), bytes.size());
     return BytesView(at, bytes.size());
   }
   // A copy of key_after(key): `key` and a '\x00'. Its first key.size() bytes are a copy of key.
   BytesView copy_key_after(BytesView key) {
     char* at = allocate(key.size() + 1);
-    if (!key.empty()) std::memcpy(at, key.data(), key.size());
+    copy_bytes(at, key.data(), key.size());
     at[key.size()] = '\0';
     return BytesView(at, key.size() + 1);
   }

@@ -30,6 +30,28 @@ inline std::uint64_t load_big_endian(const char* p) {
   return __builtin_bswap64(w);
 }
 
+// Copies n bytes from `from` to `to` (not overlapping), inline: keys and values are mostly a few
+// dozen bytes, where a call to memcpy costs more than the copy. Longer runs go to memcpy.
+inline void copy_bytes(char* to, const char* from, std::size_t n) {
+  auto move_word = [&](std::size_t at, auto word) {
+    std::memcpy(&word, from + at, sizeof word);  // fixed size: compiled to one load and store
+    std::memcpy(to + at, &word, sizeof word);
+  };
+  if (n >= 8 && n <= 32) {  // words from the front, and one ending exactly at n
+    for (std::size_t i = 0; i + 8 < n; i += 8)
+      move_word(i, std::uint64_t{});
+    move_word(n - 8, std::uint64_t{});
+  } else if (n >= 4 && n < 8) {
+    move_word(0, std::uint32_t{});
+    move_word(n - 4, std::uint32_t{});
+  } else if (n < 4) {
+    for (std::size_t i = 0; i < n; ++i)
+      to[i] = from[i];
+  } else {
+    std::memcpy(to, from, n);
+  }
+}
+
 // <0, 0 or >0 as `a` orders before, equal to or after `b` in unsigned byte order (what
 // BytesView::compare answers), eight bytes at a time and inline: keys share long prefixes (a
 // subspace, a tuple's type codes), where a call to memcmp per comparison dominated the store.

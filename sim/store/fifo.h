@@ -21,6 +21,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/store/bytes.h"
+
 namespace contend {
 
 template <class T>
@@ -111,7 +113,7 @@ class ByteFifo {
       add_chunk(bytes.size());
     Chunk& chunk = chunks_.back();
     char* at = chunk.data.get() + chunk.used;
-    std::memcpy(at, bytes.data(), bytes.size());
+    copy_bytes(at, bytes.data(), bytes.size());
     chunk.used += bytes.size();
     return std::string_view(at, bytes.size());
   }
