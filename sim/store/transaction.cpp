@@ -123,7 +123,7 @@ Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
   entry.key = key;
   entry.value = {};
   entry.pending_ops.clear();
-  writes_.move_last_to(index);
+  if (index + 1 < writes_.size()) writes_.move_last_to(index);
   return writes_[index];
 }
 
@@ -295,6 +295,7 @@ void Transaction::add_write_conflict_key(BytesView key) {
 // ---- reads ----
 
 bool Transaction::unreadable(KeyRangeRef range) const {
+  if (writes_.empty() && versionstamped_key_ranges_.empty()) return false;
   for (const KeyRange& r : versionstamped_key_ranges_) {
     if (KeyRangeRef(r).intersects(range)) return true;
   }
