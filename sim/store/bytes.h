@@ -119,11 +119,9 @@ struct KeyRange {
   Bytes begin;
   Bytes end;
 
-  bool empty() const { return !(begin < end); }
-  bool contains(BytesView key) const { return BytesView(begin) <= key && key < BytesView(end); }
-  bool intersects(const KeyRange& other) const {
-    return begin < other.end && other.begin < end && !empty() && !other.empty();
-  }
+  bool empty() const { return KeyRangeRef(*this).empty(); }
+  bool contains(BytesView key) const { return KeyRangeRef(*this).contains(key); }
+  bool intersects(const KeyRange& other) const { return KeyRangeRef(*this).intersects(other); }
   // A view of this range (valid while it lives and is not modified), as string to string_view.
   operator KeyRangeRef() const { return KeyRangeRef{begin, end}; }
   friend bool operator==(const KeyRange&, const KeyRange&) = default;

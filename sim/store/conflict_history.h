@@ -26,7 +26,6 @@
 //   away so memory stays proportional to the writes inside the window.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <vector>
 

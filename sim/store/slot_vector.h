@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cstddef>
-#include <span>
 #include <vector>
 
 namespace contend {
@@ -32,12 +31,6 @@ class SlotVector {
   T& push_slot() {
     if (size_ == slots_.size()) slots_.emplace_back();
     return slots_[size_++];
-  }
-  // The next push_slot() reallocates, moving every element: a view into one would dangle.
-  bool full() const { return size_ == slots_.size(); }
-  // Adds a spare slot when full, so the next push_slot() moves nothing.
-  void make_room() {
-    if (full()) slots_.emplace_back();
   }
   void clear() { size_ = 0; }
   void pop_back() {
@@ -82,7 +75,6 @@ class SlotVector {
   T* end() { return slots_.data() + size_; }
   const T* begin() const { return slots_.data(); }
   const T* end() const { return slots_.data() + size_; }
-  std::span<const T> span() const { return {slots_.data(), size_}; }
 
  private:
   std::vector<T> slots_;

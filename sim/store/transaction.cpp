@@ -178,7 +178,7 @@ void Transaction::clear_range(KeyRangeRef range) {
     sticky_error_ = ErrorCode::key_outside_legal_range;
     return;
   }
-  const KeyRangeRef copied{arena_.copy(range.begin), arena_.copy(range.end)};
+  const KeyRangeRef copied = copy_range(range);
   push_mutation(MutationType::clear_range, copied.begin, copied.end);
   writes_.erase(static_cast<std::size_t>(write_lower_bound(copied.begin) - writes_.begin()),
                 static_cast<std::size_t>(write_lower_bound(copied.end) - writes_.begin()));
@@ -221,7 +221,8 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
     Bytes high = fill_versionstamp(key, Bytes(10, '\xff'));
     KeyRange possible{std::move(low), key_after(high)};
     push_mutation(type, arena_.copy(key), arena_.copy(operand));
-    note_write(arena_.copy(possible.begin), arena_.copy(possible.end), key.size() + operand.size());
+    const KeyRangeRef written = copy_range(possible);
+    note_write(written.begin, written.end, key.size() + operand.size());
     versionstamped_key_ranges_.push_back(std::move(possible));
     return;
   }
@@ -284,7 +285,8 @@ void Transaction::add_read_conflict_key(BytesView key) {
 
 void Transaction::add_write_conflict_range(KeyRangeRef range) {
   if (range.empty()) return;
-  note_write(arena_.copy(range.begin), arena_.copy(range.end), 0);
+  const KeyRangeRef copied = copy_range(range);
+  note_write(copied.begin, copied.end, 0);
 }
 
 void Transaction::add_write_conflict_key(BytesView key) {

@@ -192,6 +192,9 @@ class Transaction {
     const BytesView after = arena_.copy_key_after(key);
     return KeyCopy{after.substr(0, key.size()), after};
   }
+  KeyRangeRef copy_range(KeyRangeRef range) {
+    return KeyRangeRef{arena_.copy(range.begin), arena_.copy(range.end)};
+  }
   void push_mutation(MutationType type, BytesView param1, BytesView param2) {
     mutations_.push_back(MutationRef{type, param1, param2});
   }
@@ -290,9 +293,7 @@ class Transaction::GetOp : public StoreOpBase {
 class Transaction::RangeOp : public StoreOpBase {
  public:
   RangeOp(Transaction& tr, KeyRangeRef range, RangeOptions options)
-      : StoreOpBase(tr, StepKind::read),
-        range_{tr.arena_.copy(range.begin), tr.arena_.copy(range.end)},
-        options_(options) {}
+      : StoreOpBase(tr, StepKind::read), range_(tr.copy_range(range)), options_(options) {}
   void complete() override;
   RangeResult await_resume() { return std::move(result_); }
 
