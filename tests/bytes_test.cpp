@@ -1,12 +1,16 @@
-// Key order: compare_bytes (eight bytes at a time) must agree with std::string's byte order.
+// Byte helpers: compare_bytes (eight bytes at a time) must agree with std::string's byte order;
+// the inline copies and loads must match memcpy's bytes for every size.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/store/bytes.h"
+#include "sim/store/key_head.h"
 
 namespace contend {
 namespace {
@@ -75,6 +79,34 @@ TEST(CopyBytes, CopiesExactlyNBytesForEverySize) {
     EXPECT_EQ(to.substr(5, n), from.substr(3, n)) << "size " << n;
     EXPECT_EQ(to.substr(0, 5), "#####") << "size " << n << " wrote before the destination";
     EXPECT_EQ(to.substr(5 + n), std::string(95 - n, '#')) << "size " << n << " wrote past it";
+  }
+}
+
+TEST(LoadBigEndianPrefix, IsTheZeroPaddedWordForEverySize) {
+  // The bytes sit at the very end of a heap buffer, so ASan catches a read past them.
+  for (std::size_t n = 0; n <= 8; ++n) {
+    for (int pattern = 0; pattern < 4; ++pattern) {
+      auto bytes = std::make_unique<char[]>(n + 1);
+      char padded[8] = {};
+      for (std::size_t i = 0; i < n; ++i) {
+        bytes[i] = static_cast<char>(pattern == 0 ? 0xff : (i + 1) * (37 + pattern * 50));
+        padded[i] = bytes[i];
+      }
+      EXPECT_EQ(load_big_endian_prefix(bytes.get(), n), load_big_endian(padded))
+          << "size " << n << ", pattern " << pattern;
+    }
+  }
+}
+
+TEST(KeyHead, OrdersKeysAsTheirFirstSixteenBytesZeroPadded) {
+  std::string key;
+  for (std::size_t n = 0; n <= 20; ++n) {
+    const KeyHead head = KeyHead::of(key);
+    char padded[16] = {};
+    std::memcpy(padded, key.data(), std::min<std::size_t>(n, 16));
+    EXPECT_EQ(head.words[0], load_big_endian(padded)) << "size " << n;
+    EXPECT_EQ(head.words[1], load_big_endian(padded + 8)) << "size " << n;
+    key.push_back(static_cast<char>(0xf0 - n * 3));
   }
 }
 

@@ -134,6 +134,46 @@ TEST_F(StoreRules, ALimitedForwardReadConflictsWithAWriteBeforeItsLastKey) {
   EXPECT_EQ(reader.last_conflict()->writer_range, single_key_range("k1"));
 }
 
+// The store logs a lone single-key write through its undo entry and any other writes apart:
+// either way a conflict names the writer's range that met the read.
+TEST_F(StoreRules, AConflictNamesTheWritersRangeThatMetTheRead) {
+  struct Case {
+    const char* what;
+    void (*write)(Transaction&);
+    KeyRange expected;
+  };
+  const Case cases[] = {
+      {"one set", [](Transaction& w) { w.set("k1", "v"); }, single_key_range("k1")},
+      {"two sets",
+       [](Transaction& w) {
+         w.set("a", "v");
+         w.set("k1", "v");
+       },
+       single_key_range("k1")},
+      {"a clear of an absent key", [](Transaction& w) { w.clear("k5"); }, single_key_range("k5")},
+      {"a clear range",
+       [](Transaction& w) {
+         w.clear_range(KeyRangeRef{"k0", "k9"});
+       },
+       range_of("k0", "k9")},
+      {"a write conflict range", [](Transaction& w) { w.add_write_conflict_key("k1"); },
+       single_key_range("k1")},
+  };
+  for (const Case& c : cases) {
+    put("k1", "1");
+    Transaction reader(db(1));
+    ASSERT_TRUE(get_range(reader, range_of("k", "l"), {}).ok());
+    Transaction writer(db(2));
+    c.write(writer);
+    ASSERT_EQ(commit(writer), ErrorCode::success) << c.what;
+    reader.set("x", "y");
+    EXPECT_EQ(commit(reader), ErrorCode::not_committed) << c.what;
+    ASSERT_TRUE(reader.last_conflict().has_value()) << c.what;
+    EXPECT_EQ(reader.last_conflict()->writer_range, c.expected) << c.what;
+    EXPECT_EQ(reader.last_conflict()->writer_transaction_id, writer.id()) << c.what;
+  }
+}
+
 TEST_F(StoreRules, ALimitedReverseReadConflictsOnlyFromTheSmallestReturnedKey) {
   put("k1", "1");
   put("k2", "2");

@@ -30,6 +30,28 @@ inline std::uint64_t load_big_endian(const char* p) {
   return __builtin_bswap64(w);
 }
 
+// The first n (<= 8) bytes at p as the high bytes of a big-endian number, zero-padded: what
+// load_big_endian gives for eight bytes, without reading past p + n. Inline loads, no memcpy call.
+inline std::uint64_t load_big_endian_prefix(const char* p, std::size_t n) {
+  if (n >= 8) return load_big_endian(p);
+  auto byte_at = [&](std::size_t i) {
+    return static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (56 - 8 * i);
+  };
+  if (n >= 4) {  // two four-byte loads, the second ending exactly at n (they may overlap)
+    auto load32 = [](const char* q) {
+      std::uint32_t w;
+      std::memcpy(&w, q, sizeof w);
+      return static_cast<std::uint64_t>(__builtin_bswap32(w));
+    };
+    return (load32(p) << 32) | (load32(p + n - 4) << (64 - 8 * n));
+  }
+  std::uint64_t w = 0;  // at most three bytes, each at a fixed place
+  if (n > 0) w |= byte_at(0);
+  if (n > 1) w |= byte_at(1);
+  if (n > 2) w |= byte_at(2);
+  return w;
+}
+
 // Copies n bytes from `from` to `to` (not overlapping), inline: keys and values are mostly a few
 // dozen bytes, where a call to memcpy costs more than the copy. Longer runs go to memcpy.
 inline void copy_bytes(char* to, const char* from, std::size_t n) {
@@ -105,10 +127,13 @@ struct KeyRangeRef {
   BytesView begin;
   BytesView end;
 
-  bool empty() const { return !(begin < end); }
-  bool contains(BytesView key) const { return begin <= key && key < end; }
+  bool empty() const { return compare_bytes(begin, end) >= 0; }
+  bool contains(BytesView key) const {
+    return compare_bytes(begin, key) <= 0 && compare_bytes(key, end) < 0;
+  }
   bool intersects(KeyRangeRef other) const {
-    return begin < other.end && other.begin < end && !empty() && !other.empty();
+    return compare_bytes(begin, other.end) < 0 && compare_bytes(other.begin, end) < 0 && !empty() &&
+           !other.empty();
   }
   friend bool operator==(KeyRangeRef a, KeyRangeRef b) {
     return a.begin == b.begin && a.end == b.end;
@@ -137,6 +162,13 @@ inline std::vector<KeyRange> copy_of(std::span<const KeyRangeRef> ranges) {
   for (KeyRangeRef r : ranges)
     out.push_back(copy_of(r));
   return out;
+}
+
+// Whether `range` is [k, k + '\x00'): exactly the one key range.begin.
+inline bool is_single_key_range(KeyRangeRef range) {
+  const std::size_t n = range.begin.size();
+  return range.end.size() == n + 1 && range.end.back() == '\0' &&
+         equal_bytes(range.end.substr(0, n), range.begin);
 }
 
 // A range covering exactly one key: [key, key + '\x00').

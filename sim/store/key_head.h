@@ -20,11 +20,14 @@ struct KeyHead {
   std::array<std::uint64_t, kWords> words{};
 
   static KeyHead of(BytesView key) {
-    char bytes[kBytes] = {};  // zero-padded
-    if (!key.empty()) std::memcpy(bytes, key.data(), std::min(key.size(), kBytes));
+    static_assert(kWords == 2);
+    constexpr std::size_t kWordBytes = sizeof(std::uint64_t);
+    const std::size_t n = key.size();
     KeyHead head;
-    for (std::size_t i = 0; i < kWords; ++i)
-      head.words[i] = load_big_endian(bytes + i * sizeof(std::uint64_t));
+    head.words[0] = load_big_endian_prefix(key.data(), std::min(n, kWordBytes));
+    if (n > kWordBytes)
+      head.words[1] =
+          load_big_endian_prefix(key.data() + kWordBytes, std::min(n - kWordBytes, kWordBytes));
     return head;
   }
 };

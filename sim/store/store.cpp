@@ -88,6 +88,8 @@ std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) 
     if (const LoggedCommit* writer = logged_commit(newest)) {
       cause.writer_client = writer->client;
       cause.writer_transaction_id = writer->transaction_id;
+      if (writer->write_is_undo_key)
+        cause.writer_range = single_key_range(undo_[writer->undo_begin].key);
       for (auto w = writer->writes_begin; w != writer->writes_end; ++w) {
         const KeyRangeRef written{logged_writes_[w].begin, logged_writes_[w].end};
         if (written.intersects(read)) {
@@ -181,8 +183,14 @@ void Store::log_commit(const CommitRequest& request, Version commit_version, Byt
   logged.undo_end = undo_.end();
   pending_undo_.clear();
   logged.writes_begin = logged_writes_.end();
-  for (const KeyRangeRef& w : request.write_ranges)
-    logged_writes_.push_back(LoggedRange{bytes_.append(w.begin), bytes_.append(w.end)});
+  logged.write_is_undo_key =
+      request.write_ranges.size() == 1 && logged.undo_end - logged.undo_begin == 1 &&
+      is_single_key_range(request.write_ranges[0]) &&
+      equal_bytes(request.write_ranges[0].begin, undo_[logged.undo_begin].key);
+  if (!logged.write_is_undo_key) {
+    for (const KeyRangeRef& w : request.write_ranges)
+      logged_writes_.push_back(LoggedRange{bytes_.append(w.begin), bytes_.append(w.end)});
+  }
   logged.writes_end = logged_writes_.end();
   log_.push_back(logged);
 }
@@ -240,6 +248,8 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
 }
 
 void Store::prune(Version horizon) {
+  history_.prune(horizon);
+  if (log_.empty() || log_.front().version > horizon) return;  // nothing leaves the window
   while (!log_.empty() && log_.front().version <= horizon)
     log_.pop_front();
   if (log_.empty()) {
@@ -251,7 +261,6 @@ void Store::prune(Version horizon) {
     logged_writes_.pop_front_until(log_.front().writes_begin);
     bytes_.release_before(log_.front().bytes_mark);
   }
-  history_.prune(horizon);
 }
 
 }  // namespace contend

@@ -6,9 +6,10 @@
 // inside the window, the values its writes replaced (undo entries). A read at version rv starts
 // from the current value and undoes the commits newer than rv. Versions are virtual microseconds:
 // a commit takes max(latest + 1, now) so versions advance 1,000,000 per virtual second.
-// The log is three FIFO rings (commits; their undo entries; their write ranges) over one byte
-// FIFO holding the keys and values they name, all released from the oldest end as the window
-// moves (fifo.h): a commit costs a few appends, never an allocation in a steady state. Map nodes
+// The log is three FIFO rings (commits; their undo entries; their write ranges, for conflict
+// explanations, save a lone single-key write its undo entry names) over one byte FIFO holding
+// the keys and values they name, all released from the oldest end as the window moves
+// (fifo.h): a commit costs a few appends, never an allocation in a steady state. Map nodes
 // of cleared keys are kept (up to kSpareNodesMax) for new keys; map keys carry their first sixteen
 // bytes as numbers (key_head.h), which decide most comparisons of a descent.
 // Invariants:
@@ -128,6 +129,9 @@ class Store {
     std::uint64_t transaction_id = 0;
     FifoRing<UndoEntry>::Number undo_begin = 0, undo_end = 0;
     FifoRing<LoggedRange>::Number writes_begin = 0, writes_end = 0;  // for explanations
+    // Its one write range is [k, k + '\x00') of its one undo entry's key k (a plain push or
+    // pop), which the undo entry names already: nothing in logged_writes_.
+    bool write_is_undo_key = false;
     ByteFifo::Mark bytes_mark = 0;  // its bytes lie in this chunk or later ones
   };
   using Overlay = std::map<Bytes, std::optional<Bytes>, KeyLess>;

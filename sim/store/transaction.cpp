@@ -275,7 +275,7 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
 }
 
 void Transaction::add_read_conflict_range(KeyRangeRef range) {
-  add_conflict_for_read(range);
+  add_conflict_for_read(copy_range(range));
 }
 
 void Transaction::add_read_conflict_key(BytesView key) {
@@ -333,25 +333,24 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
   return db_value;
 }
 
-// Adds the read conflict range minus the keys and ranges this transaction wrote independently
-// (sets, clears, clear ranges); dependent (atomic) writes keep their conflict.
-void Transaction::add_read_range(BytesView begin, BytesView end, bool end_after) {
-  const BytesView b = arena_.copy(begin);
-  read_ranges_.push_back(KeyRangeRef{b, end_after ? arena_.copy_key_after(end) : arena_.copy(end)});
+void Transaction::push_read_range(KeyRangeRef range) {
+  read_ranges_.push_back(range);
   read_range_steps_.push_back(step_);
 }
 
+// Adds the read conflict range minus the keys and ranges this transaction wrote independently
+// (sets, clears, clear ranges); dependent (atomic) writes keep their conflict.
 void Transaction::add_conflict_for_read(KeyRangeRef range) {
   if (range.empty()) return;
   size_bytes_ += range.begin.size() + range.end.size();
   if (writes_.empty() && cleared_.empty()) {  // nothing written yet: the whole range
-    add_read_range(range.begin, range.end);
+    push_read_range(range);
     return;
   }
   Bytes cursor(range.begin);
   auto emit_until = [&](BytesView hole_begin, BytesView hole_end) {
     if (BytesView(cursor) < hole_begin) {
-      add_read_range(cursor, std::min(hole_begin, BytesView(range.end)));
+      push_read_range(copy_range(KeyRangeRef{cursor, std::min(hole_begin, range.end)}));
     }
     if (BytesView(cursor) < hole_end) cursor.assign(hole_end);
   };
@@ -372,7 +371,7 @@ void Transaction::add_conflict_for_read(KeyRangeRef range) {
       ++w;
     }
   }
-  if (cursor < range.end) add_read_range(cursor, range.end);
+  if (cursor < range.end) push_read_range(KeyRangeRef{arena_.copy(cursor), range.end});
 }
 
 ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snapshot) {
@@ -440,14 +439,9 @@ ErrorOr<RangeResult> Transaction::do_get_range(KeyRangeRef range, const RangeOpt
     if (!limit_reached) {
       add_conflict_for_read(range);
     } else if (!reverse) {
-      if (writes_.empty() && cleared_.empty()) {  // the common case, without temporaries
-        size_bytes_ += range.begin.size() + out.back().key.size() + 1;
-        add_read_range(range.begin, out.back().key, /*end_after=*/true);
-      } else {
-        add_conflict_for_read(KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)});
-      }
+      add_conflict_for_read(KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)});
     } else {
-      add_conflict_for_read(KeyRangeRef{out.back().key, range.end});
+      add_conflict_for_read(KeyRangeRef{arena_.copy(out.back().key), range.end});
     }
   }
   return out;

@@ -200,9 +200,11 @@ class Transaction {
   }
   // The value this transaction would see for `key` given the database value at its read version.
   ErrorOr<std::optional<Bytes>> overlay(BytesView key, const std::optional<Bytes>& db_value) const;
+  // Adds `range` less the parts this transaction wrote independently as read conflict ranges.
+  // REQUIRES: range's ends view the arena (as every range a read was given does).
   void add_conflict_for_read(KeyRangeRef range);
-  // Adds the read conflict range [begin, end), or [begin, end + '\x00') when `end_after`.
-  void add_read_range(BytesView begin, BytesView end, bool end_after = false);
+  // Records the read conflict range `range` as is. REQUIRES: its ends view the arena.
+  void push_read_range(KeyRangeRef range);
   // Records the write conflict range [begin, end) (views into the arena) and the write's size.
   void note_write(BytesView begin, BytesView end, std::size_t bytes) {
     write_ranges_.push_back(KeyRangeRef{begin, end});
