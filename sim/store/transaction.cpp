@@ -417,11 +417,12 @@ void Transaction::read_merged(KeyRangeRef range, std::size_t limit, bool reverse
   }
 }
 
-ErrorOr<RangeResult> Transaction::do_get_range(KeyRangeRef range, const RangeOptions& options) {
+ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& options,
+                                    RangeResult& out) {
+  assert(out.empty());
   if (compare_bytes(range.begin, range.end) > 0) return ErrorCode::inverted_range;
   if (compare_bytes(range.end, kSystemKeysBegin) > 0) return ErrorCode::key_outside_legal_range;
   if (unreadable(range)) return ErrorCode::accessed_unreadable;
-  RangeResult out;
   const std::size_t limit = options.limit > 0 ? static_cast<std::size_t>(options.limit) : SIZE_MAX;
   const bool reverse = options.reverse;
   if (writes_.empty() && cleared_.empty()) {
@@ -444,7 +445,7 @@ ErrorOr<RangeResult> Transaction::do_get_range(KeyRangeRef range, const RangeOpt
       add_conflict_for_read(KeyRangeRef{arena_.copy(out.back().key), range.end});
     }
   }
-  return out;
+  return ErrorCode::success;
 }
 
 // Takes the read version if needed and asks the store and the fault source whether a read may
@@ -481,9 +482,7 @@ void Transaction::GetOp::complete() {
 
 void Transaction::RangeOp::complete() {
   if (ErrorCode e = tr_->begin_read(); !ok(e)) return abort_with(e);
-  auto result = tr_->do_get_range(range_, options_);
-  if (!result.ok()) return abort_with(result.error());
-  result_ = std::move(result.value());
+  if (ErrorCode e = tr_->do_get_range(range_, options_, result_); !ok(e)) return abort_with(e);
   if (tr_->env().log_reads()) {
     tr_->read_log_.push_back(ReadRecord{true, copy_of(range_), options_, options_.snapshot,
                                         tr_->mutations_.size(), std::nullopt, result_});

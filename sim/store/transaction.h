@@ -214,7 +214,8 @@ class Transaction {
   ErrorCode begin_read();
 
   ErrorOr<std::optional<Bytes>> do_get(const KeyCopy& key, bool snapshot);
-  ErrorOr<RangeResult> do_get_range(KeyRangeRef range, const RangeOptions& options);
+  // The rows of a range read into `out` (empty on entry), or the error that abandons the read.
+  ErrorCode do_get_range(KeyRangeRef range, const RangeOptions& options, RangeResult& out);
   void read_merged(KeyRangeRef range, std::size_t limit, bool reverse, RangeResult& out) const;
   ErrorCode do_commit();
 
