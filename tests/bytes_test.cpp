@@ -82,6 +82,19 @@ TEST(CopyBytes, CopiesExactlyNBytesForEverySize) {
   }
 }
 
+TEST(AssignBytes, LeavesExactlyTheNewBytesWhateverTheSizes) {
+  for (std::size_t from_size = 0; from_size <= 40; from_size += 3) {
+    for (std::size_t to_size : {std::size_t{0}, from_size, from_size + 5}) {
+      std::string to(to_size, 'x');
+      std::string from(from_size, '\0');
+      for (std::size_t i = 0; i < from_size; ++i)
+        from[i] = static_cast<char>('a' + i % 26);
+      assign_bytes(to, from);
+      EXPECT_EQ(to, from) << "from " << from_size << " bytes onto " << to_size;
+    }
+  }
+}
+
 TEST(LoadBigEndianPrefix, IsTheZeroPaddedWordForEverySize) {
   // The bytes sit at the very end of a heap buffer, so ASan catches a read past them.
   for (std::size_t n = 0; n <= 8; ++n) {

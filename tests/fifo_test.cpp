@@ -69,6 +69,26 @@ TEST(ByteFifo, ViewsStayValidUntilTheirChunkIsReleased) {
   EXPECT_EQ(views.back(), expected.back()) << "the newest chunk was released";
 }
 
+TEST(ByteFifo, APairLandsSideBySideInOneChunkAndSurvivesLikeAnAppend) {
+  ByteFifo bytes;
+  std::vector<std::pair<std::string_view, std::string_view>> views;
+  std::vector<std::pair<std::string, std::string>> expected;
+  for (int i = 0; i < 20'000; ++i) {  // several chunks, so some pairs meet a chunk's end
+    expected.emplace_back("key-" + std::to_string(i),
+                          std::string(static_cast<std::size_t>(i % 11), 'v'));
+    views.push_back(bytes.append_pair(expected.back().first, expected.back().second));
+    ASSERT_EQ(views.back().first.data() + views.back().first.size(), views.back().second.data())
+        << "pair " << i << " was split";
+  }
+  ASSERT_GT(bytes.chunk_count(), 1u);
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    ASSERT_EQ(views[i].first, expected[i].first) << "pair " << i;
+    ASSERT_EQ(views[i].second, expected[i].second) << "pair " << i;
+  }
+  const auto empty = bytes.append_pair("", "");
+  EXPECT_TRUE(empty.first.empty() && empty.second.empty());
+}
+
 TEST(ByteFifo, AnOversizedItemGetsAChunkOfItsOwn) {
   ByteFifo bytes;
   const std::string big(ByteFifo::kChunkBytes * 2 + 3, 'b');

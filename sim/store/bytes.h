@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -72,6 +73,19 @@ inline void copy_bytes(char* to, const char* from, std::size_t n) {
   } else {
     std::memcpy(to, from, n);
   }
+}
+
+// to = from, reusing to's storage: a store overwriting a value with one of the same size (a
+// counter, a queue slot) copies the bytes inline instead of going through string::assign.
+// REQUIRES: `from` does not view `to`'s bytes.
+inline void assign_bytes(Bytes& to, std::string_view from) {
+  assert(from.empty() || to.empty() || from.data() >= to.data() + to.size() ||
+         to.data() >= from.data() + from.size());
+  if (from.size() != to.size()) {
+    to.assign(from);
+    return;
+  }
+  copy_bytes(to.data(), from.data(), from.size());
 }
 
 // <0, 0 or >0 as `a` orders before, equal to or after `b` in unsigned byte order (what

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "sim/store/bytes.h"
@@ -107,15 +108,20 @@ class ByteFifo {
   // mark taken ahead of some appends never releases those appends' bytes.
   Mark mark() const { return chunks_.empty() ? first_ : first_ + chunks_.size() - 1; }
   // Copies `bytes` in; the view stays valid until its chunk is released.
-  std::string_view append(std::string_view bytes) {
-    if (bytes.empty()) return {};
-    if (chunks_.empty() || chunks_.back().capacity - chunks_.back().used < bytes.size())
-      add_chunk(bytes.size());
+  std::string_view append(std::string_view bytes) { return append_pair(bytes, {}).first; }
+  // Copies `first` and `second` in, side by side (a key and its value, a range's two ends): views
+  // valid as append's.
+  std::pair<std::string_view, std::string_view> append_pair(std::string_view first,
+                                                            std::string_view second) {
+    const std::size_t n = first.size() + second.size();
+    if (n == 0) return {};
+    if (chunks_.empty() || chunks_.back().capacity - chunks_.back().used < n) add_chunk(n);
     Chunk& chunk = chunks_.back();
     char* at = chunk.data.get() + chunk.used;
-    copy_bytes(at, bytes.data(), bytes.size());
-    chunk.used += bytes.size();
-    return std::string_view(at, bytes.size());
+    copy_bytes(at, first.data(), first.size());
+    copy_bytes(at + first.size(), second.data(), second.size());
+    chunk.used += n;
+    return {std::string_view(at, first.size()), std::string_view(at + first.size(), second.size())};
   }
   // Releases every chunk numbered below `mark`.
   void release_before(Mark mark) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <tuple>
 
 namespace contend {
 
@@ -125,14 +126,17 @@ CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
 
 void Store::record_before(BytesView key, const Bytes* before) {
   UndoEntry& entry = pending_undo_.emplace_back();
-  entry.key = bytes_.append(key);
   entry.existed = before != nullptr;
-  if (before != nullptr) entry.before = bytes_.append(*before);
+  if (before != nullptr) {
+    std::tie(entry.key, entry.before) = bytes_.append_pair(key, *before);
+  } else {
+    entry.key = bytes_.append(key);
+  }
 }
 
 void Store::put(KeyMap::iterator at, BytesView key, BytesView value) {
   if (at != current_.end() && equal_bytes(at->first.bytes, key)) {
-    at->second.assign(value);
+    assign_bytes(at->second, value);
     return;
   }
   if (spare_nodes_.empty()) {
@@ -188,8 +192,10 @@ void Store::log_commit(const CommitRequest& request, Version commit_version, Byt
       is_single_key_range(request.write_ranges[0]) &&
       equal_bytes(request.write_ranges[0].begin, undo_[logged.undo_begin].key);
   if (!logged.write_is_undo_key) {
-    for (const KeyRangeRef& w : request.write_ranges)
-      logged_writes_.push_back(LoggedRange{bytes_.append(w.begin), bytes_.append(w.end)});
+    for (const KeyRangeRef& w : request.write_ranges) {
+      const auto [begin, end] = bytes_.append_pair(w.begin, w.end);
+      logged_writes_.push_back(LoggedRange{begin, end});
+    }
   }
   logged.writes_end = logged_writes_.end();
   log_.push_back(logged);

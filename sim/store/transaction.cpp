@@ -117,8 +117,13 @@ const Transaction::WriteEntry* Transaction::find_write(BytesView key) const {
 }
 
 Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
-  const auto index = static_cast<std::size_t>(write_lower_bound(key) - writes_.begin());
-  if (index < writes_.size() && equal_bytes(writes_[index].key, key)) return writes_[index];
+  // A key after every key written so far (the first write, or keys written in order) appends
+  // without a search.
+  std::size_t index = writes_.size();
+  if (!writes_.empty() && compare_bytes(writes_.back().key, key) >= 0) {
+    index = static_cast<std::size_t>(write_lower_bound(key) - writes_.begin());
+    if (equal_bytes(writes_[index].key, key)) return writes_[index];
+  }
   WriteEntry& entry = writes_.push_slot();
   entry.key = key;
   entry.value = {};
