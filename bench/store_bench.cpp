@@ -1,6 +1,11 @@
 // The store's cost per transaction beside the same key operations on a bare std::map.
 //   store/set_commit        one committed transaction setting one key
 //   store/read_set_commit   get_range(limit 1) + set + commit, the recipes' shape
+//   store/read_set_commit_stale
+//                           the same with 64 transactions in flight: each reads, then sets and
+//                           commits 64 transactions later, so its conflict check consults the
+//                           conflict history (Store::kScannedCommitsMax) instead of scanning the
+//                           few commits after its read version
 // Transactions arrive every kCommitIntervalUs of virtual time (100,000 commits per virtual
 // second), so the 5 s MVCC window holds 500,000 commits. The store is measured in that steady
 // state: each benchmark first commits a full window of transactions, untimed (filling the window
@@ -10,6 +15,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -101,6 +107,50 @@ void BM_StoreReadSetCommit(benchmark::State& state) {
 }
 BENCHMARK(BM_StoreReadSetCommit)->Name("store/read_set_commit");
 
+constexpr std::size_t kInFlight = 64;
+static_assert(kInFlight > Store::kScannedCommitsMax, "stale reads must reach the history");
+
+// The read half of read_set_commit: the first row of the queue's range.
+ErrorCode read_first_row(Transaction& tr) {
+  const KeyRangeRef queue_range{"Q", "R"};
+  auto read = run_inline(attempt(tr, [&](Transaction& t) -> Task<void> {
+    auto rows = co_await t.get_range(queue_range, {.limit = 1});
+    benchmark::DoNotOptimize(rows);
+  }));
+  return read.ok() ? ErrorCode::success : read.error();
+}
+
+void BM_StoreReadSetCommitStale(benchmark::State& state) {
+  Store store;
+  ImmediateEnvironment env;
+  std::uint64_t i = fill_window(store, env, read_set_commit);
+  std::vector<std::unique_ptr<Transaction>> in_flight(kInFlight);
+  auto open = [&](std::unique_ptr<Transaction>& slot) {
+    slot = std::make_unique<Transaction>(Database{&store, &env, 0});
+    if (read_first_row(*slot) != ErrorCode::success) std::abort();
+  };
+  for (auto& slot : in_flight)
+    open(slot);
+  std::int64_t conflicts = 0;
+  auto commit_oldest_and_reopen = [&] {
+    env.advance_us(kCommitIntervalUs);
+    std::unique_ptr<Transaction>& slot = in_flight[i % kInFlight];
+    const ErrorCode e = run_inline(commit_set(*slot, key_of(i % kKeys)));
+    ++i;
+    open(slot);
+    return e;
+  };
+  // Untimed: the first stale commit brings the history up to date with the whole window.
+  for (std::size_t k = 0; k < 2 * kInFlight; ++k)
+    commit_oldest_and_reopen();
+  for (auto _ : state)
+    conflicts += commit_oldest_and_reopen() == ErrorCode::not_committed;
+  state.SetItemsProcessed(state.iterations());
+  state.counters["conflicted"] =
+      benchmark::Counter(static_cast<double>(conflicts) / static_cast<double>(state.iterations()));
+}
+BENCHMARK(BM_StoreReadSetCommitStale)->Name("store/read_set_commit_stale");
+
 void BM_MapReadSet(benchmark::State& state) {
   std::map<std::string, std::string, std::less<>> map;
   std::uint64_t i = 0;
@@ -115,6 +165,7 @@ void BM_MapReadSet(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_MapReadSet)->Name("baseline/read_set_commit");
+BENCHMARK(BM_MapReadSet)->Name("baseline/read_set_commit_stale");
 
 }  // namespace
 }  // namespace contend

@@ -274,6 +274,16 @@ RC_GTEST_PROP(StoreModel, AConflictIsReportedExactlyWhenAReReadWouldDiffer, ()) 
     RC_ASSERT(h.perform(reader, log, op));
   }
   reader.set("zz-marker", "1");
+  // Commits of keys no read can reach, before or after the others: with more than
+  // Store::kScannedCommitsMax in all, the reader's check consults the conflict history instead
+  // of scanning the commits after its read version.
+  const auto fillers = *rc::gen::element(0, 3, static_cast<int>(Store::kScannedCommitsMax) + 1);
+  const bool fillers_first = *rc::gen::arbitrary<bool>();
+  auto commit_fillers = [&] {
+    for (int i = 0; i < fillers; ++i)
+      h.put("~filler" + std::to_string(i), "v");
+  };
+  if (fillers_first) commit_fillers();
   // Other clients commit writes that always change what they touch: fresh values, clears of
   // keys present, each key at most once (so no write is a no-op and no two writes cancel out:
   // those are FoundationDB's documented false positives).
@@ -292,6 +302,7 @@ RC_GTEST_PROP(StoreModel, AConflictIsReportedExactlyWhenAReReadWouldDiffer, ()) 
     }
     RC_ASSERT(StoreHarness::commit(writer) == ErrorCode::success);
   }
+  if (!fillers_first) commit_fillers();
   h.env.advance_us(100);
   ErrorCode e = StoreHarness::commit(reader);
   Transaction rereader(h.db(3));

@@ -174,6 +174,106 @@ TEST_F(StoreRules, AConflictNamesTheWritersRangeThatMetTheRead) {
   }
 }
 
+// A commit is checked against the commits after its read version by scanning them when there are
+// at most Store::kScannedCommitsMax, else by the conflict history: either way it names the newest
+// writer into its read, and a read nothing wrote into commits.
+TEST_F(StoreRules, TheNewestWriterIntoAReadIsNamedHoweverManyCommitsFollowedIt) {
+  const std::size_t scanned = Store::kScannedCommitsMax;
+  for (const std::size_t others : {std::size_t{0}, scanned - 2, scanned - 1, 3 * scanned}) {
+    for (const bool writers_last : {false, true}) {
+      const std::string what = std::to_string(others + 2) + " commits after the read, writers " +
+                               (writers_last ? "last" : "first");
+      Transaction reader(db(1));
+      ASSERT_TRUE(get_range(reader, range_of("k", "l"), {}).ok()) << what;
+      Transaction bystander(db(2));
+      ASSERT_TRUE(get_range(bystander, range_of("a", "b"), {}).ok()) << what;
+      auto commit_others = [&] {
+        for (std::size_t i = 0; i < others; ++i)
+          put("other" + std::to_string(i), "v");
+      };
+      if (writers_last) commit_others();
+      put("k1", "the older writer");
+      const Version newest = put("k2", "the newest writer");
+      if (!writers_last) commit_others();
+
+      reader.set("x", "y");
+      EXPECT_EQ(commit(reader), ErrorCode::not_committed) << what;
+      ASSERT_TRUE(reader.last_conflict().has_value()) << what;
+      EXPECT_EQ(reader.last_conflict()->writer_version, newest) << what;
+      EXPECT_EQ(reader.last_conflict()->writer_range, single_key_range("k2")) << what;
+      bystander.set("y", "z");
+      EXPECT_EQ(commit(bystander), ErrorCode::success) << what;
+    }
+  }
+}
+
+// One commit after the read but with more write ranges than a check scans: the history answers.
+TEST_F(StoreRules, AWriterOfManyRangesIsFoundByTheConflictHistory) {
+  Transaction reader(db(1));
+  ASSERT_TRUE(get_range(reader, range_of("k", "l"), {}).ok());
+  Transaction writer(db(2));
+  for (std::size_t i = 0; i <= Store::kScannedWritesMax; ++i) {
+    const std::string disjoint = "m" + std::string(i < 10 ? "00" : "0") + std::to_string(i);
+    writer.add_write_conflict_range(range_of(disjoint, disjoint + "z"));
+  }
+  writer.set("a", "v");  // two writes: both are logged as ranges, not through the undo entry
+  writer.set("k5", "v");
+  ASSERT_EQ(commit(writer), ErrorCode::success);
+  reader.set("x", "y");
+  EXPECT_EQ(commit(reader), ErrorCode::not_committed);
+  ASSERT_TRUE(reader.last_conflict().has_value());
+  EXPECT_EQ(reader.last_conflict()->writer_version, writer.committed_version());
+  EXPECT_EQ(reader.last_conflict()->writer_range, single_key_range("k5"));
+}
+
+// The conflict history is brought up to date only when a check needs it; each time it must take
+// in every commit since the last time, and none that the window has dropped.
+TEST_F(StoreRules, TheConflictHistoryCatchesUpWithEveryCommitSinceItWasLastAsked) {
+  const std::size_t stale = Store::kScannedCommitsMax + 1;
+  auto commit_others = [&] {
+    for (std::size_t i = 0; i < stale; ++i)
+      put("other" + std::to_string(i), "v");
+  };
+  auto read_then = [&](auto&& between) {
+    Transaction reader(db(1));
+    EXPECT_TRUE(get_range(reader, range_of("k", "l"), {}).ok());
+    between();
+    reader.set("x", "y");
+    const ErrorCode e = commit(reader);
+    return std::pair{e, reader.last_conflict()};
+  };
+  // Fresh commits only: nothing asks the history. Then the window moves past them all.
+  for (int i = 0; i < 10; ++i)
+    put("k" + std::to_string(i), "before the window moved");
+  env.advance_us(kMvccWindowVersions + 1'000'000);
+  EXPECT_EQ(read_then(commit_others).first, ErrorCode::success)
+      << "writes that left the window before the history caught up never conflict";
+
+  const auto [e, conflict] = read_then([&] {
+    put("k1", "after the first catch-up");
+    commit_others();
+  });
+  EXPECT_EQ(e, ErrorCode::not_committed) << "a write between two catch-ups";
+  ASSERT_TRUE(conflict.has_value());
+  EXPECT_EQ(conflict->writer_range, single_key_range("k1"));
+
+  Version newest = 0;
+  const auto [e_newest, conflict_newest] = read_then([&] {
+    commit_others();
+    newest = put("k3", "the newest commit");
+  });
+  EXPECT_EQ(e_newest, ErrorCode::not_committed);
+  ASSERT_TRUE(conflict_newest.has_value());
+  EXPECT_EQ(conflict_newest->writer_version, newest);
+
+  Version fresh = 0;
+  const auto [e_fresh, conflict_fresh] =
+      read_then([&] { fresh = put("k4", "a scanned check after stale ones"); });
+  EXPECT_EQ(e_fresh, ErrorCode::not_committed);
+  ASSERT_TRUE(conflict_fresh.has_value());
+  EXPECT_EQ(conflict_fresh->writer_version, fresh);
+}
+
 TEST_F(StoreRules, ALimitedReverseReadConflictsOnlyFromTheSmallestReturnedKey) {
   put("k1", "1");
   put("k2", "2");

@@ -178,11 +178,16 @@ inline std::vector<KeyRange> copy_of(std::span<const KeyRangeRef> ranges) {
   return out;
 }
 
+// Whether `candidate` is key + '\x00', the key right after `key`.
+inline bool is_key_after(BytesView candidate, BytesView key) {
+  const std::size_t n = key.size();
+  return candidate.size() == n + 1 && candidate.back() == '\0' &&
+         equal_bytes(candidate.substr(0, n), key);
+}
+
 // Whether `range` is [k, k + '\x00'): exactly the one key range.begin.
 inline bool is_single_key_range(KeyRangeRef range) {
-  const std::size_t n = range.begin.size();
-  return range.end.size() == n + 1 && range.end.back() == '\0' &&
-         equal_bytes(range.end.substr(0, n), range.begin);
+  return is_key_after(range.end, range.begin);
 }
 
 // A range covering exactly one key: [key, key + '\x00').

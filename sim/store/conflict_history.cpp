@@ -14,12 +14,6 @@ std::uint64_t next_priority(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-// Whether `candidate` is key + '\x00', the end of the single-key range starting at key.
-bool is_key_after(BytesView candidate, BytesView key) {
-  return candidate.size() == key.size() + 1 && candidate.back() == '\0' &&
-         equal_bytes(candidate.substr(0, key.size()), key);
-}
-
 }  // namespace
 
 // --- KeyBytes --------------------------------------------------------------------------------
@@ -184,14 +178,21 @@ ConflictHistory::Index ConflictHistory::rightmost(Index t) const {
 // --- add --------------------------------------------------------------------------------------
 
 void ConflictHistory::add(KeyRangeRef range, Version version) {
+  if (is_single_key_range(range)) {
+    add_key(range.begin, version);
+    return;
+  }
   if (range.empty()) return;
   assert(version >= newest_added_ && "writes must be added in version order");
   newest_added_ = version;
-  if (is_key_after(range.end, range.begin)) {
-    add_single_key(range.begin, version);
-  } else {
-    add_range(range, version);
-  }
+  add_range(range, version);
+  if (live_nodes_ >= compact_at_) compact();
+}
+
+void ConflictHistory::add_key(BytesView key, Version version) {
+  assert(version >= newest_added_ && "writes must be added in version order");
+  newest_added_ = version;
+  add_single_key(key, version);
   if (live_nodes_ >= compact_at_) compact();
 }
 
@@ -390,9 +391,8 @@ Version ConflictHistory::newest_in(const Probe& lo, const Probe& hi) const {
 Version ConflictHistory::newest_write(KeyRangeRef range) const {
   if (range.empty()) return kInvalidVersion;
   // No boundary lies strictly inside [k, k + '\x00'): only the segment containing k counts.
-  const Version m = is_key_after(range.end, range.begin)
-                        ? version_at(Probe(range.begin))
-                        : newest_in(Probe(range.begin), Probe(range.end));
+  const Version m = is_single_key_range(range) ? version_at(Probe(range.begin))
+                                               : newest_in(Probe(range.begin), Probe(range.end));
   return m < horizon_ ? kInvalidVersion : m;
 }
 

@@ -41,6 +41,8 @@ class ConflictHistory {
   // Records that [range.begin, range.end) was written at `version`. REQUIRES: version >= every
   // version added before. Empty ranges are ignored.
   void add(KeyRangeRef range, Version version);
+  // add([key, key + '\x00'), version), without making the range's end.
+  void add_key(BytesView key, Version version);
   // The newest version of a recorded write intersecting `range`, or kInvalidVersion when none
   // (writes older than the pruning horizon count as none).
   Version newest_write(KeyRangeRef range) const;

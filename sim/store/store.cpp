@@ -77,31 +77,86 @@ const Store::LoggedCommit* Store::logged_commit(Version version) const {
   return first != log_.end() && log_[first].version == version ? &log_[first] : nullptr;
 }
 
-std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) const {
-  // Nothing committed since the read version: no write can be newer than it (every recorded
-  // write is at or below latest_version_), so no read range needs a lookup.
-  if (latest_version_ <= request.read_version) return std::nullopt;
-  for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
-    const KeyRangeRef read = request.read_ranges[i];
-    Version newest = history_.newest_write(read);
-    if (newest <= request.read_version) continue;
-    ConflictCause cause{i, copy_of(read), newest, -1, 0, {}};
-    if (const LoggedCommit* writer = logged_commit(newest)) {
-      cause.writer_client = writer->client;
-      cause.writer_transaction_id = writer->transaction_id;
-      if (writer->write_is_undo_key)
-        cause.writer_range = single_key_range(undo_[writer->undo_begin].key);
-      for (auto w = writer->writes_begin; w != writer->writes_end; ++w) {
-        const KeyRangeRef written{logged_writes_[w].begin, logged_writes_[w].end};
-        if (written.intersects(read)) {
-          cause.writer_range = copy_of(written);
-          break;
-        }
-      }
-    }
+std::optional<FifoRing<Store::LoggedCommit>::Number> Store::few_commits_after(
+    Version read_version) const {
+  const bool few = log_.end() - log_.begin() <= kScannedCommitsMax ||
+                   log_[log_.end() - kScannedCommitsMax - 1].version <= read_version;
+  if (!few) return std::nullopt;
+  auto first = log_.end();
+  while (first != log_.begin() && log_[first - 1].version > read_version)
+    --first;
+  // A lone single-key write adds nothing to logged_writes_, so this counts all but those.
+  if (first != log_.end() && logged_writes_.end() - log_[first].writes_begin > kScannedWritesMax)
+    return std::nullopt;
+  return first;
+}
+
+bool Store::writes_into(const LoggedCommit& commit, KeyRangeRef read) const {
+  if (commit.write_is_undo_key) return read.contains(undo_[commit.undo_begin].key);
+  for (auto w = commit.writes_begin; w != commit.writes_end; ++w) {
+    if (KeyRangeRef{logged_writes_[w].begin, logged_writes_[w].end}.intersects(read)) return true;
+  }
+  return false;
+}
+
+ConflictCause Store::conflict_cause(std::size_t read_index, KeyRangeRef read,
+                                    const LoggedCommit& writer) const {
+  ConflictCause cause{read_index,    copy_of(read),         writer.version,
+                      writer.client, writer.transaction_id, {}};
+  if (writer.write_is_undo_key) {
+    cause.writer_range = single_key_range(undo_[writer.undo_begin].key);
     return cause;
   }
+  for (auto w = writer.writes_begin; w != writer.writes_end; ++w) {
+    const KeyRangeRef written{logged_writes_[w].begin, logged_writes_[w].end};
+    if (written.intersects(read)) {
+      cause.writer_range = copy_of(written);
+      break;
+    }
+  }
+  return cause;
+}
+
+std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) {
+  const Version read_version = request.read_version;
+  // Nothing committed since the read version: no write can be newer than it.
+  if (latest_version_ <= read_version) return std::nullopt;
+  if (const auto first_newer = few_commits_after(read_version)) {
+    // The newest commit after the read version that wrote into a read range is the one the
+    // history would name: look at the few there are, newest first.
+    for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
+      const KeyRangeRef read = request.read_ranges[i];
+      for (auto n = log_.end(); n != *first_newer; --n) {
+        if (writes_into(log_[n - 1], read)) return conflict_cause(i, read, log_[n - 1]);
+      }
+    }
+    return std::nullopt;
+  }
+  catch_up_history();
+  for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
+    const KeyRangeRef read = request.read_ranges[i];
+    const Version newest = history_.newest_write(read);
+    if (newest <= read_version) continue;
+    const LoggedCommit* writer = logged_commit(newest);
+    assert(writer != nullptr && "a write newer than a read version inside the window is logged");
+    return conflict_cause(i, read, *writer);
+  }
   return std::nullopt;
+}
+
+void Store::catch_up_history() {
+  // Commits the window dropped before they were added are older than every read version a
+  // commit can still have: the history would read them as no write anyway.
+  for (auto n = std::max(history_next_, log_.begin()); n != log_.end(); ++n) {
+    const LoggedCommit& commit = log_[n];
+    if (commit.write_is_undo_key) {
+      history_.add_key(undo_[commit.undo_begin].key, commit.version);
+      continue;
+    }
+    for (auto w = commit.writes_begin; w != commit.writes_end; ++w)
+      history_.add(KeyRangeRef{logged_writes_[w].begin, logged_writes_[w].end}, commit.version);
+  }
+  history_next_ = log_.end();
 }
 
 CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
@@ -243,9 +298,7 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
       }
     }
   }
-  for (const KeyRangeRef& w : request.write_ranges)
-    history_.add(w, commit_version);
-  log_commit(request, commit_version, mark);
+  log_commit(request, commit_version, mark);  // the conflict history catches up from it later
 
   latest_version_ = commit_version;
   ++commit_count_;

@@ -7,8 +7,8 @@
 // from the current value and undoes the commits newer than rv. Versions are virtual microseconds:
 // a commit takes max(latest + 1, now) so versions advance 1,000,000 per virtual second.
 // The log is three FIFO rings (commits; their undo entries; their write ranges, for conflict
-// explanations, save a lone single-key write its undo entry names) over one byte FIFO holding
-// the keys and values they name, all released from the oldest end as the window moves
+// checks and explanations, save a lone single-key write its undo entry names) over one byte FIFO
+// holding the keys and values they name, all released from the oldest end as the window moves
 // (fifo.h): a commit costs a few appends, never an allocation in a steady state. Map nodes
 // of cleared keys are kept (up to kSpareNodesMax) for new keys; map keys carry their first sixteen
 // bytes as numbers (key_head.h), which decide most comparisons of a descent.
@@ -16,7 +16,15 @@
 // - log_ versions strictly increase; every commit newer than (latest - window) is in log_; a
 //   commit's undo entries are sorted by key, one per key, and name bytes not yet released;
 // - a read at rv is answered only when rv >= current_version - window (else transaction_too_old);
-// - the conflict history holds every write range committed inside the window at its version.
+// - the conflict history holds every write range of the commits inside the window logged before
+//   history_next_; the commits from it on are in the log only, which answers for their writes.
+//
+// Conflict checks: a commit whose read version is at most kScannedCommitsMax commits old (holding
+// at most kScannedWritesMax logged write ranges besides single keys) — the usual case — is
+// checked against the write ranges those commits logged, newest first. Any other first brings
+// the conflict history up to date from the log (each commit enters it once, in version order) and
+// asks it, in O(log n) per read range. Either way the answer is the newest write after the read
+// version that meets a read range; only the cost differs, and the scan's is bounded.
 #pragma once
 
 #include <cstdint>
@@ -75,6 +83,12 @@ class CommitObserver {
 
 class Store {
  public:
+  // Commits after a read version, and write ranges they logged apart from their undo entries, up
+  // to which a conflict check scans them instead of asking the conflict history (see the header
+  // comment).
+  static constexpr std::size_t kScannedCommitsMax = 32;
+  static constexpr std::size_t kScannedWritesMax = 64;
+
   Store() = default;
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
@@ -128,7 +142,7 @@ class Store {
     ClientId client = 0;
     std::uint64_t transaction_id = 0;
     FifoRing<UndoEntry>::Number undo_begin = 0, undo_end = 0;
-    FifoRing<LoggedRange>::Number writes_begin = 0, writes_end = 0;  // for explanations
+    FifoRing<LoggedRange>::Number writes_begin = 0, writes_end = 0;  // for conflicts
     // Its one write range is [k, k + '\x00') of its one undo entry's key k (a plain push or
     // pop), which the undo entry names already: nothing in logged_writes_.
     bool write_is_undo_key = false;
@@ -136,7 +150,17 @@ class Store {
   };
   using Overlay = std::map<Bytes, std::optional<Bytes>, KeyLess>;
 
-  std::optional<ConflictCause> find_conflict(const CommitRequest& request) const;
+  std::optional<ConflictCause> find_conflict(const CommitRequest& request);
+  // The first logged commit newer than read_version, when the commits from it on are few enough
+  // to scan (kScannedCommitsMax, kScannedWritesMax); else none.
+  std::optional<FifoRing<LoggedCommit>::Number> few_commits_after(Version read_version) const;
+  // Whether one of `commit`'s write ranges intersects `read`.
+  bool writes_into(const LoggedCommit& commit, KeyRangeRef read) const;
+  // Read range `read_index`, `read`, met a write of `writer`: which, and whose.
+  ConflictCause conflict_cause(std::size_t read_index, KeyRangeRef read,
+                               const LoggedCommit& writer) const;
+  // Adds to history_ the write ranges of the logged commits from history_next_ on.
+  void catch_up_history();
   void apply(const CommitRequest& request, Version commit_version);
   // Remembers the value `key` had before this commit touched it: `before`, or none when null.
   // (log_commit() keeps the first such record of each key.)
@@ -164,6 +188,9 @@ class Store {
   std::vector<UndoEntry> pending_undo_;  // scratch: the undo entries of the commit being applied
   std::vector<KeyMap::node_type> spare_nodes_;
   ConflictHistory history_;
+  // The first logged commit whose writes history_ lacks (every one before it inside the window
+  // is in history_).
+  FifoRing<LoggedCommit>::Number history_next_ = 0;
   Version latest_version_ = 0;
   Version granted_version_ = 0;  // the highest read version handed out
   std::uint64_t commit_count_ = 0;
