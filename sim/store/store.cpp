@@ -91,12 +91,17 @@ std::optional<FifoRing<Store::LoggedCommit>::Number> Store::few_commits_after(
   return first;
 }
 
+FifoRing<Store::LoggedRange>::Number Store::logged_write_meeting(const LoggedCommit& commit,
+                                                                 KeyRangeRef read) const {
+  auto w = commit.writes_begin;
+  while (w != commit.writes_end && !logged_write(w).intersects(read))
+    ++w;
+  return w;
+}
+
 bool Store::writes_into(const LoggedCommit& commit, KeyRangeRef read) const {
   if (commit.write_is_undo_key) return read.contains(undo_[commit.undo_begin].key);
-  for (auto w = commit.writes_begin; w != commit.writes_end; ++w) {
-    if (KeyRangeRef{logged_writes_[w].begin, logged_writes_[w].end}.intersects(read)) return true;
-  }
-  return false;
+  return logged_write_meeting(commit, read) != commit.writes_end;
 }
 
 ConflictCause Store::conflict_cause(std::size_t read_index, KeyRangeRef read,
@@ -105,14 +110,8 @@ ConflictCause Store::conflict_cause(std::size_t read_index, KeyRangeRef read,
                       writer.client, writer.transaction_id, {}};
   if (writer.write_is_undo_key) {
     cause.writer_range = single_key_range(undo_[writer.undo_begin].key);
-    return cause;
-  }
-  for (auto w = writer.writes_begin; w != writer.writes_end; ++w) {
-    const KeyRangeRef written{logged_writes_[w].begin, logged_writes_[w].end};
-    if (written.intersects(read)) {
-      cause.writer_range = copy_of(written);
-      break;
-    }
+  } else if (const auto w = logged_write_meeting(writer, read); w != writer.writes_end) {
+    cause.writer_range = copy_of(logged_write(w));
   }
   return cause;
 }
@@ -154,7 +153,7 @@ void Store::catch_up_history() {
       continue;
     }
     for (auto w = commit.writes_begin; w != commit.writes_end; ++w)
-      history_.add(KeyRangeRef{logged_writes_[w].begin, logged_writes_[w].end}, commit.version);
+      history_.add(logged_write(w), commit.version);
   }
   history_next_ = log_.end();
 }

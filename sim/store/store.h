@@ -154,6 +154,12 @@ class Store {
   // The first logged commit newer than read_version, when the commits from it on are few enough
   // to scan (kScannedCommitsMax, kScannedWritesMax); else none.
   std::optional<FifoRing<LoggedCommit>::Number> few_commits_after(Version read_version) const;
+  KeyRangeRef logged_write(FifoRing<LoggedRange>::Number w) const {
+    return KeyRangeRef{logged_writes_[w].begin, logged_writes_[w].end};
+  }
+  // The first of the write ranges `commit` logged that intersects `read`, else its writes_end.
+  FifoRing<LoggedRange>::Number logged_write_meeting(const LoggedCommit& commit,
+                                                     KeyRangeRef read) const;
   // Whether one of `commit`'s write ranges intersects `read`.
   bool writes_into(const LoggedCommit& commit, KeyRangeRef read) const;
   // Read range `read_index`, `read`, met a write of `writer`: which, and whose.
