@@ -75,6 +75,19 @@ std::vector<PlannedOp> plan_slot(const Scenario& s, RecipeKind kind, int slot, R
   return ops;
 }
 
+// An explicit plan's operations for one slot, with the same unique item names.
+std::vector<PlannedOp> explicit_slot(const ClientPlan& plan, int slot) {
+  std::vector<PlannedOp> ops;
+  ops.reserve(plan.size());
+  for (std::size_t n = 0; n < plan.size(); ++n) {
+    PlannedOp op{plan[n].f, std::nullopt};
+    if (model::is_insert(op.f))
+      op.item = Item{item_name(slot, static_cast<int>(n)), plan[n].priority};
+    ops.push_back(std::move(op));
+  }
+  return ops;
+}
+
 Task<OpResult> perform(Recipe& recipe, Database db, const PlannedOp& op) {
   switch (op.f) {
     case OpFunction::enqueue:
@@ -107,8 +120,11 @@ class Workload {
     Rng root = Rng(seed).child("workload");
     for (int slot = 0; slot < scenario_.clients; ++slot) {
       auto state = std::make_unique<Slot>();
+      state->index = slot;
       state->ops =
-          plan_slot(scenario_, info_.kind, slot, root.child(static_cast<std::uint64_t>(slot)));
+          scenario_.plan.empty()
+              ? plan_slot(scenario_, info_.kind, slot, root.child(static_cast<std::uint64_t>(slot)))
+              : explicit_slot(scenario_.plan[static_cast<std::size_t>(slot)], slot);
       slots_.push_back(std::move(state));
     }
     // Room for every operation's invoke and completion, and the drain's (crashes may add more).
@@ -131,6 +147,7 @@ class Workload {
   // Removes items until the queue reports empty (bounded by the inserts attempted, plus slack).
   bool run_drain_phase() {
     auto drain = std::make_unique<Slot>();
+    drain->index = scenario_.clients;
     drain->draining = true;
     std::int64_t inserts = 0;
     for (const auto& slot : slots_) {
@@ -150,9 +167,11 @@ class Workload {
   std::vector<std::int64_t>& op_latencies() { return latencies_; }
   std::vector<std::int64_t>& op_retries() { return retries_; }
   std::map<std::int64_t, ClientId>& process_client() { return process_client_; }
+  std::map<std::int64_t, int>& process_slot() { return process_slot_; }
 
  private:
   struct Slot {
+    int index = 0;  // the slot's number (the drain's is clients)
     std::vector<PlannedOp> ops;
     std::size_t next = 0;
     bool in_flight = false;
@@ -173,6 +192,7 @@ class Workload {
     e.f = slot.current.f;
     e.value = std::move(value);
     history_.push_back(std::move(e));
+    world_.note_operation_event(type == EventType::invoke, type == EventType::ok);
   }
 
   void launch(Slot& slot) {
@@ -180,6 +200,7 @@ class Workload {
     Task<void> body = slot.draining ? drain_loop(slot) : client_loop(slot);
     slot.client = static_cast<ClientId>(world_.spawn(std::move(body)));
     process_client_[slot.process] = slot.client;
+    process_slot_[slot.process] = slot.index;
     client_slot_.resize(static_cast<std::size_t>(slot.client) + 1, nullptr);
     client_slot_[static_cast<std::size_t>(slot.client)] = &slot;
   }
@@ -249,6 +270,7 @@ class Workload {
   std::vector<std::int64_t> latencies_;
   std::vector<std::int64_t> retries_;
   std::map<std::int64_t, ClientId> process_client_;
+  std::map<std::int64_t, int> process_slot_;
   std::int64_t next_process_ = 0;
   std::int64_t main_phase_end_us_ = 0;
 };
@@ -353,6 +375,21 @@ std::uint64_t hash_history(const model::History& history, std::uint64_t seed_sta
   return h;
 }
 
+std::vector<ClientPlan> drawn_plan(const Scenario& s, RecipeKind kind, std::uint64_t seed) {
+  if (!s.plan.empty()) return s.plan;
+  std::vector<ClientPlan> plan;
+  Rng root = Rng(seed).child("workload");
+  for (int slot = 0; slot < s.clients; ++slot) {
+    ClientPlan ops;
+    for (const PlannedOp& op :
+         plan_slot(s, kind, slot, root.child(static_cast<std::uint64_t>(slot)))) {
+      ops.push_back(PlannedOperation{op.f, op.item ? op.item->priority : std::nullopt});
+    }
+    plan.push_back(std::move(ops));
+  }
+  return plan;
+}
+
 std::optional<std::string> validate_scenario(const Scenario& s) {
   const RecipeInfo* info = find_recipe(s.recipe);
   if (info == nullptr) {
@@ -368,6 +405,15 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
   if (info->kind == RecipeKind::priority &&
       m.push + m.pop_min + m.peek_min + m.pop_max + m.peek_max <= 0) {
     return s.file + ": mix: a priority recipe needs a positive push, pop or peek weight";
+  }
+  for (std::size_t c = 0; c < s.plan.size(); ++c) {
+    for (const PlannedOperation& op : s.plan[c]) {
+      const bool fifo_op = op.f == OpFunction::enqueue || op.f == OpFunction::dequeue;
+      if (fifo_op != (info->kind == RecipeKind::fifo)) {
+        return s.file + ": plan: client " + std::to_string(c + 1) + ": '" + to_string(op) +
+               "' is not an operation of " + s.recipe;
+      }
+    }
   }
   return std::nullopt;
 }
@@ -393,6 +439,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
                                                   "serializability") != scenario.checks.end();
   options.log_transactions = serializability;
   options.retry_limit = scenario.retry_limit;
+  options.exhaustive = controls.exhaustive;
   out.faults = options.faults;
   std::shared_ptr<Strategy> strategy =
       controls.strategy ? controls.strategy : std::make_shared<RandomStrategy>();
@@ -435,6 +482,11 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   out.choices = world.choices();
   out.attempts = world.attempt_records();
   out.process_client = std::move(workload.process_client());
+  out.process_slot = std::move(workload.process_slot());
+  if (controls.exhaustive) {
+    out.step_log = world.take_step_log();
+    out.final_state = world.store().latest_state();
+  }
   return out;
 }
 

@@ -54,6 +54,9 @@ struct SeedRun {
   std::vector<std::uint32_t> choices;               // scheduling choices (non-random strategies)
   std::vector<AttemptRecord> attempts;              // when RunControls::record_attempts
   std::map<std::int64_t, ClientId> process_client;  // history process id -> world client
+  std::map<std::int64_t, int> process_slot;         // history process id -> client slot
+  StepLog step_log;                                 // exhaustive runs: the main phase's steps
+  std::map<Bytes, Bytes, KeyLess> final_state;      // exhaustive runs: the store at the end
   bool drained = false;                             // the drain phase ended on an empty queue
   // With the serializability check: how many committed transactions were replayed, and the
   // first read that did not replay (a store bug), if any.
@@ -67,7 +70,13 @@ struct RunControls {
   // Overrides the strategy (exploration, replay); shared so the caller can read it afterwards.
   // Null = earliest-due-first (the seeded latencies decide).
   std::shared_ptr<Strategy> strategy;
+  // An exhaustive world (WorldOptions::exhaustive): faults are the strategy's choices.
+  bool exhaustive = false;
 };
+
+// The operations each client runs for this seed: the scenario's explicit plan, or the mix drawn
+// with each slot's own stream of the seed.
+std::vector<ClientPlan> drawn_plan(const Scenario& scenario, RecipeKind kind, std::uint64_t seed);
 
 // REQUIRES: the scenario names a registered recipe (validated by validate_scenario).
 SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls = {});

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/history.h"
 #include "sim/runtime/faults.h"
 #include "sim/runtime/latency.h"
 
@@ -28,6 +29,22 @@ struct OperationMix {
   double peek_max = 0.0;
 };
 
+// One operation of an explicit plan: what a client does, in order. A push carries its priority.
+struct PlannedOperation {
+  model::OpFunction f = model::OpFunction::enqueue;
+  std::optional<std::int64_t> priority;
+  friend bool operator==(const PlannedOperation&, const PlannedOperation&) = default;
+  friend auto operator<=>(const PlannedOperation& a, const PlannedOperation& b) {
+    if (a.f != b.f) return a.f <=> b.f;
+    return a.priority.value_or(INT64_MIN) <=> b.priority.value_or(INT64_MIN);
+  }
+};
+using ClientPlan = std::vector<PlannedOperation>;
+
+// "enqueue", "push:3", ...: an operation as a plan writes it, and back (nothing when malformed).
+std::string to_string(const PlannedOperation& op);
+std::optional<PlannedOperation> parse_planned_operation(std::string_view text);
+
 struct StrategyConfig {
   std::string name = "random";  // random | pct | dfs | replay
   int pct_depth = 3;
@@ -44,6 +61,9 @@ struct Scenario {
   int clients = 4;
   int operations_per_client = 10;
   OperationMix mix;
+  // An explicit plan (key `plan`): client i runs plan[i] instead of operations drawn from the
+  // mix by the seed; `clients` is then plan.size().
+  std::vector<ClientPlan> plan;
   std::int64_t priority_min = 0;
   std::int64_t priority_max = 3;
   bool drain = true;

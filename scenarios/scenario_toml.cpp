@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -208,11 +209,50 @@ void read_strategy(Reader& r, const toml::table& t, StrategyConfig& c) {
   r.integer(t, p, "dfs_max_schedules", c.dfs_max_schedules, 1, 1'000'000'000);
 }
 
+// plan = [["enqueue", "dequeue"], ["push:2", "pop_min"]]: one array of operations per client.
+void read_plan(Reader& r, const toml::table& root, Scenario& s) {
+  const toml::node* node = root.get("plan");
+  if (node == nullptr) return;
+  const toml::array* clients = node->as_array();
+  if (clients == nullptr || clients->empty() || clients->size() > 64) {
+    return r.fail(node, "plan",
+                  "expected an array of 1 to 64 clients, each an array of operations");
+  }
+  std::vector<ClientPlan> plan;
+  for (const toml::node& client : *clients) {
+    const toml::array* ops = client.as_array();
+    if (ops == nullptr)
+      return r.fail(&client, "plan", "expected an array of operations per client");
+    ClientPlan one;
+    for (const toml::node& op : *ops) {
+      auto text = op.value<std::string>();
+      auto parsed = text ? parse_planned_operation(*text) : std::nullopt;
+      if (!op.is_string() || !parsed) {
+        return r.fail(&op, "plan",
+                      "expected an operation: enqueue, dequeue, push:<priority>, pop_min, "
+                      "peek_min, pop_max or peek_max");
+      }
+      one.push_back(*parsed);
+    }
+    plan.push_back(std::move(one));
+  }
+  if (root.get("clients") != nullptr && s.clients != static_cast<int>(plan.size())) {
+    return r.fail(root.get("clients"), "clients",
+                  "the plan has " + std::to_string(plan.size()) + " clients, not " +
+                      std::to_string(s.clients));
+  }
+  s.clients = static_cast<int>(plan.size());
+  s.operations_per_client = 0;
+  for (const ClientPlan& p : plan)
+    s.operations_per_client = std::max(s.operations_per_client, static_cast<int>(p.size()));
+  s.plan = std::move(plan);
+}
+
 void read_top(Reader& r, const toml::table& root, Scenario& s) {
-  r.only_keys(
-      root, "",
-      {"name", "description", "recipe", "clients", "operations_per_client", "drain", "expect",
-       "checks", "model", "seeds", "mix", "priorities", "latency", "faults", "strategy", "limits"});
+  r.only_keys(root, "",
+              {"name", "description", "recipe", "clients", "operations_per_client", "drain",
+               "expect", "checks", "model", "seeds", "mix", "priorities", "latency", "faults",
+               "strategy", "limits", "plan"});
   r.string(root, "", "name", s.name);
   r.string(root, "", "description", s.description);
   r.string(root, "", "recipe", s.recipe);
@@ -232,9 +272,37 @@ void read_top(Reader& r, const toml::table& root, Scenario& s) {
   }
   r.string(root, "", "model", s.model, {"fifo", "priority", "multiset"});
   r.strings(root, "", "checks", s.checks, {"fast", "search", "accounting", "serializability"});
+  read_plan(r, root, s);
 }
 
 }  // namespace
+
+std::string to_string(const PlannedOperation& op) {
+  std::string out(model::to_string(op.f));
+  if (op.priority) out += ":" + std::to_string(*op.priority);
+  return out;
+}
+
+std::optional<PlannedOperation> parse_planned_operation(std::string_view text) {
+  PlannedOperation op;
+  const std::size_t colon = text.find(':');
+  auto f = model::parse_op_function(text.substr(0, colon));
+  if (!f) return std::nullopt;
+  op.f = *f;
+  if (colon == std::string_view::npos) {
+    if (op.f == model::OpFunction::push) return std::nullopt;  // a push needs its priority
+    return op;
+  }
+  if (op.f != model::OpFunction::push) return std::nullopt;
+  std::int64_t priority = 0;
+  const std::string_view digits = text.substr(colon + 1);
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), priority);
+  if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size()) {
+    return std::nullopt;
+  }
+  op.priority = priority;
+  return op;
+}
 
 std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file,
                                        ScenarioError& error) {
@@ -321,6 +389,16 @@ std::string to_toml(const Scenario& s) {
       << "\noperations_per_client = " << s.operations_per_client
       << "\ndrain = " << (s.drain ? "true" : "false") << "\nexpect = " << quoted(s.expect) << "\n";
   if (!s.model.empty()) out << "model = " << quoted(s.model) << "\n";
+  if (!s.plan.empty()) {
+    out << "plan = [";
+    for (std::size_t c = 0; c < s.plan.size(); ++c) {
+      out << (c ? ", [" : "[");
+      for (std::size_t i = 0; i < s.plan[c].size(); ++i)
+        out << (i ? ", " : "") << quoted(to_string(s.plan[c][i]));
+      out << "]";
+    }
+    out << "]\n";
+  }
   out << "checks = [";
   for (std::size_t i = 0; i < s.checks.size(); ++i)
     out << (i ? ", " : "") << quoted(s.checks[i]);

@@ -2,11 +2,14 @@
 //  [--depth d] [--max-preemptions p] [--all]`: explores schedules of one scenario; prints how
 // many ran, whether the (bounded) space was exhausted, the PCT probability bound, the verdicts;
 // on a violation, the shrunk counterexample and its one-line reproduction.
+// `--strategy dpor [--plans all|seed] [--max-faults F] [--jobs N] [--shard K/N] [--checkpoint F]
+//  [--json F]`: the exhaustive search with partial-order reduction (explore_exhaustive.h).
 #include <fmt/format.h>
 
 #include <optional>
 
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/explore_exhaustive.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/explore.h"
 
@@ -26,6 +29,7 @@ struct ExploreArgs {
   std::string out_dir = ".";
   bool no_shrink = false;
   bool all = false;
+  ExhaustiveArgs exhaustive;
 };
 
 int explore_command(ExploreArgs& args) {
@@ -34,6 +38,17 @@ int explore_command(ExploreArgs& args) {
   args.options.stop_at_first_violation = !args.all;
   const StrategyConfig& configured = scenario->strategy;
   args.options.strategy = args.strategy.value_or(configured.name);
+  if (args.options.strategy == "dpor") {
+    ExhaustiveOptions& o = args.exhaustive.options;
+    o.seed = args.seed.value_or(scenario->seed_first);
+    o.max_preemptions = args.max_preemptions;
+    if (args.schedules) o.max_executions = *args.schedules;
+    o.stop_at_first_violation = !args.all;
+    o.minimise = !args.no_shrink;
+    o.reduce = !args.exhaustive.no_reduction;
+    if (args.out_dir != ".") args.exhaustive.out_dir = args.out_dir;
+    return explore_exhaustive_command(*scenario, args.exhaustive);
+  }
   args.options.seed = args.seed.value_or(scenario->seed_first);
   args.options.pct_depth = args.depth.value_or(configured.pct_depth);
   args.options.max_preemptions = args.max_preemptions.value_or(configured.dfs_max_preemptions);
@@ -76,15 +91,33 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand(
       "explore", "Explore schedules (PCT, bounded DFS, random) and shrink failures");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
-  cmd->add_option("--strategy", args->strategy, "random, pct or dfs (default: the scenario's)")
-      ->check(CLI::IsMember({"random", "pct", "dfs"}));
+  cmd->add_option("--strategy", args->strategy,
+                  "random, pct, dfs, or dpor (exhaustive, reduced; default: the scenario's)")
+      ->check(CLI::IsMember({"random", "pct", "dfs", "dpor"}));
   cmd->add_option("--seed", args->seed,
                   "World seed (random: the first seed; default: the scenario's first)");
   cmd->add_option("--schedules", args->schedules, "Schedule budget")
       ->check(CLI::Range(std::int64_t{1}, INT64_MAX));
   cmd->add_option("--depth", args->depth, "PCT bug depth d")->check(CLI::Range(1, 64));
-  cmd->add_option("--max-preemptions", args->max_preemptions, "DFS preemption bound")
+  cmd->add_option("--max-preemptions", args->max_preemptions,
+                  "Preemption bound (dfs: default the scenario's; dpor: unbounded when left out)")
       ->check(CLI::Range(0, 64));
+  ExhaustiveArgs& x = args->exhaustive;
+  cmd->add_option("--max-faults", x.options.max_faults,
+                  "dpor: faults placed per execution, among those the scenario enables")
+      ->check(CLI::Range(0, 16));
+  cmd->add_option("--plans", x.plans,
+                  "dpor: every plan the mix allows (all, the default) or the seed's (seed)")
+      ->check(CLI::IsMember({"all", "seed"}));
+  cmd->add_option("--jobs", x.options.jobs, "dpor: threads (results identical to --jobs 1)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--shard", x.shard, "dpor: search only shard K of N (K/N); combine with merge");
+  cmd->add_option("--checkpoint", x.options.checkpoint_file,
+                  "dpor: save finished work here and resume from it");
+  cmd->add_option("--json", x.json_path, "dpor: a JSON summary to FILE (- for stdout)");
+  cmd->add_flag("--no-reduction", x.no_reduction,
+                "dpor: try every ready thread at every step (the full search over the same "
+                "choices, for cross-checks)");
   cmd->add_option("--out", args->out_dir, "Where to write the shrunk counterexample scenario");
   cmd->add_flag("--no-shrink", args->no_shrink, "Report the violation as found, unshrunk");
   cmd->add_flag("--all", args->all, "Keep exploring after the first violation (count them all)");

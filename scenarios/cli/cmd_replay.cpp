@@ -1,7 +1,9 @@
 // `contend replay <scenario.toml> --seed N [--choices 0,2,1,...]`: runs one seed again with a
 // readable step trace — every operation and every transaction attempt in virtual-time order,
 // each conflict explained — then its metrics and verdict. --choices replays a recorded schedule
-// (from `contend explore`), otherwise the seed alone reproduces the run.
+// (from `contend explore`), otherwise the seed alone reproduces the run. --path replays an
+// exhaustive search's execution (`explore --strategy dpor`): its threads and fault choices, in a
+// world where faults are choices and versions count commits.
 #include <fmt/format.h>
 
 #include <sstream>
@@ -11,6 +13,7 @@
 #include "scenarios/expectation.h"
 #include "scenarios/report.h"
 #include "scenarios/trace.h"
+#include "sim/runtime/dpor.h"
 
 namespace contend::cli {
 
@@ -20,6 +23,7 @@ struct ReplayArgs {
   std::string scenario_path;
   std::uint64_t seed = 1;
   std::string choices;
+  std::string path;
   std::string history_path;
   bool quiet = false;
 };
@@ -50,7 +54,27 @@ int replay_command(const ReplayArgs& args) {
     }
     controls.strategy = std::make_shared<ReplayStrategy>(std::move(*choices));
   }
+  std::vector<SearchNode> path;
+  std::shared_ptr<DporRun> path_run;
+  if (!args.path.empty()) {
+    std::string error;
+    auto nodes = parse_path(args.path, error);
+    if (!nodes) {
+      fmt::print(stderr, "contend replay: --path: {}\n", error);
+      return 2;
+    }
+    path = std::move(*nodes);
+    path_run = std::make_shared<DporRun>(&path, path.size(), DporOptions{});
+    controls.strategy = path_run;
+    controls.exhaustive = true;
+  }
   SeedRun run = run_seed(*scenario, args.seed, std::move(controls));
+  if (path_run && path_run->diverged()) {
+    fmt::print(stderr,
+               "contend replay: --path does not fit this scenario: it names a thread that is not "
+               "ready, or a fault where none can be placed (was it recorded from this file?)\n");
+    return 2;
+  }
   model::CheckReport report = check_run(*scenario, run);
   fmt::print("replay of {} seed {} (recipe {}, {} clients x {} operations)\n\n", scenario->file,
              args.seed, scenario->recipe, scenario->clients, scenario->operations_per_client);
@@ -72,8 +96,11 @@ void register_replay_command(CLI::App& app, CommandContext& ctx) {
       app.add_subcommand("replay", "Re-run one seed with a step trace that explains conflicts");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
   cmd->add_option("--seed", args->seed, "The seed to replay")->required();
-  cmd->add_option("--choices", args->choices,
-                  "A recorded schedule: comma-separated choice indexes");
+  auto* choices = cmd->add_option("--choices", args->choices,
+                                  "A recorded schedule: comma-separated choice indexes");
+  cmd->add_option("--path", args->path,
+                  "An exhaustive search's execution: threads and f<fault choice>, comma-separated")
+      ->excludes(choices);
   cmd->add_option("--history", args->history_path, "Also write the history as JSON lines");
   cmd->add_flag("--quiet", args->quiet, "Only the metrics and the verdict, no trace");
   cmd->callback([args, &ctx] { ctx.exit_code = replay_command(*args); });

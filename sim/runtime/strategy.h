@@ -20,10 +20,20 @@
 
 namespace contend {
 
+struct StepLog;  // footprint.h
+
 struct Candidate {
   ClientId client = 0;
   std::int64_t due_us = 0;
   StepKind kind = StepKind::read;
+  int thread = 0;  // the client's slot: a crashed client's replacement keeps its thread
+};
+
+// Where an exhaustive world lets its strategy place a fault (FaultKnobs say which are enabled).
+enum class FaultSite : std::uint8_t {
+  step,    // the client crashes at this step (a commit: before or after the resolver saw it)
+  read,    // the read fails with transaction_too_old or future_version
+  commit,  // not_committed, or commit_unknown_result applied / not applied
 };
 
 class Strategy {
@@ -36,6 +46,18 @@ class Strategy {
   virtual void on_step(ClientId /*client*/) {}
   // True when choose() always returns 0: the world then skips building candidate lists.
   virtual bool earliest_first() const { return false; }
+  // True when the strategy wants choose() at every step of an exhaustive world's main phase,
+  // even with one candidate (it follows the whole execution, not only its choices).
+  virtual bool chooses_every_step() const { return false; }
+  // Exhaustive worlds: which of `options` fault outcomes happens at this site (0 = no fault).
+  virtual std::uint32_t choose_fault(ClientId /*client*/, FaultSite /*site*/,
+                                     std::uint32_t /*options*/) {
+    return 0;
+  }
+  // Exhaustive worlds hand the strategy their step log, which holds every finished step.
+  virtual void watch(const StepLog* /*log*/) {}
+  // What choose() returns to end the run at once (the rest of the execution is redundant).
+  static constexpr std::size_t kStop = static_cast<std::size_t>(-1);
 };
 
 // Earliest-due first: the interleaving follows the seeded latencies.

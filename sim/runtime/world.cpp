@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cassert>
 
+#include "sim/store/invariant.h"
+#include "sim/store/transaction.h"
+
 namespace contend {
 
 World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
@@ -11,7 +14,8 @@ World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
       latency_rng_(Rng(options.seed).child("latency")),
       fault_rng_(Rng(options.seed).child("faults")),
       schedule_rng_(Rng(options.seed).child("schedule")) {
-  assert(strategy_ != nullptr);
+  CONTEND_ASSERT(strategy_ != nullptr, "a world needs a strategy");
+  if (options_.exhaustive) strategy_->watch(&step_log_);
 }
 
 World::~World() {
@@ -27,6 +31,9 @@ Rng& World::client_rng(ClientId client) {
 
 ClientId World::spawn(Task<void> body) {
   auto id = static_cast<ClientId>(clients_.size());
+  // A client spawned inside a step (a crashed client's replacement) continues that thread.
+  thread_of_.push_back(stepping_ >= 0 ? thread_of_[static_cast<std::size_t>(stepping_)]
+                                      : threads_++);
   auto client = std::make_unique<Client>();
   client->body = std::move(body);
   client->rng = Rng(options_.seed).child(0xc11e47ULL + static_cast<std::uint64_t>(id));
@@ -47,10 +54,12 @@ std::coroutine_handle<> World::submit(PendingOp& op) {
   assert(op.client >= 0 && static_cast<std::size_t>(op.client) < clients_.size());
   Client& c = *clients_[static_cast<std::size_t>(op.client)];
   assert(c.pending == nullptr && "a client has at most one step in flight");
-  std::int64_t delay = op.kind == StepKind::sleep
-                           ? op.delay_us
+  std::int64_t delay = op.kind == StepKind::sleep ? op.delay_us
+                       : options_.exhaustive
+                           ? kExhaustiveStepUs
                            : options_.latency.draw(op.kind, op.needs_read_version, latency_rng_);
-  if (options_.faults.pause > 0 && fault_rng_.chance(options_.faults.pause)) {
+  if (!options_.exhaustive && options_.faults.pause > 0 &&
+      fault_rng_.chance(options_.faults.pause)) {
     delay += options_.faults.pause_us;
   }
   c.pending = &op;
@@ -74,7 +83,8 @@ std::optional<ClientId> World::pick_next() {
   for (std::size_t i = 0; i < clients_.size(); ++i) {
     const Client& c = *clients_[i];
     if (c.pending != nullptr) {
-      candidates_.push_back(Candidate{static_cast<ClientId>(i), c.due_us, c.pending->kind});
+      candidates_.push_back(
+          Candidate{static_cast<ClientId>(i), c.due_us, c.pending->kind, thread_of_[i]});
     }
   }
   if (candidates_.empty()) return std::nullopt;
@@ -82,10 +92,15 @@ std::optional<ClientId> World::pick_next() {
     return a.due_us != b.due_us ? a.due_us < b.due_us : a.client < b.client;
   });
   std::size_t choice = 0;
-  if (candidates_.size() > 1) {
+  const bool every_step = footprints_ != nullptr && strategy_->chooses_every_step();
+  if (candidates_.size() > 1 || every_step) {
     choice = strategy_->choose(candidates_);
-    assert(choice < candidates_.size());
-    choices_.push_back(static_cast<std::uint32_t>(choice));
+    if (choice == Strategy::kStop) {
+      bound_hit_ = BoundHit::stopped;
+      return std::nullopt;
+    }
+    CONTEND_ASSERT(choice < candidates_.size(), "a strategy chose a step that is not ready");
+    if (candidates_.size() > 1) choices_.push_back(static_cast<std::uint32_t>(choice));
   }
   strategy_->on_step(candidates_[choice].client);
   return candidates_[choice].client;
@@ -102,6 +117,8 @@ bool World::over_bounds() {
 
 void World::run() {
   running_ = true;
+  // Footprints are kept for the main phase: the drain that may follow runs alone.
+  footprints_ = options_.exhaustive && ++runs_ == 1 ? this : nullptr;
   start_new_clients();
   while (!over_bounds()) {
     std::optional<ClientId> next = pick_next();
@@ -109,6 +126,7 @@ void World::run() {
     run_step(*next);
   }
   running_ = false;
+  footprints_ = nullptr;
 }
 
 void World::run_step(ClientId id) {
@@ -116,14 +134,83 @@ void World::run_step(ClientId id) {
   PendingOp& op = *std::exchange(c.pending, nullptr);
   now_us_ = std::max(now_us_, c.due_us);
   ++steps_;
-  if (options_.faults.crash > 0 && fault_rng_.chance(options_.faults.crash)) {
-    // A commit may reach the resolver before the client dies: then it applied, unseen.
-    if (op.kind == StepKind::commit && fault_rng_.chance(0.5)) op.complete();
-    crash(id, op);
-    return;
+  stepping_ = id;
+  if (footprints_ != nullptr) {
+    StepFootprint& step = step_log_.steps.emplace_back();
+    step.thread = thread_of_[static_cast<std::size_t>(id)];
+    step.client = id;
+    step.kind = op.kind;
   }
-  op.complete();
-  op.continuation.resume();
+  // Crash: none, or (a commit) before / after the resolver saw it: then it applied, unseen.
+  enum : std::uint32_t { kNoCrash, kCrash, kCrashAfterCommit };
+  std::uint32_t crash_choice = kNoCrash;
+  if (options_.exhaustive) {
+    if (footprints_ != nullptr && options_.faults.crash > 0) {
+      static constexpr const char* kCrashes[] = {"", "crash before the step",
+                                                 "crash after the commit reached the resolver"};
+      const std::size_t options = op.kind == StepKind::commit ? 3 : 2;
+      crash_choice = fault_choice(id, FaultSite::step, {kCrashes, options});
+    }
+  } else if (options_.faults.crash > 0 && fault_rng_.chance(options_.faults.crash)) {
+    crash_choice =
+        op.kind == StepKind::commit && fault_rng_.chance(0.5) ? kCrashAfterCommit : kCrash;
+  }
+  if (crash_choice != kNoCrash) {
+    if (crash_choice == kCrashAfterCommit) op.complete();
+    crash(id, op);
+  } else {
+    op.complete();
+    op.continuation.resume();
+  }
+  stepping_ = -1;
+}
+
+std::uint32_t World::fault_choice(ClientId client, FaultSite site,
+                                  std::span<const char* const> names) {
+  const auto options = static_cast<std::uint32_t>(names.size());
+  const std::uint32_t choice = strategy_->choose_fault(client, site, options);
+  CONTEND_ASSERT(choice < options, "a strategy chose a fault outcome that does not exist");
+  if (recording()) {
+    StepFootprint& step = step_log_.steps.back();
+    step.faults.push_back(choice);
+    if (choice != 0) step.fault_notes.emplace_back(names[choice]);
+  }
+  return choice;
+}
+
+void World::note_operation_event(bool invoke, bool completes_ok) {
+  if (!recording()) return;
+  StepFootprint& step = step_log_.steps.back();
+  step.invokes |= invoke;
+  step.completes |= completes_ok;
+}
+
+void World::on_read_version(const Transaction& tr) {
+  if (!recording()) return;
+  step_log_.steps.back().snapshot_attempt = tr.id();
+  step_log_.attempts[tr.id()];
+}
+
+void World::on_database_read(const Transaction& tr, KeyRangeRef range) {
+  if (!recording()) return;
+  step_log_.attempts[tr.id()].reads.push_back(copy_of(range));
+}
+
+void World::on_commit_resolved(const Transaction& tr, bool applied) {
+  if (!recording()) return;
+  StepFootprint& step = step_log_.steps.back();
+  step.commit_attempt = tr.id();
+  step.applied = applied;
+  step.checked = copy_of(tr.read_conflict_ranges());
+  if (applied) step.written = copy_of(tr.write_conflict_ranges());
+  AttemptFootprint& attempt = step_log_.attempts[tr.id()];
+  attempt.reads.insert(attempt.reads.end(), step.checked.begin(), step.checked.end());
+  for (const MutationRef& m : tr.mutations()) {
+    if (m.type == MutationType::set_versionstamped_key ||
+        m.type == MutationType::set_versionstamped_value) {
+      attempt.version_sensitive = true;
+    }
+  }
 }
 
 void World::crash(ClientId id, PendingOp&) {
@@ -132,8 +219,23 @@ void World::crash(ClientId id, PendingOp&) {
   if (on_crash) on_crash(id);
 }
 
-ReadFault World::read_fault(ClientId) {
+ReadFault World::read_fault(ClientId client) {
   const FaultKnobs& f = options_.faults;
+  if (options_.exhaustive) {
+    if (footprints_ == nullptr) return ReadFault::none;  // the drain phase only observes
+    ReadFault outcomes[3] = {ReadFault::none};
+    const char* names[3] = {""};
+    std::size_t n = 1;
+    if (f.read_too_old > 0) {
+      names[n] = "read fails: transaction_too_old";
+      outcomes[n++] = ReadFault::transaction_too_old;
+    }
+    if (f.read_future_version > 0) {
+      names[n] = "read fails: future_version";
+      outcomes[n++] = ReadFault::future_version;
+    }
+    return n == 1 ? ReadFault::none : outcomes[fault_choice(client, FaultSite::read, {names, n})];
+  }
   if (f.read_too_old > 0 && fault_rng_.chance(f.read_too_old)) {
     return ReadFault::transaction_too_old;
   }
@@ -143,8 +245,28 @@ ReadFault World::read_fault(ClientId) {
   return ReadFault::none;
 }
 
-CommitFault World::commit_fault(ClientId) {
+CommitFault World::commit_fault(ClientId client) {
   const FaultKnobs& f = options_.faults;
+  if (options_.exhaustive) {
+    if (footprints_ == nullptr) return CommitFault::none;
+    CommitFault outcomes[4] = {CommitFault::none};
+    const char* names[4] = {""};
+    std::size_t n = 1;
+    if (f.not_committed > 0) {
+      names[n] = "commit fails: not_committed (nothing applied)";
+      outcomes[n++] = CommitFault::not_committed_before;
+    }
+    if (f.unknown_result_applied > 0) {
+      names[n] = "commit_unknown_result, and the commit applied";
+      outcomes[n++] = CommitFault::unknown_result_applied;
+    }
+    if (f.unknown_result_not_applied > 0) {
+      names[n] = "commit_unknown_result, and the commit did not apply";
+      outcomes[n++] = CommitFault::unknown_result_not_applied;
+    }
+    return n == 1 ? CommitFault::none
+                  : outcomes[fault_choice(client, FaultSite::commit, {names, n})];
+  }
   if (f.not_committed > 0 && fault_rng_.chance(f.not_committed)) {
     return CommitFault::not_committed_before;
   }
@@ -158,6 +280,7 @@ CommitFault World::commit_fault(ClientId) {
 }
 
 void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
+  if (recording()) step_log_.attempts[tr.id()].ended = true;
   ++stats_.attempts;
   ++clients_[static_cast<std::size_t>(tr.client())]->attempts;
   switch (outcome) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/runtime/faults.h"
+#include "sim/runtime/footprint.h"
 #include "sim/runtime/latency.h"
 #include "sim/runtime/rng.h"
 #include "sim/runtime/strategy.h"
@@ -40,7 +41,14 @@ struct WorldOptions {
   bool record_attempts = false;   // keep an AttemptRecord per transaction attempt (traces)
   int retry_limit = 1000;         // per run() loop
   bool log_transactions = false;  // keep every committed transaction's reads and writes
+  // Exhaustive search (dpor): the store sees time 0, so versions count commits and never depend
+  // on when a step ran; every store step takes kExhaustiveStepUs; faults are the strategy's
+  // choices among those the knobs enable (a knob > 0 enables its fault, its value is ignored),
+  // never coin flips, and pauses are off; the main phase records every step's footprint.
+  bool exhaustive = false;
 };
+
+inline constexpr std::int64_t kExhaustiveStepUs = 1'000;
 
 // Counters the world keeps about transaction attempts.
 struct AttemptStats {
@@ -80,9 +88,10 @@ struct CommittedTransaction {
   std::vector<Mutation> mutations;
 };
 
-enum class BoundHit : std::uint8_t { none, steps, virtual_time };
+// `stopped`: the strategy ended the run (an exhaustive search found the rest redundant).
+enum class BoundHit : std::uint8_t { none, steps, virtual_time, stopped };
 
-class World final : public Environment {
+class World final : public Environment, private FootprintSink {
  public:
   World(WorldOptions options, std::shared_ptr<Strategy> strategy);
   ~World() override;
@@ -110,6 +119,7 @@ class World final : public Environment {
 
   // ---- Environment ----
   std::int64_t now_us() const override { return now_us_; }
+  std::int64_t store_time_us() const override { return options_.exhaustive ? 0 : now_us_; }
   std::coroutine_handle<> submit(PendingOp& op) override;
   std::uint64_t random_u64(ClientId client) override { return client_rng(client).next(); }
   ReadFault read_fault(ClientId client) override;
@@ -117,7 +127,14 @@ class World final : public Environment {
   void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
   bool log_reads() const override { return options_.log_transactions || options_.record_attempts; }
 
+  // The workload tells the world when an operation is invoked or completes (ok), so an
+  // exhaustive run's footprints know which steps the real-time order depends on.
+  void note_operation_event(bool invoke, bool completes_ok);
+
   // ---- results ----
+  // Exhaustive worlds: every step of the main phase, in order, with what it touched.
+  const StepLog& step_log() const { return step_log_; }
+  StepLog take_step_log() { return std::move(step_log_); }
   BoundHit bound_hit() const { return bound_hit_; }
   std::int64_t steps() const { return steps_; }
   const AttemptStats& stats() const { return stats_; }
@@ -150,6 +167,14 @@ class World final : public Environment {
     }
   };
 
+  // ---- FootprintSink (exhaustive main phase) ----
+  void on_read_version(const Transaction& tr) override;
+  void on_database_read(const Transaction& tr, KeyRangeRef range) override;
+  void on_commit_resolved(const Transaction& tr, bool applied) override;
+  bool recording() const { return footprints_ != nullptr && stepping_ >= 0; }
+  // Asks the strategy which of the outcomes named (names[0]: no fault) happens, and notes it.
+  std::uint32_t fault_choice(ClientId client, FaultSite site, std::span<const char* const> names);
+
   void start_new_clients();
   std::optional<ClientId> pick_next();
   void run_step(ClientId id);
@@ -174,6 +199,11 @@ class World final : public Environment {
   std::uint64_t sequence_ = 0;
   BoundHit bound_hit_ = BoundHit::none;
   bool running_ = false;
+  int runs_ = 0;                // run() calls so far: the first is the main phase
+  ClientId stepping_ = -1;      // the client whose step is running, or -1
+  std::vector<int> thread_of_;  // by client
+  int threads_ = 0;
+  StepLog step_log_;
 };
 
 }  // namespace contend

@@ -14,6 +14,7 @@
 #include <coroutine>
 #include <cstdint>
 
+#include "sim/store/bytes.h"
 #include "sim/store/error.h"
 
 namespace contend {
@@ -27,6 +28,20 @@ enum class StepKind : std::uint8_t {
   commit,        // commit: resolved and applied when it completes
   sleep,         // on_error backoff or a recipe's polling delay
 };
+
+inline const char* to_string(StepKind kind) {
+  switch (kind) {
+    case StepKind::read_version:
+      return "read version";
+    case StepKind::read:
+      return "read";
+    case StepKind::commit:
+      return "commit";
+    case StepKind::sleep:
+      return "sleep";
+  }
+  return "?";
+}
 
 struct PendingOp {
   StepKind kind = StepKind::read;
@@ -53,11 +68,32 @@ enum class CommitFault : std::uint8_t {
   unknown_result_not_applied  // commit not applied, client told commit_unknown_result
 };
 
+// What one step did to the shared store, for an exhaustive search that must know which steps
+// can be reordered without changing any outcome (sim/runtime/footprint.h). Told only when
+// Environment::records_footprints() is true, so ordinary runs pay one branch per hook.
+class FootprintSink {
+ public:
+  virtual ~FootprintSink() = default;
+  // `tr` took its read version in the step being run.
+  virtual void on_read_version(const Transaction& tr) = 0;
+  // `tr` read the database at its read version; `range` is every key whose value could change
+  // the answer (for a limited read: up to and including the last row returned).
+  virtual void on_database_read(const Transaction& tr, KeyRangeRef range) = 0;
+  // `tr`'s commit was resolved against the writes after its read version (and applied when
+  // `applied`).
+  virtual void on_commit_resolved(const Transaction& tr, bool applied) = 0;
+};
+
 class Environment {
  public:
   virtual ~Environment() = default;
   // Virtual time in microseconds; never the wall clock.
   virtual std::int64_t now_us() const = 0;
+  // The time the store is told for read versions, commits and the MVCC window. An exhaustive
+  // search holds it at 0 so that versions count commits and do not depend on when steps ran.
+  virtual std::int64_t store_time_us() const { return now_us(); }
+  // Where the footprint hooks go, or null (the default: nothing records them).
+  FootprintSink* footprints() const { return footprints_; }
   // Suspends at a scheduling point. Returns the coroutine to transfer to: op.continuation when
   // the environment completes the op inline, std::noop_coroutine() when it defers it.
   virtual std::coroutine_handle<> submit(PendingOp& op) = 0;
@@ -74,6 +110,9 @@ class Environment {
   double random01(ClientId client) {
     return static_cast<double>(random_u64(client) >> 11) * 0x1.0p-53;
   }
+
+ protected:
+  FootprintSink* footprints_ = nullptr;
 };
 
 }  // namespace contend

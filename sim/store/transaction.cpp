@@ -101,7 +101,9 @@ ErrorCode Transaction::check_key(BytesView key) const {
 }
 
 void Transaction::take_read_version_if_needed() {
-  if (!read_version_) read_version_ = db_.store->grant_read_version(env().now_us());
+  if (read_version_) return;
+  read_version_ = db_.store->grant_read_version(env().store_time_us());
+  if (FootprintSink* sink = env().footprints()) sink->on_read_version(*this);
 }
 
 // ---- the sorted write map ----
@@ -384,6 +386,7 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snaps
   const KeyRangeRef just_key{key.key, key.after};
   if (unreadable(just_key)) return ErrorCode::accessed_unreadable;
   std::optional<Bytes> db_value = db_.store->get(key.key, *read_version_);
+  if (FootprintSink* sink = env().footprints()) sink->on_database_read(*this, just_key);
   auto result = overlay(key.key, db_value);
   if (!result.ok()) return result;
   if (!snapshot) add_conflict_for_read(just_key);
@@ -440,16 +443,17 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
   } else {
     read_merged(range, limit, reverse, out);
   }
-  if (!options.snapshot) {
-    const bool limit_reached = out.size() >= limit;
-    if (!limit_reached) {
-      add_conflict_for_read(range);
-    } else if (!reverse) {
-      add_conflict_for_read(KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)});
-    } else {
-      add_conflict_for_read(KeyRangeRef{arena_.copy(out.back().key), range.end});
-    }
+  FootprintSink* sink = env().footprints();
+  if (options.snapshot && sink == nullptr) return ErrorCode::success;
+  // The keys whose values decided the answer: all of the range, or up to the last row returned
+  // when the limit stopped the read (FoundationDB's read conflict range for the read).
+  KeyRangeRef decided = range;
+  if (out.size() >= limit) {
+    decided = reverse ? KeyRangeRef{arena_.copy(out.back().key), range.end}
+                      : KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)};
   }
+  if (sink != nullptr) sink->on_database_read(*this, decided);
+  if (!options.snapshot) add_conflict_for_read(decided);
   return ErrorCode::success;
 }
 
@@ -457,7 +461,8 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
 // happen now: success, or the error that abandons the attempt.
 ErrorCode Transaction::begin_read() {
   take_read_version_if_needed();
-  if (ErrorCode e = db_.store->check_read_version(*read_version_, env().now_us()); !ok(e)) return e;
+  if (ErrorCode e = db_.store->check_read_version(*read_version_, env().store_time_us()); !ok(e))
+    return e;
   switch (env().read_fault(client())) {
     case ReadFault::none:
       return ErrorCode::success;
@@ -508,7 +513,8 @@ ErrorCode Transaction::do_commit() {
   if (fault == CommitFault::unknown_result_not_applied) return ErrorCode::commit_unknown_result;
   CommitRequest request{client(),     transaction_id_, *read_version_,
                         read_ranges_, write_ranges_,   mutations_};
-  CommitResult result = db_.store->commit(request, env().now_us());
+  CommitResult result = db_.store->commit(request, env().store_time_us());
+  if (FootprintSink* sink = env().footprints()) sink->on_commit_resolved(*this, ok(result.error));
   if (!ok(result.error)) {
     if (result.conflict) {
       last_conflict_step_ = read_range_steps_[result.conflict->read_range_index];

@@ -1,0 +1,167 @@
+#include "scenarios/cli/explore_exhaustive.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "scenarios/expectation.h"
+#include "scenarios/runner.h"
+#include "scenarios/trace.h"
+#include "sim/runtime/dpor.h"
+
+namespace contend::cli {
+
+namespace {
+
+std::string replay_command_for(const std::string& file, const ExhaustiveOptions& o,
+                               const ExhaustiveFinding& f) {
+  return fmt::format("contend replay {} --seed {} --path {}", file, o.seed, f.path);
+}
+
+nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
+                            const ExhaustiveResult& r, const std::string& statement,
+                            const std::string& counterexample_file) {
+  const ExhaustiveOptions& o = args.options;
+  nlohmann::json j;
+  j["scenario"] = s.file;
+  j["recipe"] = s.recipe;
+  j["clients"] = s.clients;
+  j["operations_per_client"] = s.operations_per_client;
+  j["plans"] = args.plans;
+  j["plan_count"] = r.plans;
+  j["seed"] = o.seed;
+  j["max_faults"] = o.max_faults;
+  j["max_preemptions"] =
+      o.max_preemptions ? nlohmann::json(*o.max_preemptions) : nlohmann::json(nullptr);
+  j["reduction"] = o.reduce ? "dpor" : "none";
+  j["exhausted"] = r.exhausted;
+  j["executions"] = r.executions;
+  j["equivalence_classes"] = r.executions;
+  j["abandoned_as_equivalent"] = r.blocked;
+  j["bound_hits"] = r.bound_hits;
+  j["distinct_outcomes"] = r.distinct_outcomes;
+  j["units"] = r.units;
+  j["units_done"] = r.units_done;
+  j["shard"] = fmt::format("{}/{}", o.shard.index, o.shard.count);
+  j["seconds"] = r.seconds;
+  j["verdicts"] = r.verdicts;
+  j["verdict"] = r.violation                             ? "violation"
+                 : r.exhausted && r.verdicts.size() <= 1 ? "linearizable"
+                                                         : "unknown";
+  j["statement"] = statement;
+  if (r.violation) {
+    const ExhaustiveFinding& f = *r.violation;
+    nlohmann::json c;
+    c["violation"] = std::string(model::to_string(f.verdict.violation));
+    c["explanation"] = f.verdict.explanation;
+    c["clients"] = f.scenario.clients;
+    c["operations_per_client"] = f.scenario.operations_per_client;
+    c["plan"] = describe_plan(f.scenario.plan);
+    c["faults"] = f.faults;
+    c["steps"] = f.steps;
+    c["path"] = f.path;
+    c["minimal"] = f.minimal;
+    c["file"] = counterexample_file;
+    c["reproduce"] = replay_command_for(
+        counterexample_file.empty() ? "<counterexample.toml>" : counterexample_file, o, f);
+    j["counterexample"] = c;
+  }
+  return j;
+}
+
+// Prints the counterexample and writes its scenario under --out; returns the file written.
+std::string report(const ExhaustiveArgs& args, const ExhaustiveFinding& f) {
+  const ExhaustiveOptions& o = args.options;
+  fmt::print("\ncounterexample: {} client(s) x {} operation(s), plan {}\n", f.scenario.clients,
+             f.scenario.operations_per_client, describe_plan(f.scenario.plan));
+  fmt::print("{}\n",
+             f.minimal ? f.minimal_note : std::string("not minimised (the first execution found)"));
+  if (f.faults.empty()) {
+    fmt::print("faults placed: none\n");
+  } else {
+    fmt::print("faults placed ({}):\n", f.faults.size());
+    for (const std::string& note : f.faults)
+      fmt::print("  {}\n", note);
+  }
+  fmt::print("verdict: {}\n  {}\n\n", f.verdict.summary(), f.verdict.explanation);
+  std::string error;
+  auto nodes = parse_path(f.path, error);
+  if (nodes) {
+    auto run = std::make_shared<DporRun>(&*nodes, nodes->size(), DporOptions{});
+    RunControls controls{true, false, run, true};
+    print_trace(stdout, run_seed(f.scenario, o.seed, std::move(controls)));
+  }
+  std::string file;
+  if (!args.out_dir.empty()) {
+    file = args.out_dir + "/" + f.scenario.name + ".toml";
+    std::ofstream out(file, std::ios::binary);
+    out << "# Found by contend's exhaustive search of " << f.scenario.file << ".\n"
+        << to_toml(f.scenario);
+    if (!out) {
+      fmt::print(stderr, "contend: cannot write {}\n", file);
+      file.clear();
+    }
+  }
+  if (file.empty()) {
+    fmt::print("\nreproduce: save the scenario (--out DIR writes it), then\n  {}\n",
+               replay_command_for("<counterexample.toml>", o, f));
+  } else {
+    fmt::print("\nwrote {}\nreproduce: {}\n", file, replay_command_for(file, o, f));
+  }
+  return file;
+}
+
+}  // namespace
+
+int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
+  ExhaustiveOptions& o = args.options;
+  o.all_plans = args.plans == "all";
+  if (!args.shard.empty()) {
+    std::string error;
+    auto shard = parse_shard(args.shard, error);
+    if (!shard) {
+      fmt::print(stderr, "contend explore: --shard: {}\n", error);
+      return 2;
+    }
+    o.shard = *shard;
+  }
+  fmt::print(
+      "exhaustive search of {} ({}, {} client(s) x {} operation(s)), plans: {}, "
+      "faults <= {}, preemptions: {}, {} job(s)\n",
+      scenario.file, scenario.recipe, scenario.clients, scenario.operations_per_client,
+      o.all_plans && scenario.plan.empty() ? "all" : "the seed's", o.max_faults,
+      o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
+  ExhaustiveResult r = explore_exhaustively(scenario, o);
+  if (!r.error.empty()) {
+    fmt::print(stderr, "contend explore: {}\n", r.error);
+    return 2;
+  }
+  for (const auto& [verdict, n] : r.verdicts)
+    fmt::print("  {:<32} {}\n", verdict, n);
+  const std::string statement = proof_statement(scenario, o, r);
+  std::string file;
+  if (r.violation) file = report(args, *r.violation);
+  fmt::print("\n{}\n", statement);
+  if (!args.json_path.empty()) {
+    const std::string text = summary_json(scenario, args, r, statement, file).dump(2) + "\n";
+    if (args.json_path == "-") {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    } else {
+      std::ofstream out(args.json_path, std::ios::binary);
+      out << text;
+      if (!out) {
+        fmt::print(stderr, "contend explore: cannot write {}\n", args.json_path);
+        return 2;
+      }
+    }
+  }
+  if (r.violation) return shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
+  if (scenario.expect != "linearizable") return r.exhausted ? 1 : 3;
+  const bool all_clean = r.verdicts.size() <= 1 && r.bound_hits == 0;
+  if (!r.exhausted || !all_clean) return 3;
+  return 0;
+}
+
+}  // namespace contend::cli

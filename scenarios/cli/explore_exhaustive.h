@@ -1,0 +1,26 @@
+// `contend explore --strategy dpor`: the exhaustive search (scenarios/exhaustive.h) as a command:
+// its flags, the statement of what was proved, the counterexample with its fault placements and
+// trace, and the --json summary scripts rely on.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "scenarios/exhaustive.h"
+
+namespace contend::cli {
+
+struct ExhaustiveArgs {
+  ExhaustiveOptions options;
+  std::string plans = "all";
+  std::string shard;
+  std::string json_path;  // "" = none, "-" = stdout
+  std::string out_dir;    // "" = the counterexample file is not written
+  bool no_reduction = false;
+};
+
+// Runs the search on a loaded, validated scenario; returns the exit status (0 as the scenario
+// expects, 1 not, 2 bad input, 3 the budget ran out before the space was exhausted).
+int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args);
+
+}  // namespace contend::cli

@@ -1,0 +1,489 @@
+#include "scenarios/exhaustive.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "scenarios/expectation.h"
+#include "scenarios/runner.h"
+#include "sim/runtime/dpor.h"
+#include "sim/store/invariant.h"
+
+namespace contend {
+
+namespace {
+
+struct Unit {
+  std::size_t plan = 0;
+  int thread = 0;
+};
+
+struct UnitResult {
+  bool exhausted = false;
+  std::int64_t executions = 0;
+  std::int64_t blocked = 0;
+  std::int64_t bound_hits = 0;
+  std::map<std::string, std::int64_t> verdicts;
+  std::set<std::string> outcomes;
+  std::optional<ExhaustiveFinding> violation;
+};
+
+struct Checked {
+  SeedRun run;
+  model::Verdict verdict;
+};
+
+Checked run_one(const Scenario& s, std::uint64_t seed, std::shared_ptr<Strategy> strategy,
+                bool record_attempts) {
+  RunControls controls;
+  controls.record_attempts = record_attempts;
+  controls.strategy = std::move(strategy);
+  controls.exhaustive = true;
+  Checked out{run_seed(s, seed, std::move(controls)), {}};
+  out.verdict = check_run(s, out.run).verdict;
+  return out;
+}
+
+Scenario with_plan(const Scenario& s, Plan plan) {
+  Scenario c = s;
+  c.clients = static_cast<int>(plan.size());
+  c.operations_per_client = 0;
+  for (const ClientPlan& p : plan)
+    c.operations_per_client = std::max(c.operations_per_client, static_cast<int>(p.size()));
+  c.plan = std::move(plan);
+  return c;
+}
+
+DporOptions dpor_options(const ExhaustiveOptions& o) {
+  DporOptions d;
+  d.max_faults = o.max_faults;
+  d.max_preemptions = o.max_preemptions;
+  d.reduce = o.reduce;
+  d.broken_independence = o.broken_independence;
+  return d;
+}
+
+// The threads ready at the first step of a plan's executions.
+std::uint64_t first_threads(const Scenario& planned, const ExhaustiveOptions& o) {
+  std::vector<SearchNode> nodes;
+  auto probe = std::make_shared<DporRun>(&nodes, 0, dpor_options(o));
+  run_seed(planned, o.seed, RunControls{false, false, probe, true});
+  return nodes.empty() ? 0 : nodes.front().enabled;
+}
+
+std::vector<std::string> fault_notes(const StepLog& log) {
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < log.steps.size(); ++k) {
+    const StepFootprint& step = log.steps[k];
+    for (const std::string& note : step.fault_notes) {
+      out.push_back(fmt::format("client {}, step {} ({}): {}", step.thread + 1, k + 1,
+                                to_string(step.kind), note));
+    }
+  }
+  return out;
+}
+
+ExhaustiveFinding finding_of(const Scenario& planned, const Checked& c, std::string path) {
+  ExhaustiveFinding f;
+  f.scenario = planned;
+  f.scenario.name = planned.name + "-counterexample";
+  f.scenario.expect = std::string(model::to_string(c.verdict.violation));
+  f.path = std::move(path);
+  f.verdict = c.verdict;
+  f.faults = fault_notes(c.run.step_log);
+  f.steps = static_cast<std::int64_t>(c.run.step_log.steps.size());
+  return f;
+}
+
+UnitResult run_unit(const Scenario& planned, const Unit& unit, const ExhaustiveOptions& o,
+                    std::int64_t budget, const std::atomic<std::size_t>& stop_after) {
+  UnitResult r;
+  DporExplorer explorer(dpor_options(o));
+  SearchNode root;
+  root.thread = unit.thread;
+  explorer.start_from({root}, 1);
+  while (true) {
+    if (r.executions + r.blocked >= budget) return r;
+    std::shared_ptr<DporRun> run = explorer.begin();
+    if (!run) break;
+    Checked c = run_one(planned, o.seed, run, o.observe_attempts);
+    const bool complete = c.run.metrics.bound == BoundHit::none ||
+                          (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
+    explorer.finish(*run, c.run.step_log, complete);
+    if (run->blocked()) {
+      ++r.blocked;
+      continue;
+    }
+    ++r.executions;
+    r.bound_hits += c.run.metrics.bound != BoundHit::none ? 1 : 0;
+    ++r.verdicts[c.verdict.summary()];
+    r.outcomes.insert(outcome_of(c.run, c.verdict));
+    if (c.verdict.kind == model::VerdictKind::violation && !r.violation) {
+      r.violation = finding_of(planned, c, path_to_string(explorer.path()));
+      if (o.stop_at_first_violation) return r;
+    }
+    if (stop_after.load() < unit.plan) return r;  // an earlier unit already found a violation
+  }
+  r.exhausted = true;
+  return r;
+}
+
+// ---- checkpoints: finished units, so a stopped search resumes ----
+
+nlohmann::json to_json(const UnitResult& r) {
+  nlohmann::json j;
+  j["exhausted"] = r.exhausted;
+  j["executions"] = r.executions;
+  j["blocked"] = r.blocked;
+  j["bound_hits"] = r.bound_hits;
+  j["verdicts"] = r.verdicts;
+  j["outcomes"] = r.outcomes;
+  return j;
+}
+
+UnitResult unit_from_json(const nlohmann::json& j) {
+  UnitResult r;
+  r.exhausted = j.at("exhausted").get<bool>();
+  r.executions = j.at("executions").get<std::int64_t>();
+  r.blocked = j.at("blocked").get<std::int64_t>();
+  r.bound_hits = j.at("bound_hits").get<std::int64_t>();
+  r.verdicts = j.at("verdicts").get<std::map<std::string, std::int64_t>>();
+  r.outcomes = j.at("outcomes").get<std::set<std::string>>();
+  return r;
+}
+
+// The search's identity: a checkpoint of another search must not be resumed.
+std::string search_key(const Scenario& s, const ExhaustiveOptions& o) {
+  return fmt::format("{}|{}|{}x{}|plans={}|seed={}|faults={}|preemptions={}|reduce={}|shard={}/{}",
+                     s.file, s.recipe, s.clients, s.operations_per_client,
+                     o.all_plans ? "all" : "seed", o.seed, o.max_faults,
+                     o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
+                     o.shard.index, o.shard.count);
+}
+
+class Checkpoint {
+ public:
+  Checkpoint(std::string path, std::string key) : path_(std::move(path)), key_(std::move(key)) {}
+
+  // Loads the finished units; false (and `error`) when the file is not this search's.
+  bool load(std::map<std::size_t, UnitResult>& done, std::string& error) {
+    if (path_.empty()) return true;
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) return true;  // nothing saved yet
+    try {
+      nlohmann::json j = nlohmann::json::parse(in);
+      if (j.at("search").get<std::string>() != key_) {
+        error = path_ + ": checkpoint of another search (" + j.at("search").get<std::string>() +
+                "); remove it or name another file";
+        return false;
+      }
+      for (const auto& [unit, result] : j.at("units").items())
+        done[static_cast<std::size_t>(std::stoull(unit))] = unit_from_json(result);
+    } catch (const std::exception& e) {
+      error = path_ + ": not a contend checkpoint: " + e.what();
+      return false;
+    }
+    return true;
+  }
+
+  void save(const std::map<std::size_t, UnitResult>& done) {
+    if (path_.empty()) return;
+    nlohmann::json j;
+    j["search"] = key_;
+    j["units"] = nlohmann::json::object();
+    for (const auto& [unit, result] : done) {
+      if (result.exhausted) j["units"][std::to_string(unit)] = to_json(result);
+    }
+    const std::string temporary = path_ + ".tmp";
+    {
+      std::ofstream out(temporary, std::ios::binary);
+      out << j.dump() << "\n";
+    }
+    std::rename(temporary.c_str(), path_.c_str());
+  }
+
+ private:
+  std::string path_;
+  std::string key_;
+};
+
+// Runs the units of this shard, `jobs` at a time; results by unit index.
+std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned,
+                                            const std::vector<Unit>& units,
+                                            const std::vector<std::int64_t>& budgets,
+                                            const ExhaustiveOptions& o,
+                                            std::map<std::size_t, UnitResult> done,
+                                            Checkpoint& checkpoint) {
+  std::mutex mutex;
+  std::atomic<std::size_t> next{0};
+  // The lowest plan index that showed a violation: later units need not run.
+  std::atomic<std::size_t> stop_after{SIZE_MAX};
+  for (const auto& [index, result] : done) {
+    if (result.violation && o.stop_at_first_violation) {
+      stop_after = std::min(stop_after.load(), units[index].plan);
+    }
+  }
+  auto worker = [&] {
+    for (std::size_t i = next++; i < units.size(); i = next++) {
+      {
+        std::lock_guard lock(mutex);
+        if (done.count(i) != 0) continue;
+      }
+      if (o.stop_at_first_violation && units[i].plan > stop_after.load()) continue;
+      UnitResult r = run_unit(planned[units[i].plan], units[i], o, budgets[i], stop_after);
+      std::lock_guard lock(mutex);
+      if (r.violation && o.stop_at_first_violation) {
+        std::size_t seen = stop_after.load();
+        while (units[i].plan < seen && !stop_after.compare_exchange_weak(seen, units[i].plan)) {
+        }
+      }
+      done[i] = std::move(r);
+      checkpoint.save(done);
+    }
+  };
+  const int jobs = std::max(1, o.jobs);
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads)
+    t.join();
+  return done;
+}
+
+// Adds the units up in unit order, up to the first violation when the search stops there.
+void total(const std::vector<Unit>& units, std::map<std::size_t, UnitResult>& done,
+           const ExhaustiveOptions& o, ExhaustiveResult& r) {
+  std::set<std::string> outcomes;
+  r.exhausted = true;
+  std::optional<std::size_t> violation_plan;
+  for (auto& [index, u] : done) {
+    if (violation_plan && units[index].plan > *violation_plan) continue;
+    r.executions += u.executions;
+    r.blocked += u.blocked;
+    r.bound_hits += u.bound_hits;
+    for (const auto& [verdict, n] : u.verdicts)
+      r.verdicts[verdict] += n;
+    outcomes.insert(u.outcomes.begin(), u.outcomes.end());
+    r.exhausted &= u.exhausted;
+    r.units_done += u.exhausted ? 1 : 0;
+    if (u.violation && !r.violation) {
+      r.violation = std::move(u.violation);
+      if (o.stop_at_first_violation) violation_plan = units[index].plan;
+    }
+  }
+  r.exhausted &= done.size() == units.size() && !(r.violation && o.stop_at_first_violation);
+  r.distinct_outcomes = static_cast<std::int64_t>(outcomes.size());
+  if (o.collect_outcomes) r.outcomes = std::move(outcomes);
+}
+
+ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
+  ExhaustiveResult r;
+  const RecipeInfo* info = find_recipe(s.recipe);
+  CONTEND_ASSERT(info != nullptr, "explore_exhaustively: validate the scenario first");
+  std::vector<Plan> plans;
+  if (o.all_plans && s.plan.empty()) {
+    auto all = enumerate_plans(s, info->kind, o.max_plans, r.error);
+    if (!all) return r;
+    plans = std::move(*all);
+  } else {
+    plans.push_back(seed_plan(s, info->kind, o.seed));
+  }
+  r.plans = static_cast<std::int64_t>(plans.size());
+  std::vector<Scenario> planned;
+  std::vector<Unit> all_units;
+  std::vector<std::int64_t> budgets;
+  for (std::size_t p = 0; p < plans.size(); ++p) {
+    planned.push_back(with_plan(s, plans[p]));
+    const std::uint64_t threads = first_threads(planned.back(), o);
+    const auto count = static_cast<std::int64_t>(std::max(1, std::popcount(threads)));
+    for (std::uint64_t t = threads; t != 0; t &= t - 1) {
+      all_units.push_back(Unit{p, std::countr_zero(t)});
+      budgets.push_back(std::max<std::int64_t>(1, o.max_executions / count));
+    }
+  }
+  // This shard's units, in order.
+  std::vector<Unit> units;
+  std::vector<std::int64_t> unit_budgets;
+  for (std::size_t u = 0; u < all_units.size(); ++u) {
+    if (o.shard.includes(u, 0)) {
+      units.push_back(all_units[u]);
+      unit_budgets.push_back(budgets[u]);
+    }
+  }
+  r.units = static_cast<std::int64_t>(units.size());
+  Checkpoint checkpoint(o.checkpoint_file, search_key(s, o));
+  std::map<std::size_t, UnitResult> done;
+  if (!checkpoint.load(done, r.error)) return r;
+  for (const auto& [index, result] : done) {
+    if (index >= units.size()) {
+      r.error = o.checkpoint_file + ": unit " + std::to_string(index) + " is not in this search";
+      return r;
+    }
+  }
+  done = run_units(planned, units, unit_budgets, o, std::move(done), checkpoint);
+  total(units, done, o, r);
+  return r;
+}
+
+// Scopes below (clients, operations), smallest first: by operations in all, then clients.
+std::vector<std::pair<int, int>> smaller_scopes(int clients, int operations) {
+  std::vector<std::pair<int, int>> out;
+  for (int c = 1; c <= clients; ++c) {
+    for (int o = 1; o <= operations; ++o)
+      out.emplace_back(c, o);
+  }
+  std::stable_sort(out.begin(), out.end(), [](auto a, auto b) {
+    return std::pair(a.first * a.second, a.first) < std::pair(b.first * b.second, b.first);
+  });
+  return out;
+}
+
+Scenario scoped(const Scenario& s, int clients, int operations) {
+  Scenario c = s;
+  c.clients = clients;
+  c.operations_per_client = operations;
+  if (!c.plan.empty()) {
+    c.plan.resize(static_cast<std::size_t>(clients));
+    for (ClientPlan& p : c.plan) {
+      if (p.size() > static_cast<std::size_t>(operations)) {
+        p.resize(static_cast<std::size_t>(operations));
+      }
+    }
+  }
+  return c;
+}
+
+// The smallest scope (fewest faults, then operations, then clients) that shows `kind`.
+void minimise(const Scenario& s, const ExhaustiveOptions& o, ExhaustiveFinding& found) {
+  ExhaustiveOptions sub = o;
+  sub.minimise = false;
+  sub.collect_outcomes = false;
+  sub.checkpoint_file.clear();
+  sub.shard = Shard{};
+  sub.stop_at_first_violation = true;
+  Scenario base = s;
+  if (!o.all_plans && base.plan.empty()) {
+    base.plan = seed_plan(s, find_recipe(s.recipe)->kind, o.seed);
+  }
+  for (int faults = 0; faults <= o.max_faults; ++faults) {
+    sub.max_faults = faults;
+    for (auto [clients, operations] : smaller_scopes(s.clients, s.operations_per_client)) {
+      if (faults == o.max_faults && clients == s.clients && operations == s.operations_per_client) {
+        found.minimal = true;
+        found.minimal_note = "no smaller scope shows it (searched exhaustively)";
+        return;
+      }
+      ExhaustiveResult r = search(scoped(base, clients, operations), sub);
+      if (r.violation && r.violation->verdict.violation == found.verdict.violation) {
+        found = std::move(*r.violation);
+        found.minimal = true;
+        found.minimal_note = fmt::format(
+            "minimal: {} fault(s), {} client(s) x {} operation(s); every smaller scope was "
+            "searched exhaustively without showing it",
+            faults, clients, operations);
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string outcome_of(const SeedRun& run, const model::Verdict& verdict) {
+  std::string out = verdict.summary() + "|";
+  // Each operation by (slot, ordinal within its slot), in that order.
+  std::map<std::pair<int, int>, std::string> ops;
+  std::map<int, int> ordinal;
+  std::map<std::int64_t, std::pair<int, int>> open;  // process -> op
+  for (const model::Event& e : run.history) {
+    const int slot = run.process_slot.at(e.process);
+    if (e.type == model::EventType::invoke) {
+      const std::pair<int, int> id{slot, ordinal[slot]++};
+      open[e.process] = id;
+      ops[id] = std::string(model::to_string(e.f));
+      continue;
+    }
+    std::string& text = ops[open.at(e.process)];
+    text += fmt::format(" {}", model::to_string(e.type));
+    if (e.value && !model::is_insert(e.f)) text += " " + e.value->value;
+  }
+  for (const auto& [id, text] : ops)
+    out += fmt::format("{}.{}:{};", id.first, id.second, text);
+  out += "|";
+  for (const auto& [key, value] : run.final_state)
+    out += to_hex(key) + "=" + to_hex(value) + ";";
+  // Each client's attempts in its own order (clients interleave differently between runs).
+  std::map<ClientId, int> slot_of_client;
+  for (const auto& [process, client] : run.process_client)
+    slot_of_client[client] = run.process_slot.at(process);
+  std::map<int, std::string> attempts;
+  for (const AttemptRecord& a : run.attempts) {
+    std::string& text = attempts[slot_of_client.at(a.client)];
+    for (const ReadRecord& r : a.reads) {
+      text += "r" + to_hex(r.keys.begin) + "-" + to_hex(r.keys.end) + "=";
+      if (r.value) text += to_hex(*r.value);
+      for (const KeyValue& row : r.rows)
+        text += to_hex(row.key) + ":" + to_hex(row.value) + ",";
+    }
+    text += fmt::format(" {};", error_name(a.outcome));
+  }
+  for (const auto& [slot, text] : attempts)
+    out += fmt::format("|{}:{}", slot, text);
+  return out;
+}
+
+ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  ExhaustiveResult r = search(scenario, o);
+  if (r.violation && o.minimise && r.error.empty()) minimise(scenario, o, *r.violation);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
+                            const ExhaustiveResult& r) {
+  const std::string bounds =
+      fmt::format("{} fault(s) per execution, {}", o.max_faults,
+                  o.max_preemptions ? fmt::format("at most {} preemption(s)", *o.max_preemptions)
+                                    : std::string("no preemption bound"));
+  const std::string scope =
+      fmt::format("{} ({}), {} client(s) x {} operation(s), {}", s.name, s.recipe, s.clients,
+                  s.operations_per_client,
+                  o.all_plans && s.plan.empty() ? fmt::format("every plan ({})", r.plans)
+                                                : std::string("the seed's plan"));
+  const std::string counts = fmt::format(
+      "{} executions (one per equivalence class), {} abandoned as equivalent, {} distinct "
+      "outcomes, {:.2f} s",
+      r.executions, r.blocked, r.distinct_outcomes, r.seconds);
+  const std::string shard = o.shard.count > 1
+                                ? fmt::format(" [shard {}/{}: {} of the search's units]",
+                                              o.shard.index, o.shard.count, r.units)
+                                : std::string();
+  if (r.violation) {
+    return fmt::format("VIOLATION: {} in {}; {}; {}{}", r.violation->verdict.summary(), scope,
+                       bounds, counts, shard);
+  }
+  const std::int64_t clean = r.verdicts.count("linearizable") ? r.verdicts.at("linearizable") : 0;
+  if (r.exhausted && clean != r.executions) {
+    return fmt::format(
+        "NOT VERIFIED: every execution of {} was run, but {} of them could not be judged "
+        "(verdict unknown or a step bound hit); {}; {}{}",
+        scope, r.executions - clean, bounds, counts, shard);
+  }
+  if (r.exhausted) {
+    return fmt::format("VERIFIED: every execution of {} is linearizable{}; {}; {}{}", scope,
+                       o.max_preemptions ? " within the bounds" : "", bounds, counts, shard);
+  }
+  return fmt::format(
+      "NOT VERIFIED: the budget ran out: {} of {} units searched to the end in {}; {}; {}{}",
+      r.units_done, r.units, scope, bounds, counts, shard);
+}
+
+}  // namespace contend

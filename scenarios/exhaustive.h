@@ -1,0 +1,89 @@
+// Exhaustive search of a scenario's scope: every plan (or the seed's), every schedule up to
+// equivalence (dpor.h), every placement of at most `max_faults` faults — and what it proved.
+//
+// The work is cut into units, one per (plan, thread that takes the first step): a unit's subtree
+// is searched by one DporExplorer. The cut is the same whatever the jobs or shards, so the
+// executions counted, the outcomes and the first violation are the same too: `jobs` runs units
+// on threads (one world per thread at a time), `shard` K/N takes every N-th unit, and a
+// checkpoint file records finished units so a stopped search resumes where it was.
+//
+// When a violation is found, the search looks for the smallest scope showing the same kind —
+// fewer faults, then fewer operations, then fewer clients, each searched exhaustively — and
+// reports the counterexample from it, minimal in that order by construction.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/verdict.h"
+#include "scenarios/batch.h"
+#include "scenarios/plans.h"
+#include "scenarios/scenario.h"
+
+namespace contend {
+
+struct ExhaustiveOptions {
+  std::uint64_t seed = 1;  // the world's seed: client streams; with all_plans false, the plan
+  bool all_plans = true;
+  int max_faults = 0;
+  std::optional<int> max_preemptions;        // none: unbounded
+  bool reduce = true;                        // false: the full search over the same choices
+  bool broken_independence = false;          // tests only
+  std::int64_t max_executions = 20'000'000;  // per plan, shared evenly by its units
+  std::size_t max_plans = 200'000;
+  int jobs = 1;
+  Shard shard;
+  std::string checkpoint_file;  // "" = none
+  bool stop_at_first_violation = true;
+  bool minimise = true;           // look for the smallest scope showing the violation
+  bool collect_outcomes = false;  // keep every distinct outcome (tests)
+  // Outcomes also hold every transaction attempt's reads (keys and values) and commit answer,
+  // per client (the soundness test's sharper comparison; slower).
+  bool observe_attempts = false;
+};
+
+struct ExhaustiveFinding {
+  Scenario scenario;  // the counterexample's scope, with its explicit plan
+  std::string path;   // `contend replay <file> --path <path>` reproduces it
+  model::Verdict verdict;
+  std::vector<std::string> faults;  // "client 1, step 4 (commit): commit_unknown_result, ..."
+  std::int64_t steps = 0;
+  bool minimal = false;  // no smaller scope (faults, operations, clients) shows this kind
+  std::string minimal_note;
+};
+
+struct ExhaustiveResult {
+  bool exhausted = false;  // every unit's subtree was searched to the end
+  std::int64_t plans = 0;
+  std::int64_t units = 0;       // units in this shard
+  std::int64_t units_done = 0;  // searched to the end (or resumed from the checkpoint)
+  std::int64_t executions = 0;  // complete executions: one per equivalence class
+  std::int64_t blocked = 0;     // abandoned: equivalent to one explored (sleep sets)
+  std::int64_t bound_hits = 0;  // executions that hit a step or time bound
+  std::int64_t distinct_outcomes = 0;
+  std::map<std::string, std::int64_t> verdicts;  // summary -> executions
+  std::optional<ExhaustiveFinding> violation;
+  std::set<std::string> outcomes;  // with collect_outcomes
+  double seconds = 0;
+  std::string error;  // bad input found on the way (too many plans, a bad checkpoint)
+};
+
+// REQUIRES: validate_scenario(scenario) passed.
+ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& options);
+
+// One line: what was proved, or what was covered when a budget ran out.
+std::string proof_statement(const Scenario& scenario, const ExhaustiveOptions& options,
+                            const ExhaustiveResult& result);
+
+// An execution's outcome as the soundness comparison sees it: the verdict, each operation's
+// result by (client, ordinal), the final store, and — when the run recorded its attempts — what
+// each client's attempts read and how each commit was answered, in the client's order. (Commit
+// versions are left out: two commits that touch no common key take either order, and no read
+// sees which, unless a versionstamp does: footprint.h makes those dependent.)
+std::string outcome_of(const SeedRun& run, const model::Verdict& verdict);
+
+}  // namespace contend

@@ -1,0 +1,333 @@
+#include "sim/runtime/dpor.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+
+#include "sim/store/invariant.h"
+
+namespace contend {
+
+namespace {
+
+std::uint64_t bit(int thread) {
+  CONTEND_ASSERT(thread >= 0 && thread < kMaxThreads, "thread id out of range");
+  return std::uint64_t{1} << thread;
+}
+
+bool has(std::uint64_t set, int thread) {
+  return (set & bit(thread)) != 0;
+}
+
+int lowest(std::uint64_t set) {
+  return std::countr_zero(set);
+}
+
+// The footprint a sleeping thread is checked against before the step's attempt has finished:
+// its reads so far may not be all, so a read version fetch depends on every write.
+ResolvedStep resolve_in_flight(const StepFootprint& step, const StepLog& log) {
+  return resolve_step(step, log, /*final_reads=*/false);
+}
+
+std::size_t slots_for(std::uint64_t enabled) {
+  return static_cast<std::size_t>(64 - std::countl_zero(enabled));
+}
+
+}  // namespace
+
+// ---- DporRun ----
+
+std::size_t DporRun::choose(std::span<const Candidate> candidates) {
+  if (diverged_) return kStop;
+  if (cursor_ < follow_) {
+    const SearchNode& n = (*nodes_)[cursor_];
+    auto it = std::find_if(candidates.begin(), candidates.end(),
+                           [&](const Candidate& c) { return c.thread == n.thread; });
+    if (n.fault || it == candidates.end()) {
+      diverged_ = true;
+      return kStop;
+    }
+    ++cursor_;
+    ++steps_seen_;
+    if (last_thread_ >= 0 && has(n.enabled, last_thread_) && n.thread != last_thread_) {
+      ++preemptions_;
+    }
+    last_thread_ = n.thread;
+    return static_cast<std::size_t>(it - candidates.begin());
+  }
+  return new_node(candidates);
+}
+
+std::size_t DporRun::new_node(std::span<const Candidate> candidates) {
+  SearchNode n;
+  for (const Candidate& c : candidates)
+    n.enabled |= bit(c.thread);
+  n.previous = last_thread_;
+  n.preemptions_before = preemptions_;
+  n.faults_before = faults_;
+  n.footprints.resize(slots_for(n.enabled));
+  if (options_.reduce && log_ != nullptr && !log_->steps.empty()) {
+    // Sleep set: the threads asleep or explored at the previous scheduling node stay asleep
+    // while the step taken there is independent of theirs.
+    auto prev = std::find_if((*nodes_).rbegin(), (*nodes_).rend(),
+                             [](const SearchNode& s) { return !s.fault; });
+    CONTEND_ASSERT(prev != (*nodes_).rend(), "a step ran without a scheduling node");
+    const ResolvedStep taken = resolve_in_flight(log_->steps.back(), *log_);
+    std::uint64_t candidates_asleep = (prev->sleep | prev->done) & ~bit(prev->thread);
+    for (; candidates_asleep != 0; candidates_asleep &= candidates_asleep - 1) {
+      const int q = lowest(candidates_asleep);
+      const auto index = static_cast<std::size_t>(q);
+      if (index >= prev->footprints.size() || index >= n.footprints.size()) continue;
+      const auto& footprint = prev->footprints[index];
+      if (!footprint || dependent(*footprint, taken, options_.broken_independence)) continue;
+      n.sleep |= bit(q);
+      n.footprints[index] = footprint;
+    }
+  }
+  const bool previous_ready = last_thread_ >= 0 && has(n.enabled, last_thread_);
+  const bool at_bound = options_.max_preemptions && preemptions_ >= *options_.max_preemptions;
+  std::size_t pick = candidates.size();
+  if (at_bound && previous_ready) {
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (candidates[i].thread == last_thread_ && !has(n.sleep, last_thread_)) pick = i;
+    }
+  } else {
+    for (std::size_t i = 0; i < candidates.size() && pick == candidates.size(); ++i) {
+      if (!has(n.sleep, candidates[i].thread)) pick = i;
+    }
+  }
+  if (pick == candidates.size()) {
+    blocked_ = true;  // every thread that may run sleeps: an equivalent execution was explored
+    return kStop;
+  }
+  n.thread = candidates[pick].thread;
+  n.done = bit(n.thread);
+  n.backtrack = options_.reduce ? bit(n.thread) : n.enabled;
+  if (previous_ready && n.thread != last_thread_) ++preemptions_;
+  last_thread_ = n.thread;
+  nodes_->push_back(std::move(n));
+  ++cursor_;
+  ++steps_seen_;
+  return pick;
+}
+
+std::uint32_t DporRun::choose_fault(ClientId, FaultSite site, std::uint32_t options) {
+  if (diverged_) return 0;
+  if (cursor_ < follow_) {
+    const SearchNode& n = (*nodes_)[cursor_];
+    if (!n.fault || n.choice >= options) {
+      diverged_ = true;
+      return 0;
+    }
+    ++cursor_;
+    faults_ += n.choice != 0 ? 1 : 0;
+    return n.choice;
+  }
+  SearchNode n;
+  n.fault = true;
+  n.site = site;
+  n.options = options;
+  n.faults_before = faults_;
+  nodes_->push_back(std::move(n));
+  ++cursor_;
+  return 0;
+}
+
+// ---- DporExplorer ----
+
+void DporExplorer::start_from(std::vector<SearchNode> nodes, std::size_t fixed_depth) {
+  CONTEND_ASSERT(!started_, "start_from after the search began");
+  nodes_ = std::move(nodes);
+  fixed_depth_ = fixed_depth;
+}
+
+std::shared_ptr<DporRun> DporExplorer::begin() {
+  if (exhausted_) return nullptr;
+  if (!started_) {
+    started_ = true;
+    follow_ = nodes_.size();
+  } else if (!advance()) {
+    exhausted_ = true;
+    return nullptr;
+  }
+  return std::make_shared<DporRun>(&nodes_, follow_, options_);
+}
+
+bool DporExplorer::advance() {
+  for (std::size_t i = nodes_.size(); i-- > fixed_depth_;) {
+    SearchNode& n = nodes_[i];
+    if (n.fault) {
+      if (n.choice + 1 < n.options && n.faults_before + 1 <= options_.max_faults) {
+        ++n.choice;
+        nodes_.resize(i + 1);
+        follow_ = i + 1;
+        return true;
+      }
+      continue;
+    }
+    for (std::uint64_t todo = n.backtrack & n.enabled & ~n.done & ~n.sleep; todo != 0;
+         todo &= todo - 1) {
+      const int q = lowest(todo);
+      const bool preempts = n.previous >= 0 && has(n.enabled, n.previous) && q != n.previous;
+      if (options_.max_preemptions &&
+          n.preemptions_before + (preempts ? 1 : 0) > *options_.max_preemptions) {
+        continue;
+      }
+      n.thread = q;
+      n.done |= bit(q);
+      nodes_.resize(i + 1);
+      follow_ = i + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
+  CONTEND_ASSERT(!run.diverged(), "re-executing a path met different choices: nondeterminism");
+  if (run.blocked()) {
+    ++blocked_;
+  } else {
+    ++executions_;
+  }
+  std::vector<std::size_t> node_of;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    if (!nodes_[i].fault) node_of.push_back(i);
+  }
+  CONTEND_ASSERT(node_of.size() == log.steps.size(), "every step has one scheduling node");
+  std::vector<ResolvedStep> steps;
+  steps.reserve(log.steps.size());
+  for (std::size_t k = 0; k < log.steps.size(); ++k) {
+    steps.push_back(resolve_step(log.steps[k], log, complete));
+    SearchNode& node = nodes_[node_of[k]];
+    CONTEND_ASSERT(node.thread == steps.back().thread, "a step ran on another thread");
+    const auto thread = static_cast<std::size_t>(node.thread);
+    if (node.footprints.size() <= thread) node.footprints.resize(thread + 1);
+    auto& slot = node.footprints[thread];
+    if (slot) {
+      merge_into(*slot, steps.back());
+    } else {
+      slot = std::make_shared<ResolvedStep>(steps.back());
+    }
+  }
+  if (options_.reduce) add_races(steps, node_of);
+}
+
+void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
+                             const std::vector<std::size_t>& node_of) {
+  const std::size_t n = steps.size();
+  int threads = 0;
+  for (const ResolvedStep& s : steps)
+    threads = std::max(threads, s.thread + 1);
+  const auto t_count = static_cast<std::size_t>(threads);
+  // pos[k]: 1-based position of step k among its thread's steps; clock[k]: vector clock.
+  std::vector<int> pos(n);
+  std::vector<std::vector<int>> clock(n, std::vector<int>(t_count, 0));
+  std::vector<int> count(t_count, 0);
+  std::vector<long> last_of_thread(t_count, -1);
+  std::vector<long> dep_last(t_count);
+  auto hb = [&](std::size_t a, std::size_t b) {  // step a happens before step b
+    return clock[b][static_cast<std::size_t>(steps[a].thread)] >= pos[a];
+  };
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto tj = static_cast<std::size_t>(steps[j].thread);
+    pos[j] = ++count[tj];
+    std::fill(dep_last.begin(), dep_last.end(), -1);
+    dep_last[tj] = last_of_thread[tj];
+    for (std::size_t k = j; k-- > 0;) {
+      const auto tk = static_cast<std::size_t>(steps[k].thread);
+      if (tk == tj || dep_last[tk] >= 0) continue;
+      if (dependent(steps[k], steps[j], options_.broken_independence)) {
+        dep_last[tk] = static_cast<long>(k);
+      }
+    }
+    for (long k : dep_last) {
+      if (k < 0) continue;
+      for (std::size_t t = 0; t < t_count; ++t)
+        clock[j][t] = std::max(clock[j][t], clock[static_cast<std::size_t>(k)][t]);
+    }
+    clock[j][tj] = pos[j];
+    last_of_thread[tj] = static_cast<long>(j);
+    // Races: a dependent step of another thread not ordered before j through another step.
+    for (std::size_t t = 0; t < t_count; ++t) {
+      if (t == tj || dep_last[t] < 0) continue;
+      const auto i = static_cast<std::size_t>(dep_last[t]);
+      bool through_other = false;
+      for (long k : dep_last) {
+        if (k >= 0 && static_cast<std::size_t>(k) != i && hb(i, static_cast<std::size_t>(k))) {
+          through_other = true;
+        }
+      }
+      if (through_other) continue;
+      // v: the steps after i not ordered after it, then j; its initials may start the reversal.
+      std::uint64_t initials = 0;
+      std::vector<int> first_in_v(t_count, 0);  // 0: thread not in v yet
+      auto consider = [&](std::size_t k) {
+        const auto tk = static_cast<std::size_t>(steps[k].thread);
+        if (first_in_v[tk] != 0) return;
+        bool initial = true;
+        for (std::size_t u = 0; u < t_count && initial; ++u) {
+          if (u != tk && first_in_v[u] != 0 && clock[k][u] >= first_in_v[u]) initial = false;
+        }
+        first_in_v[tk] = pos[k];
+        if (initial) initials |= bit(steps[k].thread);
+      };
+      for (std::size_t k = i + 1; k < j; ++k) {
+        if (!hb(i, k)) consider(k);
+      }
+      consider(j);
+      SearchNode& e = nodes_[node_of[i]];
+      initials &= e.enabled;
+      if (initials == 0) {
+        e.backtrack |= e.enabled;  // no thread can start it from there: try them all
+      } else if ((e.backtrack & initials) == 0) {
+        e.backtrack |=
+            has(initials, steps[j].thread) ? bit(steps[j].thread) : bit(lowest(initials));
+      }
+    }
+  }
+}
+
+// ---- paths ----
+
+std::string path_to_string(const std::vector<SearchNode>& nodes) {
+  std::string out;
+  for (const SearchNode& n : nodes) {
+    if (!out.empty()) out += ',';
+    out += n.fault ? "f" + std::to_string(n.choice) : std::to_string(n.thread);
+  }
+  return out;
+}
+
+std::optional<std::vector<SearchNode>> parse_path(const std::string& text, std::string& error) {
+  std::vector<SearchNode> nodes;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    std::string_view token(text.data() + at, end - at);
+    SearchNode n;
+    n.fault = !token.empty() && token.front() == 'f';
+    if (n.fault) token.remove_prefix(1);
+    unsigned value = 0;
+    auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (token.empty() || ec != std::errc() || ptr != token.data() + token.size() ||
+        (!n.fault && value >= static_cast<unsigned>(kMaxThreads))) {
+      error = "item " + std::to_string(nodes.size() + 1) + " ('" + std::string(token) +
+              "', at character " + std::to_string(at + 1) +
+              ") is neither a thread number below 64 nor f<fault choice>";
+      return std::nullopt;
+    }
+    if (n.fault) {
+      n.choice = value;
+      n.options = value + 1;
+    } else {
+      n.thread = static_cast<int>(value);
+    }
+    nodes.push_back(std::move(n));
+    at = end + 1;
+  }
+  return nodes;
+}
+
+}  // namespace contend

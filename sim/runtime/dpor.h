@@ -1,0 +1,128 @@
+// Exhaustive search by stateless re-execution, with dynamic partial-order reduction.
+//
+// The search tree has two kinds of nodes, in execution order: *scheduling* nodes (which thread's
+// step runs next) and *fault* nodes (which fault outcome a step gets: none, or one the scenario
+// enables). A path through the tree is one execution; DporRun follows a path's prefix and then
+// extends it with default choices, and DporExplorer picks the next path after each run.
+//
+// Reduction (`reduce`): Source-DPOR with sleep sets (Abdulla, Aronis, Jonsson, Sagonas, POPL
+// 2014). After each execution, every *race* — two dependent steps of different threads with no
+// other step ordered between them by happens-before — adds a backtrack point at the earlier
+// step's node, for a thread that can start the reversed order; sleep sets keep a thread that
+// was already explored from a node asleep until a step dependent with its step runs, and an
+// execution in which every ready thread sleeps is abandoned (it is equivalent to one explored).
+// Dependence is footprint.h's, computed on the concrete execution. Without `reduce` every ready
+// thread is tried at every node: the full search over exactly the same choices, for cross-checks.
+//
+// Faults are choices, bounded by max_faults per execution; preemptions (switching away from a
+// thread that could have continued) may be bounded too. A bound with the reduction explores a
+// subset of the bounded space (Coons, Musuvathi, McKinley, OOPSLA 2013): the result says so.
+//
+// Invariants: a re-executed prefix meets the same nodes (the world is deterministic): checked at
+// every node; each thread id is below kMaxThreads; a path's faults never exceed max_faults.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/runtime/footprint.h"
+#include "sim/runtime/strategy.h"
+
+namespace contend {
+
+inline constexpr int kMaxThreads = 64;
+
+struct DporOptions {
+  int max_faults = 0;
+  std::optional<int> max_preemptions;  // none: unbounded
+  bool reduce = true;
+  bool broken_independence = false;  // tests only: a wrong dependence relation
+};
+
+struct SearchNode {
+  bool fault = false;
+  // Scheduling node: the ready threads, the threads to try, tried, and asleep on arrival.
+  std::uint64_t enabled = 0;
+  std::uint64_t backtrack = 0;
+  std::uint64_t done = 0;
+  std::uint64_t sleep = 0;
+  int thread = -1;             // the thread chosen on the current path
+  int previous = -1;           // the thread that ran the step before this node (-1: none)
+  int preemptions_before = 0;  // preemptions on the path before this node
+  // Per thread: its step from here as far as explored (faults merged), or as inherited asleep.
+  std::vector<std::shared_ptr<ResolvedStep>> footprints;
+  // Fault node.
+  FaultSite site = FaultSite::step;
+  std::uint32_t options = 1;
+  std::uint32_t choice = 0;
+  int faults_before = 0;
+};
+
+// One point of a path as scripts and reproduction commands spell it: a thread for a scheduling
+// node, `f<choice>` for a fault node.
+std::string path_to_string(const std::vector<SearchNode>& nodes);
+// Parses path_to_string's output into nodes to follow; nothing (and `error` set) when malformed.
+std::optional<std::vector<SearchNode>> parse_path(const std::string& text, std::string& error);
+
+// The strategy for one execution: follows the first `follow` nodes, then extends the path.
+class DporRun final : public Strategy {
+ public:
+  DporRun(std::vector<SearchNode>* nodes, std::size_t follow, const DporOptions& options)
+      : nodes_(nodes), follow_(follow), options_(options) {}
+  std::string name() const override { return "dpor"; }
+  bool chooses_every_step() const override { return true; }
+  std::size_t choose(std::span<const Candidate> candidates) override;
+  std::uint32_t choose_fault(ClientId client, FaultSite site, std::uint32_t options) override;
+  // The world's step log so far (the steps before the current node have finished).
+  void watch(const StepLog* log) override { log_ = log; }
+  bool blocked() const { return blocked_; }
+  // Whether the followed prefix met different nodes than it recorded (nondeterminism).
+  bool diverged() const { return diverged_; }
+
+ private:
+  std::size_t new_node(std::span<const Candidate> candidates);
+  std::vector<SearchNode>* nodes_;
+  std::size_t follow_;
+  DporOptions options_;
+  const StepLog* log_ = nullptr;
+  std::size_t cursor_ = 0;
+  std::size_t steps_seen_ = 0;
+  int last_thread_ = -1;
+  int faults_ = 0;
+  int preemptions_ = 0;
+  bool blocked_ = false;
+  bool diverged_ = false;
+};
+
+// Drives the search: begin() gives the strategy for the next execution, finish() takes what the
+// run left (its step log, whether it completed) and adds the backtrack points its races demand.
+class DporExplorer {
+ public:
+  explicit DporExplorer(DporOptions options) : options_(options) {}
+  // The next execution's strategy, or null when the space is exhausted.
+  std::shared_ptr<DporRun> begin();
+  void finish(DporRun& run, const StepLog& log, bool complete);
+  bool exhausted() const { return exhausted_; }
+  const std::vector<SearchNode>& path() const { return nodes_; }
+  std::int64_t executions() const { return executions_; }
+  std::int64_t blocked() const { return blocked_; }
+  // Starts from a given prefix instead of the root (a shard's subtree, a checkpoint).
+  void start_from(std::vector<SearchNode> nodes, std::size_t fixed_depth);
+
+ private:
+  bool advance();
+  void add_races(const std::vector<ResolvedStep>& steps, const std::vector<std::size_t>& node_of);
+  DporOptions options_;
+  std::vector<SearchNode> nodes_;
+  std::size_t follow_ = 0;
+  std::size_t fixed_depth_ = 0;  // nodes above this never change (a shard's root)
+  bool started_ = false;
+  bool exhausted_ = false;
+  std::int64_t executions_ = 0;
+  std::int64_t blocked_ = 0;
+};
+
+}  // namespace contend

@@ -1,0 +1,81 @@
+#include "sim/runtime/footprint.h"
+
+#include <algorithm>
+
+#include "sim/store/invariant.h"
+
+namespace contend {
+
+namespace {
+
+bool any_meet(const std::vector<KeyRange>& a, const std::vector<KeyRange>& b) {
+  for (const KeyRange& x : a) {
+    for (const KeyRange& y : b) {
+      if (x.intersects(y)) return true;
+    }
+  }
+  return false;
+}
+
+void append(std::vector<KeyRange>& to, const std::vector<KeyRange>& from) {
+  for (const KeyRange& r : from) {
+    if (std::find(to.begin(), to.end(), r) == to.end()) to.push_back(r);
+  }
+}
+
+// A's effect on the store can change what B observed (or the other way round).
+bool store_dependent(const ResolvedStep& a, const ResolvedStep& b, bool broken_rule) {
+  if (!a.applied) return false;
+  if ((a.version_sensitive || b.version_sensitive) && (b.snapshot || b.resolved)) return true;
+  if (b.snapshot && !broken_rule && any_meet(a.written, b.reads)) return true;
+  if (b.resolved && (any_meet(a.written, b.checked) || any_meet(a.written, b.written))) {
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool final_reads) {
+  ResolvedStep r;
+  r.thread = step.thread;
+  r.completes = step.completes;
+  r.invokes = step.invokes;
+  if (step.snapshot_attempt != 0) {
+    r.snapshot = true;
+    auto it = log.attempts.find(step.snapshot_attempt);
+    CONTEND_ASSERT(it != log.attempts.end(), "a read version was taken for an unknown attempt");
+    r.reads = it->second.reads;
+    r.version_sensitive = it->second.version_sensitive;
+    if (!final_reads && !it->second.ended) r.reads = {KeyRange{Bytes(), Bytes(2, '\xff')}};
+  }
+  if (step.commit_attempt != 0) {
+    r.resolved = true;
+    r.applied = step.applied;
+    r.checked = step.checked;
+    r.written = step.written;
+    auto it = log.attempts.find(step.commit_attempt);
+    if (it != log.attempts.end()) r.version_sensitive |= it->second.version_sensitive;
+  }
+  return r;
+}
+
+bool dependent(const ResolvedStep& a, const ResolvedStep& b, bool broken_rule) {
+  if (a.thread == b.thread) return true;
+  if ((a.completes && b.invokes) || (a.invokes && b.completes)) return true;
+  return store_dependent(a, b, broken_rule) || store_dependent(b, a, broken_rule);
+}
+
+void merge_into(ResolvedStep& a, const ResolvedStep& b) {
+  a.snapshot |= b.snapshot;
+  a.resolved |= b.resolved;
+  a.applied |= b.applied;
+  a.version_sensitive |= b.version_sensitive;
+  append(a.reads, b.reads);
+  append(a.checked, b.checked);
+  append(a.written, b.written);
+  a.completes |= b.completes;
+  a.invokes |= b.invokes;
+}
+
+}  // namespace contend

@@ -1,0 +1,92 @@
+// Footprints: what each step of an exhaustive run did to what other clients can observe, and the
+// dependence relation the partial-order reduction (dpor.h) explores one order of.
+//
+// A step of client c runs c's pending store operation and then c's own code up to its next
+// scheduling point. Two steps of different clients are *dependent* when running them in the other
+// order could change an outcome: what a read returned, a commit's answer, the final store, or the
+// real-time order of operations the linearizability check uses. In this MVCC store:
+// - a read at a transaction's read version returns what the store held at that version, so the
+//   *read version fetch* is the step that fixes every later read of the attempt: it is dependent
+//   with an applied commit whose writes meet any range the attempt read (or whose conflict ranges
+//   it was checked against), and independent of every other commit (the fetch then only moves
+//   which commit versions lie after the read version, which no read and no conflict check of the
+//   attempt can see);
+// - reads after the fetch, sleeps and local code touch nothing shared: independent of all;
+// - a resolved commit is dependent with an applied commit of another client when one's writes
+//   meet the other's writes or checked read ranges (the order decides a conflict or a final
+//   value);
+// - versionstamps make the commit version itself observable: an attempt that writes one is
+//   dependent with every applied commit at its fetch and at its commit;
+// - history: a step that completes an operation is dependent with a step of another client that
+//   invokes one (swapping them changes which operation precedes which); two invocations, or two
+//   completions, commute.
+// Faults chosen inside a step are part of that step: their effects show in the same fields.
+//
+// The relation is computed on the concrete execution, after it ended (an attempt's reads are known
+// only then). Soundness is tested: the reduced search reaches exactly the outcomes of the full one.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/store/bytes.h"
+#include "sim/store/environment.h"
+
+namespace contend {
+
+struct AttemptFootprint {
+  std::vector<KeyRange> reads;     // every range whose values the attempt's reads depended on
+  bool version_sensitive = false;  // it writes a versionstamp
+  bool ended = false;              // committed, failed or abandoned: no more reads will come
+};
+
+struct StepFootprint {
+  int thread = -1;  // the exploration thread (a client slot; a crash's replacement keeps it)
+  ClientId client = -1;
+  StepKind kind = StepKind::read;
+  std::uint64_t snapshot_attempt = 0;    // nonzero: took the read version of this attempt
+  std::uint64_t commit_attempt = 0;      // nonzero: resolved this attempt's commit
+  bool applied = false;                  // the commit's writes applied
+  std::vector<KeyRange> checked;         // read conflict ranges the resolver checked
+  std::vector<KeyRange> written;         // write conflict ranges of an applied commit
+  bool completes = false;                // an operation completed (ok) in this step
+  bool invokes = false;                  // an operation was invoked in this step
+  std::vector<std::uint32_t> faults;     // fault choices made in this step (index 0 = none)
+  std::vector<std::string> fault_notes;  // the faults placed, in words
+};
+
+// Everything one run's steps touched: the steps in order and the attempts' reads.
+struct StepLog {
+  std::vector<StepFootprint> steps;
+  std::map<std::uint64_t, AttemptFootprint> attempts;  // by transaction attempt id
+};
+
+// A step's footprint with its attempts' reads resolved: ranges it depends on and ranges it wrote.
+struct ResolvedStep {
+  int thread = -1;
+  bool snapshot = false;  // took a read version
+  bool resolved = false;  // resolved a commit
+  bool applied = false;   // ... which applied
+  bool version_sensitive = false;
+  std::vector<KeyRange> reads;    // snapshot: the attempt's reads and checked ranges
+  std::vector<KeyRange> checked;  // resolved: checked read conflict ranges
+  std::vector<KeyRange> written;  // applied: write ranges
+  bool completes = false;
+  bool invokes = false;
+};
+
+// With `final_reads` false (the run has not finished), an attempt that has not ended may read
+// more: its read version fetch is taken to depend on every key.
+ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool final_reads);
+
+// The dependence relation. `broken_rule` is for the soundness test only: a deliberately wrong
+// relation (reads never depend on commits) that must make the reduced search miss outcomes.
+bool dependent(const ResolvedStep& a, const ResolvedStep& b, bool broken_rule = false);
+
+// Joins `b` into `a` (a thread's step over all the fault choices explored for it); ranges
+// already in `a` are not added twice.
+void merge_into(ResolvedStep& a, const ResolvedStep& b);
+
+}  // namespace contend

@@ -1,0 +1,282 @@
+// The exhaustive search and its reduction: the reduced search reaches exactly the outcomes the
+// full search over the same choices reaches (every recipe, small scopes, with and without
+// faults), finds every known-wrong variant's violation, and a deliberately broken independence
+// rule makes the comparison fail. Jobs, shards and checkpoints change nothing but the time.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "scenarios/exhaustive.h"
+#include "scenarios/expectation.h"
+#include "scenarios/runner.h"
+#include "sim/runtime/dpor.h"
+
+namespace contend {
+namespace {
+
+Scenario scope(const std::string& recipe, int clients, int ops) {
+  Scenario s;
+  s.file = "(test)";
+  s.name = recipe;
+  s.recipe = recipe;
+  s.clients = clients;
+  s.operations_per_client = ops;
+  s.checks = {"fast", "accounting", "serializability"};
+  s.priority_min = 0;
+  s.priority_max = 1;
+  return s;
+}
+
+ExhaustiveOptions options(bool reduce, bool all_plans, int faults = 0) {
+  ExhaustiveOptions o;
+  o.reduce = reduce;
+  o.all_plans = all_plans;
+  o.max_faults = faults;
+  o.stop_at_first_violation = false;
+  o.minimise = false;
+  o.collect_outcomes = true;
+  o.observe_attempts = true;
+  o.max_executions = 3'000'000;
+  return o;
+}
+
+// The first outcome one set has and the other lacks, for the failure message.
+std::string first_difference(const std::set<std::string>& a, const std::set<std::string>& b) {
+  for (const std::string& x : a) {
+    if (b.count(x) == 0) return "only in the full search: " + x;
+  }
+  for (const std::string& x : b) {
+    if (a.count(x) == 0) return "only in the reduced search: " + x;
+  }
+  return "none";
+}
+
+struct Case {
+  const char* recipe;
+  int clients;
+  int ops;
+  bool all_plans;
+  int faults;
+};
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.recipe << " " << c.clients << "x" << c.ops << (c.all_plans ? " all plans" : " seed plan")
+      << " faults<=" << c.faults;
+}
+
+class Soundness : public testing::TestWithParam<Case> {};
+
+TEST_P(Soundness, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
+  const Case c = GetParam();
+  Scenario s = scope(c.recipe, c.clients, c.ops);
+  if (c.faults > 0) {
+    s.faults.unknown_result_applied = 0.1;
+    s.faults.unknown_result_not_applied = 0.1;
+    s.faults.not_committed = 0.1;
+  }
+  ExhaustiveResult full = explore_exhaustively(s, options(false, c.all_plans, c.faults));
+  ExhaustiveResult reduced = explore_exhaustively(s, options(true, c.all_plans, c.faults));
+  ASSERT_TRUE(full.exhausted);
+  ASSERT_TRUE(reduced.exhausted);
+  EXPECT_EQ(full.outcomes, reduced.outcomes) << first_difference(full.outcomes, reduced.outcomes);
+  EXPECT_LE(reduced.executions, full.executions);
+  EXPECT_EQ(full.verdicts.count("linearizable") > 0, reduced.verdicts.count("linearizable") > 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryRecipe, Soundness,
+    testing::Values(
+        Case{"queue", 2, 2, true, 0}, Case{"queue", 3, 1, true, 0},
+        Case{"priority-queue", 2, 1, true, 0}, Case{"priority-queue", 2, 2, false, 0},
+        Case{"hc-queue", 2, 1, true, 0}, Case{"hc-priority-queue", 2, 1, true, 0},
+        Case{"first-cut-queue", 2, 2, true, 0}, Case{"strict-queue", 2, 2, true, 0},
+        Case{"snapshot-dequeue-queue", 2, 2, true, 0}, Case{"split-dequeue-queue", 2, 2, true, 0},
+        Case{"hc-queue-no-reads", 2, 1, true, 0}, Case{"versionstamp-queue", 2, 2, true, 0},
+        Case{"idempotent-queue", 2, 1, true, 1}, Case{"idempotent-priority-queue", 2, 1, true, 1},
+        Case{"queue", 2, 1, true, 1}));
+
+TEST(Soundness, ABrokenIndependenceRuleMakesTheReducedSearchMissOutcomes) {
+  // Reads that never depend on commits: the reduction then takes a dequeue's read as commuting
+  // with the enqueue it would have seen.
+  bool missed = false;
+  for (const char* recipe : {"queue", "first-cut-queue", "split-dequeue-queue"}) {
+    Scenario s = scope(recipe, 2, 2);
+    ExhaustiveResult full = explore_exhaustively(s, options(false, true));
+    ExhaustiveOptions broken = options(true, true);
+    broken.broken_independence = true;
+    ExhaustiveResult wrong = explore_exhaustively(s, broken);
+    missed |= full.outcomes != wrong.outcomes;
+  }
+  EXPECT_TRUE(missed) << "the soundness comparison cannot tell a wrong independence rule";
+}
+
+TEST(Reduction, TheSeedPlanOfQueueThreeByTwoNeedsFarFewerExecutionsThanTheFullSearch) {
+  Scenario s = scope("queue", 3, 2);
+  ExhaustiveOptions o = options(true, false);
+  ExhaustiveResult reduced = explore_exhaustively(s, o);
+  ASSERT_TRUE(reduced.exhausted);
+  EXPECT_EQ(reduced.verdicts.size(), 1u);
+  EXPECT_EQ(reduced.verdicts.begin()->first, "linearizable");
+  // The full search of this plan runs 716,130 executions (bench/explore_bench measures both).
+  EXPECT_LE(reduced.executions * 50, 716'130);
+}
+
+struct WrongCase {
+  const char* recipe;
+  int clients;
+  int ops;
+  int faults;
+  model::ViolationKind kind;
+};
+
+class KnownWrong : public testing::TestWithParam<WrongCase> {};
+
+TEST_P(KnownWrong, TheReducedSearchFindsTheViolationAtItsSmallestScope) {
+  const WrongCase w = GetParam();
+  Scenario s = scope(w.recipe, w.clients, w.ops);
+  if (w.faults > 0) s.faults.unknown_result_applied = 0.1;
+  ExhaustiveOptions o = options(true, true, w.faults);
+  o.stop_at_first_violation = true;
+  o.minimise = true;
+  o.collect_outcomes = false;
+  ExhaustiveResult r = explore_exhaustively(s, o);
+  ASSERT_TRUE(r.violation.has_value()) << w.recipe;
+  EXPECT_EQ(r.violation->verdict.violation, w.kind) << r.violation->verdict.explanation;
+  EXPECT_TRUE(r.violation->minimal);
+  // Its path replays to the same violation.
+  std::string error;
+  auto nodes = parse_path(r.violation->path, error);
+  ASSERT_TRUE(nodes.has_value()) << error;
+  auto replay = std::make_shared<DporRun>(&*nodes, nodes->size(), DporOptions{});
+  SeedRun run = run_seed(r.violation->scenario, o.seed, RunControls{false, false, replay, true});
+  EXPECT_FALSE(replay->diverged());
+  EXPECT_EQ(check_run(r.violation->scenario, run).verdict.violation, w.kind);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Catalog, KnownWrong,
+    testing::Values(WrongCase{"first-cut-queue", 2, 1, 0, model::ViolationKind::lost},
+                    WrongCase{"snapshot-dequeue-queue", 2, 2, 0,
+                              model::ViolationKind::duplicate_delivery},
+                    WrongCase{"queue", 2, 1, 1, model::ViolationKind::duplicate_delivery}));
+
+TEST(Plans, EveryPlanOfAFifoScopeIsAMultisetOfClientPlans) {
+  std::string error;
+  auto plans = enumerate_plans(scope("queue", 3, 2), RecipeKind::fifo, 1000, error);
+  ASSERT_TRUE(plans.has_value()) << error;
+  EXPECT_EQ(plans->size(), 20u);  // multisets of 3 among the 4 client plans
+  std::set<Plan> distinct(plans->begin(), plans->end());
+  EXPECT_EQ(distinct.size(), plans->size());
+  for (const Plan& p : *plans)
+    EXPECT_TRUE(std::is_sorted(p.begin(), p.end()));
+}
+
+TEST(Plans, PrioritiesAppearAsOrderPatternsOnly) {
+  Scenario s = scope("priority-queue", 2, 1);
+  s.mix.pop_min = 0;
+  s.priority_min = 5;
+  s.priority_max = 9;
+  std::string error;
+  auto plans = enumerate_plans(s, RecipeKind::priority, 1000, error);
+  ASSERT_TRUE(plans.has_value()) << error;
+  // Two pushes: equal priorities, or one below the other.
+  ASSERT_EQ(plans->size(), 2u);
+  EXPECT_EQ(describe_plan((*plans)[0]), "[push:5] [push:5]");
+  EXPECT_EQ(describe_plan((*plans)[1]), "[push:5] [push:6]");
+}
+
+TEST(Plans, TooManyPlansIsAnErrorThatSaysHowToNarrowTheScope) {
+  std::string error;
+  auto plans = enumerate_plans(scope("queue", 4, 6), RecipeKind::fifo, 100, error);
+  EXPECT_FALSE(plans.has_value());
+  EXPECT_NE(error.find("--plans seed"), std::string::npos) << error;
+}
+
+ExhaustiveResult without_outcome_strings(ExhaustiveResult r) {
+  r.outcomes.clear();
+  r.seconds = 0;
+  return r;
+}
+
+void expect_same_totals(const ExhaustiveResult& a, const ExhaustiveResult& b) {
+  EXPECT_EQ(a.exhausted, b.exhausted);
+  EXPECT_EQ(a.executions, b.executions);
+  EXPECT_EQ(a.blocked, b.blocked);
+  EXPECT_EQ(a.distinct_outcomes, b.distinct_outcomes);
+  EXPECT_EQ(a.verdicts, b.verdicts);
+  EXPECT_EQ(a.violation.has_value(), b.violation.has_value());
+  if (a.violation && b.violation) {
+    EXPECT_EQ(a.violation->path, b.violation->path);
+  }
+}
+
+TEST(Parallel, JobsChangeNothingButTheTime) {
+  Scenario s = scope("first-cut-queue", 2, 2);
+  ExhaustiveOptions o = options(true, true);
+  o.stop_at_first_violation = true;
+  ExhaustiveResult one = explore_exhaustively(s, o);
+  o.jobs = 3;
+  ExhaustiveResult three = explore_exhaustively(s, o);
+  expect_same_totals(one, three);
+  Scenario q = scope("queue", 2, 2);
+  expect_same_totals(explore_exhaustively(q, options(true, true)), explore_exhaustively(q, [] {
+                       ExhaustiveOptions p = options(true, true);
+                       p.jobs = 2;
+                       return p;
+                     }()));
+}
+
+TEST(Parallel, ShardsAddUpToTheWholeSearch) {
+  Scenario s = scope("queue", 2, 2);
+  ExhaustiveResult whole = explore_exhaustively(s, options(true, true));
+  std::int64_t executions = 0, units = 0;
+  std::set<std::string> outcomes;
+  for (std::uint64_t k = 1; k <= 3; ++k) {
+    ExhaustiveOptions o = options(true, true);
+    o.shard = Shard{k, 3};
+    ExhaustiveResult part = explore_exhaustively(s, o);
+    EXPECT_TRUE(part.exhausted);
+    executions += part.executions;
+    units += part.units;
+    outcomes.insert(part.outcomes.begin(), part.outcomes.end());
+  }
+  EXPECT_EQ(executions, whole.executions);
+  EXPECT_EQ(units, whole.units);
+  EXPECT_EQ(outcomes, whole.outcomes);
+}
+
+TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "contend-dpor-checkpoint-test.json").string();
+  std::remove(file.c_str());
+  Scenario s = scope("queue", 2, 2);
+  ExhaustiveResult whole = explore_exhaustively(s, options(true, true));
+  ExhaustiveOptions o = options(true, true);
+  o.checkpoint_file = file;
+  ExhaustiveResult first = explore_exhaustively(s, o);
+  ExhaustiveResult resumed = explore_exhaustively(s, o);  // every unit comes from the file
+  expect_same_totals(without_outcome_strings(whole), without_outcome_strings(first));
+  expect_same_totals(without_outcome_strings(whole), without_outcome_strings(resumed));
+  // Another search refuses the file.
+  ExhaustiveOptions other = o;
+  other.max_faults = 1;
+  ExhaustiveResult refused = explore_exhaustively(s, other);
+  EXPECT_NE(refused.error.find("checkpoint of another search"), std::string::npos) << refused.error;
+  std::remove(file.c_str());
+}
+
+TEST(Paths, AMalformedPathIsRejectedWithItsPosition) {
+  std::string error;
+  EXPECT_FALSE(parse_path("0,1,x", error).has_value());
+  EXPECT_NE(error.find("item 3"), std::string::npos) << error;
+  EXPECT_FALSE(parse_path("0,,1", error).has_value());
+  EXPECT_FALSE(parse_path("99", error).has_value());
+  auto ok = parse_path("0,f2,1", error);
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(path_to_string(*ok), "0,f2,1");
+}
+
+}  // namespace
+}  // namespace contend
