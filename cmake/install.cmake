@@ -1,0 +1,65 @@
+# Install rules and the CMake package: `cmake --install build --prefix P` gives
+#   P/bin/contend                                  the CLI
+#   P/include/contend/{testing,recipe}.h           what a user includes
+#   P/include/contend/{model,sim,scenarios}/...    the headers those two include, nothing more
+#   P/lib*/libcontend_*.a                          the static libraries
+#   P/lib*/cmake/contend/                          contendConfig.cmake, version file, targets
+#   P/share/contend/scenarios/*.toml               the shipped scenarios
+#   P/share/doc/contend/                           README and docs
+# A project then writes find_package(contend CONFIG REQUIRED) and links contend::testing (or
+# contend::scenarios, ... contend::store); contend::contend is the CLI as an imported executable.
+include(CMakePackageConfigHelpers)
+
+set(CONTEND_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/contend)
+
+set(contend_exported contend_model contend_store contend_runtime contend_recipes contend_scenarios)
+if(CONTEND_TESTING)
+  list(APPEND contend_exported contend_testing)
+endif()
+install(TARGETS ${contend_exported} EXPORT contendTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+install(TARGETS contend EXPORT contendTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        COMPONENT bin)
+install(EXPORT contendTargets NAMESPACE contend:: FILE contendTargets.cmake
+        DESTINATION ${CONTEND_CMAKE_DIR} COMPONENT dev)
+
+# The headers a user's recipe and test include: contend/testing.h and contend/recipe.h, and what
+# those include, transitively (the out-of-tree example's build fails if one is missing). Each
+# says in its first lines what it is for.
+set(CONTEND_PUBLIC_HEADERS
+    model/accounting.h model/check.h model/history.h model/history_json.h model/operations.h
+    model/spec.h model/verdict.h
+    sim/store/byte_arena.h sim/store/bytes.h sim/store/conflict_history.h sim/store/environment.h
+    sim/store/error.h sim/store/error_or.h sim/store/fifo.h sim/store/key_head.h
+    sim/store/mutation.h sim/store/retry.h sim/store/slot_vector.h sim/store/store.h
+    sim/store/transaction.h
+    sim/runtime/faults.h sim/runtime/latency.h sim/runtime/rng.h sim/runtime/strategy.h
+    sim/runtime/task.h sim/runtime/world.h
+    sim/recipes/keys.h sim/recipes/recipe.h
+    scenarios/batch.h scenarios/expectation.h scenarios/runner.h scenarios/scenario.h
+    scenarios/seed_range.h scenarios/testing/contend_testing.h)
+foreach(header ${CONTEND_PUBLIC_HEADERS})
+  get_filename_component(dir ${header} DIRECTORY)
+  install(FILES ${CONTEND_ROOT}/${header}
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/contend/${dir} COMPONENT dev)
+endforeach()
+install(FILES ${CONTEND_ROOT}/include/contend/testing.h ${CONTEND_ROOT}/include/contend/recipe.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/contend COMPONENT dev)
+
+configure_package_config_file(${CONTEND_ROOT}/cmake/contendConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/contendConfig.cmake
+                              INSTALL_DESTINATION ${CONTEND_CMAKE_DIR})
+# 0.x: a minor version may break the API, so only the same minor version is compatible.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/contendConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/contendConfig.cmake
+              ${PROJECT_BINARY_DIR}/contendConfigVersion.cmake
+        DESTINATION ${CONTEND_CMAKE_DIR} COMPONENT dev)
+
+file(GLOB CONTEND_SHIPPED_SCENARIOS ${CONTEND_ROOT}/scenarios/*.toml)
+install(FILES ${CONTEND_SHIPPED_SCENARIOS} DESTINATION ${CMAKE_INSTALL_DATADIR}/contend/scenarios
+        COMPONENT bin)
+install(FILES ${CONTEND_ROOT}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT bin)
+install(DIRECTORY ${CONTEND_ROOT}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT bin
+        PATTERN images EXCLUDE)
+
