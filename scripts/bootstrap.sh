@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a Debian 12 machine for contend, builds it, and runs either the default scenario or
 # the whole test suite. Usage: bash scripts/bootstrap.sh run|test|build
-#   run   install what is missing, build, run scenarios/queue.toml over a few seeds
-#   test  install what is missing, build with warnings as errors, run the CTest suite
+#   run   install what is missing, build the contend binary, run scenarios/queue.toml over 20 seeds
+#   test  install what is missing, build everything with warnings as errors, run the CTest suite
+#   build install what is missing, build everything
 # Environment: BUILD_DIR (default build), CONTEND_LONG=1 adds the long searches to `test`.
 set -euo pipefail
 mode=${1:-run}
@@ -32,7 +33,10 @@ fi
 werror=OFF
 [ "$mode" = test ] && werror=ON
 cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCONTEND_WERROR=$werror
-cmake --build "$build_dir" --parallel "$(nproc)"
+# `run` needs only the contend binary; `test` and `build` build every target.
+targets=()
+[ "$mode" = run ] && targets=(--target contend)
+cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"
 
 case "$mode" in
   run)

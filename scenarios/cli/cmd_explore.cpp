@@ -23,7 +23,7 @@ struct ExploreArgs {
   std::optional<std::int64_t> schedules;
   std::optional<int> depth;
   std::optional<int> max_preemptions;
-  std::string out_dir = ".";
+  std::string out_dir;  // empty: the counterexample scenario is printed, not written
   bool no_shrink = false;
   bool all = false;
 };
@@ -85,7 +85,9 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--depth", args->depth, "PCT bug depth d")->check(CLI::Range(1, 64));
   cmd->add_option("--max-preemptions", args->max_preemptions, "DFS preemption bound")
       ->check(CLI::Range(0, 64));
-  cmd->add_option("--out", args->out_dir, "Where to write the shrunk counterexample scenario");
+  cmd->add_option("--out", args->out_dir,
+                  "Write the shrunk counterexample scenario into this directory (default: none)")
+      ->check(CLI::ExistingDirectory);
   cmd->add_flag("--no-shrink", args->no_shrink, "Report the violation as found, unshrunk");
   cmd->add_flag("--all", args->all, "Keep exploring after the first violation (count them all)");
   cmd->callback([args, &ctx] { ctx.exit_code = explore_command(*args); });
