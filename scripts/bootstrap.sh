@@ -14,8 +14,8 @@ packages=(build-essential g++ cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
           libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev)
 
-# The HTML report test renders in headless Chromium.
-if [ "$mode" = test ]; then packages+=(chromium); fi
+# The HTML report test renders in headless Chromium; the history converter's test runs python3.
+if [ "$mode" = test ]; then packages+=(chromium python3); fi
 
 missing=()
 for p in "${packages[@]}"; do
