@@ -63,3 +63,35 @@ install(FILES ${CONTEND_ROOT}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMP
 install(DIRECTORY ${CONTEND_ROOT}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT bin
         PATTERN images EXCLUDE)
 
+# A Debian package of the above: `cpack -G DEB --config build/CPackConfig.cmake` gives
+# contend_<version>_<arch>.deb, installed under /usr. The binary's shared libraries (libfmt9,
+# libtomlplusplus3, libstdc++6, ...) come from dpkg-shlibdeps; the -dev packages are what the
+# installed CMake package's find_dependency calls and the static libraries' links need.
+set(CPACK_PACKAGE_NAME contend)
+set(CPACK_PACKAGE_VENDOR contend)
+set(CPACK_PACKAGE_CONTACT "contend maintainers <contend@invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "deterministic simulator and model checker for queue recipes on a FoundationDB-style store")
+# CPack puts the summary first and indents these lines as the extended description.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "contend runs queue algorithms (the FoundationDB Queue and Priority Queue recipes, their
+high-contention variants, and a user's own) against a simulated MVCC store that injects
+conflicts, ambiguous commits, stale reads and delays, and checks every history against a
+sequential model. This package holds the contend command, the static libraries, headers and
+CMake package (find_package(contend)) for checking one's own recipe from a GoogleTest suite,
+and the shipped scenarios under /usr/share/contend.")
+set(CPACK_PACKAGE_HOMEPAGE_URL "https://example.invalid/contend")
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(contend_deb_depends libfmt-dev nlohmann-json3-dev libtomlplusplus-dev)
+if(CONTEND_TESTING)
+  list(APPEND contend_deb_depends libgtest-dev)
+endif()
+list(JOIN contend_deb_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
+# Building against the package (the CMake package, the example) needs a compiler and CMake.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake (>= 3.25), g++ (>= 4:12)")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ninja-build, python3")
+include(CPack)
