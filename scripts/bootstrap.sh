@@ -14,8 +14,10 @@ packages=(build-essential g++ cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
           libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev)
 
-# The HTML report test renders in headless Chromium; the history converter's test runs python3.
-if [ "$mode" = test ]; then packages+=(chromium python3); fi
+# The HTML report test renders in headless Chromium; the history converter's and the CI recipes'
+# tests run python3 (the latter parses YAML). (dpkg-shlibdeps, for the .deb test, comes with
+# build-essential's dpkg-dev.)
+if [ "$mode" = test ]; then packages+=(chromium python3 python3-yaml); fi
 
 missing=()
 for p in "${packages[@]}"; do
