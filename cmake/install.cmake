@@ -46,9 +46,11 @@ endforeach()
 install(FILES ${CONTEND_ROOT}/include/contend/testing.h ${CONTEND_ROOT}/include/contend/recipe.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/contend COMPONENT dev)
 
+set(CONTEND_SCENARIOS_INSTALL_DIR ${CMAKE_INSTALL_DATADIR}/contend/scenarios)
 configure_package_config_file(${CONTEND_ROOT}/cmake/contendConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/contendConfig.cmake
-                              INSTALL_DESTINATION ${CONTEND_CMAKE_DIR})
+                              INSTALL_DESTINATION ${CONTEND_CMAKE_DIR}
+                              PATH_VARS CONTEND_SCENARIOS_INSTALL_DIR)
 # 0.x: a minor version may break the API, so only the same minor version is compatible.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/contendConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
@@ -57,7 +59,7 @@ install(FILES ${PROJECT_BINARY_DIR}/contendConfig.cmake
         DESTINATION ${CONTEND_CMAKE_DIR} COMPONENT dev)
 
 file(GLOB CONTEND_SHIPPED_SCENARIOS ${CONTEND_ROOT}/scenarios/*.toml)
-install(FILES ${CONTEND_SHIPPED_SCENARIOS} DESTINATION ${CMAKE_INSTALL_DATADIR}/contend/scenarios
+install(FILES ${CONTEND_SHIPPED_SCENARIOS} DESTINATION ${CONTEND_SCENARIOS_INSTALL_DIR}
         COMPONENT bin)
 install(FILES ${CONTEND_ROOT}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT bin)
 install(DIRECTORY ${CONTEND_ROOT}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT bin
