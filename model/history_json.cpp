@@ -1,5 +1,6 @@
 #include "model/history_json.h"
 
+#include <algorithm>
 #include <istream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -79,24 +80,32 @@ std::optional<T> parse_name(const json& j, const char* key, const char* choices,
   return out;
 }
 
-std::optional<Event> parse_object(const json& j, std::string& why) {
+// `position`: the event's place in the history, its index when the line has none.
+std::optional<Event> parse_object(const json& j, std::size_t position, const ReadOptions& options,
+                                  std::string& why) {
   if (!j.is_object()) {
     why = "expected a JSON object, got " + shown(j);
     return std::nullopt;
   }
   static const std::set<std::string> kKeys = {"index", "type", "process", "time", "f", "value"};
   for (const auto& [key, unused] : j.items()) {
-    if (kKeys.count(key) == 0) {
+    if (kKeys.count(key) != 0) continue;
+    if (options.strict) {
       why = "unknown field " + quoted(key);
       return std::nullopt;
     }
+    std::vector<std::string>* ignored = options.ignored_keys;
+    if (ignored != nullptr && std::find(ignored->begin(), ignored->end(), key) == ignored->end())
+      ignored->push_back(key);
   }
   Event e;
   for (const char* key : {"index", "process", "time"}) {
+    if (std::string_view(key) == "index" && !j.contains(key)) continue;
     why = integer_problem(j, key);
     if (!why.empty()) return std::nullopt;
   }
-  e.index = j["index"].get<std::int64_t>();
+  e.index =
+      j.contains("index") ? j["index"].get<std::int64_t>() : static_cast<std::int64_t>(position);
   e.process = j["process"].get<std::int64_t>();
   e.time_us = j["time"].get<std::int64_t>();
   auto type = parse_name<EventType>(
@@ -118,7 +127,8 @@ std::optional<Event> parse_object(const json& j, std::string& why) {
   return e;
 }
 
-std::optional<Event> parse_line(const std::string& text, std::size_t line, HistoryError& error) {
+std::optional<Event> parse_line(const std::string& text, std::size_t line, std::size_t position,
+                                const ReadOptions& options, HistoryError& error) {
   std::string why;
   std::optional<Event> e;
   try {
@@ -126,7 +136,7 @@ std::optional<Event> parse_line(const std::string& text, std::size_t line, Histo
     if (j.is_discarded()) {
       why = "not valid JSON";
     } else {
-      e = parse_object(j, why);
+      e = parse_object(j, position, options, why);
     }
   } catch (const json::exception& ex) {  // never let nlohmann's exceptions escape
     why = std::string("unreadable: ") + ex.what();
@@ -162,7 +172,8 @@ std::size_t line_of(const EventLines& lines, std::size_t position) {
   return position < lines.size() ? lines[position] : position + 1;
 }
 
-std::optional<History> read_history(std::istream& in, HistoryError& error, EventLines* lines) {
+std::optional<History> read_history(std::istream& in, HistoryError& error, EventLines* lines,
+                                    const ReadOptions& options) {
   if (lines != nullptr) lines->clear();
   History history;
   std::string text;
@@ -170,7 +181,7 @@ std::optional<History> read_history(std::istream& in, HistoryError& error, Event
   while (std::getline(in, text)) {
     ++line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    auto event = parse_line(text, line, error);
+    auto event = parse_line(text, line, history.size(), options, error);
     if (!event) return std::nullopt;
     history.push_back(std::move(*event));
     if (lines != nullptr) lines->push_back(line);

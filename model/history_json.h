@@ -30,10 +30,19 @@ void write_history(std::ostream& out, const History& history);
 using EventLines = std::vector<std::size_t>;
 std::size_t line_of(const EventLines& lines, std::size_t position);
 
-// Parses JSON lines; blank lines are skipped, a missing "value" reads as null. On error returns
-// nothing and fills `error`. `lines`, when given, receives each event's line.
+// How strictly read_history takes histories written by other tools.
+struct ReadOptions {
+  // A key outside the schema is an error naming its line. Otherwise it is ignored, and listed
+  // in `ignored_keys` (each key once, in the order first met) for the caller to warn about.
+  bool strict = false;
+  std::vector<std::string>* ignored_keys = nullptr;
+};
+
+// Parses JSON lines; blank lines are skipped, a missing "value" reads as null, a missing "index"
+// reads as the event's position (line order is the order). On error returns nothing and fills
+// `error`. `lines`, when given, receives each event's line.
 std::optional<History> read_history(std::istream& in, HistoryError& error,
-                                    EventLines* lines = nullptr);
+                                    EventLines* lines = nullptr, const ReadOptions& options = {});
 
 // Checks the invariants documented in history.h, reporting the first violation by line:
 // consecutive indexes, non-decreasing times, one operation in flight per process, a completion

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a Debian 12 machine for contend, builds it, and runs either the default scenario or
 # the whole test suite. Usage: bash scripts/bootstrap.sh run|test|build
-#   run   install what is missing, build, run scenarios/queue.toml over a few seeds
-#   test  install what is missing, build with warnings as errors, run the CTest suite
+#   run   install what is missing, build the contend binary, run scenarios/queue.toml over 20 seeds
+#   test  install what is missing, build everything with warnings as errors, run the CTest suite
+#   build install what is missing, build everything
 # Environment: BUILD_DIR (default build), CONTEND_LONG=1 adds the long searches to `test`.
 set -euo pipefail
 mode=${1:-run}
@@ -13,8 +14,10 @@ packages=(build-essential g++ cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
           libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev)
 
-# The HTML report test renders in headless Chromium.
-if [ "$mode" = test ]; then packages+=(chromium); fi
+# The HTML report test renders in headless Chromium; the history converter's and the CI recipes'
+# tests run python3 (the latter parses YAML). (dpkg-shlibdeps, for the .deb test, comes with
+# build-essential's dpkg-dev.)
+if [ "$mode" = test ]; then packages+=(chromium python3 python3-yaml); fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -32,7 +35,10 @@ fi
 werror=OFF
 [ "$mode" = test ] && werror=ON
 cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCONTEND_WERROR=$werror
-cmake --build "$build_dir" --parallel "$(nproc)"
+# `run` needs only the contend binary; `test` and `build` build every target.
+targets=()
+[ "$mode" = run ] && targets=(--target contend)
+cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"
 
 case "$mode" in
   run)

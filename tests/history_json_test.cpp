@@ -12,12 +12,13 @@
 namespace contend::model {
 namespace {
 
-// The first error reading and validating `text` (JSON lines), against `spec`'s functions.
+// The first error reading (strictly) and validating `text` (JSON lines), against `spec`'s
+// functions.
 std::optional<HistoryError> error_of(const std::string& text, SpecKind spec = SpecKind::fifo) {
   std::istringstream in(text);
   HistoryError error;
   EventLines lines;
-  auto history = read_history(in, error, &lines);
+  auto history = read_history(in, error, &lines, ReadOptions{.strict = true});
   if (!history) return error;
   if (auto invalid = validate_history(*history, lines)) return invalid;
   return check_functions(*history, spec, lines);

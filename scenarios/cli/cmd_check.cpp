@@ -1,6 +1,7 @@
 // `contend check <history.jsonl> --model fifo|priority|multiset [--checker fast|search|all]
-//  [--drained] [--budget N] [--event-order] [--json]`: checks any history in contend's
-// JSON-lines schema (docs/history.md), including one recorded from a real system.
+//  [--drained] [--budget N] [--event-order] [--json] [--strict]`: checks any history in
+// contend's JSON-lines schema (docs/history.md), including one recorded from a real system or
+// converted from another tool's (index optional, unknown keys ignored with a warning).
 // Exit codes: 0 linearizable, 1 violation (or checker disagreement), 2 bad input (naming the
 // line), 3 unknown (the search ran out of budget, or the fast checker met repeated values).
 #include <fmt/format.h>
@@ -26,6 +27,7 @@ struct CheckArgs {
   bool drained = false;
   bool event_order = false;
   bool json = false;
+  bool strict = false;
 };
 
 int exit_code_of(const model::CheckReport& report) {
@@ -62,10 +64,21 @@ std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, 
   }
   model::HistoryError error;
   model::EventLines lines;
-  auto history = model::read_history(in, error, &lines);
+  std::vector<std::string> ignored;
+  auto history =
+      model::read_history(in, error, &lines, {.strict = args.strict, .ignored_keys = &ignored});
   if (!history) {
     bad_input(args, error.to_string());
     return std::nullopt;
+  }
+  if (!ignored.empty()) {  // one warning for the whole file, on stderr (--json keeps stdout JSON)
+    std::string keys;
+    for (const std::string& key : ignored)
+      keys += (keys.empty() ? "" : ", ") +
+              nlohmann::json(key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    fmt::print(stderr,
+               "contend check: {}: warning: ignored unknown key{} {} (--strict rejects them)\n",
+               args.path, ignored.size() == 1 ? "" : "s", keys);
   }
   auto invalid = model::validate_history(*history, lines);
   if (!invalid) invalid = model::check_functions(*history, spec, lines);
@@ -193,6 +206,8 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
                 "Trust the event order at equal timestamps (histories written by contend); "
                 "otherwise equal times are concurrent");
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+  cmd->add_flag("--strict", args->strict,
+                "A key outside the schema is bad input (otherwise ignored, with one warning)");
   cmd->callback([args, &ctx] { ctx.exit_code = check_command(*args); });
 }
 

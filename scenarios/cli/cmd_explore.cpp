@@ -26,7 +26,7 @@ struct ExploreArgs {
   std::optional<std::int64_t> schedules;
   std::optional<int> depth;
   std::optional<int> max_preemptions;
-  std::string out_dir = ".";
+  std::string out_dir;  // empty: the counterexample scenario is printed, not written
   bool no_shrink = false;
   bool all = false;
   ExhaustiveArgs exhaustive;
@@ -46,7 +46,7 @@ int explore_command(ExploreArgs& args) {
     o.stop_at_first_violation = !args.all;
     o.minimise = !args.no_shrink;
     o.reduce = !args.exhaustive.no_reduction;
-    if (args.out_dir != ".") args.exhaustive.out_dir = args.out_dir;
+    args.exhaustive.out_dir = args.out_dir;
     return explore_exhaustive_command(*scenario, args.exhaustive);
   }
   args.options.seed = args.seed.value_or(scenario->seed_first);
@@ -118,7 +118,9 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--no-reduction", x.no_reduction,
                 "dpor: try every ready thread at every step (the full search over the same "
                 "choices, for cross-checks)");
-  cmd->add_option("--out", args->out_dir, "Where to write the shrunk counterexample scenario");
+  cmd->add_option("--out", args->out_dir,
+                  "Write the shrunk counterexample scenario into this directory (default: none)")
+      ->check(CLI::ExistingDirectory);
   cmd->add_flag("--no-shrink", args->no_shrink, "Report the violation as found, unshrunk");
   cmd->add_flag("--all", args->all, "Keep exploring after the first violation (count them all)");
   cmd->callback([args, &ctx] { ctx.exit_code = explore_command(*args); });

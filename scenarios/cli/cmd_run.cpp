@@ -27,7 +27,7 @@ struct RunArgs {
   std::string shard = "1/1";
   int jobs = 1;
   std::vector<std::string> reports;
-  std::string out_dir = ".";
+  std::string out_dir;  // empty: the counterexample scenario is printed, not written
   bool no_shrink = false;
 };
 
@@ -86,13 +86,16 @@ int run_command(const RunArgs& args) {
   if (!j.passed) {
     fmt::print("\nUNEXPECTED ({}): {}\n", scenario->expect, j.why);
     if (j.first_unexpected) {
-      fmt::print("reproduce: {}\n", reproduction_command(*scenario, *j.first_unexpected));
+      bool reported = false;  // a counterexample report ends with the reproduction command
       for (const SeedOutcome& r : outcomes) {
         if (r.seed == *j.first_unexpected && r.verdict.kind == model::VerdictKind::violation) {
           report_counterexample(*scenario, Finding{r.seed, {}, r.verdict, 0}, args.out_dir,
                                 !args.no_shrink);
+          reported = true;
         }
       }
+      if (!reported)
+        fmt::print("reproduce: {}\n", reproduction_command(*scenario, *j.first_unexpected));
     }
     return 1;
   }
@@ -123,7 +126,9 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--history", args->history_path,
                   "Write the history of the first seed as JSON lines");
   cmd->add_option("--report", args->reports, "json=FILE, junit=FILE or html=FILE (repeatable)");
-  cmd->add_option("--out", args->out_dir, "Where to write a shrunk counterexample scenario");
+  cmd->add_option("--out", args->out_dir,
+                  "Write the shrunk counterexample scenario into this directory (default: none)")
+      ->check(CLI::ExistingDirectory);
   cmd->add_flag("--no-shrink", args->no_shrink, "Do not shrink an unexpected violation");
   cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
 }

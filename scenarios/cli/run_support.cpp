@@ -133,12 +133,20 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
   s.name = scenario.name + "-counterexample";
   s.seed_first = s.seed_last = c.finding.seed;
   s.expect = std::string(model::to_string(c.finding.verdict.violation));
-  const std::string path = out_dir + "/" + s.name + ".toml";
-  {
+  auto choices_flag = [](const std::vector<std::uint32_t>& choices) {
+    return choices.empty() ? std::string() : " --choices " + join_choices(choices);
+  };
+  // The scenario file is written only where --out says; nothing lands in the working directory.
+  std::string path;
+  if (!out_dir.empty()) {
+    path = out_dir + "/" + s.name + ".toml";
     std::ofstream out(path, std::ios::binary);
     out << "# Shrunk by contend from " << scenario.file << " (seed " << finding.seed << ").\n"
         << to_toml(s);
-    if (!out) fmt::print(stderr, "contend: cannot write {}\n", path);
+    if (!out) {
+      fmt::print(stderr, "contend: cannot write {}\n", path);
+      path.clear();
+    }
   }
   s.file = path;
   fmt::print(
@@ -148,8 +156,18 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
       c.attempts);
   fmt::print("verdict: {}\n  {}\n\n", c.finding.verdict.summary(), c.finding.verdict.explanation);
   print_trace(stdout, c.run);
-  fmt::print("\nreproduce: contend replay {} --seed {}{}\n", path, c.finding.seed,
-             c.finding.choices.empty() ? "" : " --choices " + join_choices(c.finding.choices));
+  const std::string shrunk_replay =
+      fmt::format("--seed {}{}", c.finding.seed, choices_flag(c.finding.choices));
+  if (!path.empty()) {
+    fmt::print("\nwrote {}\nreproduce: contend replay {} {}\n", path, path, shrunk_replay);
+    return;
+  }
+  fmt::print("\nreproduce: contend replay {} --seed {}{}\n", scenario.file, finding.seed,
+             choices_flag(finding.choices));
+  fmt::print(
+      "the counterexample scenario was not written: add --out DIR to write it as "
+      "DIR/{}.toml, replayed with: contend replay DIR/{}.toml {}\n",
+      s.name, s.name, shrunk_replay);
 }
 
 }  // namespace contend::cli

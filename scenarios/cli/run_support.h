@@ -26,8 +26,9 @@ std::optional<Scenario> load_checked_scenario(const std::string& path, const cha
 bool write_history_file(const std::string& path, const model::History& history);
 
 // Prints a violation as a counterexample: shrunk (unless `shrink_it` is false) to the smallest
-// scenario that still shows it, written to `out_dir` as TOML, with its operations, its step
-// trace and the one-line reproduction command.
+// scenario that still shows it, with its operations, its step trace and the one-line
+// reproduction command. The shrunk scenario is written as TOML into `out_dir` only when one is
+// given (--out); otherwise nothing is written and the output says how to get the file.
 void report_counterexample(const Scenario& scenario, const Finding& finding,
                            const std::string& out_dir, bool shrink_it);
 

@@ -30,9 +30,14 @@ Scenario scenario_for(const RecipeInfo& recipe, int clients, int operations_per_
 
 namespace {
 
-std::string current_test() {
+// The GoogleTest flags that run just the current test (a disabled one too).
+std::string current_test_flags() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return info == nullptr ? "" : std::string(info->test_suite_name()) + "." + info->name();
+  if (info == nullptr) return "";
+  const std::string suite = info->test_suite_name(), name = info->name();
+  const bool disabled = suite.rfind("DISABLED_", 0) == 0 || name.rfind("DISABLED_", 0) == 0;
+  return (disabled ? "--gtest_also_run_disabled_tests " : "") + std::string("--gtest_filter=") +
+         suite + "." + name;
 }
 
 }  // namespace
@@ -69,9 +74,10 @@ RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario) {
     }
     char exe[4096] = {};
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    out.report += fmt::format(
-        "reproduce: CONTEND_SEEDS={} {} --gtest_filter={}\n", *j.first_unexpected,
-        n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : "<test binary>", current_test());
+    out.report +=
+        fmt::format("reproduce: CONTEND_SEEDS={} {} {}\n", *j.first_unexpected,
+                    n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : "<test binary>",
+                    current_test_flags());
   }
   return out;
 }

@@ -3,9 +3,7 @@
 // key (ordered by commit, after taking a read version so its write conflict range starts past
 // every item already there) and, like the seed recipe, dequeues the head with a non-snapshot
 // limit-1 read. The broken twin takes the *last* item instead (a LIFO bug).
-#include "docs/examples/my_recipe/my_queue.h"
-
-#include "sim/recipes/keys.h"
+#include "my_queue.h"
 
 namespace my {
 

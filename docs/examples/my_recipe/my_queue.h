@@ -1,7 +1,7 @@
 // A user's own queue recipes (see my_queue.cpp), checked by my_queue_test.cpp.
 #pragma once
 
-#include "sim/recipes/recipe.h"
+#include <contend/recipe.h>
 
 namespace my {
 

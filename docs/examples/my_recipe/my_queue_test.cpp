@@ -1,9 +1,8 @@
 // Checking your own recipe from your own GoogleTest suite: one macro, one scenario.
-#include <gtest/gtest-spi.h>
+#include <contend/testing.h>
 #include <gtest/gtest.h>
 
-#include "docs/examples/my_recipe/my_queue.h"
-#include "scenarios/testing/contend_testing.h"
+#include "my_queue.h"
 
 namespace {
 
@@ -21,14 +20,15 @@ TEST(MyQueue, StaysCorrectWithSpuriousConflictsAndStaleReads) {
   CONTEND_EXPECT_CORRECT(my::my_queue(), s);
 }
 
-// The broken twin is a LIFO: the check must fail, and say why and how to reproduce it.
-TEST(MyBrokenQueue, FailsWithACounterexampleAndAReproductionCommand) {
+// The broken twin is a LIFO, so this check fails: the failure names the violation, shows the
+// shrunk counterexample with its step trace, and gives the command that reproduces it. It is
+// disabled so that the suite stays green; CMakeLists.txt runs it on purpose and expects that
+// report, and so can you:
+//   ./my_queue_test --gtest_also_run_disabled_tests --gtest_filter=MyBrokenQueue.*
+TEST(MyBrokenQueue, DISABLED_IsLinearizable) {
   contend::Scenario s = contend::testing::scenario_for(my::my_broken_queue(), 4, 10);
   s.seed_last = 20;
-  EXPECT_NONFATAL_FAILURE(CONTEND_EXPECT_CORRECT(my::my_broken_queue(), s), "order_inversion");
-  EXPECT_NONFATAL_FAILURE(CONTEND_EXPECT_CORRECT(my::my_broken_queue(), s),
-                          "reproduce: CONTEND_SEEDS=");
-  EXPECT_NONFATAL_FAILURE(CONTEND_EXPECT_CORRECT(my::my_broken_queue(), s), "counterexample: ");
+  CONTEND_EXPECT_CORRECT(my::my_broken_queue(), s);
 }
 
 }  // namespace
