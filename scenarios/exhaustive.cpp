@@ -360,38 +360,60 @@ Scenario scoped(const Scenario& s, int clients, int operations) {
   return c;
 }
 
-// The smallest scope (fewest faults, then operations, then clients) that shows `kind`.
-void minimise(const Scenario& s, const ExhaustiveOptions& o, ExhaustiveFinding& found) {
-  ExhaustiveOptions sub = o;
-  sub.minimise = false;
-  sub.collect_outcomes = false;
-  sub.checkpoint_file.clear();
-  sub.shard = Shard{};
-  sub.stop_at_first_violation = true;
+// Adds one scope's search to the running totals.
+void accumulate(ExhaustiveResult& total, const ExhaustiveResult& r) {
+  total.executions += r.executions;
+  total.blocked += r.blocked;
+  total.bound_hits += r.bound_hits;
+  total.distinct_outcomes += r.distinct_outcomes;
+  for (const auto& [verdict, n] : r.verdicts)
+    total.verdicts[verdict] += n;
+  total.outcomes.insert(r.outcomes.begin(), r.outcomes.end());
+}
+
+// Smallest first: every scope up to the asked one by operations in all, then clients, and in each
+// every fault budget up to the asked one. The first violation found is then minimal in that order
+// by construction; with none, the last search is the asked scope's.
+ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOptions& o) {
+  ExhaustiveResult total;
+  total.exhausted = true;
+  total.smallest_first = true;
+  total.scopes = 0;
   Scenario base = s;
   if (!o.all_plans && base.plan.empty()) {
     base.plan = seed_plan(s, find_recipe(s.recipe)->kind, o.seed);
   }
-  for (int faults = 0; faults <= o.max_faults; ++faults) {
-    sub.max_faults = faults;
-    for (auto [clients, operations] : smaller_scopes(s.clients, s.operations_per_client)) {
-      if (faults == o.max_faults && clients == s.clients && operations == s.operations_per_client) {
-        found.minimal = true;
-        found.minimal_note = "no smaller scope shows it (searched exhaustively)";
-        return;
-      }
+  ExhaustiveOptions sub = o;
+  for (auto [clients, operations] : smaller_scopes(s.clients, s.operations_per_client)) {
+    for (int faults = 0; faults <= o.max_faults; ++faults) {
+      sub.max_faults = faults;
       ExhaustiveResult r = search(scoped(base, clients, operations), sub);
-      if (r.violation && r.violation->verdict.violation == found.verdict.violation) {
-        found = std::move(*r.violation);
-        found.minimal = true;
-        found.minimal_note = fmt::format(
-            "minimal: {} fault(s), {} client(s) x {} operation(s); every smaller scope was "
-            "searched exhaustively without showing it",
-            faults, clients, operations);
-        return;
+      if (!r.error.empty()) {
+        total.error = r.error;
+        return total;
+      }
+      accumulate(total, r);
+      total.plans = r.plans;  // the plans of the scope searched last
+      total.units = r.units;
+      total.units_done = r.units_done;
+      total.scopes += 1;
+      if (r.violation) {
+        total.violation = std::move(r.violation);
+        total.violation->minimal = true;
+        total.violation->minimal_note = fmt::format(
+            "minimal: {} client(s) x {} operation(s), {} fault(s); every smaller scope, and this "
+            "one with fewer faults, was searched exhaustively first without a violation",
+            clients, operations, faults);
+        total.exhausted = false;
+        return total;
+      }
+      if (!r.exhausted) {
+        total.exhausted = false;  // a budget ran out: larger scopes would prove nothing more
+        return total;
       }
     }
   }
+  return total;
 }
 
 }  // namespace
@@ -441,8 +463,11 @@ std::string outcome_of(const SeedRun& run, const model::Verdict& verdict) {
 
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  ExhaustiveResult r = search(scenario, o);
-  if (r.violation && o.minimise && r.error.empty()) minimise(scenario, o, *r.violation);
+  // Shards and checkpoints name one scope's units: they search the asked scope alone.
+  const bool smallest_first =
+      o.stop_at_first_violation && o.minimise && o.shard.count == 1 && o.checkpoint_file.empty();
+  ExhaustiveResult r = smallest_first ? search_smallest_first(scenario, o) : search(scenario, o);
+  if (!o.collect_outcomes) r.outcomes.clear();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
@@ -453,22 +478,33 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
       fmt::format("{} fault(s) per execution, {}", o.max_faults,
                   o.max_preemptions ? fmt::format("at most {} preemption(s)", *o.max_preemptions)
                                     : std::string("no preemption bound"));
+  const std::string smaller =
+      r.smallest_first
+          ? fmt::format(" (and first every smaller scope and fault budget: {} searches)", r.scopes)
+          : std::string();
   const std::string scope =
-      fmt::format("{} ({}), {} client(s) x {} operation(s), {}", s.name, s.recipe, s.clients,
+      fmt::format("{} ({}), {} client(s) x {} operation(s), {}{}", s.name, s.recipe, s.clients,
                   s.operations_per_client,
                   o.all_plans && s.plan.empty() ? fmt::format("every plan ({})", r.plans)
-                                                : std::string("the seed's plan"));
+                                                : std::string("the seed's plan"),
+                  smaller);
   const std::string counts = fmt::format(
-      "{} executions (one per equivalence class), {} abandoned as equivalent, {} distinct "
-      "outcomes, {:.2f} s",
-      r.executions, r.blocked, r.distinct_outcomes, r.seconds);
+      "{} executions ({}), {} abandoned as equivalent, {} distinct outcomes, {:.2f} s",
+      r.executions, o.reduce ? "one per equivalence class" : "every interleaving, no reduction",
+      r.blocked, r.distinct_outcomes, r.seconds);
   const std::string shard = o.shard.count > 1
                                 ? fmt::format(" [shard {}/{}: {} of the search's units]",
                                               o.shard.index, o.shard.count, r.units)
                                 : std::string();
   if (r.violation) {
-    return fmt::format("VIOLATION: {} in {}; {}; {}{}", r.violation->verdict.summary(), scope,
-                       bounds, counts, shard);
+    const ExhaustiveFinding& f = *r.violation;
+    return fmt::format(
+        "VIOLATION: {} at {} client(s) x {} operation(s) with {} fault(s){}, in an exhaustive "
+        "search of {} ({}) up to {} x {}, {}{}; {}; {}{}",
+        f.verdict.summary(), f.scenario.clients, f.scenario.operations_per_client, f.faults.size(),
+        f.minimal ? " (minimal)" : "", s.name, s.recipe, s.clients, s.operations_per_client,
+        o.all_plans && s.plan.empty() ? "every plan" : "the seed's plan",
+        r.smallest_first ? ", smallest scope first" : "", bounds, counts, shard);
   }
   const std::int64_t clean = r.verdicts.count("linearizable") ? r.verdicts.at("linearizable") : 0;
   if (r.exhausted && clean != r.executions) {

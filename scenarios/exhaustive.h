@@ -7,9 +7,11 @@
 // on threads (one world per thread at a time), `shard` K/N takes every N-th unit, and a
 // checkpoint file records finished units so a stopped search resumes where it was.
 //
-// When a violation is found, the search looks for the smallest scope showing the same kind —
-// fewer faults, then fewer operations, then fewer clients, each searched exhaustively — and
-// reports the counterexample from it, minimal in that order by construction.
+// Smallest first (`minimise`, when stopping at the first violation, unsharded, without a
+// checkpoint): every fault budget up to the asked one and, within it, every smaller scope (fewer
+// operations in all, then fewer clients) is searched before the asked scope, so the first
+// violation found is minimal in that order by construction — and a clean result covers every
+// scope up to the asked one.
 #pragma once
 
 #include <cstdint>
@@ -59,12 +61,14 @@ struct ExhaustiveFinding {
 struct ExhaustiveResult {
   bool exhausted = false;  // every unit's subtree was searched to the end
   std::int64_t plans = 0;
-  std::int64_t units = 0;       // units in this shard
-  std::int64_t units_done = 0;  // searched to the end (or resumed from the checkpoint)
-  std::int64_t executions = 0;  // complete executions: one per equivalence class
-  std::int64_t blocked = 0;     // abandoned: equivalent to one explored (sleep sets)
-  std::int64_t bound_hits = 0;  // executions that hit a step or time bound
-  std::int64_t distinct_outcomes = 0;
+  std::int64_t units = 0;              // units in this shard
+  std::int64_t units_done = 0;         // searched to the end (or resumed from the checkpoint)
+  std::int64_t executions = 0;         // complete executions: one per equivalence class
+  std::int64_t blocked = 0;            // abandoned: equivalent to one explored (sleep sets)
+  std::int64_t bound_hits = 0;         // executions that hit a step or time bound
+  std::int64_t distinct_outcomes = 0;  // summed over the scopes searched
+  bool smallest_first = false;         // every smaller scope was searched first
+  std::int64_t scopes = 1;             // scopes searched (smallest first: up to the asked one)
   std::map<std::string, std::int64_t> verdicts;  // summary -> executions
   std::optional<ExhaustiveFinding> violation;
   std::set<std::string> outcomes;  // with collect_outcomes

@@ -46,11 +46,13 @@ std::string to_string(const PlannedOperation& op);
 std::optional<PlannedOperation> parse_planned_operation(std::string_view text);
 
 struct StrategyConfig {
-  std::string name = "random";  // random | pct | dfs | replay
+  std::string name = "random";  // random | pct | dfs | dpor | replay
   int pct_depth = 3;
   int dfs_max_preemptions = 2;
   std::int64_t dfs_max_schedules = 100'000;
   std::vector<std::uint32_t> choices;  // replay
+  int dpor_max_faults = 0;             // dpor: faults per execution
+  std::string dpor_plans = "all";      // dpor: all | seed
 };
 
 struct Scenario {

@@ -30,6 +30,8 @@ struct ExploreArgs {
   bool no_shrink = false;
   bool all = false;
   ExhaustiveArgs exhaustive;
+  std::optional<int> max_faults;
+  std::optional<std::string> plans;
 };
 
 int explore_command(ExploreArgs& args) {
@@ -46,6 +48,8 @@ int explore_command(ExploreArgs& args) {
     o.stop_at_first_violation = !args.all;
     o.minimise = !args.no_shrink;
     o.reduce = !args.exhaustive.no_reduction;
+    o.max_faults = args.max_faults.value_or(configured.dpor_max_faults);
+    args.exhaustive.plans = args.plans.value_or(configured.dpor_plans);
     args.exhaustive.out_dir = args.out_dir;
     return explore_exhaustive_command(*scenario, args.exhaustive);
   }
@@ -103,11 +107,13 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
                   "Preemption bound (dfs: default the scenario's; dpor: unbounded when left out)")
       ->check(CLI::Range(0, 64));
   ExhaustiveArgs& x = args->exhaustive;
-  cmd->add_option("--max-faults", x.options.max_faults,
-                  "dpor: faults placed per execution, among those the scenario enables")
+  cmd->add_option("--max-faults", args->max_faults,
+                  "dpor: faults placed per execution, among those the scenario enables (default: "
+                  "the scenario's dpor_max_faults, else 0)")
       ->check(CLI::Range(0, 16));
-  cmd->add_option("--plans", x.plans,
-                  "dpor: every plan the mix allows (all, the default) or the seed's (seed)")
+  cmd->add_option("--plans", args->plans,
+                  "dpor: every plan the mix allows (all) or the seed's (seed); default: the "
+                  "scenario's dpor_plans, else all")
       ->check(CLI::IsMember({"all", "seed"}));
   cmd->add_option("--jobs", x.options.jobs, "dpor: threads (results identical to --jobs 1)")
       ->check(CLI::Range(1, 256));

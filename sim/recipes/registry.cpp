@@ -16,6 +16,8 @@ RecipeInfo hc_queue_no_reads_recipe();
 RecipeInfo priority_queue_recipe();
 RecipeInfo idempotent_priority_queue_recipe();
 RecipeInfo hc_priority_queue_recipe();
+RecipeInfo checked_dequeue_queue_recipe();
+RecipeInfo skip_on_conflict_queue_recipe();
 
 std::span<const RecipeInfo> all_recipes() {
   static const RecipeInfo kRecipes[] = {
@@ -31,6 +33,8 @@ std::span<const RecipeInfo> all_recipes() {
       priority_queue_recipe(),
       idempotent_priority_queue_recipe(),
       hc_priority_queue_recipe(),
+      checked_dequeue_queue_recipe(),
+      skip_on_conflict_queue_recipe(),
   };
   return kRecipes;
 }

@@ -1,0 +1,83 @@
+// The exhaustive search: the reduced search (dpor) beside the full search over the same choices
+// (its baseline), on the measure — queue, 3 clients x 2 operations, the seed's plan — and
+// the same search with 2 jobs. Counters: executions per search and per second of search.
+// `ratio` lines at the end compare times; the executions counters give the reduction.
+#include <benchmark/benchmark.h>
+
+#include "bench/ratio_reporter.h"
+#include "scenarios/exhaustive.h"
+
+namespace contend {
+namespace {
+
+Scenario queue_scope(int clients, int operations) {
+  Scenario s;
+  s.file = "(bench)";
+  s.name = "queue";
+  s.recipe = "queue";
+  s.clients = clients;
+  s.operations_per_client = operations;
+  s.checks = {"fast", "accounting", "serializability"};
+  return s;
+}
+
+void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_plans, int jobs) {
+  ExhaustiveOptions o;
+  o.reduce = reduce;
+  o.all_plans = all_plans;
+  o.jobs = jobs;
+  o.stop_at_first_violation = false;
+  o.minimise = false;
+  ExhaustiveResult r;
+  for (auto _ : state) {
+    r = explore_exhaustively(s, o);
+    if (!r.exhausted || r.violation) state.SkipWithError("the search did not verify the scope");
+  }
+  state.counters["executions"] = benchmark::Counter(static_cast<double>(r.executions));
+  state.counters["executions_per_s"] = benchmark::Counter(
+      static_cast<double>(r.executions) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+  state.counters["outcomes"] = benchmark::Counter(static_cast<double>(r.distinct_outcomes));
+}
+
+// The baseline: every interleaving of the same choices (716,130 executions).
+void BM_FullQueue3x2(benchmark::State& state) {
+  search(state, queue_scope(3, 2), false, false, 1);
+}
+BENCHMARK(BM_FullQueue3x2)
+    ->Name("baseline/queue_3x2_seed_plan")
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
+
+void BM_DporQueue3x2(benchmark::State& state) {
+  search(state, queue_scope(3, 2), true, false, 1);
+}
+BENCHMARK(BM_DporQueue3x2)
+    ->Name("dpor/queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Every plan of queue 3 x 2: one job, then two (the ratio of these two is the speed-up).
+void BM_DporQueue3x2AllPlans(benchmark::State& state) {
+  search(state, queue_scope(3, 2), true, true, 1);
+}
+BENCHMARK(BM_DporQueue3x2AllPlans)
+    ->Name("baseline/queue_3x2_all_plans")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_DporQueue3x2AllPlansTwoJobs(benchmark::State& state) {
+  search(state, queue_scope(3, 2), true, true, 2);
+}
+BENCHMARK(BM_DporQueue3x2AllPlansTwoJobs)
+    ->Name("jobs_2/queue_3x2_all_plans")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace contend
+
+int main(int argc, char** argv) {
+  return contend::bench::run_with_ratios(argc, argv);
+}
