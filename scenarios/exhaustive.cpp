@@ -158,32 +158,41 @@ UnitResult unit_from_json(const nlohmann::json& j) {
   return r;
 }
 
-// The search's identity: a checkpoint of another search must not be resumed.
-std::string search_key(const Scenario& s, const ExhaustiveOptions& o) {
-  return fmt::format("{}|{}|{}x{}|plans={}|seed={}|faults={}|preemptions={}|reduce={}|shard={}/{}",
+// A checkpoint file belongs to one search (scenario file, recipe, plans, seed, bounds, shard)
+// and holds the finished units of each of its scope searches (smallest first runs several).
+std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
+  return fmt::format("{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}|shard={}/{}",
                      s.file, s.recipe, s.clients, s.operations_per_client,
                      o.all_plans ? "all" : "seed", o.seed, o.max_faults,
                      o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
                      o.shard.index, o.shard.count);
 }
 
+std::string scope_key(const Scenario& scoped_scenario, int faults) {
+  return fmt::format("{}x{}|faults={}", scoped_scenario.clients,
+                     scoped_scenario.operations_per_client, faults);
+}
+
 class Checkpoint {
  public:
-  Checkpoint(std::string path, std::string key) : path_(std::move(path)), key_(std::move(key)) {}
+  Checkpoint(std::string path, std::string identity, std::string scope)
+      : path_(std::move(path)), identity_(std::move(identity)), scope_(std::move(scope)) {}
 
-  // Loads the finished units; false (and `error`) when the file is not this search's.
+  // Loads this scope's finished units; false (and `error`) when the file is another search's.
   bool load(std::map<std::size_t, UnitResult>& done, std::string& error) {
     if (path_.empty()) return true;
     std::ifstream in(path_, std::ios::binary);
     if (!in) return true;  // nothing saved yet
     try {
-      nlohmann::json j = nlohmann::json::parse(in);
-      if (j.at("search").get<std::string>() != key_) {
-        error = path_ + ": checkpoint of another search (" + j.at("search").get<std::string>() +
+      file_ = nlohmann::json::parse(in);
+      if (file_.at("search").get<std::string>() != identity_) {
+        error = path_ + ": checkpoint of another search (" + file_.at("search").get<std::string>() +
                 "); remove it or name another file";
         return false;
       }
-      for (const auto& [unit, result] : j.at("units").items())
+      const nlohmann::json& scopes = file_.at("scopes");
+      if (!scopes.contains(scope_)) return true;
+      for (const auto& [unit, result] : scopes.at(scope_).items())
         done[static_cast<std::size_t>(std::stoull(unit))] = unit_from_json(result);
     } catch (const std::exception& e) {
       error = path_ + ": not a contend checkpoint: " + e.what();
@@ -194,23 +203,26 @@ class Checkpoint {
 
   void save(const std::map<std::size_t, UnitResult>& done) {
     if (path_.empty()) return;
-    nlohmann::json j;
-    j["search"] = key_;
-    j["units"] = nlohmann::json::object();
+    file_["search"] = identity_;
+    if (!file_.contains("scopes")) file_["scopes"] = nlohmann::json::object();
+    nlohmann::json units = nlohmann::json::object();
     for (const auto& [unit, result] : done) {
-      if (result.exhausted) j["units"][std::to_string(unit)] = to_json(result);
+      if (result.exhausted) units[std::to_string(unit)] = to_json(result);
     }
+    file_["scopes"][scope_] = std::move(units);
     const std::string temporary = path_ + ".tmp";
     {
       std::ofstream out(temporary, std::ios::binary);
-      out << j.dump() << "\n";
+      out << file_.dump() << "\n";
     }
     std::rename(temporary.c_str(), path_.c_str());
   }
 
  private:
   std::string path_;
-  std::string key_;
+  std::string identity_;
+  std::string scope_;
+  nlohmann::json file_ = nlohmann::json::object();
 };
 
 // Runs the units of this shard, `jobs` at a time; results by unit index.
@@ -318,7 +330,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     }
   }
   r.units = static_cast<std::int64_t>(units.size());
-  Checkpoint checkpoint(o.checkpoint_file, search_key(s, o));
+  Checkpoint checkpoint(o.checkpoint_file, o.checkpoint_identity, scope_key(s, o.max_faults));
   std::map<std::size_t, UnitResult> done;
   if (!checkpoint.load(done, r.error)) return r;
   for (const auto& [index, result] : done) {
@@ -463,10 +475,12 @@ std::string outcome_of(const SeedRun& run, const model::Verdict& verdict) {
 
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  // Shards and checkpoints name one scope's units: they search the asked scope alone.
-  const bool smallest_first =
-      o.stop_at_first_violation && o.minimise && o.shard.count == 1 && o.checkpoint_file.empty();
-  ExhaustiveResult r = smallest_first ? search_smallest_first(scenario, o) : search(scenario, o);
+  // The checkpoint file is the asked search's, whichever scope runs.
+  ExhaustiveOptions options = o;
+  options.checkpoint_identity = search_identity(scenario, o);
+  const bool smallest_first = o.stop_at_first_violation && o.minimise;
+  ExhaustiveResult r =
+      smallest_first ? search_smallest_first(scenario, options) : search(scenario, options);
   if (!o.collect_outcomes) r.outcomes.clear();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -7,8 +7,7 @@
 // on threads (one world per thread at a time), `shard` K/N takes every N-th unit, and a
 // checkpoint file records finished units so a stopped search resumes where it was.
 //
-// Smallest first (`minimise`, when stopping at the first violation, unsharded, without a
-// checkpoint): every fault budget up to the asked one and, within it, every smaller scope (fewer
+// Smallest first (`minimise`, when stopping at the first violation): every fault budget up to the asked one and, within it, every smaller scope (fewer
 // operations in all, then fewer clients) is searched before the asked scope, so the first
 // violation found is minimal in that order by construction — and a clean result covers every
 // scope up to the asked one.
@@ -39,7 +38,8 @@ struct ExhaustiveOptions {
   std::size_t max_plans = 200'000;
   int jobs = 1;
   Shard shard;
-  std::string checkpoint_file;  // "" = none
+  std::string checkpoint_file;      // "" = none
+  std::string checkpoint_identity;  // set by explore_exhaustively: the search the file is for
   bool stop_at_first_violation = true;
   bool minimise = true;           // look for the smallest scope showing the violation
   bool collect_outcomes = false;  // keep every distinct outcome (tests)

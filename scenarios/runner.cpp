@@ -111,9 +111,18 @@ Task<OpResult> perform(Recipe& recipe, Database db, const PlannedOp& op) {
 // One run of the workload on one world.
 class Workload {
  public:
-  Workload(const Scenario& s, const RecipeInfo& info, World& world)
+  // `late_invocations`: an operation's invocation is recorded just before its first store step
+  // rather than when the client starts it — the latest instant it can have happened, which only
+  // adds real-time order to the history (so a history that checks clean this way checks clean
+  // with any earlier invocation). Exhaustive runs use it: a step that completes one operation then
+  // no longer also invokes the next, and fewer steps depend on each other.
+  Workload(const Scenario& s, const RecipeInfo& info, World& world, bool late_invocations)
       : scenario_(s), info_(info), world_(world), recipe_(info.make()) {
     world_.on_crash = [this](ClientId id) { on_crash(id); };
+    if (late_invocations) {
+      late_invocations_ = true;
+      world_.on_step_start = [this](ClientId id) { record_invocation(id); };
+    }
   }
 
   void plan(std::uint64_t seed) {
@@ -175,6 +184,7 @@ class Workload {
     std::vector<PlannedOp> ops;
     std::size_t next = 0;
     bool in_flight = false;
+    bool invocation_pending = false;  // invoked, not yet recorded (late invocations)
     std::int64_t process = 0;
     ClientId client = -1;
     PlannedOp current;
@@ -183,7 +193,19 @@ class Workload {
     std::int64_t drain_budget = 0;
   };
 
-  void record(EventType type, const Slot& slot, std::optional<Item> value) {
+  void flush_invocation(Slot& slot) {
+    if (!slot.invocation_pending) return;
+    slot.invocation_pending = false;
+    record(EventType::invoke, slot, slot.current.item);
+  }
+
+  void record_invocation(ClientId id) {
+    if (static_cast<std::size_t>(id) >= client_slot_.size()) return;
+    if (Slot* slot = client_slot_[static_cast<std::size_t>(id)]) flush_invocation(*slot);
+  }
+
+  void record(EventType type, Slot& slot, std::optional<Item> value) {
+    if (type != EventType::invoke) flush_invocation(slot);  // an operation with no store step
     Event e;
     e.index = static_cast<std::int64_t>(history_.size());
     e.type = type;
@@ -208,7 +230,8 @@ class Workload {
   Task<OpResult> one_op(Slot& slot, PlannedOp op) {
     slot.current = std::move(op);
     slot.in_flight = true;
-    record(EventType::invoke, slot, slot.current.item);
+    slot.invocation_pending = true;
+    if (!late_invocations_) flush_invocation(slot);
     std::int64_t start_us = world_.now_us();
     std::int64_t attempts_before = world_.attempts_of(slot.client);
     OpResult r = co_await perform(*recipe_, world_.database(slot.client), slot.current);
@@ -272,6 +295,7 @@ class Workload {
   std::map<std::int64_t, ClientId> process_client_;
   std::map<std::int64_t, int> process_slot_;
   std::int64_t next_process_ = 0;
+  bool late_invocations_ = false;
   std::int64_t main_phase_end_us_ = 0;
 };
 
@@ -444,7 +468,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   std::shared_ptr<Strategy> strategy =
       controls.strategy ? controls.strategy : std::make_shared<RandomStrategy>();
   World world(options, std::move(strategy));
-  Workload workload(scenario, *info, world);
+  Workload workload(scenario, *info, world, controls.exhaustive);
   workload.plan(seed);
   workload.run_main_phase();
   if (scenario.drain && world.bound_hit() == BoundHit::none) {

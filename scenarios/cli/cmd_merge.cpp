@@ -1,7 +1,9 @@
 // `contend merge SHARD.json... [--out FILE]`: combines the JSON reports of the shards of one
 // seed range (`contend run --shard K/N --report json=...`) into the report the unsharded run
-// would have written. Exit 0 when the merged verdicts are as expected, 1 when not, 2 for bad
-// input (unreadable file, shards of different scenarios, a seed twice or missing).
+// would have written — or the --json summaries of the shards of one exhaustive search (`contend
+// explore --strategy dpor --shard K/N --json ...`) into the search's totals (merge_exhaustive.cpp).
+// Exit 0 when the merged verdicts are as expected, 1 when not, 2 for bad input (unreadable file,
+// shards of different scenarios, a seed twice or missing).
 #include <fmt/format.h>
 
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/merge_exhaustive.h"
 
 namespace contend::cli {
 
@@ -21,6 +24,21 @@ struct MergeArgs {
 };
 
 int merge_command(const MergeArgs& args) {
+  std::vector<nlohmann::json> exhaustive;
+  for (const std::string& path : args.inputs) {
+    std::ifstream in(path);
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.value("search", "") == "exhaustive") exhaustive.push_back(std::move(j));
+  }
+  if (!exhaustive.empty()) {
+    if (exhaustive.size() != args.inputs.size()) {
+      fmt::print(stderr,
+                 "contend merge: some inputs are exhaustive-search summaries and some "
+                 "are not: merge one kind at a time\n");
+      return 2;
+    }
+    return merge_exhaustive(exhaustive, args.inputs, args.out);
+  }
   std::optional<nlohmann::json> merged;
   std::map<std::uint64_t, nlohmann::json> runs;
   for (const std::string& path : args.inputs) {

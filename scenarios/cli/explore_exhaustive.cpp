@@ -27,6 +27,8 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   nlohmann::json j;
   j["scenario"] = s.file;
   j["recipe"] = s.recipe;
+  j["expect"] = s.expect;
+  j["search"] = "exhaustive";
   j["clients"] = s.clients;
   j["operations_per_client"] = s.operations_per_client;
   j["plans"] = args.plans;

@@ -141,6 +141,7 @@ void World::run_step(ClientId id) {
     step.client = id;
     step.kind = op.kind;
   }
+  if (on_step_start) on_step_start(id);
   // Crash: none, or (a commit) before / after the resolver saw it: then it applied, unseen.
   enum : std::uint32_t { kNoCrash, kCrash, kCrashAfterCommit };
   std::uint32_t crash_choice = kNoCrash;

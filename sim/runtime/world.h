@@ -110,6 +110,9 @@ class World final : public Environment, private FootprintSink {
   // Called after a crashed client's coroutines were destroyed (the workload records the
   // operation as indeterminate and may spawn a replacement).
   std::function<void(ClientId)> on_crash;
+  // Called as a client's step begins, before it takes effect (exhaustive runs record an
+  // operation's invocation here: as late as it can have been, just before its first step).
+  std::function<void(ClientId)> on_step_start;
 
   // Runs until every client finished, or a bound is hit.
   void run();

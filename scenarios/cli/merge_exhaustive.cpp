@@ -1,0 +1,146 @@
+#include "scenarios/cli/merge_exhaustive.h"
+
+#include <fmt/format.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace contend::cli {
+
+namespace {
+
+// The fields every shard of one search must share.
+constexpr const char* kSameSearch[] = {"scenario",  "recipe", "clients",    "operations_per_client",
+                                       "plans",     "seed",   "max_faults", "max_preemptions",
+                                       "reduction", "expect"};
+
+constexpr const char* kSummed[] = {
+    "executions", "equivalence_classes", "abandoned_as_equivalent", "bound_hits",
+    "units",      "units_done",          "scopes_searched"};
+
+bool parse_shard_field(const nlohmann::json& j, std::uint64_t& k, std::uint64_t& n) {
+  const std::string text = j.value("shard", "");
+  return std::sscanf(text.c_str(), "%" SCNu64 "/%" SCNu64, &k, &n) == 2 && k >= 1 && k <= n;
+}
+
+// The smaller of two counterexamples: fewer operations in all, then clients, then faults.
+bool smaller(const nlohmann::json& a, const nlohmann::json& b) {
+  auto size = [](const nlohmann::json& c) {
+    const auto clients = c.value("clients", 0);
+    return std::tuple(clients * c.value("operations_per_client", 0), clients,
+                      c.value("faults", nlohmann::json::array()).size());
+  };
+  return size(a) < size(b);
+}
+
+}  // namespace
+
+int merge_exhaustive(const std::vector<nlohmann::json>& shards,
+                     const std::vector<std::string>& paths, const std::string& out) {
+  nlohmann::json merged = shards.front();
+  std::set<std::uint64_t> seen;
+  std::uint64_t count = 0;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const nlohmann::json& j = shards[i];
+    std::uint64_t k = 0, n = 0;
+    if (!parse_shard_field(j, k, n)) {
+      fmt::print(stderr, "contend merge: {}: field \"shard\" is not K/N\n", paths[i]);
+      return 2;
+    }
+    if (count == 0) count = n;
+    for (const char* field : kSameSearch) {
+      if (j.value(field, nlohmann::json()) != shards.front().value(field, nlohmann::json())) {
+        fmt::print(stderr,
+                   "contend merge: {}: field \"{}\" differs from {}: not a shard of the "
+                   "same search\n",
+                   paths[i], field, paths.front());
+        return 2;
+      }
+    }
+    if (n != count || !seen.insert(k).second) {
+      fmt::print(stderr,
+                 "contend merge: {}: shard {} of {} is given twice or does not fit the "
+                 "others' {}\n",
+                 paths[i], k, n, count);
+      return 2;
+    }
+  }
+  if (seen.size() != count) {
+    fmt::print(stderr, "contend merge: {} of the search's {} shards given: a shard is missing\n",
+               seen.size(), count);
+    return 2;
+  }
+  for (const char* field : kSummed) {
+    std::int64_t total = 0;
+    for (const nlohmann::json& j : shards)
+      total += j.value(field, std::int64_t{0});
+    merged[field] = total;
+  }
+  std::map<std::string, std::int64_t> verdicts;
+  bool exhausted = true;
+  double seconds = 0;
+  std::optional<nlohmann::json> counterexample;
+  for (const nlohmann::json& j : shards) {
+    const nlohmann::json shard_verdicts = j.value("verdicts", nlohmann::json::object());
+    for (const auto& [verdict, n] : shard_verdicts.items())
+      verdicts[verdict] += n.get<std::int64_t>();
+    exhausted = exhausted && j.value("exhausted", false);
+    seconds += j.value("seconds", 0.0);
+    if (j.contains("counterexample") &&
+        (!counterexample || smaller(j["counterexample"], *counterexample))) {
+      counterexample = j["counterexample"];
+    }
+  }
+  merged["verdicts"] = verdicts;
+  merged["exhausted"] = exhausted;
+  merged["seconds"] = seconds;  // machine time, summed over the shards
+  merged["shard"] = "1/1";
+  merged["shards_merged"] = count;
+  merged["distinct_outcomes"] = nullptr;  // shards may reach the same outcome: not additive
+  const bool clean = verdicts.size() == 1 && verdicts.count("linearizable") == 1 &&
+                     merged.value("bound_hits", 0) == 0;
+  merged["verdict"] = counterexample       ? "violation"
+                      : exhausted && clean ? "linearizable"
+                                           : "unknown";
+  if (counterexample) {
+    merged["counterexample"] = *counterexample;
+  } else {
+    merged.erase("counterexample");
+  }
+  const std::string expect = merged.value("expect", "linearizable");
+  const bool passed = expect == "linearizable"
+                          ? merged["verdict"] == "linearizable"
+                          : counterexample && (expect == "violation" ||
+                                               counterexample->value("violation", "") == expect);
+  merged["passed"] = passed;
+  merged["statement"] = fmt::format(
+      "{}: {} shards of the exhaustive search of {} ({} client(s) x {} operation(s), plans: {}): "
+      "{} executions, {} units searched to the end of {}",
+      merged["verdict"] == "linearizable" ? "VERIFIED"
+      : counterexample                    ? "VIOLATION"
+                                          : "NOT VERIFIED",
+      count, merged.value("scenario", "?"), merged.value("clients", 0),
+      merged.value("operations_per_client", 0), merged.value("plans", "?"),
+      merged.value("executions", 0), merged.value("units_done", 0), merged.value("units", 0));
+  const std::string text = merged.dump(2) + "\n";
+  if (out.empty()) {
+    fmt::print("{}", text);
+  } else {
+    std::ofstream file(out, std::ios::binary);
+    file << text;
+    if (!file) {
+      fmt::print(stderr, "contend merge: cannot write {}\n", out);
+      return 2;
+    }
+  }
+  fmt::print(stderr, "{}\n", merged["statement"].get<std::string>());
+  if (passed) return 0;
+  return exhausted || counterexample ? 1 : 3;
+}
+
+}  // namespace contend::cli

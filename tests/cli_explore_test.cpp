@@ -1,0 +1,133 @@
+// `contend explore --strategy dpor` as a user and a CI script run it: the proof statement, the
+// JSON fields scripts rely on, exit codes, a counterexample that replays, shards that merge to
+// the whole search, and bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_cli.h"
+
+namespace contend::testing {
+namespace {
+
+std::string source_path(const std::string& relative) {
+  return std::string(CONTEND_SOURCE_DIR) + "/" + relative;
+}
+
+// A scratch directory under the build's temporary directory, emptied for each test.
+std::string scratch(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / ("contend-cli-explore-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+// The shipped queue scenario cut to a small scope.
+std::string small_queue(const std::string& dir, int clients, int operations,
+                        const std::string& recipe = "queue", const std::string& extra = "") {
+  const std::string path = dir + "/" + recipe + ".toml";
+  std::ofstream(path) << "recipe = \"" << recipe << "\"\nclients = " << clients
+                      << "\noperations_per_client = " << operations
+                      << "\nchecks = [\"fast\", \"accounting\"]\n"
+                      << extra;
+  return path;
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+TEST(CliExplore, AProofRunSaysVerifiedAndWritesTheJsonScriptsReadAndExitsZero) {
+  const std::string dir = scratch("proof");
+  CliResult r = run_cli("explore " + small_queue(dir, 2, 2) + " --strategy dpor --json " + dir +
+                        "/proof.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("VERIFIED: every execution of"), std::string::npos) << r.output;
+  nlohmann::json j = read_json(dir + "/proof.json");
+  EXPECT_EQ(j.at("exhausted"), true);
+  EXPECT_EQ(j.at("verdict"), "linearizable");
+  EXPECT_GT(j.at("executions").get<std::int64_t>(), 0);
+  EXPECT_TRUE(j.at("seconds").is_number());
+  EXPECT_EQ(j.at("plans"), "all");
+  EXPECT_EQ(j.at("max_faults"), 0);
+  EXPECT_TRUE(j.at("max_preemptions").is_null());
+}
+
+TEST(CliExplore, ABudgetThatRunsOutIsNeverAPass) {
+  const std::string dir = scratch("budget");
+  CliResult r = run_cli("explore " + small_queue(dir, 3, 2) +
+                        " --strategy dpor --plans seed --schedules 10 --json -");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("NOT VERIFIED: the budget ran out"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"exhausted\": false"), std::string::npos) << r.output;
+}
+
+TEST(CliExplore, AFaultBudgetFindsTheUnknownResultBugAndItsPathReplays) {
+  const std::string dir = scratch("faults");
+  const std::string scenario = small_queue(
+      dir, 2, 1, "queue", "expect = \"violation\"\n[faults]\nunknown_result_applied = 0.1\n");
+  CliResult r = run_cli("explore " + scenario + " --strategy dpor --max-faults 1 --out " + dir +
+                        " --json " + dir + "/found.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("commit_unknown_result, and the commit applied"), std::string::npos)
+      << r.output;
+  nlohmann::json j = read_json(dir + "/found.json");
+  ASSERT_EQ(j.at("verdict"), "violation");
+  const nlohmann::json& c = j.at("counterexample");
+  EXPECT_EQ(c.at("minimal"), true);
+  EXPECT_EQ(c.at("faults").size(), 1u);
+  // The written counterexample replays to the same violation.
+  CliResult replay = run_cli("replay " + c.at("file").get<std::string>() + " --seed 1 --path " +
+                             c.at("path").get<std::string>() + " --quiet");
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find("verdict: violation: " + c.at("violation").get<std::string>()),
+            std::string::npos)
+      << replay.output;
+}
+
+TEST(CliExplore, ShardsMergeToTheWholeSearch) {
+  const std::string dir = scratch("shards");
+  const std::string scenario = small_queue(dir, 2, 2);
+  CliResult whole = run_cli("explore " + scenario + " --strategy dpor --json " + dir + "/all.json");
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  std::string shards;
+  for (int k = 1; k <= 3; ++k) {
+    const std::string out = dir + "/shard-" + std::to_string(k) + ".json";
+    CliResult r = run_cli("explore " + scenario + " --strategy dpor --shard " + std::to_string(k) +
+                          "/3 --json " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    shards += " " + out;
+  }
+  CliResult merged = run_cli("merge" + shards + " --out " + dir + "/merged.json");
+  ASSERT_EQ(merged.exit_code, 0) << merged.output;
+  EXPECT_EQ(read_json(dir + "/merged.json").at("executions"),
+            read_json(dir + "/all.json").at("executions"));
+  CliResult missing = run_cli("merge " + dir + "/shard-1.json " + dir + "/shard-2.json");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
+}
+
+TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
+  const std::string dir = scratch("bad");
+  const std::string scenario = small_queue(dir, 2, 1);
+  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dpor --plans some").exit_code, 2);
+  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dpor --shard 4/3").exit_code, 2);
+  CliResult path = run_cli("replay " + scenario + " --seed 1 --path 0,x");
+  EXPECT_EQ(path.exit_code, 2);
+  EXPECT_NE(path.output.find("item 2"), std::string::npos) << path.output;
+  CliResult unfit = run_cli("replay " + scenario + " --seed 1 --path 7,7,7");
+  EXPECT_EQ(unfit.exit_code, 2);
+  EXPECT_NE(unfit.output.find("does not fit this scenario"), std::string::npos) << unfit.output;
+  std::ofstream(dir + "/plan.toml") << "recipe = \"queue\"\nplan = [[\"enqueue\", \"pop_min\"]]\n";
+  CliResult plan = run_cli("explore " + dir + "/plan.toml --strategy dpor");
+  EXPECT_EQ(plan.exit_code, 2);
+  EXPECT_NE(plan.output.find("'pop_min' is not an operation of queue"), std::string::npos)
+      << plan.output;
+}
+
+}  // namespace
+}  // namespace contend::testing
