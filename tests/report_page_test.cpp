@@ -1,6 +1,6 @@
 // The HTML report as a reader meets it, in Debian's Chromium, headless: the counterexample drawn
 // first with its violation in words and its operations highlighted, stepping (the panel's store
-// and the highlighted event change), zoom, a page of a 100,000-operation
+// and the highlighted event change), zoom, `check --report html`, a page of a 100,000-operation
 // run under 5 MB that renders in under 2 s, and nothing logged to the console. Key presses come
 // from the page's own URL hash (#keys=ArrowRight,...), which dispatches real keydown events to
 // the page's handlers; the DOM is read back with --dump-dom.
@@ -222,6 +222,25 @@ TEST(HtmlReportInChromium, ZoomNarrowsAndFitRestoresTheTimeView) {
   EXPECT_NEAR(zoomed, fitted / 4, fitted / 100) << "two zoom-ins halve the span twice";
   EXPECT_NEAR(out, fitted / 2, fitted / 100);
   EXPECT_NEAR(view_span(load(file, "keys=%2B,%2B,0").dom), fitted, fitted / 100) << "fit";
+}
+
+TEST(HtmlReportInChromium, CheckDrawsAnExternalHistoryWithoutTheStore) {
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
+  const std::string path = ::testing::TempDir() + "/check.html";
+  auto r = run_cli("check " + source_path("docs/examples/histories/order-inversion.jsonl") +
+                   " --model fifo --report html=" + path);
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("wrote html report"), std::string::npos);
+  Page page = load(path);
+  EXPECT_EQ(page.console, "");
+  EXPECT_NE(inner(page.dom, "violation").find("came out first"), std::string::npos);
+  EXPECT_EQ(count(inner(page.dom, "timeline"), "class=\"op ok bad"), 4u);
+  EXPECT_NE(tag_of(page.dom, "version-figure").find("hidden"), std::string::npos)
+      << "an external history has no store to draw";
+  EXPECT_EQ(run_cli("check " + source_path("docs/examples/histories/order-inversion.jsonl") +
+                    " --report json=" + path)
+                .exit_code,
+            2);
 }
 
 // The issue's yardstick: 64 clients x 1,563 operations of scenarios/queue.toml (about 100,000
