@@ -242,6 +242,10 @@ json story_json(const StoryInput& in) {
                        {"n", rows},
                        {"txt", format_read(r)}});
     }
+    json ranges = json::array();  // the read conflict ranges it sent
+    for (const KeyRange& r : a.read_ranges)
+      ranges.push_back(
+          {{"lo", position(r.begin)}, {"hi", position(r.end)}, {"txt", format_range(r)}});
     json writes = json::array();
     for (const Mutation& m : a.mutations) {
       if (m.type == MutationType::clear_range) {
@@ -274,6 +278,7 @@ json story_json(const StoryInput& in) {
         {"applied", applied(a)},
         {"fault", fault},
         {"reads", reads},
+        {"ranges", ranges},
         {"writes", writes},
         {"txt", format_attempt(a)}};
     if (a.conflict) {

@@ -3,7 +3,8 @@
 // in two linked views (time; versions x keys) and stepped event by event with the store's keys and
 // the sequential model's queue beside it. The whole run is drawn as a summary per time bucket.
 // URL hash (for tests, links and screenshots): #story=NAME opens that drawing, #at=N (or
-// at=first-conflict) on that event, #zoom=F scales the time view by F around it, and
+// at=first-conflict) on that event, #zoom=F scales the time view by F around it, #pan=F moves it
+// by F of its width, and
 // #keys=ArrowRight,ArrowRight,+ replays those key presses.
 (function () {
   'use strict';
@@ -176,7 +177,7 @@
     var q = [], seq = 0, mismatch = null;
     taken.forEach(function (o) {
       if (o.f === 'enqueue' || o.f === 'push') {
-        var it = parseItem(o.v); it.seq = seq++; q.push(it);
+        var it = parseItem(o.v); it.seq = seq++; it.s = o.s; it.e = o.e; q.push(it);
         return;
       }
       if (o.t !== 'ok') return;  // an ambiguous take: its value is unknown
@@ -195,6 +196,21 @@
       var got = -1;
       for (var j = 0; j < q.length; j++) if (q[j].text === o.v) { got = j; break; }
       var ok = data.spec === 'multiset' ? (o.v ? got >= 0 : q.length === 0) : (o.v ? got === want && got >= 0 : want < 0);
+      // Inserts are ordered here by their commit points, but concurrent inserts may take effect
+      // in either order: the answer is fine when every item it jumped was inserted concurrently
+      // with it (for the priority spec: among items of its priority).
+      if (!ok && got >= 0 && want >= 0 && data.spec !== 'multiset') {
+        var g = q[got], w = q[want];
+        var concurrent = function (x) { return x.e < 0 || g.e < 0 || (x.e >= g.s && g.e >= x.s); };
+        if (data.spec === 'fifo') {
+          ok = q.slice(0, got).every(concurrent);
+        } else if (g.p === w.p) {
+          var min = o.f.indexOf('min') >= 0;
+          ok = q.every(function (x) {
+            return x === g || x.p !== g.p || (min ? x.seq > g.seq : x.seq < g.seq) || concurrent(x);
+          });
+        }
+      }
       if (!ok && !mismatch) {
         mismatch = { op: o, want: want >= 0 ? q[want].text : 'empty' };
       }
@@ -308,9 +324,13 @@
       var isCur = cur && cur.att === i;
       var g = el('g', { 'class': 'att' + (isCur ? ' current' : ''), 'data-attempt': i }, svgV);
       if (a.rv >= 0 && visible(a.rv)) {
-        a.reads.forEach(function (r) {
+        // Solid: the read conflict ranges the attempt sent (what a later write can meet);
+        // dashed: the snapshot reads, over the keys they asked for (they add no range).
+        var marks = a.ranges.map(function (r) { return { lo: r.lo, hi: r.hi, snap: false, txt: 'read conflict range ' + r.txt }; });
+        a.reads.forEach(function (r) { if (r.snap) marks.push({ lo: r.lo, hi: r.hi, snap: true, txt: r.txt }); });
+        marks.forEach(function (r, k) {
           var top = rowY(r.lo), bottom = rowY(Math.max(r.lo, r.hi));
-          var rect = el('rect', { x: xOf(a.rv, w) - 3, y: top + 1, width: 6, height: Math.max(3, bottom - top - 2),
+          var rect = el('rect', { x: xOf(a.rv, w) - 3 + 7 * k, y: top + 1, width: 6, height: Math.max(3, bottom - top - 2),
             'class': 'read-range' + (r.snap ? ' snap' : '') + (isCur ? ' current' : '') }, g);
           title(rect, 'client ' + a.c + ' tx#' + a.tx + ' at read version ' + a.rv + ': ' + r.txt);
         });
@@ -553,6 +573,7 @@
     setStep(Number(params.at) || 0);
   }
   if (params.zoom) zoom(Number(params.zoom) || 1);
+  if (params.pan) pan(Number(params.pan) || 0);
   if (params.keys) {
     params.keys.split(',').forEach(function (k) {
       document.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
