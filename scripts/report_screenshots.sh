@@ -28,6 +28,6 @@ shot queue-conflict "$work/queue.html" "story=run&at=first-conflict&zoom=0.12&pa
 "$contend" run "$root/scenarios/queue-unknown-result.toml" --seed 1 \
   --report html="$work/unknown-result.html" >/dev/null
 shot unknown-result "$work/unknown-result.html" "story=counterexample"
-"$contend" check "$root/docs/examples/histories/order-inversion.jsonl" \
-  --report html="$work/check.html" >/dev/null 2>&1 || true
+(cd "$root" && "$contend" check docs/examples/histories/order-inversion.jsonl \
+  --report html="$work/check.html" >/dev/null 2>&1) || true
 shot check "$work/check.html" "" 720

@@ -70,8 +70,9 @@
     var what = ins ? o.f + ' ' + o.v : o.f + (o.t === 'ok' ? ' \u2192 ' + (o.v || 'empty') : '');
     return what;
   }
+  function who(c) { return (story && !story.store ? 'process ' : 'client ') + c; }
   function opWords(o) {
-    return 'client ' + o.c + ': ' + opLabel(o) + ' (' + o.t + ', ' + fmtTime(o.s) + ' to ' +
+    return who(o.c) + ': ' + opLabel(o) + ' (' + o.t + ', ' + fmtTime(o.s) + ' to ' +
         (o.e < 0 ? '?' : fmtTime(o.e)) + ', event ' + o.id + ')';
   }
 
@@ -99,10 +100,10 @@
   function buildEvents(s) {
     var evs = [];
     s.ops.forEach(function (o, i) {
-      evs.push({ t: o.s, order: 2, kind: 'invoke', op: i, text: 'client ' + o.c + ' invokes ' + o.f +
+      evs.push({ t: o.s, order: 2, kind: 'invoke', op: i, text: who(o.c) + ' invokes ' + o.f +
           (o.f === 'enqueue' || o.f === 'push' ? ' ' + o.v : '') });
       if (o.e >= 0) {
-        evs.push({ t: o.e, order: 1, kind: 'complete', op: i, text: 'client ' + o.c + ' completes ' +
+        evs.push({ t: o.e, order: 1, kind: 'complete', op: i, text: who(o.c) + ' completes ' +
             opLabel(o) + ' (' + o.t + ')' + (o.fault ? ' \u2014 fault: ' + o.fault : '') });
       }
     });
