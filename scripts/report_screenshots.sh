@@ -23,6 +23,8 @@ shot first-cut "$work/first-cut.html" "story=counterexample"
 "$contend" run "$root/scenarios/snapshot-dequeue-queue.toml" --seeds 1..3 \
   --report html="$work/snapshot-dequeue.html" >/dev/null
 shot snapshot-dequeue "$work/snapshot-dequeue.html" "story=counterexample"
+"$contend" run "$root/scenarios/strict-queue.toml" --seed 1 --report html="$work/strict.html" >/dev/null
+shot strict-queue "$work/strict.html" "story=run&at=first-conflict&zoom=0.15&pan=-0.1" 1100
 "$contend" run "$root/scenarios/queue.toml" --seed 4 --report html="$work/queue.html" >/dev/null
 shot queue-conflict "$work/queue.html" "story=run&at=first-conflict&zoom=0.12&pan=-0.15" 1150
 "$contend" run "$root/scenarios/queue-unknown-result.toml" --seed 1 \
