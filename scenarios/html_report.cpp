@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "scenarios/expectation.h"
 #include "scenarios/explore.h"
+#include "scenarios/report_page.h"
 #include "scenarios/trace.h"
 
 namespace contend {
@@ -15,146 +17,416 @@ namespace {
 
 using nlohmann::json;
 
-json ops_json(const SeedRun& run, const std::set<std::int64_t>& violating) {
-  json ops = json::array();
-  std::map<std::int64_t, const model::Event*> open;
-  auto client_of = [&](std::int64_t process) {
-    auto it = run.process_client.find(process);
-    return it == run.process_client.end() ? -1 : it->second;
-  };
-  auto item_text = [](const std::optional<model::Item>& item) {
-    if (!item) return std::string("(none)");
-    return item->value + (item->priority ? " p" + std::to_string(*item->priority) : "");
-  };
-  auto add = [&](const model::Event& inv, const model::Event* done) {
-    ops.push_back(
-        {{"client", client_of(inv.process)},
-         {"process", inv.process},
-         {"f", std::string(to_string(inv.f))},
-         {"start", inv.time_us},
-         {"end", done ? done->time_us : -1},
-         {"type", done ? std::string(to_string(done->type)) : "incomplete"},
-         {"value",
-          item_text(model::is_insert(inv.f) ? inv.value : (done ? done->value : std::nullopt))},
-         {"index", inv.index},
-         {"violating", violating.count(inv.index) > 0}});
-  };
-  for (const model::Event& e : run.history) {
+// One operation: its invocation, its completion (null: none), its client.
+struct Op {
+  const model::Event* invoke = nullptr;
+  const model::Event* done = nullptr;
+  ClientId client = -1;
+  std::int64_t start() const { return invoke->time_us; }
+  std::int64_t end() const { return done ? done->time_us : -1; }
+};
+
+std::vector<Op> operations_of(const model::History& history,
+                              const std::map<std::int64_t, ClientId>* process_client) {
+  std::vector<Op> ops;
+  std::map<std::int64_t, std::size_t> open;
+  for (const model::Event& e : history) {
     if (e.type == model::EventType::invoke) {
-      open[e.process] = &e;
+      ClientId client = static_cast<ClientId>(e.process);
+      if (process_client) {
+        auto it = process_client->find(e.process);
+        client = it == process_client->end() ? -1 : it->second;
+      }
+      open[e.process] = ops.size();
+      ops.push_back(Op{&e, nullptr, client});
     } else if (auto it = open.find(e.process); it != open.end()) {
-      add(*it->second, &e);
+      ops[it->second].done = &e;
       open.erase(it);
     }
   }
-  for (const auto& [p, inv] : open)
-    add(*inv, nullptr);
   return ops;
 }
 
-json attempts_json(const SeedRun& run) {
-  json out = json::array();
-  for (const AttemptRecord& a : run.attempts) {
-    std::string reads, writes;
-    for (const auto& r : a.read_ranges)
-      reads += format_range(r) + " ";
-    for (const auto& m : a.mutations)
-      writes += std::string(mutation_name(m.type)) + " " + format_key(m.param1) + " ";
-    out.push_back({{"client", a.client},
-                   {"start", a.read_version},
-                   {"end", a.end_us},
-                   {"outcome", std::string(error_name(a.outcome))},
-                   {"conflict", a.conflict.has_value()},
-                   {"detail", format_attempt(a)},
-                   {"reads", reads},
-                   {"writes", writes}});
+std::string item_text(const std::optional<model::Item>& item) {
+  if (!item) return "";
+  return item->value + (item->priority ? " p" + std::to_string(*item->priority) : "");
+}
+
+// A value as the store panel shows it: a one-element tuple as its element.
+std::string value_text(BytesView value) {
+  std::string text = format_key(value);
+  if (text.size() > 3 && text.front() == '(' && text.ends_with(",)")) {
+    text = text.substr(1, text.size() - 3);
   }
+  return text;
+}
+
+bool applied(const AttemptRecord& a) {
+  return a.commit_version != kInvalidVersion &&
+         (ok(a.outcome) || a.outcome == ErrorCode::commit_unknown_result);
+}
+
+// The fault an attempt shows, derived from its outcome ("" = none).
+std::string fault_of(const AttemptRecord& a) {
+  switch (a.outcome) {
+    case ErrorCode::not_committed:
+      return a.conflict ? "" : "injected conflict";
+    case ErrorCode::commit_unknown_result:
+      return a.commit_version != kInvalidVersion ? "unknown result (applied)"
+                                                 : "unknown result (not applied)";
+    case ErrorCode::transaction_too_old:
+      return "too old";
+    case ErrorCode::future_version:
+      return "future version";
+    default:
+      return "";
+  }
+}
+
+// What one story draws: a set of operations and the attempts that served them.
+struct StoryInput {
+  std::string name;
+  std::string caption;
+  const model::History* history = nullptr;
+  const std::map<std::int64_t, ClientId>* process_client = nullptr;  // null: process = client
+  const std::vector<AttemptRecord>* attempts = nullptr;              // null: no store view
+  std::set<std::int64_t> violating;
+  std::vector<std::int64_t> order;  // a linearisation order to show (external histories)
+  std::int64_t from_us = INT64_MIN, to_us = INT64_MAX;  // the window drawn
+};
+
+json story_json(const StoryInput& in) {
+  std::vector<Op> all = operations_of(*in.history, in.process_client);
+  auto in_window = [&](std::int64_t a, std::int64_t b) { return b >= in.from_us && a <= in.to_us; };
+
+  // Attempts by client, in end order, so each operation finds the attempts inside it.
+  std::vector<const AttemptRecord*> attempts;
+  if (in.attempts) {
+    for (const AttemptRecord& a : *in.attempts) {
+      if (in_window(a.read_version == kInvalidVersion ? a.end_us : a.read_version, a.end_us))
+        attempts.push_back(&a);
+    }
+  }
+  std::int64_t last_time = 0;
+  for (const Op& o : all)
+    last_time = std::max({last_time, o.start(), o.end()});
+  for (const AttemptRecord* a : attempts)
+    last_time = std::max(last_time, a->end_us);
+
+  // The key universe: every key written or returned, in byte order.
+  std::set<Bytes, KeyLess> keys;
+  std::map<Bytes, Bytes, KeyLess> initial;  // the store when the window opens
+  if (in.attempts) {
+    std::vector<const AttemptRecord*> before;
+    for (const AttemptRecord& a : *in.attempts) {
+      if (applied(a) && a.commit_version < in.from_us) before.push_back(&a);
+    }
+    std::sort(before.begin(), before.end(),
+              [](auto* x, auto* y) { return x->commit_version < y->commit_version; });
+    for (const AttemptRecord* a : before) {
+      for (const Mutation& m : a->mutations) {
+        if (m.type == MutationType::clear_range) {
+          initial.erase(initial.lower_bound(m.param1), initial.lower_bound(m.param2));
+        } else {
+          initial[m.param1] = m.param2;
+        }
+      }
+    }
+  }
+  for (const auto& [k, v] : initial)
+    keys.insert(k);
+  for (const AttemptRecord* a : attempts) {
+    for (const Mutation& m : a->mutations) {
+      if (m.type != MutationType::clear_range || m.param2 == key_after(m.param1))
+        keys.insert(m.param1);
+    }
+    for (const ReadRecord& r : a->reads) {
+      if (!r.range && r.value) keys.insert(r.keys.begin);
+      for (const KeyValue& kv : r.rows)
+        keys.insert(kv.key);
+    }
+  }
+  std::vector<Bytes> key_list(keys.begin(), keys.end());
+  auto position = [&](BytesView key) {
+    return std::lower_bound(key_list.begin(), key_list.end(), key, KeyLess{}) - key_list.begin();
+  };
+
+  json out = {{"name", in.name}, {"caption", in.caption}, {"store", in.attempts != nullptr}};
+  if (in.from_us != INT64_MIN) out["window"] = {in.from_us, in.to_us};
+  std::set<ClientId> clients;
+  json ops = json::array();
+  std::map<std::int64_t, std::size_t> op_of_index;
+  // Each operation's attempts: same client, ending inside the operation.
+  std::map<ClientId, std::vector<std::size_t>> ops_by_client;
+  std::vector<const Op*> drawn;
+  for (const Op& o : all) {
+    const std::int64_t stop = o.done ? o.end() : last_time;
+    if (!in_window(o.start(), stop)) continue;
+    ops_by_client[o.client].push_back(drawn.size());
+    drawn.push_back(&o);
+  }
+  std::vector<std::int64_t> op_of_attempt(attempts.size(), -1);
+  std::vector<std::int64_t> lin(drawn.size(), -1);          // the linearisation order's key
+  std::vector<std::int64_t> lin_attempt(drawn.size(), -1);  // the attempt it takes effect in
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    const AttemptRecord& a = *attempts[i];
+    for (std::size_t k : ops_by_client[a.client]) {
+      const Op& o = *drawn[k];
+      const std::int64_t stop = o.done ? o.end() : last_time;
+      if (a.end_us >= o.start() && a.end_us <= stop) {
+        op_of_attempt[i] = static_cast<std::int64_t>(k);
+        // The operation takes effect at its last successful attempt: its commit, or the read
+        // version of a read-only one (an unknown result that applied counts too).
+        if (applied(a)) {
+          lin[k] = a.commit_version;
+          lin_attempt[k] = static_cast<std::int64_t>(i);
+        } else if (ok(a.outcome)) {
+          lin[k] = a.read_version;
+          lin_attempt[k] = static_cast<std::int64_t>(i);
+        }
+        break;
+      }
+    }
+  }
+  if (!in.order.empty()) {
+    for (std::size_t k = 0; k < drawn.size(); ++k)
+      lin[k] = -1;
+    std::map<std::int64_t, std::size_t> by_index;
+    for (std::size_t k = 0; k < drawn.size(); ++k)
+      by_index[drawn[k]->invoke->index] = k;
+    std::int64_t rank = 0;
+    for (std::int64_t index : in.order) {
+      if (auto it = by_index.find(index); it != by_index.end()) {
+        lin[it->second] = rank++;
+      }
+    }
+  } else if (!in.attempts) {
+    // No store and no linearisation: completed operations take effect in completion order.
+    for (std::size_t k = 0; k < drawn.size(); ++k) {
+      if (drawn[k]->done && drawn[k]->done->type == model::EventType::ok) lin[k] = drawn[k]->end();
+    }
+  }
+  for (std::size_t k = 0; k < drawn.size(); ++k) {
+    const Op& o = *drawn[k];
+    clients.insert(o.client);
+    const bool insert = model::is_insert(o.invoke->f);
+    ops.push_back(
+        {{"id", o.invoke->index},
+         {"c", o.client},
+         {"p", o.invoke->process},
+         {"f", std::string(to_string(o.invoke->f))},
+         {"v", item_text(insert ? o.invoke->value : (o.done ? o.done->value : std::nullopt))},
+         {"s", o.start()},
+         {"e", o.end()},
+         {"t", o.done ? std::string(to_string(o.done->type)) : "incomplete"},
+         {"bad", in.violating.count(o.invoke->index) > 0},
+         {"lin", lin[k]},
+         {"la", lin_attempt[k]}});
+  }
+  json atts = json::array();
+  std::vector<std::int64_t> durations;
+  for (const AttemptRecord* a : attempts) {
+    if (a->read_version != kInvalidVersion) durations.push_back(a->end_us - a->read_version);
+  }
+  std::sort(durations.begin(), durations.end());
+  const std::int64_t median = durations.empty() ? 0 : durations[durations.size() / 2];
+  for (std::size_t i = 0; i < attempts.size(); ++i) {
+    const AttemptRecord& a = *attempts[i];
+    clients.insert(a.client);
+    json reads = json::array();
+    for (const ReadRecord& r : a.reads) {
+      std::size_t rows = r.range ? r.rows.size() : (r.value ? 1 : 0);
+      reads.push_back({{"lo", position(r.keys.begin)},
+                       {"hi", position(r.keys.end)},
+                       {"snap", r.snapshot},
+                       {"n", rows},
+                       {"txt", format_read(r)}});
+    }
+    json ranges = json::array();  // the read conflict ranges it sent
+    for (const KeyRange& r : a.read_ranges)
+      ranges.push_back(
+          {{"lo", position(r.begin)}, {"hi", position(r.end)}, {"txt", format_range(r)}});
+    json writes = json::array();
+    for (const Mutation& m : a.mutations) {
+      if (m.type == MutationType::clear_range) {
+        writes.push_back({{"op", "clear"},
+                          {"lo", position(m.param1)},
+                          {"hi", position(m.param2)},
+                          {"txt", "clear " + format_range(KeyRange{m.param1, m.param2})}});
+      } else {
+        const std::string name(mutation_name(m.type));
+        writes.push_back({{"op", m.type == MutationType::set_value ? "set" : name},
+                          {"k", position(m.param1)},
+                          {"v", m.type == MutationType::set_value ? value_text(m.param2)
+                                                                  : name + " " + to_hex(m.param2)},
+                          {"txt", name + " " + format_key(m.param1)}});
+      }
+    }
+    std::string fault = fault_of(a);
+    if (fault.empty() && median > 0 && a.read_version != kInvalidVersion &&
+        a.end_us - a.read_version > 20 * median && a.end_us - a.read_version > 100'000) {
+      fault = "delay";
+    }
+    json rec = {
+        {"c", a.client},
+        {"tx", a.transaction_id},
+        {"op", op_of_attempt[i] < 0 ? json(nullptr) : json(drawn[op_of_attempt[i]]->invoke->index)},
+        {"rv", a.read_version},
+        {"e", a.end_us},
+        {"cv", a.commit_version},
+        {"out", std::string(error_name(a.outcome))},
+        {"applied", applied(a)},
+        {"fault", fault},
+        {"reads", reads},
+        {"ranges", ranges},
+        {"writes", writes},
+        {"txt", format_attempt(a)}};
+    if (a.conflict) {
+      const ConflictCause& c = *a.conflict;
+      rec["conflict"] = {{"lo", position(c.read_range.begin)},
+                         {"hi", position(c.read_range.end)},
+                         {"wk", position(c.writer_range.begin)},
+                         {"wv", c.writer_version},
+                         {"wc", c.writer_client},
+                         {"wtx", c.writer_transaction_id},
+                         {"step", a.conflict_step}};
+    }
+    atts.push_back(std::move(rec));
+  }
+  // Crashes: an operation left indeterminate with no ambiguous commit to blame.
+  for (json& o : ops) {
+    if (!in.attempts || (o["t"] != "info" && o["t"] != "incomplete")) continue;
+    bool unknown = false;
+    for (const json& a : atts) {
+      if (a["op"] == o["id"] && a["out"] == "commit_unknown_result") unknown = true;
+    }
+    if (!unknown) o["fault"] = "crash";
+  }
+  json key_text = json::array(), init = json::array();
+  for (const Bytes& k : key_list)
+    key_text.push_back(format_key(k));
+  for (const auto& [k, v] : initial)
+    init.push_back({position(k), value_text(v)});
+  out["clients"] = clients;
+  out["keys"] = key_text;
+  out["initial"] = init;
+  out["ops"] = std::move(ops);
+  out["attempts"] = std::move(atts);
+  out["lin"] = !in.order.empty() ? "the checker's longest linearizable prefix"
+               : in.attempts     ? "each operation at its commit version"
+                                 : "completed operations in completion order";
   return out;
 }
 
-const char* kPage = R"HTML(<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>contend: %TITLE%</title>
-<style>
-body { font: 13px/1.4 system-ui, sans-serif; margin: 16px; color: #222; }
-h1 { font-size: 18px; } h2 { font-size: 15px; margin-top: 24px; }
-.verdict.bad { color: #b00020; font-weight: bold; } .verdict.good { color: #1b7f3b; font-weight: bold; }
-#lanes { position: relative; border-top: 1px solid #ccc; }
-.lane { position: relative; height: 46px; border-bottom: 1px solid #eee; }
-.lane .name { position: absolute; left: 0; width: 70px; font-weight: bold; top: 14px; }
-.track { position: absolute; left: 80px; right: 0; top: 0; bottom: 0; }
-.tx { position: absolute; top: 4px; height: 12px; background: #9ecae1; border-radius: 2px; min-width: 2px; }
-.tx.retry { background: #fdae6b; } .tx.conflict { background: #e6550d; }
-.op { position: absolute; top: 22px; height: 18px; background: #c7e9c0; border: 1px solid #74c476;
-      border-radius: 3px; font-size: 11px; overflow: hidden; white-space: nowrap; min-width: 3px; }
-.op.info, .op.incomplete { background: #eee; border-style: dashed; }
-.op.violating { background: #fcbba1; border: 2px solid #b00020; z-index: 2; }
-pre { background: #f6f6f6; padding: 8px; overflow-x: auto; font-size: 12px; }
-.legend span { display: inline-block; margin-right: 14px; }
-</style></head><body>
-<h1>%TITLE%</h1>
-<div id="summary"></div>
-<div class="legend"><span>transaction attempt: <b style="color:#3182bd">committed</b>,
-<b style="color:#fd8d3c">retried</b>, <b style="color:#e6550d">conflict</b></span>
-<span>operation bar below; <b style="color:#b00020">red border</b> = violating</span></div>
-<div id="violations"></div>
-<div id="lanes"></div>
-<h2>Counterexample</h2><pre id="counterexample"></pre>
-<h2>Step trace</h2><pre id="trace"></pre>
-<script id="data" type="application/json">%DATA%</script>
-<script>
-(function () {
-  var d = JSON.parse(document.getElementById('data').textContent);
-  var s = document.getElementById('summary');
-  var v = document.createElement('p');
-  v.className = 'verdict ' + (d.ok ? 'good' : 'bad');
-  v.textContent = 'Verdict: ' + d.verdict + (d.explanation ? ' \u2014 ' + d.explanation : '');
-  s.appendChild(v);
-  var end = 1;
-  d.ops.forEach(function (o) { end = Math.max(end, o.end, o.start); });
-  d.attempts.forEach(function (a) { end = Math.max(end, a.end); });
-  function pct(t) { return (100 * Math.max(0, t) / end).toFixed(3) + '%'; }
-  var lanes = {};
-  function lane(c) {
-    if (!lanes[c]) {
-      var l = document.createElement('div'); l.className = 'lane';
-      var n = document.createElement('div'); n.className = 'name'; n.textContent = 'client ' + c;
-      var t = document.createElement('div'); t.className = 'track';
-      l.appendChild(n); l.appendChild(t); lanes[c] = t;
-      document.getElementById('lanes').appendChild(l);
+// The whole run per time bucket: what the page draws when it cannot draw everything.
+json summary_json(const model::History& history, const std::vector<AttemptRecord>* attempts,
+                  const std::set<std::int64_t>& violating) {
+  std::int64_t end = 1;
+  for (const model::Event& e : history)
+    end = std::max(end, e.time_us);
+  if (attempts) {
+    for (const AttemptRecord& a : *attempts)
+      end = std::max(end, a.end_us);
+  }
+  constexpr std::int64_t kBuckets = 240;
+  const std::int64_t width = std::max<std::int64_t>(1, (end + kBuckets) / kBuckets);
+  std::vector<std::int64_t> invoked(kBuckets + 1), ok_ops(kBuckets + 1), failed(kBuckets + 1),
+      tries(kBuckets + 1), conflicts(kBuckets + 1), faults(kBuckets + 1), bad(kBuckets + 1);
+  auto at = [&](std::int64_t t) {
+    return static_cast<std::size_t>(std::clamp<std::int64_t>(t / width, 0, kBuckets));
+  };
+  for (const model::Event& e : history) {
+    if (e.type == model::EventType::invoke) {
+      ++invoked[at(e.time_us)];
+      if (violating.count(e.index)) ++bad[at(e.time_us)];
+    } else if (e.type == model::EventType::ok) {
+      ++ok_ops[at(e.time_us)];
+    } else {
+      ++failed[at(e.time_us)];
     }
-    return lanes[c];
   }
-  d.clients.forEach(lane);
-  d.attempts.forEach(function (a) {
-    var e = document.createElement('div');
-    e.className = 'tx' + (a.conflict ? ' conflict' : (a.outcome === 'success' ? '' : ' retry'));
-    e.style.left = pct(a.start); e.style.width = 'calc(' + pct(a.end - a.start) + ' + 2px)';
-    e.title = a.detail; lane(a.client).appendChild(e);
-  });
-  var bad = [];
-  d.ops.forEach(function (o) {
-    var e = document.createElement('div');
-    e.className = 'op ' + o.type + (o.violating ? ' violating' : '');
-    var stop = o.end < 0 ? end : o.end;
-    e.style.left = pct(o.start); e.style.width = 'calc(' + pct(stop - o.start) + ' + 3px)';
-    e.textContent = o.f + ' ' + o.value;
-    e.title = 'process ' + o.process + ': ' + o.f + ' ' + o.value + ' (' + o.type + ', ' + o.start + '..' +
-              (o.end < 0 ? '?' : o.end) + ' us, event ' + o.index + ')';
-    lane(o.client).appendChild(e);
-    if (o.violating) bad.push(e.title);
-  });
-  var vd = document.getElementById('violations');
-  if (bad.length) {
-    var h = document.createElement('h2'); h.textContent = 'Violating operations (' + bad.length + ')';
-    var ul = document.createElement('ul'); ul.id = 'violating-list';
-    bad.forEach(function (t) { var li = document.createElement('li'); li.textContent = t; ul.appendChild(li); });
-    vd.appendChild(h); vd.appendChild(ul);
+  if (attempts) {
+    for (const AttemptRecord& a : *attempts) {
+      ++tries[at(a.end_us)];
+      if (a.conflict) ++conflicts[at(a.end_us)];
+      if (!fault_of(a).empty()) ++faults[at(a.end_us)];
+    }
   }
-  document.getElementById('counterexample').textContent = d.counterexample;
-  document.getElementById('trace').textContent = d.trace;
-})();
-</script></body></html>
-)HTML";
+  return {{"bucket_us", width},     {"end", end},
+          {"invoked", invoked},     {"ok", ok_ops},
+          {"failed", failed},       {"attempts", tries},
+          {"conflicts", conflicts}, {"faults", faults},
+          {"violating", bad},       {"store", attempts != nullptr}};
+}
+
+// Windows of about kWindowOps operations (by invocation time) around each of the given times,
+// merged where they overlap.
+constexpr std::size_t kWindowOps = 160;
+
+std::vector<std::pair<std::int64_t, std::int64_t>> windows_around(
+    const model::History& history, const std::vector<std::int64_t>& centres) {
+  std::vector<std::int64_t> starts;
+  for (const model::Event& e : history) {
+    if (e.type == model::EventType::invoke) starts.push_back(e.time_us);
+  }
+  std::vector<std::pair<std::int64_t, std::int64_t>> windows;
+  if (starts.empty()) return windows;
+  for (std::int64_t centre : centres) {
+    const std::size_t at = std::min<std::size_t>(
+        starts.size() - 1,
+        static_cast<std::size_t>(std::lower_bound(starts.begin(), starts.end(), centre) -
+                                 starts.begin()));
+    const std::size_t lo = at > kWindowOps / 2 ? at - kWindowOps / 2 : 0;
+    const std::size_t hi = std::min(starts.size() - 1, at + kWindowOps / 2);
+    windows.emplace_back(starts[lo], starts[hi]);
+  }
+  std::sort(windows.begin(), windows.end());
+  std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+  for (const auto& w : windows) {
+    if (!merged.empty() && w.first <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, w.second);
+    } else {
+      merged.push_back(w);
+    }
+  }
+  return merged;
+}
+
+// The invocation times of (at most four of) the violating operations.
+std::vector<std::int64_t> violation_times(const model::History& history,
+                                          const std::set<std::int64_t>& violating) {
+  std::vector<std::int64_t> times;
+  for (const model::Event& e : history) {
+    if (e.type == model::EventType::invoke && violating.count(e.index) && times.size() < 4)
+      times.push_back(e.time_us);
+  }
+  return times;
+}
+
+// The end of the 10 ms stretch with the most conflicts (a run without violations still shows
+// its most contended moment in full).
+std::int64_t most_contended(const std::vector<AttemptRecord>& attempts) {
+  std::map<std::int64_t, std::int64_t> per_bucket;
+  for (const AttemptRecord& a : attempts) {
+    if (a.conflict) ++per_bucket[a.end_us / 10'000];
+  }
+  std::int64_t best = 0, count = -1;
+  for (const auto& [bucket, n] : per_bucket) {
+    if (n > count) best = bucket, count = n;
+  }
+  return best * 10'000;
+}
+
+json verdict_json(const model::CheckReport& report) {
+  const model::Verdict& v = report.verdict;
+  return {{"ok", v.ok()},
+          {"summary", v.summary()},
+          {"kind", std::string(to_string(v.kind))},
+          {"violation", std::string(to_string(v.violation))},
+          {"checker", v.checker},
+          {"explanation", v.explanation},
+          {"events", v.events}};
+}
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos;
@@ -164,36 +436,154 @@ std::string replace_all(std::string text, const std::string& from, const std::st
   return text;
 }
 
+template <std::size_t N>
+std::string joined(const std::string_view (&parts)[N]) {
+  std::string out;
+  for (std::string_view p : parts)
+    out += p;
+  return out;
+}
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string page(const std::string& title, const json& data) {
+  // Keep "</script>" (and "<!--") out of the embedded JSON.
+  std::string embedded = replace_all(replace_all(data.dump(), "</", "<\\/"), "<!--", "<\\!--");
+  std::string html = joined(report_page::kHtml);
+  // The page's own files come first, the data last, so no placeholder inside the data is ever
+  // replaced.
+  html = replace_all(html, "/*@STYLE@*/", joined(report_page::kCss));
+  html = replace_all(html, "/*@SCRIPT@*/", joined(report_page::kJs));
+  html = replace_all(html, "@TITLE@", html_escape(title));
+  const std::size_t at = html.find("@DATA@");
+  if (at != std::string::npos) html.replace(at, 6, embedded);
+  return html;
+}
+
 }  // namespace
 
 std::string html_report(const Scenario& scenario, const SeedRun& run,
                         const model::CheckReport& report) {
   std::set<std::int64_t> violating(report.verdict.events.begin(), report.verdict.events.end());
-  std::string counterexample = "(none: the run checked clean)";
+  json stories = json::array();
+  json counterexample = nullptr;
   if (report.verdict.kind == model::VerdictKind::violation) {
     Counterexample c = shrink(scenario, Finding{run.seed, {}, report.verdict, 0}, 200);
-    counterexample =
-        fmt::format("{} client(s) x {} operation(s), seed {}: {}\n{}\n\n", c.scenario.clients,
-                    c.scenario.operations_per_client, c.finding.seed, c.finding.verdict.summary(),
-                    c.finding.verdict.explanation) +
-        trace_text(c.run);
+    StoryInput in;
+    in.name = "counterexample";
+    in.caption = fmt::format("shrunk counterexample: {} client(s) x {} operation(s), seed {}",
+                             c.scenario.clients, c.scenario.operations_per_client, c.finding.seed);
+    in.history = &c.run.history;
+    in.process_client = &c.run.process_client;
+    in.attempts = &c.run.attempts;
+    in.violating = {c.finding.verdict.events.begin(), c.finding.verdict.events.end()};
+    json story = story_json(in);
+    model::CheckReport shrunk;
+    shrunk.verdict = c.finding.verdict;
+    story["verdict"] = verdict_json(shrunk);
+    story["trace"] = trace_text(c.run);
+    story["reproduce"] =
+        fmt::format("contend replay <counterexample scenario> --seed {}", c.finding.seed);
+    stories.push_back(std::move(story));
+  }
+  const std::size_t operations = run.history.size() / 2;
+  StoryInput whole;
+  whole.history = &run.history;
+  whole.process_client = &run.process_client;
+  whole.attempts = &run.attempts;
+  whole.violating = violating;
+  if (operations <= kFullStoryOperations) {
+    whole.name = "run";
+    whole.caption = fmt::format("the whole run: seed {}, {} operation(s)", run.seed, operations);
+    json story = story_json(whole);
+    story["trace"] = trace_text(run);
+    stories.push_back(std::move(story));
+  } else {
+    std::vector<std::int64_t> centres = violation_times(run.history, violating);
+    const bool busiest = centres.empty();
+    if (busiest) centres.push_back(most_contended(run.attempts));
+    int n = 0;
+    for (const auto& [from, to] : windows_around(run.history, centres)) {
+      whole.name = fmt::format("window {}", ++n);
+      whole.caption =
+          fmt::format("the run around {}, {:.6f}s to {:.6f}s (about {} operations)",
+                      busiest ? "its most contended moment" : "its violating operations",
+                      static_cast<double>(from) / 1e6, static_cast<double>(to) / 1e6, kWindowOps);
+      whole.from_us = from;
+      whole.to_us = to;
+      stories.push_back(story_json(whole));
+    }
   }
   std::set<ClientId> clients;
   for (const auto& [p, c] : run.process_client)
     clients.insert(c);
-  json data = {{"ok", report.verdict.ok()},
-               {"verdict", report.verdict.summary()},
-               {"explanation", report.verdict.explanation},
-               {"clients", clients},
-               {"ops", ops_json(run, violating)},
-               {"attempts", attempts_json(run)},
-               {"counterexample", counterexample},
-               {"trace", trace_text(run)}};
-  // Keep "</script>" out of the embedded JSON.
-  std::string embedded = replace_all(data.dump(), "</", "<\\/");
-  std::string title = fmt::format("{} seed {} ({})", scenario.name, run.seed, scenario.recipe);
-  std::string page = replace_all(kPage, "%TITLE%", title);
-  return replace_all(page, "%DATA%", embedded);
+  const std::string title =
+      fmt::format("{} seed {} ({})", scenario.name, run.seed, scenario.recipe);
+  json data = {{"title", title},
+               {"spec", std::string(model::to_string(spec_for(scenario)))},
+               {"operations", operations},
+               {"clients", clients.size()},
+               {"verdict", verdict_json(report)},
+               {"summary", summary_json(run.history, &run.attempts, violating)},
+               {"stories", std::move(stories)}};
+  return page(title, data);
+}
+
+std::string html_report_for_history(const std::string& title, const model::History& history,
+                                    model::SpecKind spec, const model::CheckReport& report) {
+  std::set<std::int64_t> violating(report.verdict.events.begin(), report.verdict.events.end());
+  json stories = json::array();
+  const std::size_t operations = history.size() / 2;
+  StoryInput in;
+  in.history = &history;
+  in.violating = violating;
+  in.order = report.verdict.longest_prefix;
+  if (operations <= kFullStoryOperations) {
+    in.name = "history";
+    in.caption = fmt::format("the whole history: {} operation(s)", operations);
+    stories.push_back(story_json(in));
+  } else {
+    int n = 0;
+    for (const auto& [from, to] : windows_around(history, violation_times(history, violating))) {
+      in.name = fmt::format("window {}", ++n);
+      in.caption = fmt::format("the history around its violating operations");
+      in.from_us = from;
+      in.to_us = to;
+      stories.push_back(story_json(in));
+    }
+  }
+  std::set<std::int64_t> processes;
+  for (const model::Event& e : history)
+    processes.insert(e.process);
+  json data = {{"title", title},
+               {"spec", std::string(model::to_string(spec))},
+               {"operations", operations},
+               {"clients", processes.size()},
+               {"verdict", verdict_json(report)},
+               {"summary", summary_json(history, nullptr, violating)},
+               {"stories", std::move(stories)}};
+  return page(title, data);
 }
 
 }  // namespace contend

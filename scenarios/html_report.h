@@ -1,10 +1,18 @@
-// A self-contained HTML report of one run (no network, no external scripts): a lane per client,
-// each transaction attempt drawn from its read version to its commit or error, conflicts and
-// retries marked, each operation as a bar, the violating operations highlighted, hover for keys
-// and values — and below, the verdict, the shrunk counterexample and the step trace.
+// A self-contained HTML report of one run (no network, no external scripts). The page itself is
+// real HTML, CSS and JavaScript under scenarios/report/, embedded at build time; this side only
+// produces the data it draws:
+// - "stories", each drawn in full by the page (time view, version/key view, stepping): the
+//   shrunk counterexample, the whole run when it is small, and otherwise a window around each
+//   violating operation;
+// - a summary of the whole run per time bucket (operations, attempts, conflicts, faults), so a
+//   report of a 100,000-operation run stays a few megabytes;
+// - the verdict, its explanation and the operations it involves.
+// The page's stable element ids are listed in docs/report.md.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "model/check.h"
 #include "scenarios/runner.h"
@@ -14,5 +22,13 @@ namespace contend {
 // REQUIRES: `run` was recorded with RunControls::record_attempts.
 std::string html_report(const Scenario& scenario, const SeedRun& run,
                         const model::CheckReport& report);
+
+// A report of a history from anywhere (contend check): the time view and the model's state,
+// without the store (an external history does not record it).
+std::string html_report_for_history(const std::string& title, const model::History& history,
+                                    model::SpecKind spec, const model::CheckReport& report);
+
+// Histories with at most this many operations are drawn in full; larger ones are summarised.
+inline constexpr std::size_t kFullStoryOperations = 2000;
 
 }  // namespace contend

@@ -1,5 +1,6 @@
 // `contend check <history.jsonl> --model fifo|priority|multiset [--checker fast|search|all]
-//  [--drained] [--budget N] [--event-order] [--json] [--strict]`: checks any history in
+//  [--drained] [--budget N] [--event-order] [--json] [--strict] [--report html=FILE]`: checks any
+//  history in
 // contend's JSON-lines schema (docs/history.md), including one recorded from a real system or
 // converted from another tool's (index optional, unknown keys ignored with a warning).
 // Exit codes: 0 linearizable, 1 violation (or checker disagreement), 2 bad input (naming the
@@ -14,6 +15,7 @@
 #include "model/check.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
+#include "scenarios/html_report.h"
 
 namespace contend::cli {
 
@@ -28,6 +30,7 @@ struct CheckArgs {
   bool event_order = false;
   bool json = false;
   bool strict = false;
+  std::vector<std::string> reports;  // html=FILE
 };
 
 int exit_code_of(const model::CheckReport& report) {
@@ -162,8 +165,30 @@ void print_json(const CheckArgs& args, const model::CheckReport& report, int cod
   fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+// The HTML report of the history (the time view and the model; no store), or false.
+bool write_html_reports(const CheckArgs& args, const model::History& history, model::SpecKind spec,
+                        const model::CheckReport& report) {
+  for (const std::string& r : args.reports) {
+    const std::string path = r.substr(5);
+    std::ofstream out(path, std::ios::binary);
+    out << html_report_for_history(args.path, history, spec, report);
+    if (!out) {
+      fmt::print(stderr, "contend check: cannot write {}\n", path);
+      return false;
+    }
+    // On stderr, so that --json keeps stdout one JSON object.
+    fmt::print(stderr, "wrote html report {}\n", path);
+  }
+  return true;
+}
+
 int check_command(const CheckArgs& args) {
   const model::SpecKind spec = *model::parse_spec(args.model);
+  for (const std::string& r : args.reports) {
+    if (!r.starts_with("html=") || r.size() == 5) {
+      return bad_input(args, "--report " + r + ": check writes only html=FILE");
+    }
+  }
   int code = 0;
   auto history = load(args, spec, code);
   if (!history) return code;
@@ -182,6 +207,7 @@ int check_command(const CheckArgs& args) {
   } else {
     print_text(args, *history, report);
   }
+  if (!write_html_reports(args, *history, spec, report)) return 2;
   return code;
 }
 
@@ -208,6 +234,8 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
   cmd->add_flag("--strict", args->strict,
                 "A key outside the schema is bad input (otherwise ignored, with one warning)");
+  cmd->add_option("--report", args->reports,
+                  "html=FILE: draw the history, the violation and the model's state, one file");
   cmd->callback([args, &ctx] { ctx.exit_code = check_command(*args); });
 }
 
