@@ -199,6 +199,10 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
   steps.reserve(log.steps.size());
   for (std::size_t k = 0; k < log.steps.size(); ++k) {
     steps.push_back(resolve_step(log.steps[k], log, complete));
+    // A step whose node and fault nodes all lie before the node this execution changed ran
+    // exactly as before: its footprint is recorded already.
+    const std::size_t next_node = k + 1 < node_of.size() ? node_of[k + 1] : nodes_.size();
+    if (follow_ > 0 && next_node < follow_ - 1) continue;
     SearchNode& node = nodes_[node_of[k]];
     CONTEND_ASSERT(node.thread == steps.back().thread, "a step ran on another thread");
     const auto thread = static_cast<std::size_t>(node.thread);
@@ -222,12 +226,14 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
   const auto t_count = static_cast<std::size_t>(threads);
   // pos[k]: 1-based position of step k among its thread's steps; clock[k]: vector clock.
   std::vector<int> pos(n);
-  std::vector<std::vector<int>> clock(n, std::vector<int>(t_count, 0));
+  // One row of t_count entries per step, in one buffer kept across executions.
+  clocks_.assign(n * t_count, 0);
+  auto clock = [this, t_count](std::size_t step) { return clocks_.data() + step * t_count; };
   std::vector<int> count(t_count, 0);
   std::vector<long> last_of_thread(t_count, -1);
   std::vector<long> dep_last(t_count);
   auto hb = [&](std::size_t a, std::size_t b) {  // step a happens before step b
-    return clock[b][static_cast<std::size_t>(steps[a].thread)] >= pos[a];
+    return clock(b)[static_cast<std::size_t>(steps[a].thread)] >= pos[a];
   };
   for (std::size_t j = 0; j < n; ++j) {
     const auto tj = static_cast<std::size_t>(steps[j].thread);
@@ -244,9 +250,9 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
     for (long k : dep_last) {
       if (k < 0) continue;
       for (std::size_t t = 0; t < t_count; ++t)
-        clock[j][t] = std::max(clock[j][t], clock[static_cast<std::size_t>(k)][t]);
+        clock(j)[t] = std::max(clock(j)[t], clock(static_cast<std::size_t>(k))[t]);
     }
-    clock[j][tj] = pos[j];
+    clock(j)[tj] = pos[j];
     last_of_thread[tj] = static_cast<long>(j);
     // Races: a dependent step of another thread not ordered before j through another step.
     for (std::size_t t = 0; t < t_count; ++t) {
@@ -267,7 +273,7 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
         if (first_in_v[tk] != 0) return;
         bool initial = true;
         for (std::size_t u = 0; u < t_count && initial; ++u) {
-          if (u != tk && first_in_v[u] != 0 && clock[k][u] >= first_in_v[u]) initial = false;
+          if (u != tk && first_in_v[u] != 0 && clock(k)[u] >= first_in_v[u]) initial = false;
         }
         first_in_v[tk] = pos[k];
         if (initial) initials |= bit(steps[k].thread);
