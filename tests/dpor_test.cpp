@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -97,6 +98,36 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"idempotent-queue", 2, 1, true, 1}, Case{"idempotent-priority-queue", 2, 1, true, 1},
         Case{"queue", 2, 1, true, 1}));
 
+// Larger scopes take minutes of full search: run with the `long` label (CONTEND_DPOR_LONG=1).
+class LargerScopes : public testing::TestWithParam<Case> {};
+
+TEST_P(LargerScopes, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
+  if (std::getenv("CONTEND_DPOR_LONG") == nullptr) GTEST_SKIP() << "set CONTEND_DPOR_LONG=1";
+  const Case c = GetParam();
+  Scenario s = scope(c.recipe, c.clients, c.ops);
+  if (c.faults > 0) {
+    s.faults.unknown_result_applied = 0.1;
+    s.faults.unknown_result_not_applied = 0.1;
+    s.faults.not_committed = 0.1;
+  }
+  ExhaustiveOptions full_options = options(false, c.all_plans, c.faults);
+  full_options.max_executions = 50'000'000;
+  ExhaustiveResult full = explore_exhaustively(s, full_options);
+  ExhaustiveResult reduced = explore_exhaustively(s, options(true, c.all_plans, c.faults));
+  ASSERT_TRUE(full.exhausted);
+  ASSERT_TRUE(reduced.exhausted);
+  EXPECT_EQ(full.outcomes, reduced.outcomes) << first_difference(full.outcomes, reduced.outcomes);
+}
+
+INSTANTIATE_TEST_SUITE_P(Long, LargerScopes,
+                         testing::Values(Case{"queue", 3, 2, false, 0},
+                                         Case{"queue", 2, 3, true, 0},
+                                         Case{"priority-queue", 3, 1, true, 0},
+                                         Case{"idempotent-queue", 2, 2, false, 1},
+                                         Case{"checked-dequeue-queue", 2, 2, false, 1},
+                                         Case{"skip-on-conflict-queue", 2, 2, false, 1},
+                                         Case{"hc-queue", 2, 2, false, 0}));
+
 TEST(Soundness, ABrokenIndependenceRuleMakesTheReducedSearchMissOutcomes) {
   // Reads that never depend on commits: the reduction then takes a dequeue's read as commuting
   // with the enqueue it would have seen.
@@ -136,7 +167,10 @@ class KnownWrong : public testing::TestWithParam<WrongCase> {};
 TEST_P(KnownWrong, TheReducedSearchFindsTheViolationAtItsSmallestScope) {
   const WrongCase w = GetParam();
   Scenario s = scope(w.recipe, w.clients, w.ops);
-  if (w.faults > 0) s.faults.unknown_result_applied = 0.1;
+  if (w.faults > 0) {
+    s.faults.unknown_result_applied = 0.1;
+    s.faults.unknown_result_not_applied = 0.1;
+  }
   ExhaustiveOptions o = options(true, true, w.faults);
   o.stop_at_first_violation = true;
   o.minimise = true;
@@ -159,6 +193,12 @@ INSTANTIATE_TEST_SUITE_P(
     Catalog, KnownWrong,
     testing::Values(WrongCase{"first-cut-queue", 2, 1, 0, model::ViolationKind::lost},
                     WrongCase{"snapshot-dequeue-queue", 2, 2, 0,
+                              model::ViolationKind::duplicate_delivery},
+                    WrongCase{"split-dequeue-queue", 2, 2, 0,
+                              model::ViolationKind::duplicate_delivery},
+                    WrongCase{"hc-queue-no-reads", 2, 3, 0,
+                              model::ViolationKind::duplicate_delivery},
+                    WrongCase{"checked-dequeue-queue", 3, 1, 1,
                               model::ViolationKind::duplicate_delivery},
                     WrongCase{"queue", 2, 1, 1, model::ViolationKind::duplicate_delivery}));
 
