@@ -3,7 +3,7 @@
 // checks every seed with the scenario's checks, prints a summary table (metrics, run hash,
 // verdict per seed) and the aggregate, and exits 0 when the verdicts are what the scenario
 // expects, 1 when not (shrinking the first unexpected violation and printing its reproduction),
-// 2 for bad input.
+// 2 for bad input, 4 when a seed ended in a simulator fault (contend broke, not the recipe).
 #include <fmt/format.h>
 
 #include <chrono>
@@ -83,6 +83,16 @@ int run_command(const RunArgs& args) {
   if (lines.size() > 1) print_aggregate(stdout, lines);
   BatchJudgement j = judge(*scenario, outcomes);
   if (!write_reports(*reports, *scenario, *range, *shard, outcomes, j, seconds)) return 2;
+  if (j.first_simulator_fault) {
+    for (const SeedOutcome& r : outcomes) {
+      if (r.seed != *j.first_simulator_fault) continue;
+      fmt::print(
+          "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): seed {}\n"
+          "  {}\nreproduce: {}\n",
+          r.seed, r.verdict.explanation, reproduction_command(*scenario, r.seed));
+    }
+    return 4;
+  }
   if (!j.passed) {
     fmt::print("\nUNEXPECTED ({}): {}\n", scenario->expect, j.why);
     if (j.first_unexpected) {

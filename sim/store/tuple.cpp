@@ -1,6 +1,9 @@
 #include "sim/store/tuple.h"
 
+#include <cstdio>
 #include <cstring>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -544,6 +547,63 @@ int compare(const Tuple& a, const Tuple& b) {
     if (int c = compare_elements(a.items[i], b.items[i]); c != 0) return c;
   }
   return three_way(a.items.size(), b.items.size());
+}
+
+namespace {
+void append_text(std::string& out, const Tuple& t);
+
+void append_text(std::string& out, const TupleElement& e) {
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, TupleNull>) {
+          out += "None";
+        } else if constexpr (std::is_same_v<T, TupleBytes>) {
+          out += "b'" + to_hex(v.bytes) + "'";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          out += "\"" + printable(v) + "\"";
+        } else if constexpr (std::is_same_v<T, Tuple>) {
+          append_text(out, v);
+        } else if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) {
+          out += std::to_string(v);
+        } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%.17g", static_cast<double>(v));
+          out += text;
+        } else if constexpr (std::is_same_v<T, bool>) {
+          out += v ? "True" : "False";
+        } else if constexpr (std::is_same_v<T, Uuid>) {
+          out += "UUID('" + to_hex(BytesView(reinterpret_cast<const char*>(v.bytes.data()), 16)) +
+                 "')";
+        } else if constexpr (std::is_same_v<T, Versionstamp>) {
+          out += "Versionstamp('" +
+                 to_hex(BytesView(reinterpret_cast<const char*>(v.transaction.data()), 10)) +
+                 "', " + std::to_string(v.user_version) + ")";
+        }
+      },
+      e.value);
+}
+
+void append_text(std::string& out, const Tuple& t) {
+  out += '(';
+  for (std::size_t i = 0; i < t.items.size(); ++i) {
+    if (i > 0) out += ", ";
+    append_text(out, t.items[i]);
+  }
+  out += t.items.size() == 1 ? ",)" : ")";
+}
+}  // namespace
+
+std::string to_string(const Tuple& tuple) {
+  std::string out;
+  append_text(out, tuple);
+  return out;
+}
+
+std::string describe_key(BytesView key) {
+  UnpackResult r = unpack(key);
+  if (r.ok()) return to_string(*r.tuple);
+  return "not a tuple: " + r.error.to_string();
 }
 
 }  // namespace contend

@@ -106,5 +106,9 @@ std::optional<TupleElement> unpack_element(BytesView bytes, std::size_t& pos);
 std::optional<Bytes> pack_with_versionstamp(const Tuple& tuple, std::string& error);
 // Tuple order: -1, 0 or 1.
 int compare(const Tuple& a, const Tuple& b);
+// Python's tuple notation, for messages: ("Q", 3, b'00ff'), nested tuples in parentheses.
+std::string to_string(const Tuple& tuple);
+// A key as a tuple for messages: its tuple notation, or why it is not one.
+std::string describe_key(BytesView key);
 
 }  // namespace contend
