@@ -1,8 +1,9 @@
 #include "sim/store/mutation.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstring>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -58,7 +59,7 @@ Bytes do_add(const Bytes& existing, BytesView operand) {
 
 // Unsigned little-endian comparison of two equal-length byte strings.
 int compare_le(BytesView a, BytesView b) {
-  assert(a.size() == b.size());
+  CONTEND_ASSERT(a.size() == b.size(), "operands padded to one width");
   for (std::size_t i = a.size(); i-- > 0;) {
     auto x = static_cast<unsigned char>(a[i]);
     auto y = static_cast<unsigned char>(b[i]);
@@ -87,7 +88,7 @@ Bytes apply_atomic(MutationType type, const std::optional<Bytes>& existing, Byte
     case MutationType::byte_max:
       return BytesView(*existing) >= operand ? *existing : Bytes(operand);
     default:
-      assert(false && "apply_atomic on a non-arithmetic mutation");
+      CONTEND_ASSERT(false, "apply_atomic on a non-arithmetic mutation");
       return *existing;
   }
 }
@@ -121,7 +122,8 @@ ErrorCode check_versionstamp_param(BytesView with_offset) {
 }
 
 Bytes fill_versionstamp(BytesView with_offset, BytesView versionstamp) {
-  assert(ok(check_versionstamp_param(with_offset)) && versionstamp.size() == 10);
+  CONTEND_ASSERT(ok(check_versionstamp_param(with_offset)) && versionstamp.size() == 10,
+                 "a checked versionstamp parameter and a 10-byte stamp");
   std::uint32_t offset = read_offset(with_offset);
   Bytes out(with_offset.substr(0, with_offset.size() - 4));
   std::memcpy(out.data() + offset, versionstamp.data(), 10);

@@ -1,8 +1,9 @@
 #include "sim/store/transaction.h"
 
 #include <algorithm>
-#include <cassert>
 #include <memory>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -70,7 +71,7 @@ Transaction::~Transaction() {
 }
 
 Transaction::Transaction(Database db) : db_(db), buffers_(acquire_buffers()) {
-  assert(db.store != nullptr && db.env != nullptr);
+  CONTEND_ASSERT(db.store != nullptr && db.env != nullptr, "a transaction needs a database");
   start_attempt();
 }
 
@@ -131,6 +132,10 @@ Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
   entry.value = {};
   entry.pending_ops.clear();
   if (index + 1 < writes_.size()) writes_.move_last_to(index);
+  CONTEND_DEBUG_ASSERT(index == 0 || KeyLess()(writes_[index - 1].key, key),
+                       "the write map stays sorted, one entry per key");
+  CONTEND_DEBUG_ASSERT(index + 1 == writes_.size() || KeyLess()(key, writes_[index + 1].key),
+                       "the write map stays sorted, one entry per key");
   return writes_[index];
 }
 
@@ -206,6 +211,9 @@ void Transaction::clear_range(KeyRangeRef range) {
     it = cleared_.erase(it);
   }
   cleared_.emplace(std::move(begin), std::move(end));
+  for (auto c = cleared_.begin(); c != cleared_.end() && std::next(c) != cleared_.end(); ++c) {
+    CONTEND_DEBUG_ASSERT(c->second < std::next(c)->first, "cleared ranges stay disjoint");
+  }
   note_write(copied.begin, copied.end, 0);
 }
 
@@ -217,7 +225,7 @@ bool Transaction::in_cleared_range(BytesView key) const {
 }
 
 void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand) {
-  assert(is_atomic(type));
+  CONTEND_ASSERT(is_atomic(type), "atomic_op of an atomic mutation type");
   if (type == MutationType::set_versionstamped_key) {
     if (ErrorCode e = check_versionstamp_param(key); !ok(e)) {
       sticky_error_ = e;
@@ -331,6 +339,7 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
     case WriteEntry::Kind::unreadable:
       return ErrorCode::accessed_unreadable;
     case WriteEntry::Kind::dependent: {
+      CONTEND_ASSERT(!entry.pending_ops.empty(), "a dependent write has atomic ops to apply");
       std::optional<Bytes> value = db_value;
       for (const auto& [type, operand] : entry.pending_ops)
         value = apply_atomic(type, value, operand);
@@ -341,6 +350,7 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
 }
 
 void Transaction::push_read_range(KeyRangeRef range) {
+  CONTEND_ASSERT(!range.empty(), "read conflict ranges are not empty");
   read_ranges_.push_back(range);
   read_range_steps_.push_back(step_);
 }
@@ -393,6 +403,20 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snaps
   return result;
 }
 
+// Every range read's postcondition: at most `limit` rows, every key inside the range, in strictly
+// increasing key order (decreasing when `reverse`).
+void Transaction::check_rows(KeyRangeRef range, bool reverse, std::size_t limit,
+                             const RangeResult& rows) {
+  CONTEND_ASSERT(rows.size() <= limit, "a range read returns at most its limit");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const BytesView key = rows[i].key;
+    CONTEND_ASSERT(!(key < range.begin) && key < range.end, "a row inside the range read");
+    if (i == 0) continue;
+    const BytesView previous = rows[i - 1].key;
+    CONTEND_ASSERT(reverse ? key < previous : previous < key, "rows in key order, each key once");
+  }
+}
+
 // The database's rows merged with this transaction's own writes (read-your-writes).
 void Transaction::read_merged(KeyRangeRef range, std::size_t limit, bool reverse,
                               RangeResult& out) const {
@@ -407,7 +431,7 @@ void Transaction::read_merged(KeyRangeRef range, std::size_t limit, bool reverse
   auto before = [&](BytesView a, BytesView b) { return reverse ? b < a : a < b; };
   auto emit = [&](BytesView key, const std::optional<Bytes>& db_value) {
     auto value = overlay(key, db_value);
-    assert(value.ok());  // unreadable entries were rejected above
+    CONTEND_ASSERT(value.ok(), "unreadable entries were rejected above");
     if (value->has_value()) out.push_back(KeyValue{Bytes(key), std::move(**value)});
     return out.size() < limit;
   };
@@ -427,7 +451,7 @@ void Transaction::read_merged(KeyRangeRef range, std::size_t limit, bool reverse
 
 ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& options,
                                     RangeResult& out) {
-  assert(out.empty());
+  CONTEND_ASSERT(out.empty(), "a range read fills an empty result");
   if (compare_bytes(range.begin, range.end) > 0) return ErrorCode::inverted_range;
   if (compare_bytes(range.end, kSystemKeysBegin) > 0) return ErrorCode::key_outside_legal_range;
   if (unreadable(range)) return ErrorCode::accessed_unreadable;
@@ -443,6 +467,7 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
   } else {
     read_merged(range, limit, reverse, out);
   }
+  check_rows(range, reverse, limit, out);
   FootprintSink* sink = env().footprints();
   if (options.snapshot && sink == nullptr) return ErrorCode::success;
   // The keys whose values decided the answer: all of the range, or up to the last row returned
@@ -452,6 +477,8 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
     decided = reverse ? KeyRangeRef{arena_.copy(out.back().key), range.end}
                       : KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)};
   }
+  CONTEND_ASSERT(!(decided.begin < range.begin) && !(range.end < decided.end),
+                 "a read's conflict range lies within the range read");
   if (sink != nullptr) sink->on_database_read(*this, decided);
   if (!options.snapshot) add_conflict_for_read(decided);
   return ErrorCode::success;
@@ -461,6 +488,7 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
 // happen now: success, or the error that abandons the attempt.
 ErrorCode Transaction::begin_read() {
   take_read_version_if_needed();
+  CONTEND_ASSERT(read_version_.has_value() && *read_version_ >= 0, "a read has a read version");
   if (ErrorCode e = db_.store->check_read_version(*read_version_, env().store_time_us()); !ok(e))
     return e;
   switch (env().read_fault(client())) {
@@ -522,6 +550,8 @@ ErrorCode Transaction::do_commit() {
     }
     return result.error;
   }
+  CONTEND_ASSERT(result.commit_version > *read_version_,
+                 "a commit lands after the version its reads saw");
   committed_version_ = result.commit_version;
   if (fault == CommitFault::unknown_result_applied) return ErrorCode::commit_unknown_result;
   return ErrorCode::success;
@@ -537,6 +567,7 @@ Transaction::OnErrorOp::OnErrorOp(Transaction& tr, ErrorCode e)
                                          tr.env().random01(tr.client()));
     tr.backoff_us_ = std::min(tr.backoff_us_ * 2, kMaxBackoffUs);
   }
+  CONTEND_ASSERT(delay_us >= 0 && delay_us <= kMaxBackoffUs, "backoff within FDB's bounds");
   tr.reset();
 }
 
