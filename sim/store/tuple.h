@@ -41,12 +41,18 @@ struct Versionstamp {
 
 struct TupleElement;
 
+// Nested tuples deeper than this are refused by unpack() (a clear error, not a reader, printer
+// or destructor that recurses once per level until the stack runs out). FoundationDB sets no
+// limit; no key a recipe writes nests more than a level or two.
+inline constexpr std::size_t kMaxTupleDepth = 1000;
+
 struct Tuple {
   std::vector<TupleElement> items;
   Tuple() = default;
   Tuple(std::initializer_list<TupleElement> elements);
-  std::size_t size() const { return items.size(); }
-  const TupleElement& operator[](std::size_t i) const { return items[i]; }
+  // Defined below TupleElement: vector's size() and operator[] need the complete type.
+  std::size_t size() const;
+  const TupleElement& operator[](std::size_t i) const;
   friend bool operator==(const Tuple& a, const Tuple& b);
 };
 
@@ -76,6 +82,13 @@ struct TupleElement {
   }
   friend bool operator==(const TupleElement& a, const TupleElement& b);
 };
+
+inline std::size_t Tuple::size() const {
+  return items.size();
+}
+inline const TupleElement& Tuple::operator[](std::size_t i) const {
+  return items[i];
+}
 
 struct TupleError {
   std::size_t offset = 0;  // the byte at fault
