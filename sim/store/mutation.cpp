@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/invariant.h"
+#include "sim/store/mutants.h"
 
 namespace contend {
 
@@ -71,13 +72,13 @@ int compare_le(BytesView a, BytesView b) {
 }  // namespace
 
 Bytes apply_atomic(MutationType type, const std::optional<Bytes>& existing, BytesView operand) {
-  if (!existing) return Bytes(operand);
+  if (!existing) return CONTEND_MUTANT(11) ? Bytes(operand.size(), '\0') : Bytes(operand);
   switch (type) {
     case MutationType::add:
       return do_add(*existing, operand);
     case MutationType::max: {
       Bytes old = resized(*existing, operand.size());
-      return compare_le(old, operand) >= 0 ? old : Bytes(operand);
+      return (compare_le(old, operand) >= 0) != CONTEND_MUTANT(13) ? old : Bytes(operand);
     }
     case MutationType::min: {
       Bytes old = resized(*existing, operand.size());
@@ -97,7 +98,7 @@ Bytes make_versionstamp(Version commit_version, std::uint16_t batch_order) {
   Bytes out(10, '\0');
   auto v = static_cast<std::uint64_t>(commit_version);
   for (int i = 7; i >= 0; --i) {
-    out[static_cast<std::size_t>(i)] = static_cast<char>(v & 0xff);
+    out[static_cast<std::size_t>(CONTEND_MUTANT(12) ? 7 - i : i)] = static_cast<char>(v & 0xff);
     v >>= 8;
   }
   out[8] = static_cast<char>(batch_order >> 8);

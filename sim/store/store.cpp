@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "base/invariant.h"
+#include "sim/store/mutants.h"
 
 namespace contend {
 
@@ -28,7 +29,7 @@ Version Store::grant_read_version(std::int64_t now_us) {
 ErrorCode Store::check_read_version(Version read_version, std::int64_t now_us) const {
   CONTEND_ASSERT(read_version != kInvalidVersion && read_version <= granted_version_,
                  "a read version is one the store granted");
-  if (read_version < current_version(now_us) - kMvccWindowVersions) {
+  if (read_version < current_version(now_us) - kMvccWindowVersions && !CONTEND_MUTANT(15)) {
     return ErrorCode::transaction_too_old;
   }
   return ErrorCode::success;
@@ -46,7 +47,8 @@ std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
   std::optional<Bytes> value;
   if (auto it = current_.find(KeyProbe(key)); it != current_.end()) value = it->second;
   // Undo newer commits, newest first, so the oldest commit after read_version has the last word.
-  for (auto n = log_.end(); n != log_.begin() && log_[n - 1].version > read_version; --n) {
+  for (auto n = log_.end();
+       !CONTEND_MUTANT(16) && n != log_.begin() && log_[n - 1].version > read_version; --n) {
     const LoggedCommit& commit = log_[n - 1];
     CONTEND_DEBUG_ASSERT(n - 1 == log_.begin() || log_[n - 2].version < commit.version,
                          "logged versions strictly increase");
@@ -148,7 +150,7 @@ std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) 
     // history would name: look at the few there are, newest first.
     for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
       const KeyRangeRef read = request.read_ranges[i];
-      for (auto n = log_.end(); n != *first_newer; --n) {
+      for (auto n = log_.end() - (CONTEND_MUTANT(14) ? 1 : 0); n > *first_newer; --n) {
         if (!writes_into(log_[n - 1], read)) continue;
         CONTEND_ASSERT(log_[n - 1].version > read_version, "a conflict is with a newer write");
         return conflict_cause(i, read, log_[n - 1]);
@@ -160,7 +162,7 @@ std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) 
   for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
     const KeyRangeRef read = request.read_ranges[i];
     const Version newest = history_.newest_write(read);
-    if (newest <= read_version) continue;
+    if (newest <= read_version + (CONTEND_MUTANT(18) ? kVersionsPerSecond : 0)) continue;
     const LoggedCommit* writer = logged_commit(newest);
     CONTEND_ASSERT(writer != nullptr,
                    "a write newer than a read version inside the window is logged");
@@ -325,7 +327,8 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
         break;
       case MutationType::clear_range: {
         auto first = current_.lower_bound(KeyProbe(m.param1));
-        auto last = current_.lower_bound(KeyProbe(m.param2));
+        auto last = CONTEND_MUTANT(17) ? current_.upper_bound(KeyProbe(m.param2))
+                                       : current_.lower_bound(KeyProbe(m.param2));
         for (auto it = first; it != last; ++it)
           record_before(it->first.bytes, &it->second);
         erase_range(first, last);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "base/invariant.h"
+#include "sim/store/mutants.h"
 
 namespace contend {
 
@@ -177,6 +178,7 @@ void Transaction::clear(BytesView key) {
   entry.kind = WriteEntry::Kind::clear;
   entry.value = {};
   entry.pending_ops.clear();
+  if (CONTEND_MUTANT(8)) return;
   note_write(k.key, k.after, 0);
 }
 
@@ -333,6 +335,7 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
   const WriteEntry& entry = *found;
   switch (entry.kind) {
     case WriteEntry::Kind::set:
+      if (CONTEND_MUTANT(6)) return db_value;
       return std::optional<Bytes>(Bytes(entry.value));
     case WriteEntry::Kind::clear:
       return std::optional<Bytes>();
@@ -360,7 +363,7 @@ void Transaction::push_read_range(KeyRangeRef range) {
 void Transaction::add_conflict_for_read(KeyRangeRef range) {
   if (range.empty()) return;
   size_bytes_ += range.begin.size() + range.end.size();
-  if (writes_.empty() && cleared_.empty()) {  // nothing written yet: the whole range
+  if ((writes_.empty() && cleared_.empty()) || CONTEND_MUTANT(7)) {  // nothing written yet
     push_read_range(range);
     return;
   }
@@ -399,7 +402,7 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snaps
   if (FootprintSink* sink = env().footprints()) sink->on_database_read(*this, just_key);
   auto result = overlay(key.key, db_value);
   if (!result.ok()) return result;
-  if (!snapshot) add_conflict_for_read(just_key);
+  if (!snapshot && !CONTEND_MUTANT(1)) add_conflict_for_read(just_key);
   return result;
 }
 
@@ -469,18 +472,23 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
   }
   check_rows(range, reverse, limit, out);
   FootprintSink* sink = env().footprints();
-  if (options.snapshot && sink == nullptr) return ErrorCode::success;
+  if (options.snapshot && sink == nullptr && !CONTEND_MUTANT(2)) return ErrorCode::success;
   // The keys whose values decided the answer: all of the range, or up to the last row returned
   // when the limit stopped the read (FoundationDB's read conflict range for the read).
   KeyRangeRef decided = range;
   if (out.size() >= limit) {
     decided = reverse ? KeyRangeRef{arena_.copy(out.back().key), range.end}
                       : KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)};
+    if (CONTEND_MUTANT(4) && !reverse) decided.end = arena_.copy(out.back().key);
+    if (CONTEND_MUTANT(5) && reverse) {
+      decided = KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)};
+    }
   }
   CONTEND_ASSERT(!(decided.begin < range.begin) && !(range.end < decided.end),
                  "a read's conflict range lies within the range read");
   if (sink != nullptr) sink->on_database_read(*this, decided);
-  if (!options.snapshot) add_conflict_for_read(decided);
+  if ((!options.snapshot && !CONTEND_MUTANT(3)) || (options.snapshot && CONTEND_MUTANT(2)))
+    add_conflict_for_read(decided);
   return ErrorCode::success;
 }
 
@@ -538,7 +546,8 @@ ErrorCode Transaction::do_commit() {
   take_read_version_if_needed();
   CommitFault fault = env().commit_fault(client());
   if (fault == CommitFault::not_committed_before) return ErrorCode::not_committed;
-  if (fault == CommitFault::unknown_result_not_applied) return ErrorCode::commit_unknown_result;
+  if (fault == CommitFault::unknown_result_not_applied && !CONTEND_MUTANT(10))
+    return ErrorCode::commit_unknown_result;
   CommitRequest request{client(),     transaction_id_, *read_version_,
                         read_ranges_, write_ranges_,   mutations_};
   CommitResult result = db_.store->commit(request, env().store_time_us());
@@ -553,6 +562,10 @@ ErrorCode Transaction::do_commit() {
   CONTEND_ASSERT(result.commit_version > *read_version_,
                  "a commit lands after the version its reads saw");
   committed_version_ = result.commit_version;
+  if (fault == CommitFault::unknown_result_applied && CONTEND_MUTANT(9)) {
+    request.read_version = db_.store->grant_read_version(env().store_time_us());
+    db_.store->commit(request, env().store_time_us());
+  }
   if (fault == CommitFault::unknown_result_applied) return ErrorCode::commit_unknown_result;
   return ErrorCode::success;
 }
