@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -372,10 +373,22 @@ void write_latency(std::ostringstream& out, const char* name, const LatencyDistr
       << "\ntail_probability = " << d.tail_probability << "\ntail_max_us = " << d.tail_max_us
       << "\n";
 }
+// A TOML basic string: quotes and backslashes escaped, and control characters (which TOML does
+// not allow raw in a basic string: a name holding "\r" used not to read back) as \uXXXX.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
-  for (char c : s)
-    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  for (char c : s) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += std::string("\\") + c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
   return out + "\"";
 }
 }  // namespace
