@@ -407,16 +407,20 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snaps
 }
 
 // Every range read's postcondition: at most `limit` rows, every key inside the range, in strictly
-// increasing key order (decreasing when `reverse`).
+// increasing key order (decreasing when `reverse`). Always checked: the count; in Debug builds
+// (these compare keys on the hot path: +15% on store/read_set_commit), the ends and the order.
 void Transaction::check_rows(KeyRangeRef range, bool reverse, std::size_t limit,
                              const RangeResult& rows) {
   CONTEND_ASSERT(rows.size() <= limit, "a range read returns at most its limit");
-  for (std::size_t i = 0; i < rows.size(); ++i) {
+  if (rows.empty()) return;
+  const BytesView low = reverse ? BytesView(rows.back().key) : BytesView(rows.front().key);
+  const BytesView high = reverse ? BytesView(rows.front().key) : BytesView(rows.back().key);
+  CONTEND_DEBUG_ASSERT(!(low < range.begin) && high < range.end, "rows inside the range read");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
     const BytesView key = rows[i].key;
-    CONTEND_ASSERT(!(key < range.begin) && key < range.end, "a row inside the range read");
-    if (i == 0) continue;
     const BytesView previous = rows[i - 1].key;
-    CONTEND_ASSERT(reverse ? key < previous : previous < key, "rows in key order, each key once");
+    CONTEND_DEBUG_ASSERT(reverse ? key < previous : previous < key,
+                         "rows in key order, each key once");
   }
 }
 
@@ -484,8 +488,8 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
       decided = KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)};
     }
   }
-  CONTEND_ASSERT(!(decided.begin < range.begin) && !(range.end < decided.end),
-                 "a read's conflict range lies within the range read");
+  CONTEND_DEBUG_ASSERT(!(decided.begin < range.begin) && !(range.end < decided.end),
+                       "a read's conflict range lies within the range read");
   if (sink != nullptr) sink->on_database_read(*this, decided);
   if ((!options.snapshot && !CONTEND_MUTANT(3)) || (options.snapshot && CONTEND_MUTANT(2)))
     add_conflict_for_read(decided);
