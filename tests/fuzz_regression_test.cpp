@@ -27,5 +27,18 @@ TEST(FuzzRegression, ControlCharactersInScenarioStringsWriteBackAsEscapes) {
   EXPECT_EQ(to_toml(*again), written);
 }
 
+// scenario_fuzz under UBSan: an integer key given a float far past int64's range was converted
+// before its type was checked (undefined behaviour in the conversion).
+TEST(FuzzRegression, AFloatWhereAnIntegerBelongsIsAnErrorWhateverItsSize) {
+  for (const char* clients : {"2222e222", "-1e300", "2.5", "nan", "inf"}) {
+    ScenarioError error;
+    auto s = parse_scenario(std::string("recipe = \"queue\"\nclients = ") + clients + "\n",
+                            "fuzz.toml", error);
+    EXPECT_FALSE(s.has_value()) << clients;
+    EXPECT_NE(error.message.find("expected an integer"), std::string::npos)
+        << clients << ": " << error.message;
+  }
+}
+
 }  // namespace
 }  // namespace contend
