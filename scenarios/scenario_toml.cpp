@@ -98,7 +98,7 @@ class Reader {
       m << "value " << v << " out of range [" << min << ", " << max << "]";
       return fail(node, join(prefix, key), m.str());
     }
-    out = v;
+    out = v == 0.0 ? 0.0 : v;  // -0.0 reads as 0: to_toml would write it as -0 (integer -0)
   }
 
   void boolean(const toml::table& t, const std::string& prefix, std::string_view key, bool& out) {

@@ -40,5 +40,18 @@ TEST(FuzzRegression, AFloatWhereAnIntegerBelongsIsAnErrorWhateverItsSize) {
   }
 }
 
+// scenario_fuzz: a knob of -0.0 was kept negative, written by to_toml as `-0` (TOML's integer
+// zero), read back as +0.0 and written as `0`: the written scenario did not write back the same.
+TEST(FuzzRegression, NegativeZeroKnobsWriteBackTheSame) {
+  ScenarioError error;
+  auto s = parse_scenario("recipe = \"queue\"\n[faults]\nunknown_result_applied = -0.0\n",
+                          "fuzz.toml", error);
+  ASSERT_TRUE(s.has_value()) << error.message;
+  const std::string written = to_toml(*s);
+  auto again = parse_scenario(written, "fuzz.toml", error);
+  ASSERT_TRUE(again.has_value()) << error.message;
+  EXPECT_EQ(to_toml(*again), written);
+}
+
 }  // namespace
 }  // namespace contend
