@@ -26,12 +26,10 @@ void run_queue(benchmark::State& state, int clients, int ops) {
   Scenario s = queue_scenario(clients, ops);
   std::uint64_t seed = 1;
   std::int64_t attempts = 0;
-  std::int64_t committed = 0;
   std::int64_t conflicts = 0;
   for (auto _ : state) {
     SeedRun run = run_seed(s, seed++);
     attempts += run.metrics.attempts.attempts;
-    committed += run.metrics.attempts.committed;
     conflicts += run.metrics.attempts.conflicts;
     benchmark::DoNotOptimize(run.metrics.run_hash);
   }

@@ -1,7 +1,7 @@
 # Install rules and the CMake package: `cmake --install build --prefix P` gives
 #   P/bin/contend                                  the CLI
 #   P/include/contend/{testing,recipe}.h           what a user includes
-#   P/include/contend/{model,sim,scenarios}/...    the headers those two include, nothing more
+#   P/include/contend/{base,model,sim,scenarios}/... the headers those two include, nothing more
 #   P/lib*/libcontend_*.a                          the static libraries
 #   P/lib*/cmake/contend/                          contendConfig.cmake, version file, targets
 #   P/share/contend/scenarios/*.toml               the shipped scenarios
@@ -12,7 +12,7 @@ include(CMakePackageConfigHelpers)
 
 set(CONTEND_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/contend)
 
-set(contend_exported contend_model contend_store contend_runtime contend_recipes contend_scenarios)
+set(contend_exported contend_base contend_model contend_store contend_runtime contend_recipes contend_scenarios)
 if(CONTEND_TESTING)
   list(APPEND contend_exported contend_testing)
 endif()
@@ -27,6 +27,7 @@ install(EXPORT contendTargets NAMESPACE contend:: FILE contendTargets.cmake
 # those include, transitively (the out-of-tree example's build fails if one is missing). Each
 # says in its first lines what it is for.
 set(CONTEND_PUBLIC_HEADERS
+    base/invariant.h base/simulator_fault.h base/task.h
     model/accounting.h model/check.h model/history.h model/history_json.h model/operations.h
     model/spec.h model/verdict.h
     sim/store/byte_arena.h sim/store/bytes.h sim/store/conflict_history.h sim/store/environment.h

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "base/invariant.h"
+
 namespace contend::model {
 
 namespace {
@@ -85,6 +87,11 @@ Accounting account(const History& history, const AccountingOptions& options) {
         missing.push_back(v);
     }
   }
+  std::int64_t inserts_invoked = 0;
+  for (const Event& e : history)
+    inserts_invoked += e.type == EventType::invoke && is_insert(e.f) ? 1 : 0;
+  CONTEND_ASSERT(a.attempted == inserts_invoked, "every insert invocation is counted once");
+  CONTEND_ASSERT(a.acknowledged <= a.attempted, "only an attempted insert is acknowledged");
   if (a.drained) {
     if (static_cast<std::int64_t>(missing.size()) > slack) {
       a.lost = missing;
@@ -93,6 +100,9 @@ Accounting account(const History& history, const AccountingOptions& options) {
       a.possibly_consumed = static_cast<std::int64_t>(missing.size());
     }
   }
+  CONTEND_ASSERT(!a.drained || static_cast<std::int64_t>(a.lost.size()) + a.possibly_consumed ==
+                                   static_cast<std::int64_t>(missing.size()),
+                 "a drained queue's missing values are lost or possibly consumed");
   for (const auto* list :
        {&a.lost, &a.duplicated, &a.unexpected, &a.recovered, &a.possibly_consumed_values}) {
     for (const std::string& v : *list)

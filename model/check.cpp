@@ -3,6 +3,8 @@
 #include "model/fast_check.h"
 #include "model/linearizability.h"
 
+#include "base/invariant.h"
+
 namespace contend::model {
 
 namespace {
@@ -60,9 +62,16 @@ CheckReport check_history(const History& history, const CheckRequest& request) {
     if (v.kind == VerdictKind::violation && first_violation == nullptr) first_violation = &v;
     proven_ok = proven_ok || (v.ok() && v.exact);
   }
+  CONTEND_ASSERT(report.verdicts.size() == static_cast<std::size_t>(request.fast) +
+                                               static_cast<std::size_t>(request.search) +
+                                               static_cast<std::size_t>(request.accounting),
+                 "one verdict per checker asked for");
   report.disagreement = first_violation != nullptr && proven_ok;
   report.verdict =
       first_violation != nullptr ? *first_violation : combine_clean(request, report.verdicts);
+  CONTEND_ASSERT((report.verdict.kind == VerdictKind::violation) ==
+                     (report.verdict.violation != ViolationKind::none),
+                 "a violation verdict names its kind, and only it does");
   return report;
 }
 

@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "base/invariant.h"
+
 namespace contend::model {
 
 namespace {
@@ -86,10 +88,12 @@ class BestTwoTree {
     nodes_.assign(2 * size_, {});
   }
   void insert(std::size_t pos, const Ranked& r) {
+    CONTEND_ASSERT(pos < size_, "a position inside the tree");
     for (std::size_t i = pos + size_; i >= 1; i /= 2)
       nodes_[i].add(r, max_end_);
   }
   BestTwo suffix(std::size_t from) const {
+    CONTEND_ASSERT(from <= size_, "a suffix of the tree");
     BestTwo out;
     for (std::size_t lo = from + size_, hi = 2 * size_; lo < hi; lo /= 2, hi /= 2) {
       if (lo & 1) out.merge(nodes_[lo++], max_end_);
@@ -254,6 +258,9 @@ class FastChecker {
       } else {
         merged.push_back(w);
       }
+    }
+    for (std::size_t i = 1; i < merged.size(); ++i) {
+      CONTEND_DEBUG_ASSERT(merged[i - 1].end <= merged[i].start, "merged windows are disjoint");
     }
     return merged;
   }
@@ -495,7 +502,12 @@ class FastChecker {
 }  // namespace
 
 Verdict check_fast(const Operations& ops, SpecKind spec, const FastOptions& options) {
-  return FastChecker(ops, spec, options).run();
+  Verdict v = FastChecker(ops, spec, options).run();
+  CONTEND_ASSERT((v.kind == VerdictKind::violation) == (v.violation != ViolationKind::none),
+                 "a violation names its kind, and only a violation does");
+  CONTEND_ASSERT(v.kind != VerdictKind::violation || !v.events.empty(),
+                 "a violation names the events that show it");
+  return v;
 }
 
 Verdict check_fast(const History& history, SpecKind spec, const FastOptions& options) {

@@ -131,6 +131,11 @@ std::optional<Event> parse_line(const std::string& text, std::size_t line, std::
                                 const ReadOptions& options, HistoryError& error) {
   std::string why;
   std::optional<Event> e;
+  if (json_nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+    error = HistoryError{line, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                                   " levels (an event needs two)"};
+    return std::nullopt;
+  }
   try {
     json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded()) {
@@ -281,6 +286,32 @@ std::optional<HistoryError> validate_history(const History& history, const Event
     if (auto problem = v.event(history[i], i)) return HistoryError{line_of(lines, i), *problem};
   }
   return std::nullopt;
+}
+
+std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 }  // namespace contend::model

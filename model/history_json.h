@@ -6,9 +6,11 @@
 // Values that are not UTF-8 cannot be written as JSON; they are written with U+FFFD instead.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/history.h"
@@ -51,5 +53,13 @@ std::optional<History> read_history(std::istream& in, HistoryError& error,
 // invocation and on fail/info, priority-queue items carry a priority and FIFO items none.
 // Errors name the event's line in `lines`.
 std::optional<HistoryError> validate_history(const History& history, const EventLines& lines = {});
+
+// JSON read by contend (history lines, run reports for `merge`, tuples for `tuple pack`) nests
+// at most this deep; deeper text is refused before parsing, with an error, since printing or
+// converting it recurses once per level (a line nesting 100,000 arrays would exhaust the stack).
+inline constexpr std::size_t kMaxJsonDepth = 100;
+// The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count;
+// the text need not be valid JSON). Stops counting, and returns, once past `limit`.
+std::size_t json_nesting_depth(std::string_view text, std::size_t limit = SIZE_MAX);
 
 }  // namespace contend::model

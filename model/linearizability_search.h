@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/invariant.h"
+
 namespace contend::model {
 
 namespace search_detail {
@@ -92,6 +94,8 @@ class LinearizabilitySearch {
         continue;
       }
       if (++steps_ > options_.step_budget) return out_of_budget("step budget");
+      CONTEND_DEBUG_ASSERT(placed_required_ <= required_ && placed_info_removes_ <= info_removes_,
+                           "the search places each operation at most once");
       if (memo_bytes_ > options_.memo_budget_bytes) return out_of_budget("memo budget (bytes)");
       const Operation& op = op_of(cur);
       successors_of(spec_, state, op, alternatives_);
@@ -293,6 +297,9 @@ class LinearizabilitySearch {
   }
 
   Verdict success() {
+    CONTEND_ASSERT(
+        placed_required_ == required_ && stack_.size() >= static_cast<std::size_t>(required_),
+        "a linearization places every completed operation");
     Verdict v;
     v.checker = "search";
     v.steps = steps_;
@@ -312,6 +319,8 @@ class LinearizabilitySearch {
   }
 
   Verdict violation() {
+    CONTEND_ASSERT(stack_.empty() && placed_required_ == 0,
+                   "no linearization only once the search has backtracked to the start");
     std::string text = "no linearization exists. The longest linearizable prefix found has " +
                        std::to_string(best_prefix_.size()) + " operation(s)";
     if (!best_prefix_.empty()) text += ": " + describe_invocations(best_prefix_, 8);

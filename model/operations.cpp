@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "base/invariant.h"
+
 namespace contend::model {
 
 namespace {
@@ -52,6 +54,8 @@ std::vector<Operation> pair_events(const History& history) {
     if (it == open.end()) continue;
     Operation& op = ops[it->second];
     open.erase(it);
+    CONTEND_ASSERT(op.indeterminate && op.complete != -1, "each operation completes once");
+    CONTEND_ASSERT(e.index > op.invoke, "a completion follows its invocation");
     if (e.type == EventType::fail) op.complete = -1;
     if (e.type != EventType::ok) continue;
     op.indeterminate = false;
@@ -82,6 +86,7 @@ std::vector<std::int64_t> ranks(const History& history, TieOrder ties) {
     }
     begin = end;
   }
+  CONTEND_ASSERT(next == history.size(), "every event has exactly one rank");
   return rank;
 }
 
@@ -90,6 +95,7 @@ void place_in_time(const History& history, TieOrder ties, std::vector<Operation>
   for (Operation& op : ops) {
     op.call = rank[static_cast<std::size_t>(op.invoke)];
     op.ret = op.indeterminate ? kForever : rank[static_cast<std::size_t>(op.complete)];
+    CONTEND_ASSERT(op.call < op.ret, "an operation returns after it is called");
   }
 }
 
@@ -114,6 +120,8 @@ Operations operations_of(const History& history, TieOrder ties) {
     if (&op != &out.ops[kept]) out.ops[kept] = std::move(op);
     ++kept;
   }
+  CONTEND_ASSERT(kept + out.failed.size() == out.ops.size(),
+                 "every operation is kept or failed, never both");
   out.ops.erase(out.ops.begin() + static_cast<std::ptrdiff_t>(kept), out.ops.end());
   return out;
 }

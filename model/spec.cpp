@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/invariant.h"
+
 namespace contend::model {
 
 std::optional<SpecKind> parse_spec(std::string_view name) {
@@ -134,6 +136,10 @@ bool PrioritySpec::step(State& state, const Operation& op) const {
   auto it = back ? state.end() - 1 : state.begin();
   if (it->item != op.output_id) return false;
   if (remove) state.erase(it);
+  CONTEND_DEBUG_ASSERT(
+      std::is_sorted(state.begin(), state.end(),
+                     [](const Entry& a, const Entry& b) { return a.priority < b.priority; }),
+      "the priority state stays ordered by priority");
   return true;
 }
 
@@ -159,6 +165,7 @@ void MultisetSpec::successors(const State& state, const Operation& op,
   if (is_insert(op.f)) {
     State next = state;
     next.insert(std::upper_bound(next.begin(), next.end(), op.input_id), op.input_id);
+    CONTEND_DEBUG_ASSERT(std::is_sorted(next.begin(), next.end()), "a multiset stays sorted");
     out.push_back(std::move(next));
     return;
   }

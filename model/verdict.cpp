@@ -6,7 +6,7 @@ namespace contend::model {
 
 namespace {
 constexpr VerdictKind kVerdictKinds[] = {VerdictKind::linearizable, VerdictKind::violation,
-                                         VerdictKind::unknown};
+                                         VerdictKind::unknown, VerdictKind::simulator_fault};
 constexpr ViolationKind kKinds[] = {ViolationKind::none,
                                     ViolationKind::value_from_nowhere,
                                     ViolationKind::duplicate_delivery,
@@ -26,6 +26,8 @@ std::string_view to_string(VerdictKind kind) {
       return "violation";
     case VerdictKind::unknown:
       return "unknown";
+    case VerdictKind::simulator_fault:
+      return "simulator_fault";
   }
   return "?";
 }

@@ -15,7 +15,9 @@
 
 namespace contend::model {
 
-enum class VerdictKind : std::uint8_t { linearizable, violation, unknown };
+// simulator_fault: contend itself broke during the run (a recipe met data the simulator cannot
+// have produced correctly); the history says nothing about the recipe. Never a violation.
+enum class VerdictKind : std::uint8_t { linearizable, violation, unknown, simulator_fault };
 
 enum class ViolationKind : std::uint8_t {
   none,

@@ -69,6 +69,9 @@ BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes
               r.verdict.explanation;
     }
     if (r.shows_expected && !j.first_expected_violation) j.first_expected_violation = r.seed;
+    if (r.verdict.kind == model::VerdictKind::simulator_fault && !j.first_simulator_fault) {
+      j.first_simulator_fault = r.seed;
+    }
   }
   j.passed = !j.first_unexpected;
   if (s.expect != "linearizable" && !j.first_expected_violation) {

@@ -52,6 +52,8 @@ struct BatchJudgement {
   bool passed = true;
   std::optional<std::uint64_t> first_unexpected;
   std::optional<std::uint64_t> first_expected_violation;
+  // The first seed whose run was a simulator fault: contend is broken, whatever was expected.
+  std::optional<std::uint64_t> first_simulator_fault;
   std::string why;
 };
 BatchJudgement judge(const Scenario& scenario, const std::vector<SeedOutcome>& outcomes);

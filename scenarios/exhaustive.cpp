@@ -13,7 +13,7 @@
 #include "scenarios/expectation.h"
 #include "scenarios/runner.h"
 #include "sim/runtime/dpor.h"
-#include "sim/store/invariant.h"
+#include "base/invariant.h"
 
 namespace contend {
 

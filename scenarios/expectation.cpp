@@ -36,6 +36,14 @@ model::CheckReport check_run(const Scenario& scenario, const SeedRun& run) {
     report.verdicts.push_back(v);
     report.verdict = v;  // a broken store invalidates every other verdict
   }
+  if (run.simulator_fault) {
+    model::Verdict v;
+    v.kind = model::VerdictKind::simulator_fault;
+    v.checker = "simulator";
+    v.explanation = *run.simulator_fault;
+    report.verdicts.push_back(v);
+    report.verdict = v;  // the history is not evidence about the recipe
+  }
   return report;
 }
 
@@ -51,7 +59,8 @@ std::optional<std::string> validate_expectation(const std::string& expect) {
 
 bool seed_consistent(const std::string& expect, const model::Verdict& verdict) {
   if (expect == "linearizable") return verdict.kind == model::VerdictKind::linearizable;
-  return verdict.kind != model::VerdictKind::unknown;
+  return verdict.kind == model::VerdictKind::linearizable ||
+         verdict.kind == model::VerdictKind::violation;
 }
 
 bool shows_expected_violation(const std::string& expect, const model::Verdict& verdict) {

@@ -1,10 +1,11 @@
 #include "scenarios/runner.h"
 
+#include "base/invariant.h"
+#include "base/simulator_fault.h"
 #include "sim/runtime/serializability.h"
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <charconv>
 #include <cstring>
 #include <deque>
@@ -177,6 +178,8 @@ class Workload {
   std::vector<std::int64_t>& op_retries() { return retries_; }
   std::map<std::int64_t, ClientId>& process_client() { return process_client_; }
   std::map<std::int64_t, int>& process_slot() { return process_slot_; }
+  // The first simulator fault a recipe raised (its message), if any.
+  const std::optional<std::string>& fault() const { return fault_; }
 
  private:
   struct Slot {
@@ -234,7 +237,19 @@ class Workload {
     if (!late_invocations_) flush_invocation(slot);
     std::int64_t start_us = world_.now_us();
     std::int64_t attempts_before = world_.attempts_of(slot.client);
-    OpResult r = co_await perform(*recipe_, world_.database(slot.client), slot.current);
+    OpResult r;
+    try {
+      r = co_await perform(*recipe_, world_.database(slot.client), slot.current);
+    } catch (const SimulatorFault& fault) {
+      // contend broke, not the recipe: the operation gets no completion (it is not evidence
+      // either way), this client stops, and the run is reported as a simulator fault.
+      if (!fault_) fault_ = fault.what();
+      slot.in_flight = false;
+      slot.next = slot.ops.size();
+      slot.drain_budget = 0;
+      r.status = OpStatus::fail;
+      co_return r;
+    }
     slot.in_flight = false;
     latencies_.push_back(world_.now_us() - start_us);
     retries_.push_back(
@@ -254,7 +269,7 @@ class Workload {
   }
 
   Task<void> client_loop(Slot& slot) {
-    while (slot.next < slot.ops.size()) {
+    while (slot.next < slot.ops.size() && !fault_) {
       PlannedOp op = slot.ops[slot.next];
       co_await one_op(slot, std::move(op));
       ++slot.next;
@@ -263,7 +278,7 @@ class Workload {
 
   Task<void> drain_loop(Slot& slot) {
     OpFunction f = info_.kind == RecipeKind::fifo ? OpFunction::dequeue : OpFunction::pop_min;
-    while (slot.drain_budget-- > 0) {
+    while (slot.drain_budget-- > 0 && !fault_) {
       OpResult r = co_await one_op(slot, PlannedOp{f, std::nullopt});
       if (r.status == OpStatus::ok && !r.item) {
         slot.drained = true;
@@ -274,7 +289,7 @@ class Workload {
 
   void on_crash(ClientId id) {
     Slot* slot = client_slot_[static_cast<std::size_t>(id)];
-    assert(slot != nullptr);
+    CONTEND_ASSERT(slot != nullptr, "a crashed client belongs to a slot");
     if (slot->in_flight) {
       slot->in_flight = false;
       record(EventType::info, *slot, slot->current.item);
@@ -297,11 +312,12 @@ class Workload {
   std::int64_t next_process_ = 0;
   bool late_invocations_ = false;
   std::int64_t main_phase_end_us_ = 0;
+  std::optional<std::string> fault_;
 };
 
 // Up to eight bytes as a little-endian number.
 std::uint64_t load_little_endian(std::string_view bytes) {
-  assert(bytes.size() <= 8);
+  CONTEND_DEBUG_ASSERT(bytes.size() <= 8, "at most one word");
   std::uint64_t word = 0;
   if (bytes.size() == 8) {
     std::memcpy(&word, bytes.data(), 8);
@@ -443,8 +459,9 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
 }
 
 SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls) {
+  const SeedScope seed_scope(seed);  // a failed check names this seed
   const RecipeInfo* info = find_recipe(scenario.recipe);
-  assert(info != nullptr && "run_seed: validate_scenario first");
+  CONTEND_ASSERT(info != nullptr, "run_seed: validate the scenario first");
   SeedRun out;
   out.seed = seed;
   WorldOptions options;
@@ -471,7 +488,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   Workload workload(scenario, *info, world, controls.exhaustive);
   workload.plan(seed);
   workload.run_main_phase();
-  if (scenario.drain && world.bound_hit() == BoundHit::none) {
+  if (scenario.drain && world.bound_hit() == BoundHit::none && !workload.fault()) {
     out.drained = workload.run_drain_phase();
   }
 
@@ -502,6 +519,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
     out.transactions_replayed = static_cast<std::int64_t>(world.committed_transactions().size());
     out.store_not_serializable = check_serializable(world.committed_transactions());
   }
+  out.simulator_fault = workload.fault();
   out.history = std::move(workload.history());
   out.choices = world.choices();
   out.attempts = world.attempt_records();

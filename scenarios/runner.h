@@ -62,6 +62,9 @@ struct SeedRun {
   // first read that did not replay (a store bug), if any.
   std::int64_t transactions_replayed = 0;
   std::optional<std::string> store_not_serializable;
+  // A recipe met data contend cannot have produced (a key it wrote that no longer decodes): the
+  // run is not evidence about the recipe; it is reported as a simulator fault, with this message.
+  std::optional<std::string> simulator_fault;
 };
 
 struct RunControls {

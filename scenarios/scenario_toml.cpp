@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -73,8 +74,11 @@ class Reader {
                std::int64_t min, std::int64_t max) {
     const toml::node* node = t.get(key);
     if (node == nullptr) return;
+    // is_integer() first: value<int64_t>() of a float converts it, which is undefined behaviour
+    // past int64's range (UBSan, found by scenario_fuzz: clients = 2222e222).
+    if (!node->is_integer()) return fail(node, join(prefix, key), "expected an integer");
     auto v = node->value<std::int64_t>();
-    if (!node->is_integer() || !v) return fail(node, join(prefix, key), "expected an integer");
+    if (!v) return fail(node, join(prefix, key), "expected an integer");
     if (*v < min || *v > max) {
       return fail(node, join(prefix, key),
                   "value " + std::to_string(*v) + " out of range [" + std::to_string(min) + ", " +
@@ -94,7 +98,7 @@ class Reader {
       m << "value " << v << " out of range [" << min << ", " << max << "]";
       return fail(node, join(prefix, key), m.str());
     }
-    out = v;
+    out = v == 0.0 ? 0.0 : v;  // -0.0 reads as 0: to_toml would write it as -0 (integer -0)
   }
 
   void boolean(const toml::table& t, const std::string& prefix, std::string_view key, bool& out) {
@@ -376,10 +380,22 @@ void write_latency(std::ostringstream& out, const char* name, const LatencyDistr
       << "\ntail_probability = " << d.tail_probability << "\ntail_max_us = " << d.tail_max_us
       << "\n";
 }
+// A TOML basic string: quotes and backslashes escaped, and control characters (which TOML does
+// not allow raw in a basic string: a name holding "\r" used not to read back) as \uXXXX.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
-  for (char c : s)
-    out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  for (char c : s) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += std::string("\\") + c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", byte);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
   return out + "\"";
 }
 }  // namespace

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Sets up a Debian 12 machine for contend, builds it, and runs either the default scenario or
-# the whole test suite. Usage: bash scripts/bootstrap.sh run|test|build
-#   run   install what is missing, build the contend binary, run scenarios/queue.toml over 20 seeds
-#   test  install what is missing, build everything with warnings as errors, run the CTest suite
-#   build install what is missing, build everything
-# Environment: BUILD_DIR (default build), CONTEND_LONG=1 adds the long searches to `test`.
+# the whole test suite. Usage: bash scripts/bootstrap.sh run|test|build|sanitize
+#   run      install what is missing, build the contend binary, run scenarios/queue.toml over 20 seeds
+#   test     install what is missing, build everything with warnings as errors, run the CTest suite
+#   build    install what is missing, build everything
+#   sanitize install what is missing (and clang), build everything with clang in Debug with
+#            AddressSanitizer + UndefinedBehaviorSanitizer, every CONTEND_DEBUG_ASSERT on and the
+#            libFuzzer targets, and run the suite (the fuzz targets for a short fixed number of
+#            runs; without the long searches, the consumer builds and the .deb)
+# Environment: BUILD_DIR (default build, build-asan for sanitize), CONTEND_LONG=1 adds the long
+# searches to `test`.
 set -euo pipefail
 mode=${1:-run}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
+[ "$mode" = sanitize ] && build_dir=${BUILD_DIR:-$root/build-asan}
 
 packages=(build-essential g++ cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
@@ -17,7 +23,9 @@ packages=(build-essential g++ cmake ninja-build pkg-config
 # The HTML report test renders in headless Chromium; the history converter's and the CI recipes'
 # tests run python3 (the latter parses YAML). (dpkg-shlibdeps, for the .deb test, comes with
 # build-essential's dpkg-dev.)
-if [ "$mode" = test ]; then packages+=(chromium python3 python3-yaml); fi
+if [ "$mode" = test ] || [ "$mode" = sanitize ]; then packages+=(chromium python3 python3-yaml); fi
+# The sanitizer build uses clang, and its libFuzzer runtime (Debian's clang 14).
+if [ "$mode" = sanitize ]; then packages+=(clang libclang-rt-14-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -33,9 +41,14 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 werror=OFF
-[ "$mode" = test ] && werror=ON
-cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCONTEND_WERROR=$werror
-# `run` needs only the contend binary; `test` and `build` build every target.
+[ "$mode" = test ] || [ "$mode" = sanitize ] && werror=ON
+if [ "$mode" = sanitize ]; then
+  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+    -DCONTEND_FUZZ=ON -DCONTEND_DEBUG_ASSERTS=ON -DCONTEND_BUILD_BENCH=OFF -DCONTEND_WERROR=ON
+else
+  cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCONTEND_WERROR=$werror
+fi
+# `run` needs only the contend binary; the other modes build every target.
 targets=()
 [ "$mode" = run ] && targets=(--target contend)
 cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"
@@ -49,6 +62,10 @@ case "$mode" in
     [ "${CONTEND_LONG:-0}" = 1 ] && labels=()
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" "${labels[@]}"
     ;;
+  sanitize)
+    ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" \
+      -LE 'long|consumer|package'
+    ;;
   build) ;;
-  *) echo "bootstrap: unknown mode '$mode' (expected run, test or build)" >&2; exit 2 ;;
+  *) echo "bootstrap: unknown mode '$mode' (expected run, test, build or sanitize)" >&2; exit 2 ;;
 esac

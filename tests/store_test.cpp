@@ -409,6 +409,39 @@ TEST_F(StoreRules, AVersionstampedValueIsFilledAtCommit) {
   EXPECT_EQ(store.latest_state().at("k"), "v:" + make_versionstamp(writer.committed_version(), 0));
 }
 
+// Found by mutation testing (tests/mutants): nothing checked the stamp's bytes against the commit
+// version itself, nor the key at a clear range's end.
+TEST_F(StoreRules, AVersionstampIsTheCommitVersionBigEndianSoStampsOrderLikeCommits) {
+  const Bytes param =
+      std::string("v:") + std::string(10, '\0') + std::string("\x02\x00\x00\x00", 4);
+  Bytes previous;
+  for (int i = 0; i < 3; ++i) {
+    env.advance_us(300'007);  // the versions differ in more than their last byte
+    Transaction writer(db(1));
+    writer.atomic_op(MutationType::set_versionstamped_value, "k", param);
+    ASSERT_EQ(commit(writer), ErrorCode::success);
+    const Bytes stamp = store.latest_state().at("k").substr(2);
+    Bytes expected(10, '\0');
+    const auto v = static_cast<std::uint64_t>(writer.committed_version());
+    for (int b = 0; b < 8; ++b)
+      expected[static_cast<std::size_t>(b)] = static_cast<char>((v >> (56 - 8 * b)) & 0xff);
+    EXPECT_EQ(to_hex(stamp), to_hex(expected));
+    EXPECT_LT(previous, stamp);
+    previous = stamp;
+  }
+}
+
+TEST_F(StoreRules, AClearRangeLeavesTheKeyAtItsEnd) {
+  put("a", "1");
+  put("b", "2");
+  put("c", "3");
+  Transaction tr(db(1));
+  tr.clear_range(range_of("a", "c"));
+  ASSERT_EQ(commit(tr), ErrorCode::success);
+  EXPECT_EQ(store.latest_state().size(), 1u);
+  EXPECT_EQ(store.latest_state().count("c"), 1u);
+}
+
 TEST_F(StoreRules, AVersionstampOffsetPastTheEndIsAnInvalidOperation) {
   Transaction tr(db(1));
   tr.atomic_op(MutationType::set_versionstamped_key, std::string("short\x09\x00\x00\x00", 9), "v");

@@ -42,6 +42,8 @@ int exit_code_of(const model::CheckReport& report) {
       return 1;
     case model::VerdictKind::unknown:
       return 3;
+    case model::VerdictKind::simulator_fault:
+      return 4;
   }
   return 3;
 }

@@ -3,15 +3,19 @@
 // would have written — or the --json summaries of the shards of one exhaustive search (`contend
 // explore --strategy dpor --shard K/N --json ...`) into the search's totals (merge_exhaustive.cpp).
 // Exit 0 when the merged verdicts are as expected, 1 when not, 2 for bad input (unreadable file,
-// shards of different scenarios, a seed twice or missing).
+// shards of different scenarios, a seed twice or missing), 4 when a seed of some shard was a
+// simulator fault.
 #include <fmt/format.h>
 
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "model/history_json.h"
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/merge.h"
 #include "scenarios/cli/merge_exhaustive.h"
 
 namespace contend::cli {
@@ -23,66 +27,66 @@ struct MergeArgs {
   std::string out;
 };
 
-int merge_command(const MergeArgs& args) {
-  std::vector<nlohmann::json> exhaustive;
-  for (const std::string& path : args.inputs) {
-    std::ifstream in(path);
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (j.is_object() && j.value("search", "") == "exhaustive") exhaustive.push_back(std::move(j));
-  }
-  if (!exhaustive.empty()) {
-    if (exhaustive.size() != args.inputs.size()) {
-      fmt::print(stderr,
-                 "contend merge: some inputs are exhaustive-search summaries and some "
-                 "are not: merge one kind at a time\n");
-      return 2;
-    }
-    return merge_exhaustive(exhaustive, args.inputs, args.out);
-  }
+MergeOutcome bad(std::string error) {
+  MergeOutcome out;
+  out.exit_code = 2;
+  out.error = std::move(error);
+  return out;
+}
+
+bool is_seed_range(const nlohmann::json& seeds) {
+  return seeds.is_object() && seeds.contains("first") && seeds.contains("last") &&
+         seeds["first"].is_number_unsigned() && seeds["last"].is_number_unsigned() &&
+         seeds["first"].get<std::uint64_t>() <= seeds["last"].get<std::uint64_t>();
+}
+
+MergeOutcome merge_parsed(const std::vector<std::pair<std::string, std::string>>& reports) {
   std::optional<nlohmann::json> merged;
   std::map<std::uint64_t, nlohmann::json> runs;
-  for (const std::string& path : args.inputs) {
-    std::ifstream in(path);
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (!in.good() && !in.eof()) j = nlohmann::json::value_t::discarded;
+  for (const auto& [path, text] : reports) {
+    const bool too_deep =
+        model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth;
+    nlohmann::json j = too_deep ? nlohmann::json(nlohmann::json::value_t::discarded)
+                                : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object() || !j.contains("runs") || !j["runs"].is_array() ||
-        !j.contains("scenario") || !j.contains("seeds")) {
-      fmt::print(stderr, "contend merge: {}: not a contend run report (json)\n", path);
-      return 2;
+        !j.contains("scenario") || !j.contains("seeds") || !is_seed_range(j["seeds"])) {
+      return bad(path + ": not a contend run report (json)");
     }
     if (!merged) {
       merged = j;
-    } else if (j["scenario"] != (*merged)["scenario"] || j["file"] != (*merged)["file"] ||
+    } else if (j["scenario"] != (*merged)["scenario"] ||
+               j.value("file", nlohmann::json()) != merged->value("file", nlohmann::json()) ||
                j["seeds"] != (*merged)["seeds"]) {
-      fmt::print(stderr, "contend merge: {}: a shard of a different scenario or seed range\n",
-                 path);
-      return 2;
+      return bad(path + ": a shard of a different scenario or seed range");
     }
     for (const auto& run : j["runs"]) {
-      const auto seed = run.value("seed", std::uint64_t{0});
+      if (!run.is_object() || !run.contains("seed") || !run["seed"].is_number_unsigned()) {
+        return bad(path + ": a run without a seed");
+      }
+      const auto seed = run["seed"].get<std::uint64_t>();
       if (!runs.emplace(seed, run).second) {
-        fmt::print(stderr, "contend merge: {}: seed {} appears in two shards\n", path, seed);
-        return 2;
+        return bad(path + ": seed " + std::to_string(seed) + " appears in two shards");
       }
     }
   }
-  if (!merged) {
-    fmt::print(stderr, "contend merge: no input\n");
-    return 2;
-  }
+  if (!merged) return bad("no input");
   const auto first = (*merged)["seeds"]["first"].get<std::uint64_t>();
   const auto last = (*merged)["seeds"]["last"].get<std::uint64_t>();
-  if (runs.size() != last - first + 1) {
-    fmt::print(stderr,
-               "contend merge: the shards hold {} of the {} seeds {}..{}: a shard is missing\n",
-               runs.size(), last - first + 1, first, last);
-    return 2;
+  if (last - first >= runs.size() || runs.size() != last - first + 1 ||
+      runs.begin()->first != first || runs.rbegin()->first != last) {
+    return bad(
+        "the shards hold " + std::to_string(runs.size()) + " of the " +
+        (last - first == UINT64_MAX ? std::string("2^64") : std::to_string(last - first + 1)) +
+        " seeds " + std::to_string(first) + ".." + std::to_string(last) + ": a shard is missing");
   }
   nlohmann::json all = nlohmann::json::array();
-  bool every_as_expected = true, some_shows_expected = false;
+  bool every_as_expected = true, some_shows_expected = false, simulator_fault = false;
   for (auto& [seed, run] : runs) {
-    every_as_expected = every_as_expected && run.value("as_expected", false);
-    some_shows_expected = some_shows_expected || run.value("shows_expected", false);
+    simulator_fault =
+        simulator_fault || run.value("verdict", nlohmann::json()) == "simulator_fault";
+    every_as_expected = every_as_expected && run.value("as_expected", nlohmann::json()) == true;
+    some_shows_expected =
+        some_shows_expected || run.value("shows_expected", nlohmann::json()) == true;
     all.push_back(std::move(run));
   }
   (*merged)["runs"] = std::move(all);
@@ -90,21 +94,69 @@ int merge_command(const MergeArgs& args) {
   const bool passed =
       every_as_expected && ((*merged)["expect"] == "linearizable" || some_shows_expected);
   (*merged)["passed"] = passed;
-  const std::string text = merged->dump(2) + "\n";
+  MergeOutcome out;
+  out.merged = merged->dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  out.exit_code = simulator_fault ? 4 : passed ? 0 : 1;
+  return out;
+}
+
+int merge_command(const MergeArgs& args) {
+  std::vector<std::pair<std::string, std::string>> reports;
+  for (const std::string& path : args.inputs) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in.good() && !in.eof()) {
+      fmt::print(stderr, "contend merge: {}: not a contend run report (json)\n", path);
+      return 2;
+    }
+    reports.emplace_back(path, text.str());
+  }
+  // The --json summaries of an exhaustive search's shards merge by their own rules.
+  std::vector<nlohmann::json> exhaustive;
+  for (const auto& [path, text] : reports) {
+    if (model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth) continue;
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.value("search", nlohmann::json()) == "exhaustive") {
+      exhaustive.push_back(std::move(j));
+    }
+  }
+  if (!exhaustive.empty()) {
+    if (exhaustive.size() != args.inputs.size()) {
+      fmt::print(stderr,
+                 "contend merge: some inputs are exhaustive-search summaries and some are not: "
+                 "merge one kind at a time\n");
+      return 2;
+    }
+    return merge_exhaustive(exhaustive, args.inputs, args.out);
+  }
+  MergeOutcome merged = merge_reports(reports);
+  if (merged.exit_code == 2) {
+    fmt::print(stderr, "contend merge: {}\n", merged.error);
+    return 2;
+  }
   if (args.out.empty()) {
-    fmt::print("{}", text);
+    fmt::print("{}", merged.merged);
   } else {
     std::ofstream out(args.out, std::ios::binary);
-    out << text;
+    out << merged.merged;
     if (!out) {
       fmt::print(stderr, "contend merge: cannot write {}\n", args.out);
       return 2;
     }
   }
-  return passed ? 0 : 1;
+  return merged.exit_code;
 }
 
 }  // namespace
+
+MergeOutcome merge_reports(const std::vector<std::pair<std::string, std::string>>& reports) {
+  try {
+    return merge_parsed(reports);
+  } catch (const nlohmann::json::exception& e) {  // a field of an unexpected type
+    return bad(std::string("not a contend run report (json): ") + e.what());
+  }
+}
 
 void register_merge_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<MergeArgs>();

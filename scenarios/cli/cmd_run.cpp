@@ -3,15 +3,23 @@
 // checks every seed with the scenario's checks, prints a summary table (metrics, run hash,
 // verdict per seed) and the aggregate, and exits 0 when the verdicts are what the scenario
 // expects, 1 when not (shrinking the first unexpected violation and printing its reproduction),
-// 2 for bad input.
+// 2 for bad input, 4 when a seed ended in a simulator fault (contend broke, not the recipe).
+// With --check-determinism[=P] (default 5), P% of the seeds (at least one) run again, one of them
+// also in a fresh process, and a run hash that differs exits 5, naming the first event that
+// differs.
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "model/history_json.h"
 #include "scenarios/batch.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/run_support.h"
+#include "scenarios/determinism.h"
 #include "scenarios/html_report.h"
 #include "scenarios/report.h"
 
@@ -29,7 +37,74 @@ struct RunArgs {
   std::vector<std::string> reports;
   std::string out_dir;  // empty: the counterexample scenario is printed, not written
   bool no_shrink = false;
+  int check_determinism = 5;  // percent of the seeds to rerun, when the flag is given
+  CLI::Option* check_determinism_flag = nullptr;
 };
+
+// The hidden `contend rerun-seed <scenario> <seed>` a determinism check starts as its fresh
+// process: prints "run_hash <16 hex digits>" and then the history as JSON lines.
+struct RerunArgs {
+  std::string scenario_path;
+  std::uint64_t seed = 0;
+};
+
+int rerun_seed_command(const RerunArgs& args) {
+  auto scenario = load_checked_scenario(args.scenario_path, "rerun-seed");
+  if (!scenario) return 2;
+  SeedRun run = run_seed(*scenario, args.seed);
+  fmt::print("run_hash {:016x}\n", run.metrics.run_hash);
+  std::ostringstream history;
+  model::write_history(history, run.history);
+  fmt::print("{}", history.str());
+  return 0;
+}
+
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (char c : text)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs `seed` in a fresh contend process (this binary's `rerun-seed`).
+std::optional<Rerun> rerun_in_fresh_process(const std::string& scenario_path, std::uint64_t seed,
+                                            std::string& error) {
+  // This very binary (the shell popen starts would be /proc/self/exe there).
+  std::error_code failed;
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe", failed).string();
+  if (failed) {
+    error = "cannot find this executable: " + failed.message();
+    return std::nullopt;
+  }
+  const std::string command = shell_quoted(self) + " rerun-seed " + shell_quoted(scenario_path) +
+                              " " + std::to_string(seed);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    error = "cannot start a fresh process";
+    return std::nullopt;
+  }
+  std::string output;
+  char buffer[65536];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;)
+    output.append(buffer, n);
+  const int status = pclose(pipe);
+  Rerun rerun;
+  unsigned long long hash = 0;
+  if (status != 0 || std::sscanf(output.c_str(), "run_hash %16llx", &hash) != 1) {
+    error = "the fresh process failed (status " + std::to_string(status) + ")";
+    return std::nullopt;
+  }
+  rerun.run_hash = hash;
+  std::istringstream lines(output.substr(output.find('\n') + 1));
+  model::HistoryError history_error;
+  auto history = model::read_history(lines, history_error);
+  if (!history) {
+    error = "the fresh process's history does not read: " + history_error.to_string();
+    return std::nullopt;
+  }
+  rerun.history = std::move(*history);
+  return rerun;
+}
 
 void print_single_seed(const Scenario& s, std::uint64_t seed, const std::string& history_path) {
   SeedRun run = run_seed(s, seed);
@@ -83,6 +158,37 @@ int run_command(const RunArgs& args) {
   if (lines.size() > 1) print_aggregate(stdout, lines);
   BatchJudgement j = judge(*scenario, outcomes);
   if (!write_reports(*reports, *scenario, *range, *shard, outcomes, j, seconds)) return 2;
+  if (args.check_determinism_flag != nullptr && args.check_determinism_flag->count() > 0) {
+    std::string error;
+    DeterminismReport d = check_determinism(
+        *scenario, outcomes, args.check_determinism,
+        [&](std::uint64_t seed, std::string& why) {
+          return rerun_in_fresh_process(args.scenario_path, seed, why);
+        },
+        error);
+    if (!d.ok()) {
+      fmt::print("\nNONDETERMINISM: seed {} ran differently: {}\nreproduce: {}\n",
+                 *d.mismatched_seed, d.mismatch,
+                 reproduction_command(*scenario, *d.mismatched_seed));
+      return 5;
+    }
+    if (!d.fresh_process) {
+      fmt::print(stderr, "contend run: --check-determinism: {}\n", error);
+      return 2;
+    }
+    fmt::print("determinism: {} of {} seeds rerun, seed {} also in a fresh process: identical\n",
+               d.rerun, outcomes.size(), *d.fresh_process);
+  }
+  if (j.first_simulator_fault) {
+    for (const SeedOutcome& r : outcomes) {
+      if (r.seed != *j.first_simulator_fault) continue;
+      fmt::print(
+          "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): seed {}\n"
+          "  {}\nreproduce: {}\n",
+          r.seed, r.verdict.explanation, reproduction_command(*scenario, r.seed));
+    }
+    return 4;
+  }
   if (!j.passed) {
     fmt::print("\nUNEXPECTED ({}): {}\n", scenario->expect, j.why);
     if (j.first_unexpected) {
@@ -130,7 +236,18 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
                   "Write the shrunk counterexample scenario into this directory (default: none)")
       ->check(CLI::ExistingDirectory);
   cmd->add_flag("--no-shrink", args->no_shrink, "Do not shrink an unexpected violation");
+  args->check_determinism_flag = cmd->add_flag("--check-determinism{5}", args->check_determinism,
+                "Rerun P% of the seeds (default 5, at least one; one in a fresh process) and "
+                "compare run hashes: exit 5 on a difference (--check-determinism=P)")
+      ->check(CLI::Range(0, 100));
   cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
+
+  auto rerun = std::make_shared<RerunArgs>();
+  CLI::App* rerun_cmd = app.add_subcommand("rerun-seed", "");  // no description: hidden
+  rerun_cmd->group("");
+  rerun_cmd->add_option("scenario", rerun->scenario_path)->required();
+  rerun_cmd->add_option("seed", rerun->seed)->required();
+  rerun_cmd->callback([rerun, &ctx] { ctx.exit_code = rerun_seed_command(*rerun); });
 }
 
 }  // namespace contend::cli

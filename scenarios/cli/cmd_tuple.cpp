@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "model/history_json.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/tuple_json.h"
 
@@ -12,6 +13,11 @@ namespace contend::cli {
 namespace {
 
 int pack_command(const std::string& text) {
+  // A tuple nests at most kMaxTupleDepth deep; its JSON one level more (an element's object).
+  if (model::json_nesting_depth(text, kMaxTupleDepth + 1) > kMaxTupleDepth + 1) {
+    fmt::print(stderr, "contend tuple pack: nested deeper than {} levels\n", kMaxTupleDepth);
+    return 2;
+  }
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     fmt::print(stderr, "contend tuple pack: not valid JSON: {}\n", text);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/invariant.h"
+
 namespace contend {
 
 namespace {
@@ -22,8 +24,8 @@ Task<std::int64_t> Staging::next_index(Transaction& tr, const keys::Space& space
   KeyRange range = priority ? space.range_of(*priority) : space.range();
   auto rows = co_await tr.get_range(range, {.limit = 1, .reverse = true, .snapshot = true});
   if (rows.empty()) co_return 0;
-  auto index = priority ? space.second_int(rows[0].key) : space.first_int(rows[0].key);
-  co_return index.value_or(-1) + 1;
+  co_return 1 + (priority ? space.require_second_int(rows[0].key, "next_index")
+                          : space.require_first_int(rows[0].key, "next_index"));
 }
 
 Task<OpResult> Staging::push(Database db, std::string value, std::int64_t priority) {
@@ -62,23 +64,19 @@ Task<std::optional<KeyValue>> Staging::pop_simple(Transaction& tr, bool max) {
 
 Bytes Staging::slot_for(const KeyValue& item) const {
   if (!layout_.priority) return item.value;
-  auto value = keys::decode_value(item.value);
-  return keys::encode_item(value.value_or(""), layout_.items.first_int(item.key).value_or(0));
+  return keys::encode_item(keys::require_value(item.key, item.value, "fulfil.item"),
+                           layout_.items.require_first_int(item.key, "fulfil.item"));
 }
 
-std::optional<model::Item> Staging::item_from_slot(BytesView slot) const {
-  if (!layout_.priority) {
-    auto value = keys::decode_value(slot);
-    if (!value) return std::nullopt;
-    return model::Item{*value, std::nullopt};
-  }
-  auto item = keys::decode_item(slot);
-  if (!item) return std::nullopt;
-  return model::Item{item->value, item->priority};
+model::Item Staging::item_from_slot(BytesView key, BytesView slot) const {
+  if (!layout_.priority)
+    return model::Item{keys::require_value(key, slot, "pop.result"), std::nullopt};
+  keys::DecodedItem item = keys::require_item(key, slot, "pop.result");
+  return model::Item{std::move(item.value), item.priority};
 }
 
-std::optional<model::Item> Staging::item_of(const KeyValue& kv) const {
-  return item_from_slot(slot_for(kv));
+model::Item Staging::item_of(const KeyValue& kv) const {
+  return item_from_slot(kv.key, slot_for(kv));
 }
 
 // _fulfillConflictedPops: one attempt; returns whether it saw a short batch (nothing more to do).
@@ -92,7 +90,7 @@ Task<ErrorOr<bool>> Staging::fulfil(Database db, bool max) {
     for (std::size_t i = 0; i < pops.size(); ++i) {
       const KeyValue& request = pops[i];
       if (i < items.size()) {
-        auto random = layout_.pops.last_bytes(request.key).value_or("");
+        Bytes random = layout_.pops.require_last_bytes(request.key, "fulfil.request");
         t.set(layout_.results.key(random), slot_for(items[i]));
         if (layout_.dummy_reads) {
           co_await t.get(items[i].key);  // read = tr[item.key]
@@ -135,7 +133,9 @@ Task<OpResult> Staging::pop(Database db, bool max) {
   const bool first_may_have_applied = maybe_committed(e);
   if (!wait_key) {  // except FDBError: register a forced request in its own retry loop
     auto forced = co_await run(db, [&](Transaction& t) -> Task<Bytes> {
-      co_return (co_await add_conflicted_pop(t, db, /*forced=*/true)).value_or("");
+      std::optional<Bytes> key = co_await add_conflicted_pop(t, db, /*forced=*/true);
+      CONTEND_ASSERT(key.has_value(), "a forced pop request always registers");
+      co_return std::move(*key);
     });
     if (!forced.ok()) {
       OpResult out = outcome_of(forced);
@@ -149,7 +149,8 @@ Task<OpResult> Staging::pop(Database db, bool max) {
 }
 
 Task<OpResult> Staging::wait_for_result(Database db, Transaction& tr, Bytes wait_key, bool max) {
-  const Bytes result_key = layout_.results.key(layout_.pops.last_bytes(wait_key).value_or(""));
+  const Bytes result_key =
+      layout_.results.key(layout_.pops.require_last_bytes(wait_key, "pop.wait_key"));
   std::int64_t backoff_us = kPollBackoffStartUs;
   for (int round = 0; round < kMaxRounds; ++round) {
     ErrorCode fulfil_error = ErrorCode::success;
@@ -187,7 +188,7 @@ Task<OpResult> Staging::wait_for_result(Database db, Transaction& tr, Bytes wait
       e = co_await tr.commit();
       if (ok(e)) {
         OpResult out;
-        out.item = item_from_slot(*polled->result);
+        out.item = item_from_slot(result_key, *polled->result);
         co_return out;
       }
     }

@@ -60,9 +60,10 @@ class Staging {
   Task<std::optional<KeyValue>> pop_simple(Transaction& tr, bool max);
   Task<ErrorOr<bool>> fulfil(Database db, bool max);
   Task<OpResult> wait_for_result(Database db, Transaction& tr, Bytes wait_key, bool max);
-  std::optional<model::Item> item_from_slot(BytesView slot) const;
+  // The item a result slot (under `key`) holds; a slot that does not decode is a simulator fault.
+  model::Item item_from_slot(BytesView key, BytesView slot) const;
   Bytes slot_for(const KeyValue& item) const;
-  std::optional<model::Item> item_of(const KeyValue& kv) const;
+  model::Item item_of(const KeyValue& kv) const;
 
   StagingLayout layout_;
 };

@@ -40,15 +40,14 @@ class IdempotentPriorityQueue final : public Recipe {
     auto r = co_await run(db, [&](Transaction& tr) -> Task<std::optional<model::Item>> {
       tr.set_step("pop.check_receipt");
       if (auto earlier = co_await tr.get(receipt)) {
-        auto item = keys::decode_item(*earlier);
-        if (!item) co_return std::nullopt;
-        co_return model::Item{item->value, item->priority};
+        auto item = keys::require_item(receipt, *earlier, "pop.check_receipt");
+        co_return model::Item{item.value, item.priority};
       }
       auto kv = co_await end_item(tr, max);
       if (!kv) co_return std::nullopt;
-      auto item = item_of(*kv);
+      model::Item item = item_of(*kv);
       tr.clear(kv->key);
-      if (item) tr.set(receipt, keys::encode_item(item->value, *item->priority));
+      tr.set(receipt, keys::encode_item(item.value, *item.priority));
       co_return item;
     });
     co_return priority_steps::taken(r);

@@ -44,12 +44,13 @@ class IdempotentQueue final : public Recipe {
     const Bytes receipt = receipts().key(random_bytes(db, 16));
     auto r = co_await run(db, [&](Transaction& tr) -> Task<std::optional<std::string>> {
       tr.set_step("dequeue.check_receipt");
-      if (auto earlier = co_await tr.get(receipt)) co_return keys::decode_value(*earlier);
+      if (auto earlier = co_await tr.get(receipt))
+        co_return keys::require_value(receipt, *earlier, "dequeue.check_receipt");
       auto item = co_await first_item(tr);
       if (!item) co_return std::nullopt;
       tr.clear(item->key);
       tr.set(receipt, item->value);
-      co_return keys::decode_value(item->value);
+      co_return keys::require_value(item->key, item->value, "dequeue.first_item");
     });
     co_return queue_steps::dequeued(r);
   }

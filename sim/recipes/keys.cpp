@@ -1,6 +1,8 @@
 // Recipe keys through the tuple layer: every byte is FoundationDB's tuple encoding.
 #include "sim/recipes/keys.h"
 
+#include "base/invariant.h"
+#include "base/simulator_fault.h"
 #include "sim/store/subspace.h"
 #include "sim/store/tuple.h"
 
@@ -57,6 +59,7 @@ Bytes Space::key(std::int64_t a, BytesView random) const {
   Bytes out = start_key(12 + random.size());
   pack_int(out, a);
   pack_bytes(out, random);
+  CONTEND_DEBUG_ASSERT(first_int(out) == a, "a key decodes to the index it was made with");
   return out;
 }
 Bytes Space::key(std::int64_t a, std::int64_t b, BytesView random) const {
@@ -64,6 +67,8 @@ Bytes Space::key(std::int64_t a, std::int64_t b, BytesView random) const {
   pack_int(out, a);
   pack_int(out, b);
   pack_bytes(out, random);
+  CONTEND_DEBUG_ASSERT(first_int(out) == a && second_int(out) == b,
+                       "a key decodes to the numbers it was made with");
   return out;
 }
 Bytes Space::key(BytesView bytes) const {
@@ -75,6 +80,7 @@ Bytes Space::key(BytesView bytes) const {
 Bytes Space::versionstamped_key() const {
   std::string error;
   auto packed = pack_with_versionstamp(Tuple{Versionstamp::incomplete(0)}, error);
+  CONTEND_ASSERT(packed.has_value() && packed->size() > 4, "one incomplete versionstamp packs");
   // The offset counts from the start of the tuple: shift it past the prefix.
   Bytes tail = *packed;
   std::uint32_t offset = 0;
@@ -86,6 +92,7 @@ Bytes Space::versionstamped_key() const {
   Bytes out = prefix_ + tail;
   for (int i = 0; i < 4; ++i)
     out.push_back(static_cast<char>((offset >> (8 * i)) & 0xff));
+  CONTEND_ASSERT(offset + 10 <= out.size() - 4, "the versionstamp lies inside the key");
   return out;
 }
 
@@ -101,6 +108,24 @@ std::optional<Bytes> Space::last_bytes(BytesView key) const {
   if (!t || t->size() == 0) return std::nullopt;
   const auto* b = t->items.back().get<TupleBytes>();
   return b ? std::optional<Bytes>(b->bytes) : std::nullopt;
+}
+
+void decode_fault(std::string_view what, BytesView key, std::string_view problem) {
+  throw SimulatorFault("simulator fault: " + std::string(what) + ": key " + to_hex(key) + " = " +
+                       describe_key(key) + ": " + std::string(problem));
+}
+
+std::int64_t Space::require_first_int(BytesView key, std::string_view what) const {
+  if (auto v = first_int(key)) return *v;
+  decode_fault(what, key, "no integer first element under the subspace " + to_hex(prefix_));
+}
+std::int64_t Space::require_second_int(BytesView key, std::string_view what) const {
+  if (auto v = second_int(key)) return *v;
+  decode_fault(what, key, "no integer second element under the subspace " + to_hex(prefix_));
+}
+Bytes Space::require_last_bytes(BytesView key, std::string_view what) const {
+  if (auto v = last_bytes(key)) return std::move(*v);
+  decode_fault(what, key, "no byte-string last element under the subspace " + to_hex(prefix_));
 }
 
 Bytes encode_value(std::string_view value) {
@@ -124,7 +149,10 @@ bool is_plain_ascii_string(BytesView bytes) {
 }  // namespace
 
 std::optional<std::string> decode_value(BytesView bytes) {
-  if (is_plain_ascii_string(bytes)) return std::string(bytes.substr(1, bytes.size() - 2));
+  if (is_plain_ascii_string(bytes)) {
+    CONTEND_DEBUG_ASSERT(bytes.size() >= 2, "a plain string has its type code and terminator");
+    return std::string(bytes.substr(1, bytes.size() - 2));
+  }
   std::size_t pos = 0;
   std::optional<TupleElement> e = unpack_element(bytes, pos);
   if (!e || pos != bytes.size()) return std::nullopt;  // not exactly one element
@@ -147,6 +175,16 @@ std::optional<DecodedItem> decode_item(BytesView bytes) {
   const auto* p = (*r.tuple)[1].get<std::int64_t>();
   if (s == nullptr || p == nullptr) return std::nullopt;
   return DecodedItem{*s, *p};
+}
+
+std::string require_value(BytesView key, BytesView value, std::string_view what) {
+  if (auto v = decode_value(value)) return std::move(*v);
+  decode_fault(what, key, "its value " + to_hex(value) + " is not a tuple of one string");
+}
+
+DecodedItem require_item(BytesView key, BytesView value, std::string_view what) {
+  if (auto v = decode_item(value)) return std::move(*v);
+  decode_fault(what, key, "its value " + to_hex(value) + " is not a tuple (string, integer)");
 }
 
 }  // namespace contend::keys

@@ -37,6 +37,13 @@ class Space {
   // The last element as bytes (the random part), or nothing.
   std::optional<Bytes> last_bytes(BytesView key) const;
 
+  // The same reads of a key the recipe wrote itself into this subspace: a key that does not
+  // decode is not data but a fault of contend (the store returned bytes no recipe wrote), raised
+  // as SimulatorFault naming `what` and the key in hex and as a tuple. Never a default.
+  std::int64_t require_first_int(BytesView key, std::string_view what) const;
+  std::int64_t require_second_int(BytesView key, std::string_view what) const;
+  Bytes require_last_bytes(BytesView key, std::string_view what) const;
+
  private:
   Bytes start_key(std::size_t payload_bytes) const;  // the prefix, with room for the rest
   Bytes prefix_;
@@ -53,5 +60,13 @@ struct DecodedItem {
   std::int64_t priority = 0;
 };
 std::optional<DecodedItem> decode_item(BytesView bytes);
+
+// decode_value / decode_item of the value stored under `key` by the recipe itself: a value that
+// does not decode raises SimulatorFault naming `what`, the key (hex and tuple) and the value.
+std::string require_value(BytesView key, BytesView value, std::string_view what);
+DecodedItem require_item(BytesView key, BytesView value, std::string_view what);
+
+// The message of such a fault: "<what>: key <hex> = <tuple>: <problem>".
+[[noreturn]] void decode_fault(std::string_view what, BytesView key, std::string_view problem);
 
 }  // namespace contend::keys

@@ -21,7 +21,7 @@ inline Task<std::int64_t> next_count(Transaction& tr, std::int64_t priority) {
   auto rows = co_await tr.get_range(pq_space().range_of(priority),
                                     {.limit = 1, .reverse = true, .snapshot = true});
   if (rows.empty()) co_return 0;
-  co_return 1 + pq_space().second_int(rows[0].key).value_or(-1);
+  co_return 1 + pq_space().require_second_int(rows[0].key, "push.next_count");
 }
 
 inline Task<std::optional<KeyValue>> end_item(Transaction& tr, bool max) {
@@ -31,12 +31,11 @@ inline Task<std::optional<KeyValue>> end_item(Transaction& tr, bool max) {
   co_return std::move(rows[0]);
 }
 
-// The item a key-value of P holds: its value and its priority (the key's first element).
-inline std::optional<model::Item> item_of(const KeyValue& kv) {
-  auto value = keys::decode_value(kv.value);
-  auto priority = pq_space().first_int(kv.key);
-  if (!value || !priority) return std::nullopt;
-  return model::Item{*value, *priority};
+// The item a key-value of P holds: its value and its priority (the key's first element). Both
+// were written by the recipe: one that does not decode is a simulator fault, never an item.
+inline model::Item item_of(const KeyValue& kv) {
+  return model::Item{keys::require_value(kv.key, kv.value, "pop.item"),
+                     pq_space().require_first_int(kv.key, "pop.item")};
 }
 
 inline OpResult taken(const RunResult<std::optional<model::Item>>& r) {

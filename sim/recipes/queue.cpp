@@ -34,7 +34,7 @@ class Queue final : public Recipe {
       auto item = co_await first_item(tr);
       if (!item) co_return std::nullopt;
       tr.clear(item->key);
-      co_return keys::decode_value(item->value);
+      co_return keys::require_value(item->key, item->value, "dequeue.first_item");
     });
     co_return queue_steps::dequeued(r);
   }

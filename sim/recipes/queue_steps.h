@@ -24,7 +24,7 @@ inline Task<std::int64_t> last_index(Transaction& tr, bool snapshot = true) {
   auto rows = co_await tr.get_range(queue_space().range(),
                                     {.limit = 1, .reverse = true, .snapshot = snapshot});
   if (rows.empty()) co_return 0;
-  co_return queue_space().first_int(rows[0].key).value_or(0);
+  co_return queue_space().require_first_int(rows[0].key, "enqueue.last_index");
 }
 
 inline Task<std::optional<KeyValue>> first_item(Transaction& tr, bool snapshot = false) {
@@ -49,7 +49,7 @@ inline Task<OpResult> dequeue(Database db, bool snapshot_first_item = false) {
         auto item = co_await first_item(tr, snapshot_first_item);
         if (!item) co_return std::nullopt;
         tr.clear(item->key);
-        co_return keys::decode_value(item->value);
+        co_return keys::require_value(item->key, item->value, "dequeue.first_item");
       });
   co_return dequeued(r);
 }

@@ -1,8 +1,9 @@
 #include "sim/recipes/recipe.h"
 
 #include <algorithm>
-#include <cassert>
 #include <deque>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -32,6 +33,7 @@ Task<OpResult> Recipe::peek(Database, bool) {
 }
 
 std::string random_bytes(const Database& db, std::size_t n) {
+  CONTEND_ASSERT(db.env != nullptr && n <= 1024, "a few random bytes from the client's stream");
   std::string out(n, '\0');
   for (std::size_t i = 0; i < n; i += 8) {  // each draw gives eight bytes, low byte first
     std::uint64_t word = db.env->random_u64(db.client);
@@ -61,6 +63,7 @@ const RecipeInfo* find_recipe(std::string_view name) {
 }
 
 void add_recipe(const RecipeInfo& info) {
+  CONTEND_ASSERT(!info.name.empty() && info.make != nullptr, "a recipe has a name and a maker");
   for (RecipeInfo& existing : added_recipes()) {
     if (existing.name == info.name) {
       existing = info;

@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/task.h"
 #include "model/history.h"
-#include "sim/runtime/task.h"
 #include "sim/store/retry.h"
 #include "sim/store/transaction.h"
 

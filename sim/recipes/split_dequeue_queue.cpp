@@ -36,7 +36,8 @@ class SplitDequeueQueue final : public Recipe {
     });
     OpResult out = outcome_of(cleared);
     if (cleared.ok()) {
-      out.item = model::Item{keys::decode_value(item.value).value_or(""), std::nullopt};
+      out.item =
+          model::Item{keys::require_value(item.key, item.value, "dequeue.clear"), std::nullopt};
     }
     co_return out;
   }

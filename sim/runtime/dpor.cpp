@@ -4,7 +4,7 @@
 #include <bit>
 #include <charconv>
 
-#include "sim/store/invariant.h"
+#include "base/invariant.h"
 
 namespace contend {
 

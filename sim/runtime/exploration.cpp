@@ -1,14 +1,15 @@
 #include "sim/runtime/exploration.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+
+#include "base/invariant.h"
 
 namespace contend {
 
 PctStrategy::PctStrategy(std::uint64_t seed, int depth, std::int64_t steps_estimate)
     : rng_(Rng(seed).child("pct")), depth_(depth) {
-  assert(depth >= 1 && steps_estimate >= 1);
+  CONTEND_ASSERT(depth >= 1 && steps_estimate >= 1, "PCT needs a depth and a step estimate");
   for (int i = 0; i + 1 < depth; ++i)
     change_points_.push_back(rng_.range(1, steps_estimate));
   std::sort(change_points_.begin(), change_points_.end());
@@ -26,6 +27,7 @@ std::int64_t PctStrategy::priority_of(ClientId client) {
 }
 
 std::size_t PctStrategy::choose(std::span<const Candidate> candidates) {
+  CONTEND_ASSERT(!candidates.empty(), "a choice among no candidates");
   ++choices_made_;
   std::size_t best = 0;
   for (std::size_t i = 1; i < candidates.size(); ++i) {
@@ -41,14 +43,17 @@ std::size_t PctStrategy::choose(std::span<const Candidate> candidates) {
       if (priority_of(candidates[i].client) > priority_of(candidates[best].client)) best = i;
     }
   }
+  CONTEND_ASSERT(best < candidates.size(), "PCT chooses a ready client");
   return best;
 }
 
 double PctStrategy::probability_bound(std::int64_t clients, std::int64_t steps, int depth) {
+  CONTEND_ASSERT(clients >= 1 && steps >= 1 && depth >= 1, "PCT's bound needs a positive scope");
   return 1.0 / (static_cast<double>(clients) * std::pow(static_cast<double>(steps), depth - 1));
 }
 
 std::size_t DfsStrategy::choose(std::span<const Candidate> candidates) {
+  CONTEND_ASSERT(!candidates.empty(), "a choice among no candidates");
   Point p;
   p.options = static_cast<std::uint32_t>(candidates.size());
   p.previous = last_ran_;
@@ -56,11 +61,13 @@ std::size_t DfsStrategy::choose(std::span<const Candidate> candidates) {
     p.clients.push_back(c.client);
   const std::size_t at = points_.size();
   p.choice = at < prefix_.size() ? std::min(prefix_[at], p.options - 1) : 0;
+  CONTEND_ASSERT(p.choice < p.options, "DFS chooses a ready client");
   points_.push_back(p);
   return p.choice;
 }
 
 bool DfsExplorer::preempts(const DfsStrategy::Point& p, std::uint32_t choice) {
+  CONTEND_ASSERT(choice < p.options, "a choice among the point's options");
   if (p.previous < 0) return false;
   bool previous_ready =
       std::find(p.clients.begin(), p.clients.end(), p.previous) != p.clients.end();
@@ -88,6 +95,8 @@ std::optional<std::vector<std::uint32_t>> DfsExplorer::next_prefix() {
         prefix.push_back(last_[j].choice);
       prefix.push_back(alt);
       ++schedules_;
+      CONTEND_ASSERT(prefix.size() == i + 1 && schedules_ <= max_schedules_,
+                     "a new prefix diverges at its last point, within the schedule budget");
       return prefix;
     }
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "base/invariant.h"
 #include "sim/runtime/rng.h"
 
 namespace contend {
@@ -36,6 +37,9 @@ struct FaultKnobs {
     k.crash = pick(maximum.crash);
     k.pause = pick(maximum.pause);
     k.pause_us = maximum.pause_us;
+    CONTEND_ASSERT(k.crash <= maximum.crash && k.pause <= maximum.pause &&
+                       k.not_committed <= maximum.not_committed,
+                   "swarm knobs stay within the scenario's maxima");
     return k;
   }
 };

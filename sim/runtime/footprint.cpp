@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/store/invariant.h"
+#include "base/invariant.h"
 
 namespace contend {
 

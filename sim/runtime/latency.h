@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "base/invariant.h"
 #include "sim/runtime/rng.h"
 #include "sim/store/environment.h"
 
@@ -16,9 +17,11 @@ struct LatencyDistribution {
   std::int64_t tail_max_us = 0;   // the tail delay is uniform in [0, tail_max_us]
 
   std::int64_t draw(Rng& rng) const {
+    CONTEND_ASSERT(min_us >= 0 && mean_us >= 0 && tail_max_us >= 0, "latencies are not negative");
     std::int64_t t = min_us;
     if (mean_us > 0) t += static_cast<std::int64_t>(rng.exponential(static_cast<double>(mean_us)));
     if (tail_max_us > 0 && rng.chance(tail_probability)) t += rng.range(0, tail_max_us);
+    CONTEND_ASSERT(t >= min_us, "a step takes at least the minimum latency: time never goes back");
     return t;
   }
 };

@@ -7,10 +7,11 @@
 #pragma once
 
 #include <array>
-#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <string>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -45,17 +46,21 @@ class Rng {
 
   // Uniform in [0, n) without modulo bias (Lemire's multiply-and-reject). REQUIRES: n > 0.
   std::uint64_t uniform(std::uint64_t n) {
-    assert(n > 0);
+    CONTEND_ASSERT(n > 0, "uniform over an empty range");
     for (;;) {
       __extension__ using u128 = unsigned __int128;
       u128 m = static_cast<u128>(next()) * n;
       auto low = static_cast<std::uint64_t>(m);
-      if (low >= n || low >= (-n) % n) return static_cast<std::uint64_t>(m >> 64);
+      if (low >= n || low >= (-n) % n) {
+        const auto drawn = static_cast<std::uint64_t>(m >> 64);
+        CONTEND_DEBUG_ASSERT(drawn < n, "uniform draws below n");
+        return drawn;
+      }
     }
   }
   // Uniform in [lo, hi]. REQUIRES: lo <= hi.
   std::int64_t range(std::int64_t lo, std::int64_t hi) {
-    assert(lo <= hi);
+    CONTEND_ASSERT(lo <= hi, "range over an inverted interval");
     auto span = static_cast<std::uint64_t>(hi - lo) + 1;
     if (span == 0) return static_cast<std::int64_t>(next());  // the full 64-bit range
     return lo + static_cast<std::int64_t>(uniform(span));
@@ -71,7 +76,10 @@ class Rng {
   // Exponential with the given mean, by inversion. 1 - unit() is exact (unit() lies on the 2^-53
   // grid) and in (0, 1], so log needs no log1p (a third slower); glibc's log is deterministic
   // for the same input, which keeps every build's draws identical.
-  double exponential(double mean) { return -mean * std::log(1.0 - unit()); }
+  double exponential(double mean) {
+    CONTEND_ASSERT(mean >= 0, "an exponential's mean is not negative");
+    return -mean * std::log(1.0 - unit());
+  }
 
   // An independent stream for a component, keyed by a tag.
   Rng child(std::uint64_t tag) const {

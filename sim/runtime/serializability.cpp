@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "base/invariant.h"
+
 namespace contend {
 
 namespace {
@@ -32,6 +34,7 @@ void apply(Map& m, const Mutation& mu, Version commit_version) {
 }
 
 bool replays(const Map& m, const ReadRecord& r) {
+  CONTEND_ASSERT(r.range || r.rows.empty(), "a single-key read records no rows");
   if (!r.range) {
     auto it = m.find(r.keys.begin);
     std::optional<Bytes> now = it == m.end() ? std::nullopt : std::optional<Bytes>(it->second);
@@ -68,8 +71,11 @@ std::optional<std::string> check_serializable(const std::vector<CommittedTransac
     if (position(a) != position(b)) return position(a) < position(b);
     return a->commit_version == kInvalidVersion ? false : b->commit_version == kInvalidVersion;
   });
+  CONTEND_ASSERT(order.size() == committed.size(), "every committed transaction is replayed");
   Map state;
   for (const CommittedTransaction* t : order) {
+    CONTEND_ASSERT(t->commit_version == kInvalidVersion || t->commit_version > t->read_version,
+                   "a commit lands after its read version");
     Map scratch;  // the state plus this transaction's own writes, built lazily
     std::size_t applied = 0;
     bool has_scratch = false;
@@ -80,6 +86,8 @@ std::optional<std::string> check_serializable(const std::vector<CommittedTransac
         scratch = state;
         has_scratch = true;
       }
+      CONTEND_ASSERT(r.mutations_before <= t->mutations.size(),
+                     "a read follows only the transaction's own mutations");
       for (; applied < r.mutations_before; ++applied)
         apply(scratch, t->mutations[applied], t->commit_version);
       if (!replays(has_scratch ? scratch : state, r)) {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
-#include "sim/store/invariant.h"
+#include "base/invariant.h"
 #include "sim/store/transaction.h"
 
 namespace contend {

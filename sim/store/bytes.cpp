@@ -1,6 +1,6 @@
 #include "sim/store/bytes.h"
 
-#include <cassert>
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -8,7 +8,7 @@ Bytes strinc(BytesView prefix) {
   std::size_t n = prefix.size();
   while (n > 0 && static_cast<unsigned char>(prefix[n - 1]) == 0xff)
     --n;
-  assert(n > 0 && "strinc of a key made only of 0xff bytes");
+  CONTEND_ASSERT(n > 0, "strinc of a key made only of 0xff bytes");
   Bytes out(prefix.substr(0, n));
   out.back() = static_cast<char>(static_cast<unsigned char>(out.back()) + 1);
   return out;

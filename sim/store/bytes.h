@@ -6,13 +6,14 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -79,8 +80,9 @@ inline void copy_bytes(char* to, const char* from, std::size_t n) {
 // counter, a queue slot) copies the bytes inline instead of going through string::assign.
 // REQUIRES: `from` does not view `to`'s bytes.
 inline void assign_bytes(Bytes& to, std::string_view from) {
-  assert(from.empty() || to.empty() || from.data() >= to.data() + to.size() ||
-         to.data() >= from.data() + from.size());
+  CONTEND_DEBUG_ASSERT(from.empty() || to.empty() || from.data() >= to.data() + to.size() ||
+                           to.data() >= from.data() + from.size(),
+                       "assign_bytes: the source does not view the target");
   if (from.size() != to.size()) {
     to.assign(from);
     return;

@@ -1,8 +1,9 @@
 #include "sim/store/conflict_history.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstring>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -43,7 +44,7 @@ void ConflictHistory::KeyBytes::take(KeyBytes& other) noexcept {
 
 void ConflictHistory::KeyBytes::assign(BytesView key, bool append_zero) {
   const std::size_t size = key.size() + (append_zero ? 1 : 0);
-  assert(size <= UINT32_MAX && "keys are far shorter than 4 GiB");
+  CONTEND_ASSERT(size <= UINT32_MAX, "keys are far shorter than 4 GiB");
   release();
   char* bytes = inline_;
   if (size > kInlineCapacity) {
@@ -73,6 +74,7 @@ ConflictHistory::Index ConflictHistory::make_node(BytesView key, bool append_zer
     nodes_.emplace_back();
     keys_.emplace_back();
   }
+  CONTEND_ASSERT(n >= 0 && static_cast<std::size_t>(n) < nodes_.size(), "a node in the pool");
   KeyBytes& bytes = keys_[static_cast<std::size_t>(n)];
   bytes.assign(key, append_zero);
   Node& fresh = node(n);
@@ -87,6 +89,7 @@ ConflictHistory::Index ConflictHistory::make_node(BytesView key, bool append_zer
 }
 
 void ConflictHistory::free_node(Index n) {
+  CONTEND_ASSERT(live_nodes_ > 0, "only a live node is freed");
   keys_[static_cast<std::size_t>(n)].release();
   free_.push_back(n);
   --live_nodes_;
@@ -183,17 +186,21 @@ void ConflictHistory::add(KeyRangeRef range, Version version) {
     return;
   }
   if (range.empty()) return;
-  assert(version >= newest_added_ && "writes must be added in version order");
+  CONTEND_ASSERT(version >= newest_added_, "writes must be added in version order");
   newest_added_ = version;
   add_range(range, version);
   if (live_nodes_ >= compact_at_) compact();
+  CONTEND_DEBUG_ASSERT(newest_write(range) == version || version < horizon_,
+                       "a range just added reads as written at its version");
 }
 
 void ConflictHistory::add_key(BytesView key, Version version) {
-  assert(version >= newest_added_ && "writes must be added in version order");
+  CONTEND_ASSERT(version >= newest_added_, "writes must be added in version order");
   newest_added_ = version;
   add_single_key(key, version);
   if (live_nodes_ >= compact_at_) compact();
+  CONTEND_ASSERT(subtree_max(root_) == version || version < horizon_,
+                 "the newest write is the maximum of the whole tree");
 }
 
 void ConflictHistory::add_range(KeyRangeRef range, Version version) {
@@ -213,6 +220,8 @@ void ConflictHistory::add_range(KeyRangeRef range, Version version) {
   free_subtree(inside);
   const Index begin = make_node(range.begin, false, version);
   root_ = merge(merge(less, begin), rest);
+  CONTEND_ASSERT(subtree_max(root_) == version || version < horizon_,
+                 "the newest write is the maximum of the tree");
 }
 
 void ConflictHistory::add_single_key(BytesView key, Version version) {
@@ -278,12 +287,12 @@ void ConflictHistory::add_single_key(BytesView key, Version version) {
 
 void ConflictHistory::attach_leaf(Index n, Index parent, bool go_left) {
   if (parent == kNil) {
-    assert(root_ == kNil);
+    CONTEND_ASSERT(root_ == kNil, "only an empty tree has no root");
     root_ = n;
     return;
   }
   Index& slot = go_left ? node(parent).left : node(parent).right;
-  assert(slot == kNil);
+  CONTEND_ASSERT(slot == kNil, "a leaf is attached to a free slot");
   slot = n;
 }
 
@@ -393,6 +402,8 @@ Version ConflictHistory::newest_write(KeyRangeRef range) const {
   // No boundary lies strictly inside [k, k + '\x00'): only the segment containing k counts.
   const Version m = is_single_key_range(range) ? version_at(Probe(range.begin))
                                                : newest_in(Probe(range.begin), Probe(range.end));
+  CONTEND_ASSERT(m <= newest_added_ || m == kInvalidVersion,
+                 "no write is newer than the last added");
   return m < horizon_ ? kInvalidVersion : m;
 }
 
@@ -464,6 +475,10 @@ void ConflictHistory::compact() {
     scratch_[kept++] = n;
   }
   scratch_.resize(kept);
+  CONTEND_ASSERT(kept == live_nodes_, "every node is kept or freed");
+  for (std::size_t i = 1; i < kept; ++i) {
+    CONTEND_DEBUG_ASSERT(key_of(scratch_[i - 1]) < key_of(scratch_[i]), "boundaries in order");
+  }
   root_ = build_from_sorted(scratch_);
   compact_at_ = std::max<std::size_t>(4096, 2 * live_nodes_);
 }

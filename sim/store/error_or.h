@@ -2,10 +2,10 @@
 // reads, unknown commit results) travel through the store API and the recipes.
 #pragma once
 
-#include <cassert>
 #include <optional>
 #include <utility>
 
+#include "base/invariant.h"
 #include "sim/store/error.h"
 
 namespace contend {
@@ -14,17 +14,19 @@ template <class T>
 class ErrorOr {
  public:
   ErrorOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
-  ErrorOr(ErrorCode error) : error_(error) { assert(!contend::ok(error)); }  // NOLINT
+  ErrorOr(ErrorCode error) : error_(error) {      // NOLINT: implicit by design
+    CONTEND_ASSERT(!contend::ok(error), "an ErrorOr holding an error holds a real one");
+  }
 
   bool ok() const { return value_.has_value(); }
   explicit operator bool() const { return ok(); }
   ErrorCode error() const { return error_; }
   T& value() & {
-    assert(ok());
+    CONTEND_ASSERT(ok(), "value() of an ErrorOr holding an error");
     return *value_;
   }
   T&& value() && {
-    assert(ok());
+    CONTEND_ASSERT(ok(), "value() of an ErrorOr holding an error");
     return std::move(*value_);
   }
   T& operator*() & { return value(); }

@@ -12,7 +12,6 @@
 // uses or one before it.
 #pragma once
 
-#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -22,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/invariant.h"
 #include "sim/store/bytes.h"
 
 namespace contend {
@@ -39,11 +39,11 @@ class FifoRing {
   std::size_t size() const { return static_cast<std::size_t>(end_ - begin_); }
 
   T& operator[](Number n) {
-    assert(n >= begin_ && n < end_);
+    CONTEND_DEBUG_ASSERT(n >= begin_ && n < end_, "a live entry");
     return slots_[n & mask_];
   }
   const T& operator[](Number n) const {
-    assert(n >= begin_ && n < end_);
+    CONTEND_DEBUG_ASSERT(n >= begin_ && n < end_, "a live entry");
     return slots_[n & mask_];
   }
   T& front() { return (*this)[begin_]; }
@@ -56,19 +56,19 @@ class FifoRing {
     ++end_;
   }
   void pop_front() {
-    assert(!empty());
+    CONTEND_ASSERT(!empty(), "pop_front of an empty ring");
     ++begin_;
   }
   // Releases every entry numbered below n.
   void pop_front_until(Number n) {
-    assert(n >= begin_ && n <= end_);
+    CONTEND_ASSERT(n >= begin_ && n <= end_, "releases only live entries");
     begin_ = n;
   }
   // The first number in [first, last) whose entry fails `pred`, or last; REQUIRES: the entries
   // satisfying pred come first (std::partition_point over numbers).
   template <class Pred>
   Number partition_point(Number first, Number last, Pred pred) const {
-    assert(first >= begin_ && first <= last && last <= end_);
+    CONTEND_ASSERT(first >= begin_ && first <= last && last <= end_, "a range of live entries");
     Number count = last - first;
     while (count > 0) {
       const Number half = count / 2;

@@ -1,8 +1,10 @@
 #include "sim/store/mutation.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cstring>
+
+#include "base/invariant.h"
+#include "sim/store/mutants.h"
 
 namespace contend {
 
@@ -58,7 +60,7 @@ Bytes do_add(const Bytes& existing, BytesView operand) {
 
 // Unsigned little-endian comparison of two equal-length byte strings.
 int compare_le(BytesView a, BytesView b) {
-  assert(a.size() == b.size());
+  CONTEND_ASSERT(a.size() == b.size(), "operands padded to one width");
   for (std::size_t i = a.size(); i-- > 0;) {
     auto x = static_cast<unsigned char>(a[i]);
     auto y = static_cast<unsigned char>(b[i]);
@@ -70,13 +72,13 @@ int compare_le(BytesView a, BytesView b) {
 }  // namespace
 
 Bytes apply_atomic(MutationType type, const std::optional<Bytes>& existing, BytesView operand) {
-  if (!existing) return Bytes(operand);
+  if (!existing) return CONTEND_MUTANT(11) ? Bytes(operand.size(), '\0') : Bytes(operand);
   switch (type) {
     case MutationType::add:
       return do_add(*existing, operand);
     case MutationType::max: {
       Bytes old = resized(*existing, operand.size());
-      return compare_le(old, operand) >= 0 ? old : Bytes(operand);
+      return (compare_le(old, operand) >= 0) != CONTEND_MUTANT(13) ? old : Bytes(operand);
     }
     case MutationType::min: {
       Bytes old = resized(*existing, operand.size());
@@ -87,7 +89,7 @@ Bytes apply_atomic(MutationType type, const std::optional<Bytes>& existing, Byte
     case MutationType::byte_max:
       return BytesView(*existing) >= operand ? *existing : Bytes(operand);
     default:
-      assert(false && "apply_atomic on a non-arithmetic mutation");
+      CONTEND_ASSERT(false, "apply_atomic on a non-arithmetic mutation");
       return *existing;
   }
 }
@@ -96,7 +98,7 @@ Bytes make_versionstamp(Version commit_version, std::uint16_t batch_order) {
   Bytes out(10, '\0');
   auto v = static_cast<std::uint64_t>(commit_version);
   for (int i = 7; i >= 0; --i) {
-    out[static_cast<std::size_t>(i)] = static_cast<char>(v & 0xff);
+    out[static_cast<std::size_t>(CONTEND_MUTANT(12) ? 7 - i : i)] = static_cast<char>(v & 0xff);
     v >>= 8;
   }
   out[8] = static_cast<char>(batch_order >> 8);
@@ -121,7 +123,8 @@ ErrorCode check_versionstamp_param(BytesView with_offset) {
 }
 
 Bytes fill_versionstamp(BytesView with_offset, BytesView versionstamp) {
-  assert(ok(check_versionstamp_param(with_offset)) && versionstamp.size() == 10);
+  CONTEND_ASSERT(ok(check_versionstamp_param(with_offset)) && versionstamp.size() == 10,
+                 "a checked versionstamp parameter and a 10-byte stamp");
   std::uint32_t offset = read_offset(with_offset);
   Bytes out(with_offset.substr(0, with_offset.size() - 4));
   std::memcpy(out.data() + offset, versionstamp.data(), 10);

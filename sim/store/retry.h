@@ -15,7 +15,7 @@
 #include <utility>
 #include <variant>
 
-#include "sim/runtime/task.h"
+#include "base/task.h"
 #include "sim/store/error_or.h"
 #include "sim/store/transaction.h"
 

@@ -9,9 +9,10 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cstddef>
 #include <vector>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -34,20 +35,20 @@ class SlotVector {
   }
   void clear() { size_ = 0; }
   void pop_back() {
-    assert(size_ > 0);
+    CONTEND_ASSERT(size_ > 0, "pop_back of an empty SlotVector");
     --size_;
   }
   // Makes the last live element the one at `index`, shifting [index, size - 1) up by one: with
   // push_slot(), a sorted insert that moves elements by swapping (no copies of their storage).
   void move_last_to(std::size_t index) {
-    assert(index < size_);
+    CONTEND_ASSERT(index < size_, "move_last_to a live index");
     std::rotate(slots_.begin() + static_cast<std::ptrdiff_t>(index),
                 slots_.begin() + static_cast<std::ptrdiff_t>(size_ - 1),
                 slots_.begin() + static_cast<std::ptrdiff_t>(size_));
   }
   // Removes the live elements [first, last), keeping their storage as spares.
   void erase(std::size_t first, std::size_t last) {
-    assert(first <= last && last <= size_);
+    CONTEND_ASSERT(first <= last && last <= size_, "erase live elements");
     std::rotate(slots_.begin() + static_cast<std::ptrdiff_t>(first),
                 slots_.begin() + static_cast<std::ptrdiff_t>(last),
                 slots_.begin() + static_cast<std::ptrdiff_t>(size_));
@@ -62,11 +63,11 @@ class SlotVector {
   bool empty() const { return size_ == 0; }
   std::size_t capacity_slots() const { return slots_.size(); }
   T& operator[](std::size_t i) {
-    assert(i < size_);
+    CONTEND_DEBUG_ASSERT(i < size_, "a live element");
     return slots_[i];
   }
   const T& operator[](std::size_t i) const {
-    assert(i < size_);
+    CONTEND_DEBUG_ASSERT(i < size_, "a live element");
     return slots_[i];
   }
   T& back() { return (*this)[size_ - 1]; }

@@ -1,8 +1,10 @@
 #include "sim/store/store.h"
 
 #include <algorithm>
-#include <cassert>
 #include <tuple>
+
+#include "base/invariant.h"
+#include "sim/store/mutants.h"
 
 namespace contend {
 
@@ -12,16 +14,22 @@ constexpr std::size_t kInsertionSortMax = 16;
 }  // namespace
 
 Version Store::current_version(std::int64_t now_us) const {
+  CONTEND_ASSERT(now_us >= 0, "virtual time starts at zero");
   return std::max<Version>(latest_version_, now_us);
 }
 
 Version Store::grant_read_version(std::int64_t now_us) {
+  const Version before = granted_version_;
   granted_version_ = std::max(granted_version_, current_version(now_us));
+  CONTEND_ASSERT(granted_version_ >= before && granted_version_ >= latest_version_,
+                 "read versions only grow, and see every commit made before them");
   return granted_version_;
 }
 
 ErrorCode Store::check_read_version(Version read_version, std::int64_t now_us) const {
-  if (read_version < current_version(now_us) - kMvccWindowVersions) {
+  CONTEND_ASSERT(read_version != kInvalidVersion && read_version <= granted_version_,
+                 "a read version is one the store granted");
+  if (read_version < current_version(now_us) - kMvccWindowVersions && !CONTEND_MUTANT(15)) {
     return ErrorCode::transaction_too_old;
   }
   return ErrorCode::success;
@@ -35,11 +43,15 @@ std::map<Bytes, Bytes, KeyLess> Store::latest_state() const {
 }
 
 std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
+  CONTEND_ASSERT(read_version <= granted_version_, "a read at a version the store granted");
   std::optional<Bytes> value;
   if (auto it = current_.find(KeyProbe(key)); it != current_.end()) value = it->second;
   // Undo newer commits, newest first, so the oldest commit after read_version has the last word.
-  for (auto n = log_.end(); n != log_.begin() && log_[n - 1].version > read_version; --n) {
+  for (auto n = log_.end();
+       !CONTEND_MUTANT(16) && n != log_.begin() && log_[n - 1].version > read_version; --n) {
     const LoggedCommit& commit = log_[n - 1];
+    CONTEND_DEBUG_ASSERT(n - 1 == log_.begin() || log_[n - 2].version < commit.version,
+                         "logged versions strictly increase");
     const auto e = undo_lower_bound(commit, key);
     if (e == commit.undo_end || !equal_bytes(undo_[e].key, key)) continue;
     if (undo_[e].existed) {
@@ -53,11 +65,14 @@ std::optional<Bytes> Store::get(BytesView key, Version read_version) const {
 
 FifoRing<Store::UndoEntry>::Number Store::undo_lower_bound(const LoggedCommit& commit,
                                                            BytesView key) const {
+  CONTEND_DEBUG_ASSERT(commit.undo_begin <= commit.undo_end && commit.undo_begin >= undo_.begin(),
+                       "a logged commit's undo entries are still in the ring");
   return undo_.partition_point(commit.undo_begin, commit.undo_end,
                                [&](const UndoEntry& e) { return KeyLess()(e.key, key); });
 }
 
 Store::Overlay Store::overlay_since(KeyRangeRef range, Version read_version) const {
+  CONTEND_ASSERT(!range.empty(), "scan() skips empty ranges before building an overlay");
   Overlay overlay;
   for (auto n = log_.end(); n != log_.begin() && log_[n - 1].version > read_version; --n) {
     const LoggedCommit& commit = log_[n - 1];
@@ -74,7 +89,10 @@ Store::Overlay Store::overlay_since(KeyRangeRef range, Version read_version) con
 const Store::LoggedCommit* Store::logged_commit(Version version) const {
   const auto first = log_.partition_point(
       log_.begin(), log_.end(), [&](const LoggedCommit& c) { return c.version < version; });
-  return first != log_.end() && log_[first].version == version ? &log_[first] : nullptr;
+  const LoggedCommit* found =
+      first != log_.end() && log_[first].version == version ? &log_[first] : nullptr;
+  CONTEND_ASSERT(found == nullptr || found->version == version, "the commit asked for");
+  return found;
 }
 
 std::optional<FifoRing<Store::LoggedCommit>::Number> Store::few_commits_after(
@@ -88,11 +106,16 @@ std::optional<FifoRing<Store::LoggedCommit>::Number> Store::few_commits_after(
   // A lone single-key write adds nothing to logged_writes_, so this counts all but those.
   if (first != log_.end() && logged_writes_.end() - log_[first].writes_begin > kScannedWritesMax)
     return std::nullopt;
+  CONTEND_ASSERT(first == log_.end() || log_[first].version > read_version,
+                 "the scan starts at the first commit after the read version");
+  CONTEND_ASSERT(first == log_.begin() || log_[first - 1].version <= read_version,
+                 "and misses none after it");
   return first;
 }
 
 FifoRing<Store::LoggedRange>::Number Store::logged_write_meeting(const LoggedCommit& commit,
                                                                  KeyRangeRef read) const {
+  CONTEND_ASSERT(!commit.write_is_undo_key, "a lone-key commit logs no write ranges");
   auto w = commit.writes_begin;
   while (w != commit.writes_end && !logged_write(w).intersects(read))
     ++w;
@@ -113,6 +136,8 @@ ConflictCause Store::conflict_cause(std::size_t read_index, KeyRangeRef read,
   } else if (const auto w = logged_write_meeting(writer, read); w != writer.writes_end) {
     cause.writer_range = copy_of(logged_write(w));
   }
+  CONTEND_ASSERT(KeyRangeRef(cause.writer_range).intersects(read),
+                 "a conflict names a committed write that meets the read range");
   return cause;
 }
 
@@ -125,8 +150,10 @@ std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) 
     // history would name: look at the few there are, newest first.
     for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
       const KeyRangeRef read = request.read_ranges[i];
-      for (auto n = log_.end(); n != *first_newer; --n) {
-        if (writes_into(log_[n - 1], read)) return conflict_cause(i, read, log_[n - 1]);
+      for (auto n = log_.end() - (CONTEND_MUTANT(14) ? 1 : 0); n > *first_newer; --n) {
+        if (!writes_into(log_[n - 1], read)) continue;
+        CONTEND_ASSERT(log_[n - 1].version > read_version, "a conflict is with a newer write");
+        return conflict_cause(i, read, log_[n - 1]);
       }
     }
     return std::nullopt;
@@ -135,9 +162,11 @@ std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) 
   for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
     const KeyRangeRef read = request.read_ranges[i];
     const Version newest = history_.newest_write(read);
-    if (newest <= read_version) continue;
+    if (newest <= read_version + (CONTEND_MUTANT(18) ? kVersionsPerSecond : 0)) continue;
     const LoggedCommit* writer = logged_commit(newest);
-    assert(writer != nullptr && "a write newer than a read version inside the window is logged");
+    CONTEND_ASSERT(writer != nullptr,
+                   "a write newer than a read version inside the window is logged");
+    CONTEND_ASSERT(writes_into(*writer, read), "the history and the log agree on the writer");
     return conflict_cause(i, read, *writer);
   }
   return std::nullopt;
@@ -148,6 +177,8 @@ void Store::catch_up_history() {
   // commit can still have: the history would read them as no write anyway.
   for (auto n = std::max(history_next_, log_.begin()); n != log_.end(); ++n) {
     const LoggedCommit& commit = log_[n];
+    CONTEND_DEBUG_ASSERT(n == log_.begin() || log_[n - 1].version < commit.version,
+                         "commits enter the history in version order");
     if (commit.write_is_undo_key) {
       history_.add_key(undo_[commit.undo_begin].key, commit.version);
       continue;
@@ -159,9 +190,15 @@ void Store::catch_up_history() {
 }
 
 CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
-  assert(request.read_version != kInvalidVersion && request.read_version <= granted_version_);
+  CONTEND_ASSERT(
+      request.read_version != kInvalidVersion && request.read_version <= granted_version_,
+      "a commit's read version is one the store granted");
+  CONTEND_ASSERT(request.mutations.empty() || !request.write_ranges.empty(),
+                 "every mutation has a write conflict range");
   CommitResult result;
   Version commit_version = std::max<Version>({latest_version_ + 1, granted_version_ + 1, now_us});
+  CONTEND_ASSERT(commit_version > latest_version_ && commit_version > request.read_version,
+                 "commit versions only grow, past every read version granted");
   // A transaction with writes always carries a read conflict range (FoundationDB makes it
   // self-conflicting when its reads and writes are disjoint), so it can be too old.
   if (request.read_version < commit_version - kMvccWindowVersions) {
@@ -174,11 +211,15 @@ CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
     return result;
   }
   apply(request, commit_version);
+  CONTEND_ASSERT(latest_version_ == commit_version && log_.back().version == commit_version,
+                 "an applied commit is the newest, and logged");
   result.commit_version = commit_version;
   return result;
 }
 
 void Store::record_before(BytesView key, const Bytes* before) {
+  CONTEND_DEBUG_ASSERT(before == nullptr || current_.find(KeyProbe(key)) != current_.end(),
+                       "a value before the commit is the key's current one");
   UndoEntry& entry = pending_undo_.emplace_back();
   entry.existed = before != nullptr;
   if (before != nullptr) {
@@ -202,7 +243,8 @@ void Store::put(KeyMap::iterator at, BytesView key, BytesView value) {
   spare_nodes_.pop_back();
   node.key().assign(key);
   node.mapped().assign(value);
-  current_.insert(at, std::move(node));
+  const auto inserted = current_.insert(at, std::move(node));
+  CONTEND_ASSERT(equal_bytes(inserted->first.bytes, key), "a recycled node holds the new key");
 }
 
 void Store::erase_range(KeyMap::iterator first, KeyMap::iterator last) {
@@ -215,9 +257,12 @@ void Store::erase_range(KeyMap::iterator first, KeyMap::iterator last) {
     }
     first = next;
   }
+  CONTEND_ASSERT(spare_nodes_.size() <= kSpareNodesMax, "spare nodes are bounded");
 }
 
 void Store::log_commit(const CommitRequest& request, Version commit_version, ByteFifo::Mark mark) {
+  CONTEND_ASSERT(log_.empty() || log_.back().version < commit_version,
+                 "logged versions strictly increase");
   LoggedCommit logged;
   logged.version = commit_version;
   logged.client = request.client;
@@ -239,6 +284,10 @@ void Store::log_commit(const CommitRequest& request, Version commit_version, Byt
       undo_.push_back(pending_undo_[i]);
   }
   logged.undo_end = undo_.end();
+  for (auto e = logged.undo_begin; e != logged.undo_end; ++e) {
+    CONTEND_DEBUG_ASSERT(e == logged.undo_begin || KeyLess()(undo_[e - 1].key, undo_[e].key),
+                         "a commit's undo entries are sorted by key, one per key");
+  }
   pending_undo_.clear();
   logged.writes_begin = logged_writes_.end();
   logged.write_is_undo_key =
@@ -247,6 +296,7 @@ void Store::log_commit(const CommitRequest& request, Version commit_version, Byt
       equal_bytes(request.write_ranges[0].begin, undo_[logged.undo_begin].key);
   if (!logged.write_is_undo_key) {
     for (const KeyRangeRef& w : request.write_ranges) {
+      CONTEND_DEBUG_ASSERT(!w.empty(), "write conflict ranges are not empty");
       const auto [begin, end] = bytes_.append_pair(w.begin, w.end);
       logged_writes_.push_back(LoggedRange{begin, end});
     }
@@ -257,7 +307,8 @@ void Store::log_commit(const CommitRequest& request, Version commit_version, Byt
 
 void Store::apply(const CommitRequest& request, Version commit_version) {
   const ByteFifo::Mark mark = bytes_.mark();
-  assert(pending_undo_.empty());
+  CONTEND_ASSERT(pending_undo_.empty(), "no other commit is being applied");
+  CONTEND_ASSERT(commit_version > latest_version_, "versions only grow");
   std::optional<Bytes> versionstamp;  // made on first use
   auto stamp = [&]() -> const Bytes& {
     if (!versionstamp) versionstamp = make_versionstamp(commit_version, 0);
@@ -276,7 +327,8 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
         break;
       case MutationType::clear_range: {
         auto first = current_.lower_bound(KeyProbe(m.param1));
-        auto last = current_.lower_bound(KeyProbe(m.param2));
+        auto last = CONTEND_MUTANT(17) ? current_.upper_bound(KeyProbe(m.param2))
+                                       : current_.lower_bound(KeyProbe(m.param2));
         for (auto it = first; it != last; ++it)
           record_before(it->first.bytes, &it->second);
         erase_range(first, last);
@@ -310,6 +362,8 @@ void Store::prune(Version horizon) {
   if (log_.empty() || log_.front().version > horizon) return;  // nothing leaves the window
   while (!log_.empty() && log_.front().version <= horizon)
     log_.pop_front();
+  CONTEND_ASSERT(log_.empty() || log_.front().version > horizon,
+                 "the log keeps exactly the commits inside the window");
   if (log_.empty()) {
     undo_.pop_front_until(undo_.end());
     logged_writes_.pop_front_until(logged_writes_.end());

@@ -1,8 +1,10 @@
 #include "sim/store/transaction.h"
 
 #include <algorithm>
-#include <cassert>
 #include <memory>
+
+#include "base/invariant.h"
+#include "sim/store/mutants.h"
 
 namespace contend {
 
@@ -70,7 +72,7 @@ Transaction::~Transaction() {
 }
 
 Transaction::Transaction(Database db) : db_(db), buffers_(acquire_buffers()) {
-  assert(db.store != nullptr && db.env != nullptr);
+  CONTEND_ASSERT(db.store != nullptr && db.env != nullptr, "a transaction needs a database");
   start_attempt();
 }
 
@@ -131,6 +133,10 @@ Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
   entry.value = {};
   entry.pending_ops.clear();
   if (index + 1 < writes_.size()) writes_.move_last_to(index);
+  CONTEND_DEBUG_ASSERT(index == 0 || KeyLess()(writes_[index - 1].key, key),
+                       "the write map stays sorted, one entry per key");
+  CONTEND_DEBUG_ASSERT(index + 1 == writes_.size() || KeyLess()(key, writes_[index + 1].key),
+                       "the write map stays sorted, one entry per key");
   return writes_[index];
 }
 
@@ -172,6 +178,7 @@ void Transaction::clear(BytesView key) {
   entry.kind = WriteEntry::Kind::clear;
   entry.value = {};
   entry.pending_ops.clear();
+  if (CONTEND_MUTANT(8)) return;
   note_write(k.key, k.after, 0);
 }
 
@@ -206,6 +213,9 @@ void Transaction::clear_range(KeyRangeRef range) {
     it = cleared_.erase(it);
   }
   cleared_.emplace(std::move(begin), std::move(end));
+  for (auto c = cleared_.begin(); c != cleared_.end() && std::next(c) != cleared_.end(); ++c) {
+    CONTEND_DEBUG_ASSERT(c->second < std::next(c)->first, "cleared ranges stay disjoint");
+  }
   note_write(copied.begin, copied.end, 0);
 }
 
@@ -217,7 +227,7 @@ bool Transaction::in_cleared_range(BytesView key) const {
 }
 
 void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand) {
-  assert(is_atomic(type));
+  CONTEND_ASSERT(is_atomic(type), "atomic_op of an atomic mutation type");
   if (type == MutationType::set_versionstamped_key) {
     if (ErrorCode e = check_versionstamp_param(key); !ok(e)) {
       sticky_error_ = e;
@@ -325,12 +335,14 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
   const WriteEntry& entry = *found;
   switch (entry.kind) {
     case WriteEntry::Kind::set:
+      if (CONTEND_MUTANT(6)) return db_value;
       return std::optional<Bytes>(Bytes(entry.value));
     case WriteEntry::Kind::clear:
       return std::optional<Bytes>();
     case WriteEntry::Kind::unreadable:
       return ErrorCode::accessed_unreadable;
     case WriteEntry::Kind::dependent: {
+      CONTEND_ASSERT(!entry.pending_ops.empty(), "a dependent write has atomic ops to apply");
       std::optional<Bytes> value = db_value;
       for (const auto& [type, operand] : entry.pending_ops)
         value = apply_atomic(type, value, operand);
@@ -341,6 +353,7 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
 }
 
 void Transaction::push_read_range(KeyRangeRef range) {
+  CONTEND_ASSERT(!range.empty(), "read conflict ranges are not empty");
   read_ranges_.push_back(range);
   read_range_steps_.push_back(step_);
 }
@@ -350,7 +363,7 @@ void Transaction::push_read_range(KeyRangeRef range) {
 void Transaction::add_conflict_for_read(KeyRangeRef range) {
   if (range.empty()) return;
   size_bytes_ += range.begin.size() + range.end.size();
-  if (writes_.empty() && cleared_.empty()) {  // nothing written yet: the whole range
+  if ((writes_.empty() && cleared_.empty()) || CONTEND_MUTANT(7)) {  // nothing written yet
     push_read_range(range);
     return;
   }
@@ -389,8 +402,26 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snaps
   if (FootprintSink* sink = env().footprints()) sink->on_database_read(*this, just_key);
   auto result = overlay(key.key, db_value);
   if (!result.ok()) return result;
-  if (!snapshot) add_conflict_for_read(just_key);
+  if (!snapshot && !CONTEND_MUTANT(1)) add_conflict_for_read(just_key);
   return result;
+}
+
+// Every range read's postcondition: at most `limit` rows, every key inside the range, in strictly
+// increasing key order (decreasing when `reverse`). Always checked: the count; in Debug builds
+// (these compare keys on the hot path: +15% on store/read_set_commit), the ends and the order.
+void Transaction::check_rows(KeyRangeRef range, bool reverse, std::size_t limit,
+                             const RangeResult& rows) {
+  CONTEND_ASSERT(rows.size() <= limit, "a range read returns at most its limit");
+  if (rows.empty()) return;
+  const BytesView low = reverse ? BytesView(rows.back().key) : BytesView(rows.front().key);
+  const BytesView high = reverse ? BytesView(rows.front().key) : BytesView(rows.back().key);
+  CONTEND_DEBUG_ASSERT(!(low < range.begin) && high < range.end, "rows inside the range read");
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const BytesView key = rows[i].key;
+    const BytesView previous = rows[i - 1].key;
+    CONTEND_DEBUG_ASSERT(reverse ? key < previous : previous < key,
+                         "rows in key order, each key once");
+  }
 }
 
 // The database's rows merged with this transaction's own writes (read-your-writes).
@@ -407,7 +438,7 @@ void Transaction::read_merged(KeyRangeRef range, std::size_t limit, bool reverse
   auto before = [&](BytesView a, BytesView b) { return reverse ? b < a : a < b; };
   auto emit = [&](BytesView key, const std::optional<Bytes>& db_value) {
     auto value = overlay(key, db_value);
-    assert(value.ok());  // unreadable entries were rejected above
+    CONTEND_ASSERT(value.ok(), "unreadable entries were rejected above");
     if (value->has_value()) out.push_back(KeyValue{Bytes(key), std::move(**value)});
     return out.size() < limit;
   };
@@ -427,7 +458,7 @@ void Transaction::read_merged(KeyRangeRef range, std::size_t limit, bool reverse
 
 ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& options,
                                     RangeResult& out) {
-  assert(out.empty());
+  CONTEND_ASSERT(out.empty(), "a range read fills an empty result");
   if (compare_bytes(range.begin, range.end) > 0) return ErrorCode::inverted_range;
   if (compare_bytes(range.end, kSystemKeysBegin) > 0) return ErrorCode::key_outside_legal_range;
   if (unreadable(range)) return ErrorCode::accessed_unreadable;
@@ -443,17 +474,25 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
   } else {
     read_merged(range, limit, reverse, out);
   }
+  check_rows(range, reverse, limit, out);
   FootprintSink* sink = env().footprints();
-  if (options.snapshot && sink == nullptr) return ErrorCode::success;
+  if (options.snapshot && sink == nullptr && !CONTEND_MUTANT(2)) return ErrorCode::success;
   // The keys whose values decided the answer: all of the range, or up to the last row returned
   // when the limit stopped the read (FoundationDB's read conflict range for the read).
   KeyRangeRef decided = range;
   if (out.size() >= limit) {
     decided = reverse ? KeyRangeRef{arena_.copy(out.back().key), range.end}
                       : KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)};
+    if (CONTEND_MUTANT(4) && !reverse) decided.end = arena_.copy(out.back().key);
+    if (CONTEND_MUTANT(5) && reverse) {
+      decided = KeyRangeRef{range.begin, arena_.copy_key_after(out.back().key)};
+    }
   }
+  CONTEND_DEBUG_ASSERT(!(decided.begin < range.begin) && !(range.end < decided.end),
+                       "a read's conflict range lies within the range read");
   if (sink != nullptr) sink->on_database_read(*this, decided);
-  if (!options.snapshot) add_conflict_for_read(decided);
+  if ((!options.snapshot && !CONTEND_MUTANT(3)) || (options.snapshot && CONTEND_MUTANT(2)))
+    add_conflict_for_read(decided);
   return ErrorCode::success;
 }
 
@@ -461,6 +500,7 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
 // happen now: success, or the error that abandons the attempt.
 ErrorCode Transaction::begin_read() {
   take_read_version_if_needed();
+  CONTEND_ASSERT(read_version_.has_value() && *read_version_ >= 0, "a read has a read version");
   if (ErrorCode e = db_.store->check_read_version(*read_version_, env().store_time_us()); !ok(e))
     return e;
   switch (env().read_fault(client())) {
@@ -510,7 +550,8 @@ ErrorCode Transaction::do_commit() {
   take_read_version_if_needed();
   CommitFault fault = env().commit_fault(client());
   if (fault == CommitFault::not_committed_before) return ErrorCode::not_committed;
-  if (fault == CommitFault::unknown_result_not_applied) return ErrorCode::commit_unknown_result;
+  if (fault == CommitFault::unknown_result_not_applied && !CONTEND_MUTANT(10))
+    return ErrorCode::commit_unknown_result;
   CommitRequest request{client(),     transaction_id_, *read_version_,
                         read_ranges_, write_ranges_,   mutations_};
   CommitResult result = db_.store->commit(request, env().store_time_us());
@@ -522,7 +563,13 @@ ErrorCode Transaction::do_commit() {
     }
     return result.error;
   }
+  CONTEND_ASSERT(result.commit_version > *read_version_,
+                 "a commit lands after the version its reads saw");
   committed_version_ = result.commit_version;
+  if (fault == CommitFault::unknown_result_applied && CONTEND_MUTANT(9)) {
+    request.read_version = db_.store->grant_read_version(env().store_time_us());
+    db_.store->commit(request, env().store_time_us());
+  }
   if (fault == CommitFault::unknown_result_applied) return ErrorCode::commit_unknown_result;
   return ErrorCode::success;
 }
@@ -537,6 +584,7 @@ Transaction::OnErrorOp::OnErrorOp(Transaction& tr, ErrorCode e)
                                          tr.env().random01(tr.client()));
     tr.backoff_us_ = std::min(tr.backoff_us_ * 2, kMaxBackoffUs);
   }
+  CONTEND_ASSERT(delay_us >= 0 && delay_us <= kMaxBackoffUs, "backoff within FDB's bounds");
   tr.reset();
 }
 

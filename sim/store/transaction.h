@@ -22,7 +22,6 @@
 // affects results.
 #pragma once
 
-#include <cassert>
 #include <coroutine>
 #include <cstdint>
 #include <map>
@@ -31,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/invariant.h"
 #include "sim/store/byte_arena.h"
 #include "sim/store/bytes.h"
 #include "sim/store/environment.h"
@@ -207,6 +207,7 @@ class Transaction {
   void push_read_range(KeyRangeRef range);
   // Records the write conflict range [begin, end) (views into the arena) and the write's size.
   void note_write(BytesView begin, BytesView end, std::size_t bytes) {
+    CONTEND_DEBUG_ASSERT(begin < end, "write conflict ranges are not empty");
     write_ranges_.push_back(KeyRangeRef{begin, end});
     size_bytes_ += bytes + begin.size() + end.size();
   }
@@ -214,6 +215,8 @@ class Transaction {
   ErrorCode begin_read();
 
   ErrorOr<std::optional<Bytes>> do_get(const KeyCopy& key, bool snapshot);
+  static void check_rows(KeyRangeRef range, bool reverse, std::size_t limit,
+                         const RangeResult& rows);
   // The rows of a range read into `out` (empty on entry), or the error that abandons the read.
   ErrorCode do_get_range(KeyRangeRef range, const RangeOptions& options, RangeResult& out);
   void read_merged(KeyRangeRef range, std::size_t limit, bool reverse, RangeResult& out) const;
@@ -265,7 +268,7 @@ class StoreOpBase : public PendingOp {
  protected:
   // Abandons the reader: the enclosing attempt resumes and sees `e`.
   void abort_with(ErrorCode e) {
-    assert(tr_->abort_target_ && "a read must run inside attempt() or run()");
+    CONTEND_ASSERT(tr_->abort_target_, "a read must run inside attempt() or run()");
     tr_->read_error_ = e;
     continuation = tr_->abort_target_;
     tr_->env().on_attempt_end(*tr_, e);

@@ -1,6 +1,9 @@
 #include "sim/store/tuple.h"
 
+#include <cstdio>
 #include <cstring>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -140,7 +143,7 @@ void pack_into(Bytes& out, const Tuple& t, bool nested) {
 class Reader {
  public:
   explicit Reader(BytesView in, std::size_t pos = 0) : in_(in), pos_(pos) {}
-  std::optional<Tuple> read_tuple(bool nested);
+  std::optional<Tuple> read_top_level();
   bool read_element(TupleElement& e, bool nested);
   std::size_t position() const { return pos_; }
   const TupleError& error() const { return error_; }
@@ -166,6 +169,9 @@ class Reader {
   bool read_escaped(Bytes& out, std::size_t start, const char* what);
   bool read_integer(TupleElement& e, std::uint8_t code, std::size_t start);
   bool read_long_integer(TupleElement& e, std::uint8_t code, std::size_t start);
+  // The nested tuple whose 0x05 is at `start` (pos_ just past it), nested ones included, with an
+  // explicit stack: the native stack stays flat however deep the nesting.
+  bool read_nested(TupleElement& e, std::size_t start);
 
   BytesView in_;
   std::size_t pos_ = 0;
@@ -274,12 +280,8 @@ bool Reader::read_element(TupleElement& e, bool nested) {
       e = TupleElement(std::move(payload));
       return true;
     }
-    case kNested: {
-      auto inner = read_tuple(true);
-      if (!inner) return false;
-      e = TupleElement(std::move(*inner));
-      return true;
-    }
+    case kNested:
+      return read_nested(e, start);
     case kNegLong:
     case kPosLong:
       return read_long_integer(e, code, start);
@@ -325,27 +327,51 @@ bool Reader::read_element(TupleElement& e, bool nested) {
   }
 }
 
-std::optional<Tuple> Reader::read_tuple(bool nested) {
-  const std::size_t start = pos_ == 0 ? 0 : pos_ - 1;
+bool Reader::read_nested(TupleElement& e, std::size_t start) {
+  struct Open {
+    Tuple tuple;
+    std::size_t start;  // offset of its 0x05
+  };
+  std::vector<Open> open;
+  open.push_back(Open{Tuple{}, start});
+  while (true) {
+    CONTEND_ASSERT(!open.empty() && open.size() <= kMaxTupleDepth, "the open nested tuples");
+    if (pos_ >= in_.size()) {
+      return fail(open.back().start, "unterminated nested tuple: no 0x00 terminator");
+    }
+    const std::uint8_t code = byte_at(pos_);
+    if (code == kNull && !(pos_ + 1 < in_.size() && byte_at(pos_ + 1) == kEscape)) {
+      ++pos_;  // the end of the innermost open tuple
+      Tuple done = std::move(open.back().tuple);
+      open.pop_back();
+      if (open.empty()) {
+        e = TupleElement(std::move(done));
+        return true;
+      }
+      open.back().tuple.items.emplace_back(std::move(done));
+      continue;
+    }
+    if (code == kNested) {
+      if (open.size() == kMaxTupleDepth) {
+        return fail(pos_,
+                    "nested tuples deeper than " + std::to_string(kMaxTupleDepth) + " levels");
+      }
+      open.push_back(Open{Tuple{}, pos_});
+      ++pos_;
+      continue;
+    }
+    TupleElement inner;  // not a nested tuple: read_element does not come back here
+    if (!read_element(inner, true)) return false;
+    open.back().tuple.items.push_back(std::move(inner));
+  }
+}
+
+std::optional<Tuple> Reader::read_top_level() {
   Tuple t;
   while (pos_ < in_.size()) {
-    if (nested && byte_at(pos_) == kNull) {
-      if (pos_ + 1 < in_.size() && byte_at(pos_ + 1) == kEscape) {
-        TupleElement e;
-        if (!read_element(e, true)) return std::nullopt;
-        t.items.push_back(std::move(e));
-        continue;
-      }
-      ++pos_;  // end of the nested tuple
-      return t;
-    }
     TupleElement e;
-    if (!read_element(e, nested)) return std::nullopt;
+    if (!read_element(e, false)) return std::nullopt;
     t.items.push_back(std::move(e));
-  }
-  if (nested) {
-    fail(start, "unterminated nested tuple: no 0x00 terminator");
-    return std::nullopt;
   }
   return t;
 }
@@ -491,7 +517,7 @@ Bytes pack(const Tuple& tuple) {
 UnpackResult unpack(BytesView bytes) {
   Reader reader(bytes);
   UnpackResult result;
-  result.tuple = reader.read_tuple(false);
+  result.tuple = reader.read_top_level();
   if (!result.tuple) result.error = reader.error();
   return result;
 }
@@ -544,6 +570,63 @@ int compare(const Tuple& a, const Tuple& b) {
     if (int c = compare_elements(a.items[i], b.items[i]); c != 0) return c;
   }
   return three_way(a.items.size(), b.items.size());
+}
+
+namespace {
+void append_text(std::string& out, const Tuple& t);
+
+void append_text(std::string& out, const TupleElement& e) {
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, TupleNull>) {
+          out += "None";
+        } else if constexpr (std::is_same_v<T, TupleBytes>) {
+          out += "b'" + to_hex(v.bytes) + "'";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          out += "\"" + printable(v) + "\"";
+        } else if constexpr (std::is_same_v<T, Tuple>) {
+          append_text(out, v);
+        } else if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) {
+          out += std::to_string(v);
+        } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%.17g", static_cast<double>(v));
+          out += text;
+        } else if constexpr (std::is_same_v<T, bool>) {
+          out += v ? "True" : "False";
+        } else if constexpr (std::is_same_v<T, Uuid>) {
+          out += "UUID('" + to_hex(BytesView(reinterpret_cast<const char*>(v.bytes.data()), 16)) +
+                 "')";
+        } else if constexpr (std::is_same_v<T, Versionstamp>) {
+          out += "Versionstamp('" +
+                 to_hex(BytesView(reinterpret_cast<const char*>(v.transaction.data()), 10)) +
+                 "', " + std::to_string(v.user_version) + ")";
+        }
+      },
+      e.value);
+}
+
+void append_text(std::string& out, const Tuple& t) {
+  out += '(';
+  for (std::size_t i = 0; i < t.items.size(); ++i) {
+    if (i > 0) out += ", ";
+    append_text(out, t.items[i]);
+  }
+  out += t.items.size() == 1 ? ",)" : ")";
+}
+}  // namespace
+
+std::string to_string(const Tuple& tuple) {
+  std::string out;
+  append_text(out, tuple);
+  return out;
+}
+
+std::string describe_key(BytesView key) {
+  UnpackResult r = unpack(key);
+  if (r.ok()) return to_string(*r.tuple);
+  return "not a tuple: " + r.error.to_string();
 }
 
 }  // namespace contend

@@ -41,12 +41,18 @@ struct Versionstamp {
 
 struct TupleElement;
 
+// Nested tuples deeper than this are refused by unpack() (a clear error, not a reader, printer
+// or destructor that recurses once per level until the stack runs out). FoundationDB sets no
+// limit; no key a recipe writes nests more than a level or two.
+inline constexpr std::size_t kMaxTupleDepth = 1000;
+
 struct Tuple {
   std::vector<TupleElement> items;
   Tuple() = default;
   Tuple(std::initializer_list<TupleElement> elements);
-  std::size_t size() const { return items.size(); }
-  const TupleElement& operator[](std::size_t i) const { return items[i]; }
+  // Defined below TupleElement: vector's size() and operator[] need the complete type.
+  std::size_t size() const;
+  const TupleElement& operator[](std::size_t i) const;
   friend bool operator==(const Tuple& a, const Tuple& b);
 };
 
@@ -77,6 +83,13 @@ struct TupleElement {
   friend bool operator==(const TupleElement& a, const TupleElement& b);
 };
 
+inline std::size_t Tuple::size() const {
+  return items.size();
+}
+inline const TupleElement& Tuple::operator[](std::size_t i) const {
+  return items[i];
+}
+
 struct TupleError {
   std::size_t offset = 0;  // the byte at fault
   std::string message;
@@ -106,5 +119,9 @@ std::optional<TupleElement> unpack_element(BytesView bytes, std::size_t& pos);
 std::optional<Bytes> pack_with_versionstamp(const Tuple& tuple, std::string& error);
 // Tuple order: -1, 0 or 1.
 int compare(const Tuple& a, const Tuple& b);
+// Python's tuple notation, for messages: ("Q", 3, b'00ff'), nested tuples in parentheses.
+std::string to_string(const Tuple& tuple);
+// A key as a tuple for messages: its tuple notation, or why it is not one.
+std::string describe_key(BytesView key);
 
 }  // namespace contend
