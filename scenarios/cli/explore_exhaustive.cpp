@@ -159,6 +159,7 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
       }
     }
   }
+  if (r.verdicts.count("simulator_fault") != 0) return 4;  // contend itself broke: say so first
   if (r.violation) return shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
   if (scenario.expect != "linearizable") return r.exhausted ? 1 : 3;
   const bool all_clean = r.verdicts.size() <= 1 && r.bound_hits == 0;

@@ -20,7 +20,8 @@ struct ExhaustiveArgs {
 };
 
 // Runs the search on a loaded, validated scenario; returns the exit status (0 as the scenario
-// expects, 1 not, 2 bad input, 3 the budget ran out before the space was exhausted).
+// expects, 1 not, 2 bad input, 3 the budget ran out before the space was exhausted, 4 a
+// simulator fault in some execution).
 int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args);
 
 }  // namespace contend::cli

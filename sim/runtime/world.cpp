@@ -1,7 +1,6 @@
 #include "sim/runtime/world.h"
 
 #include <algorithm>
-#include <cassert>
 
 #include "base/invariant.h"
 #include "sim/store/transaction.h"
@@ -25,7 +24,8 @@ World::~World() {
 }
 
 Rng& World::client_rng(ClientId client) {
-  assert(client >= 0 && static_cast<std::size_t>(client) < clients_.size());
+  CONTEND_ASSERT(client >= 0 && static_cast<std::size_t>(client) < clients_.size(),
+                 "a client id the world never handed out");
   return clients_[static_cast<std::size_t>(client)]->rng;
 }
 
@@ -51,9 +51,10 @@ void World::start_new_clients() {
 }
 
 std::coroutine_handle<> World::submit(PendingOp& op) {
-  assert(op.client >= 0 && static_cast<std::size_t>(op.client) < clients_.size());
+  CONTEND_ASSERT(op.client >= 0 && static_cast<std::size_t>(op.client) < clients_.size(),
+                 "a step of a client the world never handed out");
   Client& c = *clients_[static_cast<std::size_t>(op.client)];
-  assert(c.pending == nullptr && "a client has at most one step in flight");
+  CONTEND_ASSERT(c.pending == nullptr, "a client has at most one step in flight");
   std::int64_t delay = op.kind == StepKind::sleep ? op.delay_us
                        : options_.exhaustive
                            ? kExhaustiveStepUs
