@@ -10,10 +10,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/invariant.h"
 #include "scenarios/expectation.h"
 #include "scenarios/runner.h"
 #include "sim/runtime/dpor.h"
-#include "base/invariant.h"
 
 namespace contend {
 

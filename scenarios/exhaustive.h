@@ -7,10 +7,10 @@
 // on threads (one world per thread at a time), `shard` K/N takes every N-th unit, and a
 // checkpoint file records finished units so a stopped search resumes where it was.
 //
-// Smallest first (`minimise`, when stopping at the first violation): every fault budget up to the asked one and, within it, every smaller scope (fewer
-// operations in all, then fewer clients) is searched before the asked scope, so the first
-// violation found is minimal in that order by construction — and a clean result covers every
-// scope up to the asked one.
+// Smallest first (`minimise`, when stopping at the first violation): every fault budget up to the
+// asked one and, within it, every smaller scope (fewer operations in all, then fewer clients) is
+// searched before the asked scope, so the first violation found is minimal in that order by
+// construction — and a clean result covers every scope up to the asked one.
 #pragma once
 
 #include <cstdint>

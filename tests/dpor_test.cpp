@@ -191,16 +191,13 @@ TEST_P(KnownWrong, TheReducedSearchFindsTheViolationAtItsSmallestScope) {
 
 INSTANTIATE_TEST_SUITE_P(
     Catalog, KnownWrong,
-    testing::Values(WrongCase{"first-cut-queue", 2, 1, 0, model::ViolationKind::lost},
-                    WrongCase{"snapshot-dequeue-queue", 2, 2, 0,
-                              model::ViolationKind::duplicate_delivery},
-                    WrongCase{"split-dequeue-queue", 2, 2, 0,
-                              model::ViolationKind::duplicate_delivery},
-                    WrongCase{"hc-queue-no-reads", 2, 3, 0,
-                              model::ViolationKind::duplicate_delivery},
-                    WrongCase{"checked-dequeue-queue", 3, 1, 1,
-                              model::ViolationKind::duplicate_delivery},
-                    WrongCase{"queue", 2, 1, 1, model::ViolationKind::duplicate_delivery}));
+    testing::Values(
+        WrongCase{"first-cut-queue", 2, 1, 0, model::ViolationKind::lost},
+        WrongCase{"snapshot-dequeue-queue", 2, 2, 0, model::ViolationKind::duplicate_delivery},
+        WrongCase{"split-dequeue-queue", 2, 2, 0, model::ViolationKind::duplicate_delivery},
+        WrongCase{"hc-queue-no-reads", 2, 3, 0, model::ViolationKind::duplicate_delivery},
+        WrongCase{"checked-dequeue-queue", 3, 1, 1, model::ViolationKind::duplicate_delivery},
+        WrongCase{"queue", 2, 1, 1, model::ViolationKind::duplicate_delivery}));
 
 TEST(Plans, EveryPlanOfAFifoScopeIsAMultisetOfClientPlans) {
   std::string error;

@@ -236,10 +236,11 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
                   "Write the shrunk counterexample scenario into this directory (default: none)")
       ->check(CLI::ExistingDirectory);
   cmd->add_flag("--no-shrink", args->no_shrink, "Do not shrink an unexpected violation");
-  args->check_determinism_flag = cmd->add_flag("--check-determinism{5}", args->check_determinism,
-                "Rerun P% of the seeds (default 5, at least one; one in a fresh process) and "
-                "compare run hashes: exit 5 on a difference (--check-determinism=P)")
-      ->check(CLI::Range(0, 100));
+  args->check_determinism_flag =
+      cmd->add_flag("--check-determinism{5}", args->check_determinism,
+                    "Rerun P% of the seeds (default 5, at least one; one in a fresh process) and "
+                    "compare run hashes: exit 5 on a difference (--check-determinism=P)")
+          ->check(CLI::Range(0, 100));
   cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
 
   auto rerun = std::make_shared<RerunArgs>();
