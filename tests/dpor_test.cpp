@@ -67,16 +67,22 @@ void PrintTo(const Case& c, std::ostream* os) {
       << " faults<=" << c.faults;
 }
 
-class Soundness : public testing::TestWithParam<Case> {};
-
-TEST_P(Soundness, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
-  const Case c = GetParam();
+// The case's scope, with the commit faults a fault budget may place enabled.
+Scenario scope_of(const Case& c) {
   Scenario s = scope(c.recipe, c.clients, c.ops);
   if (c.faults > 0) {
     s.faults.unknown_result_applied = 0.1;
     s.faults.unknown_result_not_applied = 0.1;
     s.faults.not_committed = 0.1;
   }
+  return s;
+}
+
+class Soundness : public testing::TestWithParam<Case> {};
+
+TEST_P(Soundness, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
+  const Case c = GetParam();
+  const Scenario s = scope_of(c);
   ExhaustiveResult full = explore_exhaustively(s, options(false, c.all_plans, c.faults));
   ExhaustiveResult reduced = explore_exhaustively(s, options(true, c.all_plans, c.faults));
   ASSERT_TRUE(full.exhausted);
@@ -104,12 +110,7 @@ class LargerScopes : public testing::TestWithParam<Case> {};
 TEST_P(LargerScopes, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
   if (std::getenv("CONTEND_DPOR_LONG") == nullptr) GTEST_SKIP() << "set CONTEND_DPOR_LONG=1";
   const Case c = GetParam();
-  Scenario s = scope(c.recipe, c.clients, c.ops);
-  if (c.faults > 0) {
-    s.faults.unknown_result_applied = 0.1;
-    s.faults.unknown_result_not_applied = 0.1;
-    s.faults.not_committed = 0.1;
-  }
+  const Scenario s = scope_of(c);
   ExhaustiveOptions full_options = options(false, c.all_plans, c.faults);
   full_options.max_executions = 50'000'000;
   ExhaustiveResult full = explore_exhaustively(s, full_options);
