@@ -13,10 +13,6 @@
 namespace contend::testing {
 namespace {
 
-std::string source_path(const std::string& relative) {
-  return std::string(CONTEND_SOURCE_DIR) + "/" + relative;
-}
-
 // A scratch directory under the build's temporary directory, emptied for each test.
 std::string scratch(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / ("contend-cli-explore-" + name);
