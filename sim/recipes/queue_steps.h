@@ -41,6 +41,15 @@ inline OpResult dequeued(const RunResult<std::optional<std::string>>& r) {
   return out;
 }
 
+// How a hand-written retry loop ended without success: info when some attempt may have applied,
+// else fail, with the last error as the note.
+inline OpResult gave_up(ErrorCode last, bool maybe_applied) {
+  OpResult out;
+  out.status = maybe_applied ? OpStatus::info : OpStatus::fail;
+  out.note = std::string(error_name(last));
+  return out;
+}
+
 // The seed's dequeue: first item (non-snapshot unless a teaching variant says otherwise),
 // clear it, return its value — all in one transaction.
 inline Task<OpResult> dequeue(Database db, bool snapshot_first_item = false) {

@@ -55,10 +55,7 @@ class SkipOnConflictQueue final : public Recipe {
       if (maybe_committed(e)) maybe_applied = true;
       if (ErrorCode r = co_await tr.on_error(e); !ok(r)) break;
     }
-    OpResult out;
-    out.status = maybe_applied ? OpStatus::info : OpStatus::fail;
-    out.note = std::string(error_name(e));
-    co_return out;
+    co_return queue_steps::gave_up(e, maybe_applied);
   }
 };
 
