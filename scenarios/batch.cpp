@@ -1,4 +1,5 @@
 #include "scenarios/batch.h"
+#include "scenarios/markup_escape.h"
 
 #include <atomic>
 #include <charconv>
@@ -134,30 +135,7 @@ nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard
           {"runs", runs}};
 }
 
-namespace {
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-}  // namespace
+namespace {}  // namespace
 
 std::string junit_xml(const Scenario& s, const SeedRange& seeds,
                       const std::vector<SeedOutcome>& outcomes, const BatchJudgement& j,
@@ -169,15 +147,15 @@ std::string junit_xml(const Scenario& s, const SeedRange& seeds,
       << "<testsuites tests=\"1\" failures=\"" << (j.passed ? 0 : 1) << "\">\n"
       << "  <testsuite name=\"contend\" tests=\"1\" failures=\"" << (j.passed ? 0 : 1)
       << "\" errors=\"0\" time=\"" << seconds << "\">\n"
-      << "    <testcase classname=\"contend." << xml_escape(s.recipe) << "\" name=\""
-      << xml_escape(name) << "\" time=\"" << seconds << "\">\n";
-  out << "      <properties>\n        <property name=\"expect\" value=\"" << xml_escape(s.expect)
+      << "    <testcase classname=\"contend." << markup_escape(s.recipe) << "\" name=\""
+      << markup_escape(name) << "\" time=\"" << seconds << "\">\n";
+  out << "      <properties>\n        <property name=\"expect\" value=\"" << markup_escape(s.expect)
       << "\"/>\n        <property name=\"seeds_run\" value=\"" << outcomes.size()
       << "\"/>\n      </properties>\n";
   if (!j.passed) {
     std::uint64_t seed = j.first_unexpected.value_or(seeds.first);
-    out << "      <failure message=\"" << xml_escape(j.why) << "\" type=\"unexpected verdict\">"
-        << xml_escape(j.why + "\nreproduce: " + reproduction_command(s, seed)) << "</failure>\n";
+    out << "      <failure message=\"" << markup_escape(j.why) << "\" type=\"unexpected verdict\">"
+        << markup_escape(j.why + "\nreproduce: " + reproduction_command(s, seed)) << "</failure>\n";
   }
   out << "    </testcase>\n  </testsuite>\n</testsuites>\n";
   return out.str();

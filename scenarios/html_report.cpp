@@ -1,4 +1,5 @@
 #include "scenarios/html_report.h"
+#include "scenarios/markup_escape.h"
 
 #include <fmt/format.h>
 
@@ -444,29 +445,6 @@ std::string joined(const std::string_view (&parts)[N]) {
   return out;
 }
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string page(const std::string& title, const json& data) {
   // Keep "</script>" (and "<!--") out of the embedded JSON.
   std::string embedded = replace_all(replace_all(data.dump(), "</", "<\\/"), "<!--", "<\\!--");
@@ -475,7 +453,7 @@ std::string page(const std::string& title, const json& data) {
   // replaced.
   html = replace_all(html, "/*@STYLE@*/", joined(report_page::kCss));
   html = replace_all(html, "/*@SCRIPT@*/", joined(report_page::kJs));
-  html = replace_all(html, "@TITLE@", html_escape(title));
+  html = replace_all(html, "@TITLE@", markup_escape(title));
   const std::size_t at = html.find("@DATA@");
   if (at != std::string::npos) html.replace(at, 6, embedded);
   return html;

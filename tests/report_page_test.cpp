@@ -24,12 +24,7 @@ using testing::run_cli;
 using testing::shell_quote;
 using testing::source_path;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::read_file;
 
 bool have_chromium() {
   return std::filesystem::exists("/usr/bin/chromium");

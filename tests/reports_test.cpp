@@ -18,12 +18,7 @@ namespace {
 using testing::run_cli;
 using testing::source_path;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::read_file;
 
 Scenario load(const char* relative) {
   ScenarioError error;

@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace contend::testing {
@@ -39,6 +41,14 @@ inline CliResult run_cli_in(const std::string& directory, const std::string& arg
 
 inline CliResult run_cli(const std::string& args) {
   return run_cli_in("", args);
+}
+
+// A whole file's text ("" when it cannot be read).
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 inline std::string source_path(const std::string& relative) {
