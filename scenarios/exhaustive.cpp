@@ -6,12 +6,14 @@
 #include <fstream>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "base/invariant.h"
 #include "scenarios/expectation.h"
+#include "scenarios/real_time_orders.h"
 #include "scenarios/runner.h"
 #include "sim/runtime/dpor.h"
 
@@ -39,16 +41,61 @@ struct Checked {
   model::Verdict verdict;
 };
 
-Checked run_one(const Scenario& s, std::uint64_t seed, std::shared_ptr<Strategy> strategy,
-                bool record_attempts) {
+SeedRun run_unchecked(const Scenario& s, std::uint64_t seed, std::shared_ptr<Strategy> strategy,
+                      bool record_attempts) {
   RunControls controls;
   controls.record_attempts = record_attempts;
   controls.strategy = std::move(strategy);
   controls.exhaustive = true;
-  Checked out{run_seed(s, seed, std::move(controls)), {}};
+  return run_seed(s, seed, std::move(controls));
+}
+
+Checked run_one(const Scenario& s, std::uint64_t seed, std::shared_ptr<Strategy> strategy,
+                bool record_attempts) {
+  Checked out{run_unchecked(s, seed, std::move(strategy), record_attempts), {}};
   out.verdict = check_run(s, out.run).verdict;
   return out;
 }
+
+// The verdicts of the histories one unit has checked. A run's verdict is a function of its
+// history and of its two run-wide findings (a store that did not replay, a simulator fault), and
+// the executions of one plan record the same histories again and again: a history met before
+// is not checked again. Looked up only, never iterated; cleared when it reaches its bound.
+class VerdictCache {
+ public:
+  model::Verdict verdict(const Scenario& planned, const SeedRun& run) {
+    if (run.store_not_serializable || run.simulator_fault) return check_run(planned, run).verdict;
+    key_of(run.history);
+    if (auto it = verdicts_.find(key_); it != verdicts_.end()) return it->second;
+    model::Verdict v = check_run(planned, run).verdict;
+    if (verdicts_.size() >= kEntriesMax) verdicts_.clear();
+    verdicts_.emplace(key_, v);
+    return v;
+  }
+
+ private:
+  static constexpr std::size_t kEntriesMax = 1 << 16;
+
+  void key_of(const model::History& history) {
+    key_.clear();
+    for (const model::Event& e : history) {
+      key_ += static_cast<char>(e.type);
+      key_ += static_cast<char>(e.f);
+      key_ += std::to_string(e.process);
+      if (e.value) {
+        key_ += '=';
+        key_ += std::to_string(e.value->value.size());
+        key_ += ':';
+        key_ += e.value->value;
+        if (e.value->priority) key_ += '@' + std::to_string(*e.value->priority);
+      }
+      key_ += ';';
+    }
+  }
+
+  std::string key_;
+  std::unordered_map<std::string, model::Verdict> verdicts_;
+};
 
 Scenario with_plan(const Scenario& s, Plan plan) {
   Scenario c = s;
@@ -66,6 +113,7 @@ DporOptions dpor_options(const ExhaustiveOptions& o) {
   d.max_preemptions = o.max_preemptions;
   d.reduce = o.reduce;
   d.broken_independence = o.broken_independence;
+  d.real_time_dependence = o.real_time_by_schedule;
   return d;
 }
 
@@ -101,10 +149,80 @@ ExhaustiveFinding finding_of(const Scenario& planned, const Checked& c, std::str
   return f;
 }
 
+// An execution's verdict for its whole class: the reduced search (without real-time
+// dependence) runs one schedule of each class, and a class violates exactly when one of its most
+// ordered schedules does (real_time_orders.h). `order`: the violating schedule, when it is not
+// the executed one. The full search, or one that schedules real time, judges each run as it ran.
+struct ClassVerdict {
+  model::Verdict verdict;
+  std::optional<std::vector<std::size_t>> order;
+};
+
+ClassVerdict class_verdict(const Scenario& planned, const DporOptions& d, SeedRun& run,
+                           VerdictCache& cache) {
+  if (!d.reduce || d.real_time_dependence) return {cache.verdict(planned, run), std::nullopt};
+  // The class is the true one even when a test breaks the search's rule: what is reordered must
+  // replay to the same store outcomes.
+  const RealTimeOrders orders = most_ordered_schedules(run.step_log, run.history, DependenceRule{});
+  if (orders.executed_is_most_ordered) return {cache.verdict(planned, run), std::nullopt};
+  model::History executed = std::move(run.history);
+  std::optional<ClassVerdict> out;
+  for (const std::vector<std::size_t>& order : orders.orders) {
+    run.history = reordered_history(executed, run.step_log, order);
+    model::Verdict v = cache.verdict(planned, run);
+    if (v.kind == model::VerdictKind::violation) {
+      out = ClassVerdict{std::move(v), order};
+      break;
+    }
+    if (!out) out = ClassVerdict{std::move(v), std::nullopt};
+  }
+  run.history = std::move(executed);
+  CONTEND_ASSERT(out.has_value(), "a class has at least one most ordered schedule");
+  CONTEND_DEBUG_ASSERT(
+      out->order || cache.verdict(planned, run).kind != model::VerdictKind::violation,
+      "a schedule violates while every most ordered schedule of its class "
+      "passes: the checks are not monotone in real-time order");
+  return *out;
+}
+
+// The path of `order` (a schedule of the executed steps): each scheduling node with the fault
+// nodes that follow it (the faults its step chose) moves with it.
+std::vector<SearchNode> reordered_path(const std::vector<SearchNode>& path,
+                                       const std::vector<std::size_t>& order) {
+  std::vector<std::vector<SearchNode>> groups;
+  for (const SearchNode& n : path) {
+    CONTEND_ASSERT(!groups.empty() || !n.fault, "a fault node before the first step");
+    if (!n.fault) groups.emplace_back();
+    groups.back().push_back(n);
+  }
+  CONTEND_ASSERT(groups.size() == order.size(), "one scheduling node per step");
+  std::vector<SearchNode> out;
+  for (std::size_t k : order)
+    out.insert(out.end(), groups[k].begin(), groups[k].end());
+  return out;
+}
+
+// Runs `path` again: the finding a user replays, checked to be the violation it was found as.
+ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOptions& o,
+                                   std::vector<SearchNode> path, const Checked& executed,
+                                   const model::Verdict& expected) {
+  const std::size_t length = path.size();
+  auto replay = std::make_shared<DporRun>(&path, length, DporOptions{});
+  Checked c = run_one(planned, o.seed, replay, o.observe_attempts);
+  CONTEND_ASSERT(!replay->diverged(), "a most ordered schedule does not replay");
+  CONTEND_ASSERT(c.verdict.violation == expected.violation,
+                 "a most ordered schedule replays to another verdict than its reordered history");
+  CONTEND_ASSERT(outcome_of(c.run, expected) == outcome_of(executed.run, expected),
+                 "a schedule of the executed class replays to other store outcomes");
+  return finding_of(planned, c, path_to_string(path));
+}
+
 UnitResult run_unit(const Scenario& planned, const Unit& unit, const ExhaustiveOptions& o,
                     std::int64_t budget, const std::atomic<std::size_t>& stop_after) {
   UnitResult r;
-  DporExplorer explorer(dpor_options(o));
+  const DporOptions d = dpor_options(o);
+  DporExplorer explorer(d);
+  VerdictCache cache;
   SearchNode root;
   root.thread = unit.thread;
   explorer.start_from({root}, 1);
@@ -112,7 +230,7 @@ UnitResult run_unit(const Scenario& planned, const Unit& unit, const ExhaustiveO
     if (r.executions + r.blocked >= budget) return r;
     std::shared_ptr<DporRun> run = explorer.begin();
     if (!run) break;
-    Checked c = run_one(planned, o.seed, run, o.observe_attempts);
+    Checked c{run_unchecked(planned, o.seed, run, o.observe_attempts), {}};
     const bool complete = c.run.metrics.bound == BoundHit::none ||
                           (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
     explorer.finish(*run, c.run.step_log, complete);
@@ -122,10 +240,15 @@ UnitResult run_unit(const Scenario& planned, const Unit& unit, const ExhaustiveO
     }
     ++r.executions;
     r.bound_hits += c.run.metrics.bound != BoundHit::none ? 1 : 0;
-    ++r.verdicts[c.verdict.summary()];
-    r.outcomes.insert(outcome_of(c.run, c.verdict));
-    if (c.verdict.kind == model::VerdictKind::violation && !r.violation) {
-      r.violation = finding_of(planned, c, path_to_string(explorer.path()));
+    const ClassVerdict judged = class_verdict(planned, d, c.run, cache);
+    c.verdict = judged.verdict;
+    ++r.verdicts[judged.verdict.summary()];
+    r.outcomes.insert(outcome_of(c.run, judged.verdict));
+    if (judged.verdict.kind == model::VerdictKind::violation && !r.violation) {
+      r.violation = judged.order ? replayed_finding(planned, o,
+                                                    reordered_path(explorer.path(), *judged.order),
+                                                    c, judged.verdict)
+                                 : finding_of(planned, c, path_to_string(explorer.path()));
       if (o.stop_at_first_violation) return r;
     }
     if (stop_after.load() < unit.plan) return r;  // an earlier unit already found a violation
@@ -161,11 +284,11 @@ UnitResult unit_from_json(const nlohmann::json& j) {
 // A checkpoint file belongs to one search (scenario file, recipe, plans, seed, bounds, shard)
 // and holds the finished units of each of its scope searches (smallest first runs several).
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
-  return fmt::format("{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}|shard={}/{}",
-                     s.file, s.recipe, s.clients, s.operations_per_client,
-                     o.all_plans ? "all" : "seed", o.seed, o.max_faults,
-                     o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
-                     o.shard.index, o.shard.count);
+  return fmt::format(
+      "{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}|real_time={}|shard={}/{}",
+      s.file, s.recipe, s.clients, s.operations_per_client, o.all_plans ? "all" : "seed", o.seed,
+      o.max_faults, o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
+      o.real_time_by_schedule ? "scheduled" : "most-ordered", o.shard.index, o.shard.count);
 }
 
 std::string scope_key(const Scenario& scoped_scenario, int faults) {

@@ -31,9 +31,12 @@ struct ExhaustiveOptions {
   std::uint64_t seed = 1;  // the world's seed: client streams; with all_plans false, the plan
   bool all_plans = true;
   int max_faults = 0;
-  std::optional<int> max_preemptions;        // none: unbounded
-  bool reduce = true;                        // false: the full search over the same choices
-  bool broken_independence = false;          // tests only
+  std::optional<int> max_preemptions;  // none: unbounded
+  bool reduce = true;                  // false: the full search over the same choices
+  bool broken_independence = false;    // tests only
+  // Tests only: explore the real-time order of operations by scheduling (footprint.h) instead
+  // of judging each execution by its class's most ordered schedules (real_time_orders.h).
+  bool real_time_by_schedule = false;
   std::int64_t max_executions = 20'000'000;  // per plan, shared evenly by its units
   std::size_t max_plans = 200'000;
   int jobs = 1;

@@ -216,8 +216,9 @@ class Workload {
     e.time_us = world_.now_us();
     e.f = slot.current.f;
     e.value = std::move(value);
+    const std::int64_t index = e.index;
     history_.push_back(std::move(e));
-    world_.note_operation_event(type == EventType::invoke, type == EventType::ok);
+    world_.note_operation_event(index, type == EventType::invoke, type == EventType::ok);
   }
 
   void launch(Slot& slot) {

@@ -144,6 +144,24 @@ TEST(Soundness, ABrokenIndependenceRuleMakesTheReducedSearchMissOutcomes) {
   EXPECT_TRUE(missed) << "the soundness comparison cannot tell a wrong independence rule";
 }
 
+// Judging each execution by its class's most ordered schedules (real_time_orders.h) reaches the
+// outcomes that scheduling every real-time order reaches, wrong recipes' violations included, in
+// fewer executions.
+TEST(RealTime, MostOrderedSchedulesReachWhatSchedulingEveryRealTimeOrderReaches) {
+  for (const char* recipe :
+       {"queue", "first-cut-queue", "snapshot-dequeue-queue", "split-dequeue-queue"}) {
+    const Scenario s = scope(recipe, 2, 2);
+    ExhaustiveOptions scheduled_options = options(true, true);
+    scheduled_options.real_time_by_schedule = true;
+    ExhaustiveResult scheduled = explore_exhaustively(s, scheduled_options);
+    ExhaustiveResult judged = explore_exhaustively(s, options(true, true));
+    ASSERT_TRUE(scheduled.exhausted && judged.exhausted) << recipe;
+    EXPECT_EQ(scheduled.outcomes, judged.outcomes)
+        << recipe << ": " << first_difference(scheduled.outcomes, judged.outcomes);
+    EXPECT_LT(judged.executions, scheduled.executions) << recipe;
+  }
+}
+
 TEST(Reduction, TheSeedPlanOfQueueThreeByTwoNeedsFarFewerExecutionsThanTheFullSearch) {
   Scenario s = scope("queue", 3, 2);
   ExhaustiveOptions o = options(true, false);

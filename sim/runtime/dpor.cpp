@@ -79,7 +79,7 @@ std::size_t DporRun::new_node(std::span<const Candidate> candidates) {
       const auto index = static_cast<std::size_t>(q);
       if (index >= prev->footprints.size() || index >= n.footprints.size()) continue;
       const auto& footprint = prev->footprints[index];
-      if (!footprint || dependent(*footprint, taken, options_.broken_independence)) continue;
+      if (!footprint || dependent(*footprint, taken, options_.rule())) continue;
       n.sleep |= bit(q);
       n.footprints[index] = footprint;
     }
@@ -243,7 +243,7 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
     for (std::size_t k = j; k-- > 0;) {
       const auto tk = static_cast<std::size_t>(steps[k].thread);
       if (tk == tj || dep_last[tk] >= 0) continue;
-      if (dependent(steps[k], steps[j], options_.broken_independence)) {
+      if (dependent(steps[k], steps[j], options_.rule())) {
         dep_last[tk] = static_cast<long>(k);
       }
     }

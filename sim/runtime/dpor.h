@@ -40,6 +40,11 @@ struct DporOptions {
   std::optional<int> max_preemptions;  // none: unbounded
   bool reduce = true;
   bool broken_independence = false;  // tests only: a wrong dependence relation
+  // Invocations and completions depend on each other (footprint.h): the real-time order is
+  // explored by scheduling. Off, the caller checks each execution's most ordered schedules.
+  bool real_time_dependence = false;
+
+  DependenceRule rule() const { return {real_time_dependence, broken_independence}; }
 };
 
 struct SearchNode {

@@ -60,10 +60,10 @@ ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool fi
   return r;
 }
 
-bool dependent(const ResolvedStep& a, const ResolvedStep& b, bool broken_rule) {
+bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule) {
   if (a.thread == b.thread) return true;
-  if ((a.completes && b.invokes) || (a.invokes && b.completes)) return true;
-  return store_dependent(a, b, broken_rule) || store_dependent(b, a, broken_rule);
+  if (rule.real_time && ((a.completes && b.invokes) || (a.invokes && b.completes))) return true;
+  return store_dependent(a, b, rule.broken) || store_dependent(b, a, rule.broken);
 }
 
 void merge_into(ResolvedStep& a, const ResolvedStep& b) {

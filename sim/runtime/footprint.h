@@ -17,9 +17,11 @@
 //   value);
 // - versionstamps make the commit version itself observable: an attempt that writes one is
 //   dependent with every applied commit at its fetch and at its commit;
-// - history: a step that completes an operation is dependent with a step of another client that
-//   invokes one (swapping them changes which operation precedes which); two invocations, or two
-//   completions, commute.
+// - history (only with DependenceRule::real_time): a step that completes an operation is dependent
+//   with a step of another client that invokes one (swapping them changes which operation
+//   precedes which); two invocations, or two completions, commute. Without it the search explores
+//   store orders only and the checks take, for each execution, the schedules of its class that
+//   order operations most in real time (scenarios/real_time_orders.h) — far fewer executions.
 // Faults chosen inside a step are part of that step: their effects show in the same fields.
 //
 // The relation is computed on the concrete execution, after it ended (an attempt's reads are known
@@ -53,6 +55,7 @@ struct StepFootprint {
   std::vector<KeyRange> written;         // write conflict ranges of an applied commit
   bool completes = false;                // an operation completed (ok) in this step
   bool invokes = false;                  // an operation was invoked in this step
+  std::vector<std::int64_t> events;      // indexes of the history events recorded in this step
   std::vector<std::uint32_t> faults;     // fault choices made in this step (index 0 = none)
   std::vector<std::string> fault_notes;  // the faults placed, in words
 };
@@ -81,9 +84,15 @@ struct ResolvedStep {
 // more: its read version fetch is taken to depend on every key.
 ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool final_reads);
 
-// The dependence relation. `broken_rule` is for the soundness test only: a deliberately wrong
-// relation (reads never depend on commits) that must make the reduced search miss outcomes.
-bool dependent(const ResolvedStep& a, const ResolvedStep& b, bool broken_rule = false);
+// Which dependence relation: the store's alone, or with the real-time order of operations.
+struct DependenceRule {
+  bool real_time = false;
+  // Tests only: a deliberately wrong relation (reads never depend on commits) that must make the
+  // reduced search miss outcomes.
+  bool broken = false;
+};
+
+bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule);
 
 // Joins `b` into `a` (a thread's step over all the fault choices explored for it); ranges
 // already in `a` are not added twice.

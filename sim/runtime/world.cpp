@@ -180,9 +180,10 @@ std::uint32_t World::fault_choice(ClientId client, FaultSite site,
   return choice;
 }
 
-void World::note_operation_event(bool invoke, bool completes_ok) {
+void World::note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok) {
   if (!recording()) return;
   StepFootprint& step = step_log_.steps.back();
+  step.events.push_back(event_index);
   step.invokes |= invoke;
   step.completes |= completes_ok;
 }

@@ -130,9 +130,10 @@ class World final : public Environment, private FootprintSink {
   void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
   bool log_reads() const override { return options_.log_transactions || options_.record_attempts; }
 
-  // The workload tells the world when an operation is invoked or completes (ok), so an
-  // exhaustive run's footprints know which steps the real-time order depends on.
-  void note_operation_event(bool invoke, bool completes_ok);
+  // The workload tells the world of each history event it records (its index in the history,
+  // whether it invokes an operation or completes one ok), so an exhaustive run's footprints know
+  // which step each event belongs to and which steps the real-time order depends on.
+  void note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok);
 
   // ---- results ----
   // Exhaustive worlds: every step of the main phase, in order, with what it touched.

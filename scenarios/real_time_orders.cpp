@@ -1,0 +1,288 @@
+#include "scenarios/real_time_orders.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <map>
+#include <set>
+
+#include "base/invariant.h"
+
+namespace contend {
+
+namespace {
+
+// A set of step indexes.
+class StepSet {
+ public:
+  explicit StepSet(std::size_t steps = 0) : words_((steps + 63) / 64, 0) {}
+  void add(std::size_t i) { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
+  void remove(std::size_t i) { words_[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
+  bool has(std::size_t i) const { return (words_[i / 64] >> (i % 64)) & 1U; }
+  void add_all(const StepSet& other) {
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      words_[w] |= other.words_[w];
+  }
+  bool within(const StepSet& other) const {
+    for (std::size_t w = 0; w < words_.size(); ++w) {
+      if ((words_[w] & ~other.words_[w]) != 0) return false;
+    }
+    return true;
+  }
+  const std::vector<std::uint64_t>& words() const { return words_; }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
+// One operation per invocation recorded before or inside the steps, as a bit of a 64-bit mask.
+struct OperationMasks {
+  std::vector<std::uint64_t> invokes;    // per step: the operations it invokes
+  std::vector<std::uint64_t> completes;  // per step: the operations it completes ok
+  std::uint64_t completed_before = 0;    // completed ok before the first step
+  std::size_t operations = 0;
+};
+
+constexpr std::size_t kMaxOperations = 64;
+
+// The step that recorded each history event, or -1 for events recorded outside the steps.
+std::vector<long> owners(const model::History& history, const StepLog& log) {
+  std::vector<long> owner(history.size(), -1);
+  for (std::size_t k = 0; k < log.steps.size(); ++k) {
+    for (std::int64_t e : log.steps[k].events) {
+      CONTEND_ASSERT(e >= 0 && static_cast<std::size_t>(e) < history.size(),
+                     "a step names a history event that does not exist");
+      CONTEND_ASSERT(owner[static_cast<std::size_t>(e)] == -1, "two steps recorded one event");
+      owner[static_cast<std::size_t>(e)] = static_cast<long>(k);
+    }
+  }
+  // Events outside the steps come before the first step's or after the last's (the drain).
+  const auto first = std::find_if(owner.begin(), owner.end(), [](long o) { return o >= 0; });
+  const auto last = std::find_if(owner.rbegin(), owner.rend(), [](long o) { return o >= 0; });
+  if (first != owner.end()) {
+    CONTEND_ASSERT(std::find(first, last.base(), -1) == last.base(),
+                   "a history event was recorded between two steps, outside both");
+  }
+  return owner;
+}
+
+OperationMasks operation_masks(const model::History& history, const StepLog& log,
+                               const std::vector<long>& owner) {
+  OperationMasks m;
+  m.invokes.assign(log.steps.size(), 0);
+  m.completes.assign(log.steps.size(), 0);
+  std::map<std::int64_t, std::size_t> open;  // process -> its operation in flight
+  bool steps_began = false;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const model::Event& e = history[i];
+    CONTEND_ASSERT(e.index == static_cast<std::int64_t>(i), "history events are in index order");
+    const long step = owner[i];
+    steps_began |= step >= 0;
+    if (step < 0 && steps_began) continue;  // after the steps: the drain, the same in every order
+    const auto k = static_cast<std::size_t>(step);
+    if (e.type == model::EventType::invoke) {
+      CONTEND_ASSERT(m.operations < kMaxOperations,
+                     "more than 64 operations in one exhaustive execution");
+      open[e.process] = m.operations;
+      if (step >= 0) m.invokes[k] |= std::uint64_t{1} << m.operations;
+      ++m.operations;
+      continue;
+    }
+    auto it = open.find(e.process);
+    CONTEND_ASSERT(it != open.end(), "a completion without its invocation");
+    const std::uint64_t op = std::uint64_t{1} << it->second;
+    open.erase(it);
+    if (e.type != model::EventType::ok) continue;  // indeterminate or failed: precedes nothing
+    if (step >= 0) {
+      m.completes[k] |= op;
+    } else {
+      m.completed_before |= op;
+    }
+  }
+  return m;
+}
+
+// before[j]: the steps that every schedule of the class runs before step j.
+std::vector<StepSet> dependence_order(const StepLog& log, DependenceRule rule) {
+  const std::size_t n = log.steps.size();
+  std::vector<ResolvedStep> steps;
+  steps.reserve(n);
+  for (const StepFootprint& s : log.steps)
+    steps.push_back(resolve_step(s, log, /*final_reads=*/true));
+  std::vector<StepSet> before;
+  before.reserve(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    before.emplace_back(n);
+    for (std::size_t i = j; i-- > 0;) {
+      if (before[j].has(i) || !dependent(steps[i], steps[j], rule)) continue;
+      before[j].add(i);
+      before[j].add_all(before[i]);
+    }
+  }
+  return before;
+}
+
+// Per operation invoked in the steps, the operations completed before its invocation.
+using Relation = std::vector<std::uint64_t>;
+
+bool contained(const Relation& a, const Relation& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if ((a[i] & ~b[i]) != 0) return false;
+  }
+  return true;
+}
+
+class Search {
+ public:
+  Search(const std::vector<StepSet>& before, const OperationMasks& ops)
+      : before_(before),
+        ops_(ops),
+        done_(before.size()),
+        completed_(ops.completed_before),
+        relation_(ops.operations, 0) {}
+
+  // Every schedule's relation, with the first schedule found to give it.
+  std::map<Relation, std::vector<std::size_t>> run() {
+    visit();
+    return std::move(leaves_);
+  }
+
+ private:
+  bool ready(std::size_t i) const { return !done_.has(i) && before_[i].within(done_); }
+
+  void take(std::size_t i) {
+    for (std::uint64_t b = ops_.invokes[i]; b != 0; b &= b - 1)
+      relation_[static_cast<std::size_t>(std::countr_zero(b))] = completed_;
+    completed_ |= ops_.completes[i];
+    done_.add(i);
+    order_.push_back(i);
+  }
+
+  void untake(std::size_t i, std::uint64_t completed_was) {
+    order_.pop_back();
+    done_.remove(i);
+    completed_ = completed_was;
+    for (std::uint64_t b = ops_.invokes[i]; b != 0; b &= b - 1)
+      relation_[static_cast<std::size_t>(std::countr_zero(b))] = 0;
+  }
+
+  // Takes every ready step that invokes nothing, until none is ready; returns how many.
+  std::size_t take_free_steps() {
+    std::size_t taken = 0;
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (std::size_t i = 0; i < before_.size(); ++i) {
+        if (ops_.invokes[i] == 0 && ready(i)) {
+          take(i);
+          ++taken;
+          progress = true;
+        }
+      }
+    }
+    return taken;
+  }
+
+  void visit() {
+    const std::uint64_t completed_was = completed_;
+    const std::size_t free_taken = take_free_steps();
+    if (order_.size() == before_.size()) {
+      leaves_.emplace(relation_, order_);
+    } else if (seen_.insert(state_key()).second) {
+      bool any = false;
+      for (std::size_t i = 0; i < before_.size(); ++i) {
+        if (!ready(i)) continue;
+        any = true;
+        const std::uint64_t completed_before_step = completed_;
+        take(i);
+        visit();
+        untake(i, completed_before_step);
+      }
+      CONTEND_ASSERT(any, "the steps' dependence order has a cycle");
+    }
+    for (std::size_t t = 0; t < free_taken; ++t) {
+      const std::size_t i = order_.back();
+      order_.pop_back();
+      done_.remove(i);
+    }
+    completed_ = completed_was;
+  }
+
+  std::vector<std::uint64_t> state_key() const {
+    std::vector<std::uint64_t> key = done_.words();
+    key.insert(key.end(), relation_.begin(), relation_.end());
+    return key;
+  }
+
+  const std::vector<StepSet>& before_;
+  const OperationMasks& ops_;
+  StepSet done_;
+  std::uint64_t completed_;
+  Relation relation_;
+  std::vector<std::size_t> order_;
+  std::set<std::vector<std::uint64_t>> seen_;
+  std::map<Relation, std::vector<std::size_t>> leaves_;
+};
+
+Relation relation_of_executed(const OperationMasks& ops) {
+  Relation r(ops.operations, 0);
+  std::uint64_t completed = ops.completed_before;
+  for (std::size_t k = 0; k < ops.invokes.size(); ++k) {
+    for (std::uint64_t b = ops.invokes[k]; b != 0; b &= b - 1)
+      r[static_cast<std::size_t>(std::countr_zero(b))] = completed;
+    completed |= ops.completes[k];
+  }
+  return r;
+}
+
+}  // namespace
+
+RealTimeOrders most_ordered_schedules(const StepLog& log, const model::History& history,
+                                      DependenceRule rule) {
+  const std::vector<long> owner = owners(history, log);
+  const OperationMasks ops = operation_masks(history, log, owner);
+  const std::vector<StepSet> before = dependence_order(log, rule);
+  std::map<Relation, std::vector<std::size_t>> leaves = Search(before, ops).run();
+  const Relation executed = relation_of_executed(ops);
+  CONTEND_ASSERT(!leaves.empty(), "no schedule of the class");
+  RealTimeOrders out;
+  bool executed_covered = false;
+  for (const auto& [relation, order] : leaves) {
+    bool dominated = false;
+    for (const auto& [other, unused] : leaves) {
+      if (other != relation && contained(relation, other)) dominated = true;
+    }
+    if (dominated) continue;
+    executed_covered |= contained(executed, relation);
+    out.orders.push_back(order);
+    if (out.orders.size() == 1 && relation == executed) out.executed_is_most_ordered = true;
+  }
+  if (out.orders.size() != 1) out.executed_is_most_ordered = false;
+  CONTEND_ASSERT(executed_covered, "the executed schedule's real-time order is in no maximal one");
+  return out;
+}
+
+model::History reordered_history(const model::History& history, const StepLog& log,
+                                 const std::vector<std::size_t>& order) {
+  CONTEND_ASSERT(order.size() == log.steps.size(), "an order names every step once");
+  const std::vector<long> owner = owners(history, log);
+  model::History out;
+  out.reserve(history.size());
+  std::size_t i = 0;
+  for (; i < history.size() && owner[i] < 0; ++i)
+    out.push_back(history[i]);
+  for (std::size_t k : order) {
+    for (std::int64_t e : log.steps[k].events)
+      out.push_back(history[static_cast<std::size_t>(e)]);
+  }
+  for (; i < history.size(); ++i) {
+    if (owner[i] < 0) out.push_back(history[i]);
+  }
+  CONTEND_ASSERT(out.size() == history.size(), "reordering kept every event once");
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    out[j].index = static_cast<std::int64_t>(j);
+    out[j].time_us = history[j].time_us;
+  }
+  return out;
+}
+
+}  // namespace contend

@@ -1,0 +1,50 @@
+// The schedules of one execution that order its operations most in real time.
+//
+// The exhaustive search (dpor.h, without real-time dependence) runs one schedule of each class of
+// executions that differ only in how clients' steps interleave where no store outcome depends on
+// it. Every schedule of a class — every order of its steps that keeps each client's steps in
+// order and every dependent pair of steps (footprint.h) in order — reaches the same reads, commit
+// answers and final store; the schedules differ only in the real-time order of operations: which
+// operation completed before another client's invoked. Linearizability is monotone in that order
+// (a history whose operations are ordered more allows fewer linearisations, each of them one of
+// the less ordered history's), so a class holds a violation exactly when one of its *most ordered*
+// schedules does — those whose real-time order no other schedule of the class strictly contains.
+// This unit finds them, one schedule per distinct most-ordered relation.
+//
+// How: a completion taken as early as its dependences allow only adds precedences, and a step
+// that neither invokes nor completes changes none, so both are taken as soon as they are ready;
+// the search branches only on which ready invoking step comes next, remembers the (steps taken,
+// precedences so far) states it has seen, and keeps the relations no other one contains.
+//
+// Invariants: every order returned is a permutation of the log's steps that keeps every dependent
+// pair in its executed order (replaying it reaches the same store outcomes); the relations of the
+// orders returned are pairwise different and none contains another; the executed schedule's own
+// relation is contained in one of them.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "model/history.h"
+#include "sim/runtime/footprint.h"
+
+namespace contend {
+
+struct RealTimeOrders {
+  std::vector<std::vector<std::size_t>> orders;  // step indexes of the log, in schedule order
+  bool executed_is_most_ordered = false;         // the only order is the executed one's relation
+};
+
+// REQUIRES: `log` is a complete execution's step log (its attempts' reads final), `history` the
+// run's history, whose events the log's steps name. `rule` is the search's dependence rule.
+RealTimeOrders most_ordered_schedules(const StepLog& log, const model::History& history,
+                                      DependenceRule rule);
+
+// The history as the schedule `order` (a permutation of the log's steps) records it: the events
+// recorded outside any step (before the first step, and the drain after the last) stay where
+// they were; each step's events move with the step. Indexes are renumbered; times are the
+// original times in their original order, so they still never decrease.
+model::History reordered_history(const model::History& history, const StepLog& log,
+                                 const std::vector<std::size_t>& order);
+
+}  // namespace contend
