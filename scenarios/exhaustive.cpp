@@ -158,12 +158,13 @@ struct ClassVerdict {
   std::optional<std::vector<std::size_t>> order;
 };
 
-ClassVerdict class_verdict(const Scenario& planned, const DporOptions& d, SeedRun& run,
+ClassVerdict class_verdict(const Scenario& planned, const DporOptions& d,
+                           const std::vector<ResolvedStep>& steps, SeedRun& run,
                            VerdictCache& cache) {
   if (!d.reduce || d.real_time_dependence) return {cache.verdict(planned, run), std::nullopt};
-  // The class is the true one even when a test breaks the search's rule: what is reordered must
-  // replay to the same store outcomes.
-  const RealTimeOrders orders = most_ordered_schedules(run.step_log, run.history, DependenceRule{});
+  // The class is the store's true one even when a test breaks the search's rule: what is
+  // reordered must replay to the same store outcomes.
+  const RealTimeOrders orders = most_ordered_schedules(steps, run.step_log, run.history);
   if (orders.executed_is_most_ordered) return {cache.verdict(planned, run), std::nullopt};
   model::History executed = std::move(run.history);
   std::optional<ClassVerdict> out;
@@ -240,7 +241,7 @@ UnitResult run_unit(const Scenario& planned, const Unit& unit, const ExhaustiveO
     }
     ++r.executions;
     r.bound_hits += c.run.metrics.bound != BoundHit::none ? 1 : 0;
-    const ClassVerdict judged = class_verdict(planned, d, c.run, cache);
+    const ClassVerdict judged = class_verdict(planned, d, explorer.resolved_steps(), c.run, cache);
     c.verdict = judged.verdict;
     ++r.verdicts[judged.verdict.summary()];
     r.outcomes.insert(outcome_of(c.run, judged.verdict));

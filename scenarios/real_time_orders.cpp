@@ -102,24 +102,34 @@ OperationMasks operation_masks(const model::History& history, const StepLog& log
   return m;
 }
 
-// before[j]: the steps that every schedule of the class runs before step j.
-std::vector<StepSet> dependence_order(const StepLog& log, DependenceRule rule) {
-  const std::size_t n = log.steps.size();
-  std::vector<ResolvedStep> steps;
-  steps.reserve(n);
-  for (const StepFootprint& s : log.steps)
-    steps.push_back(resolve_step(s, log, /*final_reads=*/true));
+// before[j]: the steps that every schedule of the class runs before step j (the store's
+// dependence; real time is what the schedules differ in).
+std::vector<StepSet> dependence_order(const std::vector<ResolvedStep>& steps) {
+  const std::size_t n = steps.size();
   std::vector<StepSet> before;
   before.reserve(n);
   for (std::size_t j = 0; j < n; ++j) {
     before.emplace_back(n);
     for (std::size_t i = j; i-- > 0;) {
-      if (before[j].has(i) || !dependent(steps[i], steps[j], rule)) continue;
+      if (before[j].has(i) || !dependent(steps[i], steps[j], DependenceRule{})) continue;
       before[j].add(i);
       before[j].add_all(before[i]);
     }
   }
   return before;
+}
+
+// Whether no schedule of the class orders an operation pair the executed one leaves concurrent:
+// every invocation that ran before another client's completion must precede it. Then every
+// schedule's relation is contained in the executed one's.
+bool executed_orders_most(const std::vector<StepSet>& before, const OperationMasks& ops) {
+  for (std::size_t c = 0; c < before.size(); ++c) {
+    if (ops.completes[c] == 0) continue;
+    for (std::size_t i = 0; i < c; ++i) {
+      if (ops.invokes[i] != 0 && !before[c].has(i)) return false;
+    }
+  }
+  return true;
 }
 
 // Per operation invoked in the steps, the operations completed before its invocation.
@@ -236,11 +246,20 @@ Relation relation_of_executed(const OperationMasks& ops) {
 
 }  // namespace
 
-RealTimeOrders most_ordered_schedules(const StepLog& log, const model::History& history,
-                                      DependenceRule rule) {
+RealTimeOrders most_ordered_schedules(const std::vector<ResolvedStep>& steps, const StepLog& log,
+                                      const model::History& history) {
+  CONTEND_ASSERT(steps.size() == log.steps.size(), "every step resolved");
   const std::vector<long> owner = owners(history, log);
   const OperationMasks ops = operation_masks(history, log, owner);
-  const std::vector<StepSet> before = dependence_order(log, rule);
+  const std::vector<StepSet> before = dependence_order(steps);
+  if (executed_orders_most(before, ops)) {
+    RealTimeOrders only;
+    only.orders.emplace_back(steps.size());
+    for (std::size_t k = 0; k < steps.size(); ++k)
+      only.orders[0][k] = k;
+    only.executed_is_most_ordered = true;
+    return only;
+  }
   std::map<Relation, std::vector<std::size_t>> leaves = Search(before, ops).run();
   const Relation executed = relation_of_executed(ops);
   CONTEND_ASSERT(!leaves.empty(), "no schedule of the class");

@@ -35,10 +35,10 @@ struct RealTimeOrders {
   bool executed_is_most_ordered = false;         // the only order is the executed one's relation
 };
 
-// REQUIRES: `log` is a complete execution's step log (its attempts' reads final), `history` the
-// run's history, whose events the log's steps name. `rule` is the search's dependence rule.
-RealTimeOrders most_ordered_schedules(const StepLog& log, const model::History& history,
-                                      DependenceRule rule);
+// REQUIRES: `steps` are the log's steps resolved (footprint.h's resolve_step), `history` the
+// run's history, whose events the log's steps name.
+RealTimeOrders most_ordered_schedules(const std::vector<ResolvedStep>& steps, const StepLog& log,
+                                      const model::History& history);
 
 // The history as the schedule `order` (a permutation of the log's steps) records it: the events
 // recorded outside any step (before the first step, and the drain after the last) stay where

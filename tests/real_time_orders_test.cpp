@@ -35,6 +35,13 @@ struct Execution {
   }
 };
 
+std::vector<ResolvedStep> resolved(const StepLog& log) {
+  std::vector<ResolvedStep> steps;
+  for (const StepFootprint& s : log.steps)
+    steps.push_back(resolve_step(s, log, /*final_reads=*/true));
+  return steps;
+}
+
 std::size_t position(const std::vector<std::size_t>& order, std::size_t step) {
   return static_cast<std::size_t>(std::find(order.begin(), order.end(), step) - order.begin());
 }
@@ -43,7 +50,7 @@ TEST(RealTimeOrders, TwoIndependentOneStepOperationsGiveBothOrders) {
   Execution x;
   x.step(0, {{EventType::invoke, 0}, {EventType::ok, 0}});
   x.step(1, {{EventType::invoke, 1}, {EventType::ok, 1}});
-  RealTimeOrders r = most_ordered_schedules(x.log, x.history, {});
+  RealTimeOrders r = most_ordered_schedules(resolved(x.log), x.log, x.history);
   ASSERT_EQ(r.orders.size(), 2u);
   EXPECT_NE(r.orders[0], r.orders[1]);
   EXPECT_FALSE(r.executed_is_most_ordered);
@@ -57,7 +64,7 @@ TEST(RealTimeOrders, ConcurrentOperationsAreOrderedEachWayButNotLeftConcurrent) 
   x.step(1, {{EventType::invoke, 1}});
   x.step(0, {{EventType::ok, 0}});
   x.step(1, {{EventType::ok, 1}});
-  RealTimeOrders r = most_ordered_schedules(x.log, x.history, {});
+  RealTimeOrders r = most_ordered_schedules(resolved(x.log), x.log, x.history);
   ASSERT_EQ(r.orders.size(), 2u);
   std::vector<std::vector<std::size_t>> expected = {{0, 2, 1, 3}, {1, 3, 0, 2}};
   std::sort(r.orders.begin(), r.orders.end());
@@ -79,7 +86,7 @@ TEST(RealTimeOrders, AStoreDependenceKeepsItsOrderInEverySchedule) {
   x.log.steps[commit].commit_attempt = 8;
   x.log.steps[commit].applied = true;
   x.log.steps[commit].written = {k};
-  RealTimeOrders r = most_ordered_schedules(x.log, x.history, {});
+  RealTimeOrders r = most_ordered_schedules(resolved(x.log), x.log, x.history);
   ASSERT_EQ(r.orders.size(), 1u);
   EXPECT_EQ(r.orders[0], (std::vector<std::size_t>{1, 3, 0, 2}));  // b before a
   for (const auto& order : r.orders)
@@ -92,7 +99,7 @@ TEST(RealTimeOrders, AnExecutionAlreadyMostOrderedSaysSo) {
   x.step(0, {{EventType::invoke, 0}});
   x.step(0, {{EventType::ok, 0}, {EventType::invoke, 0}});
   x.step(0, {{EventType::ok, 0}});
-  RealTimeOrders r = most_ordered_schedules(x.log, x.history, {});
+  RealTimeOrders r = most_ordered_schedules(resolved(x.log), x.log, x.history);
   ASSERT_EQ(r.orders.size(), 1u);
   EXPECT_TRUE(r.executed_is_most_ordered);
 }

@@ -195,7 +195,8 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
     if (!nodes_[i].fault) node_of.push_back(i);
   }
   CONTEND_ASSERT(node_of.size() == log.steps.size(), "every step has one scheduling node");
-  std::vector<ResolvedStep> steps;
+  std::vector<ResolvedStep>& steps = resolved_;
+  steps.clear();
   steps.reserve(log.steps.size());
   for (std::size_t k = 0; k < log.steps.size(); ++k) {
     steps.push_back(resolve_step(log.steps[k], log, complete));

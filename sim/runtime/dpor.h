@@ -114,6 +114,8 @@ class DporExplorer {
   const std::vector<SearchNode>& path() const { return nodes_; }
   std::int64_t executions() const { return executions_; }
   std::int64_t blocked() const { return blocked_; }
+  // The last finished run's steps, resolved (its attempts' reads final when it completed).
+  const std::vector<ResolvedStep>& resolved_steps() const { return resolved_; }
   // Starts from a given prefix instead of the root (a shard's subtree, a checkpoint).
   void start_from(std::vector<SearchNode> nodes, std::size_t fixed_depth);
 
@@ -128,6 +130,7 @@ class DporExplorer {
   bool exhausted_ = false;
   std::int64_t executions_ = 0;
   std::int64_t blocked_ = 0;
+  std::vector<ResolvedStep> resolved_;
   std::vector<int> clocks_;  // add_races' vector clocks, kept to spare an allocation per run
 };
 
