@@ -31,6 +31,7 @@ struct UnitResult {
   std::int64_t executions = 0;
   std::int64_t blocked = 0;
   std::int64_t bound_hits = 0;
+  std::int64_t seeded_draws = 0;
   std::map<std::string, std::int64_t> verdicts;
   std::set<std::string> outcomes;
   std::optional<ExhaustiveFinding> violation;
@@ -241,6 +242,7 @@ UnitResult run_unit(const Scenario& planned, const Unit& unit, const ExhaustiveO
     }
     ++r.executions;
     r.bound_hits += c.run.metrics.bound != BoundHit::none ? 1 : 0;
+    r.seeded_draws += c.run.random_draws > 0 ? 1 : 0;
     const ClassVerdict judged = class_verdict(planned, d, explorer.resolved_steps(), c.run, cache);
     c.verdict = judged.verdict;
     ++r.verdicts[judged.verdict.summary()];
@@ -266,6 +268,7 @@ nlohmann::json to_json(const UnitResult& r) {
   j["executions"] = r.executions;
   j["blocked"] = r.blocked;
   j["bound_hits"] = r.bound_hits;
+  j["seeded_draws"] = r.seeded_draws;
   j["verdicts"] = r.verdicts;
   j["outcomes"] = r.outcomes;
   return j;
@@ -277,6 +280,7 @@ UnitResult unit_from_json(const nlohmann::json& j) {
   r.executions = j.at("executions").get<std::int64_t>();
   r.blocked = j.at("blocked").get<std::int64_t>();
   r.bound_hits = j.at("bound_hits").get<std::int64_t>();
+  r.seeded_draws = j.at("seeded_draws").get<std::int64_t>();
   r.verdicts = j.at("verdicts").get<std::map<std::string, std::int64_t>>();
   r.outcomes = j.at("outcomes").get<std::set<std::string>>();
   return r;
@@ -404,6 +408,7 @@ void total(const std::vector<Unit>& units, std::map<std::size_t, UnitResult>& do
     r.executions += u.executions;
     r.blocked += u.blocked;
     r.bound_hits += u.bound_hits;
+    r.seeded_draws += u.seeded_draws;
     for (const auto& [verdict, n] : u.verdicts)
       r.verdicts[verdict] += n;
     outcomes.insert(u.outcomes.begin(), u.outcomes.end());
@@ -501,6 +506,7 @@ void accumulate(ExhaustiveResult& total, const ExhaustiveResult& r) {
   total.executions += r.executions;
   total.blocked += r.blocked;
   total.bound_hits += r.bound_hits;
+  total.seeded_draws += r.seeded_draws;
   total.distinct_outcomes += r.distinct_outcomes;
   for (const auto& [verdict, n] : r.verdicts)
     total.verdicts[verdict] += n;
@@ -626,10 +632,18 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                   o.all_plans && s.plan.empty() ? fmt::format("every plan ({})", r.plans)
                                                 : std::string("the seed's plan"),
                   smaller);
-  const std::string counts = fmt::format(
-      "{} executions ({}), {} abandoned as equivalent, {} distinct outcomes, {:.2f} s",
-      r.executions, o.reduce ? "one per equivalence class" : "every interleaving, no reduction",
-      r.blocked, r.distinct_outcomes, r.seconds);
+  // Random draws (key suffixes, back-off jitter) are the seed's: the search covers those values.
+  const std::string draws =
+      r.seeded_draws > 0
+          ? fmt::format("; the recipe's random draws are seed {}'s ({} execution(s) drew)", o.seed,
+                        r.seeded_draws)
+          : std::string();
+  const std::string counts =
+      fmt::format("{} executions ({}), {} abandoned as equivalent, {} distinct outcomes, {:.2f} s",
+                  r.executions,
+                  o.reduce ? "one per equivalence class" : "every interleaving, no reduction",
+                  r.blocked, r.distinct_outcomes, r.seconds) +
+      draws;
   const std::string shard = o.shard.count > 1
                                 ? fmt::format(" [shard {}/{}: {} of the search's units]",
                                               o.shard.index, o.shard.count, r.units)

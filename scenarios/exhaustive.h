@@ -69,6 +69,7 @@ struct ExhaustiveResult {
   std::int64_t executions = 0;         // complete executions: one per equivalence class
   std::int64_t blocked = 0;            // abandoned: equivalent to one explored (sleep sets)
   std::int64_t bound_hits = 0;         // executions that hit a step or time bound
+  std::int64_t seeded_draws = 0;       // executions whose clients drew random values (seed's)
   std::int64_t distinct_outcomes = 0;  // summed over the scopes searched
   bool smallest_first = false;         // every smaller scope was searched first
   std::int64_t scopes = 1;             // scopes searched (smallest first: up to the asked one)

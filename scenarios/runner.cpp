@@ -528,6 +528,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   out.process_slot = std::move(workload.process_slot());
   if (controls.exhaustive) {
     out.step_log = world.take_step_log();
+    out.random_draws = world.random_draws();
     out.final_state = world.store().latest_state();
   }
   return out;

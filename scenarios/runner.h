@@ -56,6 +56,7 @@ struct SeedRun {
   std::map<std::int64_t, ClientId> process_client;  // history process id -> world client
   std::map<std::int64_t, int> process_slot;         // history process id -> client slot
   StepLog step_log;                                 // exhaustive runs: the main phase's steps
+  std::int64_t random_draws = 0;                    // clients' draws from their streams
   std::map<Bytes, Bytes, KeyLess> final_state;      // exhaustive runs: the store at the end
   bool drained = false;                             // the drain phase ended on an empty queue
   // With the serializability check: how many committed transactions were replayed, and the

@@ -162,6 +162,18 @@ TEST(RealTime, MostOrderedSchedulesReachWhatSchedulingEveryRealTimeOrderReaches)
   }
 }
 
+// A proof covers the random values its seed draws (the queue's key suffixes), and says so.
+TEST(Statement, NamesTheSeedWhoseRandomDrawsItCovers) {
+  Scenario s = scope("queue", 2, 1);
+  ExhaustiveOptions o = options(true, true);
+  o.seed = 7;
+  ExhaustiveResult r = explore_exhaustively(s, o);
+  ASSERT_TRUE(r.exhausted);
+  EXPECT_GT(r.seeded_draws, 0);
+  const std::string statement = proof_statement(s, o, r);
+  EXPECT_NE(statement.find("random draws are seed 7's"), std::string::npos) << statement;
+}
+
 TEST(Reduction, TheSeedPlanOfQueueThreeByTwoNeedsFarFewerExecutionsThanTheFullSearch) {
   Scenario s = scope("queue", 3, 2);
   ExhaustiveOptions o = options(true, false);

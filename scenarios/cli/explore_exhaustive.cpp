@@ -43,6 +43,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["equivalence_classes"] = r.executions;
   j["abandoned_as_equivalent"] = r.blocked;
   j["bound_hits"] = r.bound_hits;
+  j["seeded_draws"] = r.seeded_draws;
   j["distinct_outcomes"] = r.distinct_outcomes;
   j["units"] = r.units;
   j["units_done"] = r.units_done;

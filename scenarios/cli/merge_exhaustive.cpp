@@ -21,7 +21,7 @@ constexpr const char* kSameSearch[] = {"scenario",  "recipe", "clients",    "ope
 
 constexpr const char* kSummed[] = {
     "executions", "equivalence_classes", "abandoned_as_equivalent", "bound_hits",
-    "units",      "units_done",          "scopes_searched"};
+    "units",      "units_done",          "scopes_searched",         "seeded_draws"};
 
 bool parse_shard_field(const nlohmann::json& j, std::uint64_t& k, std::uint64_t& n) {
   const std::string text = j.value("shard", "");

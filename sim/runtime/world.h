@@ -124,7 +124,10 @@ class World final : public Environment, private FootprintSink {
   std::int64_t now_us() const override { return now_us_; }
   std::int64_t store_time_us() const override { return options_.exhaustive ? 0 : now_us_; }
   std::coroutine_handle<> submit(PendingOp& op) override;
-  std::uint64_t random_u64(ClientId client) override { return client_rng(client).next(); }
+  std::uint64_t random_u64(ClientId client) override {
+    ++random_draws_;
+    return client_rng(client).next();
+  }
   ReadFault read_fault(ClientId client) override;
   CommitFault commit_fault(ClientId client) override;
   void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
@@ -143,6 +146,9 @@ class World final : public Environment, private FootprintSink {
   std::int64_t steps() const { return steps_; }
   const AttemptStats& stats() const { return stats_; }
   std::int64_t attempts_of(ClientId client) const;
+  // Draws clients made from their random streams (key suffixes, jitter): an exhaustive search
+  // covers the draws of its seed only.
+  std::int64_t random_draws() const { return random_draws_; }
   const std::vector<std::uint32_t>& choices() const { return choices_; }
   const std::vector<AttemptRecord>& attempt_records() const { return attempt_records_; }
   const std::vector<CommittedTransaction>& committed_transactions() const { return committed_; }
@@ -200,6 +206,7 @@ class World final : public Environment, private FootprintSink {
   AttemptStats stats_;
   std::int64_t now_us_ = 0;
   std::int64_t steps_ = 0;
+  std::int64_t random_draws_ = 0;
   std::uint64_t sequence_ = 0;
   BoundHit bound_hit_ = BoundHit::none;
   bool running_ = false;
