@@ -3,6 +3,8 @@
 // ids need not be dense — in the reader and in `contend check`.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <sstream>
 
@@ -105,6 +107,9 @@ TEST(HistoryImport, CheckWarnsOnceNamingTheIgnoredKeysAndStrictMakesThemBadInput
   const auto at = json.output.find("{\"file\"");  // the warning goes to stderr, on its own line
   ASSERT_NE(at, std::string::npos) << json.output;
   EXPECT_TRUE(at == 0 || json.output[at - 1] == '\n') << json.output;
+  const auto summary =
+      nlohmann::json::parse(json.output.substr(at, json.output.find('\n', at) - at));
+  EXPECT_EQ(summary.at("ignored_keys"), nlohmann::json::array({"error", "node"})) << json.output;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 // line), 3 unknown (the search ran out of budget, or the fast checker met repeated values).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -60,7 +61,9 @@ int bad_input(const CheckArgs& args, const std::string& message) {
   return 2;
 }
 
-std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, int& code) {
+// `ignored`: the keys outside the schema the file's lines carried (each once, sorted).
+std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, int& code,
+                                   std::vector<std::string>& ignored) {
   code = 2;
   std::ifstream in(args.path, std::ios::binary);
   if (!in) {
@@ -69,13 +72,13 @@ std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, 
   }
   model::HistoryError error;
   model::EventLines lines;
-  std::vector<std::string> ignored;
   auto history =
       model::read_history(in, error, &lines, {.strict = args.strict, .ignored_keys = &ignored});
   if (!history) {
     bad_input(args, error.to_string());
     return std::nullopt;
   }
+  std::sort(ignored.begin(), ignored.end());
   if (!ignored.empty()) {  // one warning for the whole file, on stderr (--json keeps stdout JSON)
     std::string keys;
     for (const std::string& key : ignored)
@@ -151,7 +154,8 @@ void print_text(const CheckArgs& args, const model::History& history,
   fmt::print("verdict: {}\n", report.verdict.summary());
 }
 
-void print_json(const CheckArgs& args, const model::CheckReport& report, int code) {
+void print_json(const CheckArgs& args, const model::CheckReport& report, int code,
+                const std::vector<std::string>& ignored_keys) {
   using nlohmann::ordered_json;
   ordered_json j;
   j["file"] = args.path;
@@ -163,6 +167,7 @@ void print_json(const CheckArgs& args, const model::CheckReport& report, int cod
     j["verdicts"].push_back(ordered_json::parse(model::to_json(v)));
   j["accounting"] = ordered_json::parse(model::to_json(report.accounting));
   j["disagreement"] = report.disagreement;
+  j["ignored_keys"] = ignored_keys;
   j["exit_code"] = code;
   fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
@@ -192,7 +197,8 @@ int check_command(const CheckArgs& args) {
     }
   }
   int code = 0;
-  auto history = load(args, spec, code);
+  std::vector<std::string> ignored_keys;
+  auto history = load(args, spec, code, ignored_keys);
   if (!history) return code;
   model::CheckRequest request;
   request.spec = spec;
@@ -205,7 +211,7 @@ int check_command(const CheckArgs& args) {
   model::CheckReport report = model::check_history(*history, request);
   code = exit_code_of(report);
   if (args.json) {
-    print_json(args, report, code);
+    print_json(args, report, code, ignored_keys);
   } else {
     print_text(args, *history, report);
   }
