@@ -4,6 +4,9 @@
 #                                     then build the example with find_package(contend) against it
 #   consume.sh subproject BUILD_DIR   build docs/examples/subproject: contend's sources added with
 #                                     add_subdirectory (its tests and benchmarks must stay off)
+#   consume.sh fetchcontent BUILD_DIR the same project getting contend with FetchContent from the
+#                                     source checkout's git repository, at its HEAD commit (exit 77,
+#                                     skipped, when the sources are not a git checkout)
 # Environment: CONTEND_SOURCE_DIR, CMAKE_COMMAND, CTEST_COMMAND, CXX_COMPILER, GENERATOR, and
 # CONTEND_CONSUMER_JOBS (build parallelism, default 1).
 # Everything is written under BUILD_DIR/consumers/MODE; each run starts from scratch.
@@ -47,10 +50,20 @@ case "$mode" in
     grep -q "contend_DIR:PATH=$prefix" "$work/build/CMakeCache.txt" ||
       fail "contend found outside $prefix: $(grep contend_DIR "$work/build/CMakeCache.txt")"
     ;;
-  subproject)
-    "$cmake" -S "$src/docs/examples/subproject" -B "$work/build" "${configure[@]}" \
-      -DCONTEND_SOURCE_DIR="$src" > "$work/configure.log" ||
-      fail "configure: $(cat "$work/configure.log")"
+  subproject | fetchcontent)
+    get=(-DCONTEND_SOURCE_DIR="$src")
+    if [ "$mode" = fetchcontent ]; then
+      commit=$(git -C "$src" rev-parse --verify HEAD 2>/dev/null) ||
+        { echo "consume.sh fetchcontent: $src is not a git checkout: skipped"; exit 77; }
+      get=(-DCONTEND_GIT_REPOSITORY="file://$src" -DCONTEND_GIT_TAG="$commit"
+           -DFETCHCONTENT_BASE_DIR="$work/deps")
+    fi
+    "$cmake" -S "$src/docs/examples/subproject" -B "$work/build" "${configure[@]}" "${get[@]}" \
+      > "$work/configure.log" 2>&1 || fail "configure: $(cat "$work/configure.log")"
+    if [ "$mode" = fetchcontent ]; then
+      [ "$(git -C "$work/deps/contend-src" rev-parse HEAD 2>/dev/null)" = "$commit" ] ||
+        fail "FetchContent did not check out $commit under $work/deps/contend-src"
+    fi
     grep -q "CONTEND_BUILD_TESTS:BOOL=OFF" "$work/build/CMakeCache.txt" ||
       fail "contend's tests are on in a subproject"
     grep -q "CONTEND_BUILD_BENCH:BOOL=OFF" "$work/build/CMakeCache.txt" ||
