@@ -49,6 +49,8 @@ inline constexpr std::size_t kMaxTupleDepth = 1000;
 struct Tuple {
   std::vector<TupleElement> items;
   Tuple() = default;
+  // A tuple whose only element is another tuple is Tuple{TupleElement{inner}}: Tuple{inner} is a
+  // copy of `inner` (list-initialization from one element of the class's own type).
   Tuple(std::initializer_list<TupleElement> elements);
   // Defined below TupleElement: vector's size() and operator[] need the complete type.
   std::size_t size() const;
