@@ -73,22 +73,24 @@ install(DIRECTORY ${CONTEND_ROOT}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMP
 set(CPACK_PACKAGE_NAME contend)
 set(CPACK_PACKAGE_VENDOR contend)
 set(CPACK_PACKAGE_CONTACT "contend maintainers <contend@invalid>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-    "deterministic simulator and model checker for queue recipes on a FoundationDB-style store")
-# CPack puts the summary first and indents these lines as the extended description.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "simulator and model checker for queue recipes on an MVCC store")
+# CPack puts the summary first and indents these lines as the extended description (lintian
+# wants them under 80 columns).
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "contend runs queue algorithms (the FoundationDB Queue and Priority Queue recipes, their
-high-contention variants, and a user's own) against a simulated MVCC store that injects
-conflicts, ambiguous commits, stale reads and delays, and checks every history against a
-sequential model. This package holds the contend command, the static libraries, headers and
-CMake package (find_package(contend)) for checking one's own recipe from a GoogleTest suite,
-and the shipped scenarios under /usr/share/contend.")
+    "contend runs queue algorithms (the FoundationDB Queue and Priority Queue
+recipes, their high-contention variants, and a user's own) against a
+simulated MVCC store that injects conflicts, ambiguous commits, stale reads
+and delays, and checks every history against a sequential model. This
+package holds the contend command, the static libraries, headers and CMake
+package (find_package(contend)) for checking one's own recipe from a
+GoogleTest suite, and the shipped scenarios under /usr/share/contend.")
 set(CPACK_PACKAGE_HOMEPAGE_URL "https://example.invalid/contend")
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_STRIP_FILES ON)  # the installed binary without its symbol tables
 set(contend_deb_depends libfmt-dev nlohmann-json3-dev libtomlplusplus-dev)
 if(CONTEND_TESTING)
   list(APPEND contend_deb_depends libgtest-dev)
