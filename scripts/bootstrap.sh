@@ -7,7 +7,7 @@
 #   sanitize install what is missing (and clang), build everything with clang in Debug with
 #            AddressSanitizer + UndefinedBehaviorSanitizer, every CONTEND_DEBUG_ASSERT on and the
 #            libFuzzer targets, and run the suite (the fuzz targets for a short fixed number of
-#            runs; without the long searches, the consumer builds and the .deb)
+#            runs; without the long searches, the consumer builds, the .deb and the mutants)
 # Environment: BUILD_DIR (default build, build-asan for sanitize), CONTEND_LONG=1 adds the long
 # searches to `test`.
 set -euo pipefail
@@ -64,7 +64,7 @@ case "$mode" in
     ;;
   sanitize)
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" \
-      -LE 'long|consumer|package'
+      -LE 'long|consumer|package|mutants'
     ;;
   build) ;;
   *) echo "bootstrap: unknown mode '$mode' (expected run, test, build or sanitize)" >&2; exit 2 ;;

@@ -53,7 +53,7 @@ Bytes do_add(const Bytes& existing, BytesView operand) {
     unsigned sum =
         static_cast<unsigned char>(out[i]) + static_cast<unsigned char>(operand[i]) + carry;
     out[i] = static_cast<char>(sum & 0xff);
-    carry = sum >> 8;
+    carry = CONTEND_MUTANT(19) ? 0 : sum >> 8;
   }
   return out;
 }
@@ -82,7 +82,7 @@ Bytes apply_atomic(MutationType type, const std::optional<Bytes>& existing, Byte
     }
     case MutationType::min: {
       Bytes old = resized(*existing, operand.size());
-      return compare_le(old, operand) <= 0 ? old : Bytes(operand);
+      return (compare_le(old, operand) <= 0) != CONTEND_MUTANT(21) ? old : Bytes(operand);
     }
     case MutationType::byte_min:
       return BytesView(*existing) <= operand ? *existing : Bytes(operand);

@@ -326,7 +326,8 @@ void Store::apply(const CommitRequest& request, Version commit_version) {
         set_key(m.param1, m.param2);
         break;
       case MutationType::clear_range: {
-        auto first = current_.lower_bound(KeyProbe(m.param1));
+        auto first = CONTEND_MUTANT(22) ? current_.upper_bound(KeyProbe(m.param1))
+                                        : current_.lower_bound(KeyProbe(m.param1));
         auto last = CONTEND_MUTANT(17) ? current_.upper_bound(KeyProbe(m.param2))
                                        : current_.lower_bound(KeyProbe(m.param2));
         for (auto it = first; it != last; ++it)

@@ -329,7 +329,7 @@ ErrorOr<std::optional<Bytes>> Transaction::overlay(BytesView key,
                                                    const std::optional<Bytes>& db_value) const {
   const WriteEntry* found = find_write(key);
   if (found == nullptr) {
-    if (in_cleared_range(key)) return std::optional<Bytes>();
+    if (in_cleared_range(key) && !CONTEND_MUTANT(24)) return std::optional<Bytes>();
     return db_value;
   }
   const WriteEntry& entry = *found;
@@ -402,7 +402,8 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snaps
   if (FootprintSink* sink = env().footprints()) sink->on_database_read(*this, just_key);
   auto result = overlay(key.key, db_value);
   if (!result.ok()) return result;
-  if (!snapshot && !CONTEND_MUTANT(1)) add_conflict_for_read(just_key);
+  if ((!snapshot && !CONTEND_MUTANT(1)) || (snapshot && CONTEND_MUTANT(23)))
+    add_conflict_for_read(just_key);
   return result;
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "base/invariant.h"
+#include "sim/store/mutants.h"
 
 namespace contend {
 
@@ -71,7 +72,7 @@ void append_int(Bytes& out, std::int64_t v) {
   int n = byte_length(magnitude);
   std::uint64_t max = n == 8 ? ~0ULL : (1ULL << (8 * n)) - 1;
   out.push_back(static_cast<char>(kIntZero - n));
-  append_big_endian(out, max - magnitude, n);
+  append_big_endian(out, CONTEND_MUTANT(20) ? magnitude : max - magnitude, n);
 }
 
 void append_uint(Bytes& out, std::uint64_t v) {
