@@ -256,10 +256,12 @@ json story_json(const StoryInput& in) {
                           {"txt", "clear " + format_range(KeyRange{m.param1, m.param2})}});
       } else {
         const std::string name(mutation_name(m.type));
+        // A committed versionstamped key arrives filled in: its value is a plain value.
+        const bool plain_value =
+            m.type == MutationType::set_value || m.type == MutationType::set_versionstamped_key;
         writes.push_back({{"op", m.type == MutationType::set_value ? "set" : name},
                           {"k", position(m.param1)},
-                          {"v", m.type == MutationType::set_value ? value_text(m.param2)
-                                                                  : name + " " + to_hex(m.param2)},
+                          {"v", plain_value ? value_text(m.param2) : name + " " + to_hex(m.param2)},
                           {"txt", name + " " + format_key(m.param1)}});
       }
     }

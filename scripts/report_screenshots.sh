@@ -30,6 +30,12 @@ shot queue-conflict "$work/queue.html" "story=run&at=first-conflict&zoom=0.12&pa
 "$contend" run "$root/scenarios/queue-unknown-result.toml" --seed 1 \
   --report html="$work/unknown-result.html" >/dev/null
 shot unknown-result "$work/unknown-result.html" "story=counterexample"
+"$contend" run "$root/scenarios/hc-priority-queue-as-priority.toml" --seed 2 \
+  --report html="$work/hc-pq-layer.html" >/dev/null
+shot hc-pq-layer "$work/hc-pq-layer.html" "story=counterexample"
+"$contend" run "$root/scenarios/hc-priority-queue-ordered.toml" --seed 2 \
+  --report html="$work/hc-pq-ordered.html" >/dev/null
+shot hc-pq-ordered "$work/hc-pq-ordered.html" "story=run&at=first-conflict&zoom=0.15&pan=-0.1" 1100
 (cd "$root" && "$contend" check docs/examples/histories/order-inversion.jsonl \
   --report html="$work/check.html" >/dev/null 2>&1) || true
 shot check "$work/check.html" "" 720

@@ -154,6 +154,9 @@ RC_GTEST_PROP(CorrectRecipes, VersionstampQueueIsLinearizable, ()) {
 RC_GTEST_PROP(CorrectRecipes, PriorityQueueIsLinearizable, ()) {
   correct_recipe_property("priority-queue", false);
 }
+RC_GTEST_PROP(CorrectRecipes, OrderedHcPriorityQueueIsLinearizable, ()) {
+  correct_recipe_property("hc-priority-queue-ordered", false);
+}
 RC_GTEST_PROP(CorrectRecipes, IdempotentQueueSurvivesUnknownResults, ()) {
   correct_recipe_property("idempotent-queue", true);
 }

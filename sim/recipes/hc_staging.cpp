@@ -29,6 +29,15 @@ Task<std::int64_t> Staging::next_index(Transaction& tr, const keys::Space& space
 }
 
 Task<OpResult> Staging::push(Database db, std::string value, std::int64_t priority) {
+  if (layout_.versionstamped_items) {
+    auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
+      tr.set_step("push.versionstamped");
+      tr.atomic_op(MutationType::set_versionstamped_key, layout_.items.versionstamped_key(priority),
+                   keys::encode_value(value));
+      co_return;
+    });
+    co_return outcome_of(r);
+  }
   auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
     tr.set_step("push.item_key");
     std::optional<std::int64_t> p;
@@ -43,13 +52,14 @@ Task<OpResult> Staging::push(Database db, std::string value, std::int64_t priori
 }
 
 // _addConflictedPop: register a request behind the outstanding ones (index 0 only when forced).
-Task<std::optional<Bytes>> Staging::add_conflicted_pop(Transaction& tr, Database db, bool forced) {
+Task<std::optional<Bytes>> Staging::add_conflicted_pop(Transaction& tr, Database db, bool forced,
+                                                       bool max) {
   tr.set_step("pop.register_request");
   std::int64_t index = co_await next_index(tr, layout_.pops, std::nullopt);
   if (index == 0 && !forced) co_return std::nullopt;
   Bytes wait_key = layout_.pops.key(index, random_bytes(db, 20));
   if (layout_.dummy_reads) co_await tr.get(wait_key);  // read = tr[waitKey]
-  tr.set(wait_key, "");
+  tr.set(wait_key, layout_.directed_requests ? keys::encode_value(max ? "max" : "min") : Bytes());
   co_return wait_key;
 }
 
@@ -79,30 +89,85 @@ model::Item Staging::item_of(const KeyValue& kv) const {
   return item_from_slot(kv.key, slot_for(kv));
 }
 
+Task<RangeResult> Staging::fulfillable_items(Transaction& tr, bool max) {
+  if (!layout_.directed_requests) {
+    RangeResult items = co_await tr.get_range(layout_.items.range(),
+                                              {.limit = kBatch, .reverse = max, .snapshot = true});
+    if (max) std::reverse(items.begin(), items.end());
+    co_return items;
+  }
+  RangeResult items =
+      co_await tr.get_range(layout_.items.range(), {.limit = kBatch, .snapshot = true});
+  if (items.size() < static_cast<std::size_t>(kBatch)) co_return items;  // all of them
+  RangeResult back = co_await tr.get_range(layout_.items.range(),
+                                           {.limit = kBatch, .reverse = true, .snapshot = true});
+  // `back` is descending; keep those above the front's last key, in ascending order.
+  const Bytes front_last = items.back().key;
+  for (auto it = back.rbegin(); it != back.rend(); ++it) {
+    if (compare_bytes(it->key, front_last) > 0) items.push_back(std::move(*it));
+  }
+  co_return items;
+}
+
+// The items were read at snapshot: a push committed since the read version could have been a
+// better answer. A peek that saw that push and, after it, an item this fulfilment hands out, would
+// prove the hand-out happened after the push — a priority inversion, or an "empty" while the
+// pushed item was there. So the fulfilment conflicts with pushes into the part of the item range
+// that decided it: below the last item handed to a min request, above the first item handed to
+// a max request, and all of it when a request was cancelled.
+void Staging::guard_decided_items(Transaction& tr, const RangeResult& items, std::size_t low,
+                                  std::size_t high, std::size_t requests) const {
+  CONTEND_ASSERT(low <= high && high <= items.size(), "the hand-outs come from the two ends");
+  const KeyRange& all = layout_.items.range();
+  if (requests > low + (items.size() - high)) {  // a request was cancelled: no items were left
+    tr.add_read_conflict_range(all);
+    return;
+  }
+  if (low > 0) {
+    const Bytes after_last_min = key_after(items[low - 1].key);
+    tr.add_read_conflict_range(KeyRangeRef{all.begin, after_last_min});
+  }
+  if (high < items.size()) tr.add_read_conflict_range(KeyRangeRef{items[high].key, all.end});
+}
+
+bool Staging::request_wants_max(const KeyValue& request, bool fulfiller_max) const {
+  if (!layout_.directed_requests) return fulfiller_max;
+  const std::string direction = keys::require_value(request.key, request.value, "fulfil.request");
+  if (direction == "max") return true;
+  if (direction == "min") return false;
+  keys::decode_fault("fulfil.request", request.key,
+                     "its value \"" + direction + "\" is neither \"min\" nor \"max\"");
+}
+
 // _fulfillConflictedPops: one attempt; returns whether it saw a short batch (nothing more to do).
+// Requests are served in key order; each takes the smallest or the largest item left (without
+// directed_requests, every request takes from the end the fulfiller pops from).
 Task<ErrorOr<bool>> Staging::fulfil(Database db, bool max) {
   Transaction tr(db);
   auto body = co_await attempt(tr, [&](Transaction& t) -> Task<bool> {
     t.set_step("fulfil.pair");
     auto pops = co_await t.get_range(layout_.pops.range(), {.limit = kBatch, .snapshot = true});
-    auto items = co_await t.get_range(layout_.items.range(),
-                                      {.limit = kBatch, .reverse = max, .snapshot = true});
+    RangeResult items = co_await fulfillable_items(t, max);
+    std::size_t low = 0;
+    std::size_t high = items.size();  // items[low, high) are not handed out yet
     for (std::size_t i = 0; i < pops.size(); ++i) {
       const KeyValue& request = pops[i];
-      if (i < items.size()) {
+      if (low < high) {
+        const KeyValue& item = request_wants_max(request, max) ? items[--high] : items[low++];
         Bytes random = layout_.pops.require_last_bytes(request.key, "fulfil.request");
-        t.set(layout_.results.key(random), slot_for(items[i]));
+        t.set(layout_.results.key(random), slot_for(item));
         if (layout_.dummy_reads) {
-          co_await t.get(items[i].key);  // read = tr[item.key]
-          co_await t.get(request.key);   // read = tr[pop.key]
+          co_await t.get(item.key);     // read = tr[item.key]
+          co_await t.get(request.key);  // read = tr[pop.key]
         }
         t.clear(request.key);
-        t.clear(items[i].key);
+        t.clear(item.key);
       } else {
         if (layout_.dummy_reads) co_await t.get(request.key);
         t.clear(request.key);
       }
     }
+    if (layout_.directed_requests) guard_decided_items(t, items, low, high, pops.size());
     co_return static_cast<int>(pops.size()) < kBatch;
   });
   if (!body.ok()) co_return body.error();
@@ -115,7 +180,7 @@ Task<OpResult> Staging::pop(Database db, bool max) {
   Transaction tr(db);
   auto first = co_await attempt(tr, [&](Transaction& t) -> Task<FirstTry> {
     FirstTry out;
-    out.wait_key = co_await add_conflicted_pop(t, db, /*forced=*/false);
+    out.wait_key = co_await add_conflicted_pop(t, db, /*forced=*/false, max);
     if (!out.wait_key) out.item = co_await pop_simple(t, max);
     co_return out;
   });
@@ -133,7 +198,7 @@ Task<OpResult> Staging::pop(Database db, bool max) {
   const bool first_may_have_applied = maybe_committed(e);
   if (!wait_key) {  // except FDBError: register a forced request in its own retry loop
     auto forced = co_await run(db, [&](Transaction& t) -> Task<Bytes> {
-      std::optional<Bytes> key = co_await add_conflicted_pop(t, db, /*forced=*/true);
+      std::optional<Bytes> key = co_await add_conflicted_pop(t, db, /*forced=*/true, max);
       CONTEND_ASSERT(key.has_value(), "a forced pop request always registers");
       co_return std::move(*key);
     });

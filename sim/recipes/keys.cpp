@@ -78,8 +78,16 @@ Bytes Space::key(BytesView bytes) const {
 }
 
 Bytes Space::versionstamped_key() const {
+  return versionstamped(Tuple{Versionstamp::incomplete(0)});
+}
+
+Bytes Space::versionstamped_key(std::int64_t a) const {
+  return versionstamped(Tuple{TupleElement{a}, TupleElement{Versionstamp::incomplete(0)}});
+}
+
+Bytes Space::versionstamped(const Tuple& with_stamp) const {
   std::string error;
-  auto packed = pack_with_versionstamp(Tuple{Versionstamp::incomplete(0)}, error);
+  auto packed = pack_with_versionstamp(with_stamp, error);
   CONTEND_ASSERT(packed.has_value() && packed->size() > 4, "one incomplete versionstamp packs");
   // The offset counts from the start of the tuple: shift it past the prefix.
   Bytes tail = *packed;

@@ -10,6 +10,10 @@
 
 #include "sim/store/bytes.h"
 
+namespace contend {
+struct Tuple;
+}  // namespace contend
+
 namespace contend::keys {
 
 // A subspace named by a tuple of strings, e.g. ("Q",) or ("HC", "item").
@@ -30,6 +34,8 @@ class Space {
   Bytes key(BytesView bytes) const;                                   // (bytes,)
   // (incomplete versionstamp, user_version 0) with the 4-byte offset SET_VERSIONSTAMPED_KEY needs.
   Bytes versionstamped_key() const;
+  // (a, incomplete versionstamp), the same way.
+  Bytes versionstamped_key(std::int64_t a) const;
 
   // The integer elements of a key of this subspace, or nothing when the key does not decode.
   std::optional<std::int64_t> first_int(BytesView key) const;
@@ -46,6 +52,7 @@ class Space {
 
  private:
   Bytes start_key(std::size_t payload_bytes) const;  // the prefix, with room for the rest
+  Bytes versionstamped(const Tuple& with_stamp) const;
   Bytes prefix_;
   KeyRange range_;  // range(), made once
 };

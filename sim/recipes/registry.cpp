@@ -16,6 +16,7 @@ RecipeInfo hc_queue_no_reads_recipe();
 RecipeInfo priority_queue_recipe();
 RecipeInfo idempotent_priority_queue_recipe();
 RecipeInfo hc_priority_queue_recipe();
+RecipeInfo hc_priority_queue_ordered_recipe();
 RecipeInfo checked_dequeue_queue_recipe();
 RecipeInfo skip_on_conflict_queue_recipe();
 
@@ -33,6 +34,7 @@ std::span<const RecipeInfo> all_recipes() {
       priority_queue_recipe(),
       idempotent_priority_queue_recipe(),
       hc_priority_queue_recipe(),
+      hc_priority_queue_ordered_recipe(),
       checked_dequeue_queue_recipe(),
       skip_on_conflict_queue_recipe(),
   };

@@ -331,7 +331,10 @@ void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
   r.outcome = outcome;
   r.read_ranges = copy_of(tr.read_conflict_ranges());
   r.reads = tr.read_log();
-  r.mutations = copy_of(tr.mutations());
+  // A commit's versionstamped keys and values as the store wrote them; unfilled when it did not.
+  r.mutations = r.commit_version == kInvalidVersion
+                    ? copy_of(tr.mutations())
+                    : as_committed(tr.mutations(), r.commit_version);
   r.conflict = tr.last_conflict();
   r.conflict_step = std::string(tr.last_conflict_step());
   attempt_records_.push_back(std::move(r));

@@ -94,6 +94,18 @@ Bytes apply_atomic(MutationType type, const std::optional<Bytes>& existing, Byte
   }
 }
 
+std::vector<Mutation> as_committed(std::span<const MutationRef> mutations, Version commit_version) {
+  std::vector<Mutation> out = copy_of(mutations);
+  const Bytes stamp = make_versionstamp(commit_version, 0);
+  for (Mutation& m : out) {
+    if (m.type == MutationType::set_versionstamped_key)
+      m.param1 = fill_versionstamp(m.param1, stamp);
+    if (m.type == MutationType::set_versionstamped_value)
+      m.param2 = fill_versionstamp(m.param2, stamp);
+  }
+  return out;
+}
+
 Bytes make_versionstamp(Version commit_version, std::uint16_t batch_order) {
   Bytes out(10, '\0');
   auto v = static_cast<std::uint64_t>(commit_version);

@@ -51,6 +51,10 @@ inline std::vector<Mutation> copy_of(std::span<const MutationRef> mutations) {
   return out;
 }
 
+// The mutations as a commit at `commit_version` wrote them: a versionstamped key or value has its
+// placeholder filled (and its 4-byte offset dropped), as the store filled it. Types are kept.
+std::vector<Mutation> as_committed(std::span<const MutationRef> mutations, Version commit_version);
+
 bool is_atomic(MutationType type);
 std::string_view mutation_name(MutationType type);
 
