@@ -30,6 +30,12 @@ shot queue-conflict "$work/queue.html" "story=run&at=first-conflict&zoom=0.12&pa
 "$contend" run "$root/scenarios/queue-unknown-result.toml" --seed 1 \
   --report html="$work/unknown-result.html" >/dev/null
 shot unknown-result "$work/unknown-result.html" "story=counterexample"
+"$contend" run "$root/scenarios/priority-queue-ties.toml" --seed 28 --no-shrink \
+  --report html="$work/pq-ties.html" >/dev/null
+shot pq-ties "$work/pq-ties.html" "story=run&at=100&zoom=0.5" 1100
+"$contend" run "$root/scenarios/checked-dequeue-queue.toml" --seed 2822 \
+  --report html="$work/checked-dequeue.html" >/dev/null
+shot checked-dequeue "$work/checked-dequeue.html" "story=counterexample"
 "$contend" run "$root/scenarios/hc-priority-queue-as-priority.toml" --seed 2 \
   --report html="$work/hc-pq-layer.html" >/dev/null
 shot hc-pq-layer "$work/hc-pq-layer.html" "story=counterexample"
