@@ -7,32 +7,12 @@
 
 namespace contend {
 
-namespace {
-
-class HcPriorityQueue final : public Recipe {
- public:
-  HcPriorityQueue()
-      : staging_(StagingLayout{keys::Space("HP", "I"), keys::Space("HP", "P"),
-                               keys::Space("HP", "R"), /*dummy_reads=*/true,
-                               /*priority=*/true, /*fulfil_until_short_batch=*/false}) {}
-  Task<OpResult> push(Database db, std::string value, std::int64_t priority) override {
-    return staging_.push(db, std::move(value), priority);
-  }
-  Task<OpResult> pop(Database db, bool max) override { return staging_.pop(db, max); }
-  Task<OpResult> peek(Database db, bool max) override { return staging_.peek(db, max); }
-
- private:
-  Staging staging_;
-};
-
-}  // namespace
-
 RecipeInfo hc_priority_queue_recipe() {
   return {"hc-priority-queue",
           RecipeKind::priority,
           true,
           "high-contention staging for priority pops (best-effort order)",
-          []() -> std::unique_ptr<Recipe> { return std::make_unique<HcPriorityQueue>(); },
+          []() -> std::unique_ptr<Recipe> { return make_hc_priority_queue(/*ordered=*/false); },
           "multiset"};
 }
 

@@ -293,10 +293,34 @@ class HcQueue final : public Recipe {
   Staging staging_;
 };
 
+class HcPriorityQueue final : public Recipe {
+ public:
+  explicit HcPriorityQueue(bool ordered)
+      : staging_(ordered ? StagingLayout{keys::Space("HO", "I"), keys::Space("HO", "P"),
+                                         keys::Space("HO", "R"), /*dummy_reads=*/true,
+                                         /*priority=*/true, /*fulfil_until_short_batch=*/false,
+                                         /*directed_requests=*/true, /*versionstamped_items=*/true}
+                         : StagingLayout{keys::Space("HP", "I"), keys::Space("HP", "P"),
+                                         keys::Space("HP", "R"), /*dummy_reads=*/true,
+                                         /*priority=*/true, /*fulfil_until_short_batch=*/false}) {}
+  Task<OpResult> push(Database db, std::string value, std::int64_t priority) override {
+    return staging_.push(db, std::move(value), priority);
+  }
+  Task<OpResult> pop(Database db, bool max) override { return staging_.pop(db, max); }
+  Task<OpResult> peek(Database db, bool max) override { return staging_.peek(db, max); }
+
+ private:
+  Staging staging_;
+};
+
 }  // namespace
 
 std::unique_ptr<Recipe> make_hc_queue(bool dummy_reads) {
   return std::make_unique<HcQueue>(dummy_reads);
+}
+
+std::unique_ptr<Recipe> make_hc_priority_queue(bool ordered) {
+  return std::make_unique<HcPriorityQueue>(ordered);
 }
 
 }  // namespace contend

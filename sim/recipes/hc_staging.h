@@ -91,5 +91,9 @@ class Staging {
 
 // The FIFO high-contention queue (`hc-queue`), or with dummy_reads false `hc-queue-no-reads`.
 std::unique_ptr<Recipe> make_hc_queue(bool dummy_reads);
+// The staged priority queue: the layer as FoundationDB wrote it (`hc-priority-queue`: keys under
+// ("HP", ...)), or with `ordered` the variant whose requests record min or max and whose items
+// are versionstamped (`hc-priority-queue-ordered`: keys under ("HO", ...)).
+std::unique_ptr<Recipe> make_hc_priority_queue(bool ordered);
 
 }  // namespace contend
