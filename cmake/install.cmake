@@ -3,6 +3,11 @@
 #   P/include/contend/{testing,recipe}.h           what a user includes
 #   P/include/contend/{base,model,sim,scenarios}/... the headers those two include, nothing more
 #   P/lib*/libcontend_*.a                          the static libraries
+#   P/lib*/contend/libfdb_c.so                     FoundationDB's C API on the simulated store,
+#                                                  in a directory of its own so that only
+#                                                  LD_LIBRARY_PATH=P/lib*/contend picks it over
+#                                                  a real FoundationDB client
+#   P/include/contend/fdb_c/fdb_c.h                its declarations
 #   P/lib*/cmake/contend/                          contendConfig.cmake, version file, targets
 #   P/share/contend/scenarios/*.toml               the shipped scenarios
 #   P/share/doc/contend/                           README and docs
@@ -20,6 +25,12 @@ install(TARGETS ${contend_exported} EXPORT contendTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
 install(TARGETS contend EXPORT contendTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         COMPONENT bin)
+if(TARGET contend_fdb_c)
+  install(TARGETS contend_fdb_c EXPORT contendTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/contend COMPONENT bin)
+  install(FILES ${CONTEND_ROOT}/fdb_c/fdb_c.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/contend/fdb_c
+          COMPONENT dev)
+endif()
 install(EXPORT contendTargets NAMESPACE contend:: FILE contendTargets.cmake
         DESTINATION ${CONTEND_CMAKE_DIR} COMPONENT dev)
 

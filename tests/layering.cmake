@@ -6,6 +6,7 @@
 #   sim/store/      base/ and sim/store/ only (not the runtime, not the recipes, not the model)
 #   sim/runtime/    base/, sim/store/, sim/runtime/
 #   sim/recipes/    base/, model/, sim/store/, sim/runtime/, sim/recipes/
+#   fdb_c/          base/, sim/store/, fdb_c/ (libfdb_c serves the C API from the store alone)
 #
 # Optional -DEXTRA_FILE=<path> -DEXTRA_AS=<layer dir> checks one more file as if it lay in that
 # layer (the test suite uses it to show the check fails on a wrong include).
@@ -18,10 +19,11 @@ set(allowed_model "base/;model/")
 set(allowed_store "base/;sim/store/")
 set(allowed_runtime "base/;sim/store/;sim/runtime/")
 set(allowed_recipes "base/;model/;sim/store/;sim/runtime/;sim/recipes/")
+set(allowed_fdb_c "base/;sim/store/;fdb_c/")
 set(layers "base:base" "model:model" "sim/store:store" "sim/runtime:runtime"
-           "sim/recipes:recipes")
+           "sim/recipes:recipes" "fdb_c:fdb_c")
 # Our include paths start with one of these; anything else is a system or third-party header.
-set(ours "base/;model/;sim/;scenarios/;include/;contend/")
+set(ours "base/;model/;sim/;scenarios/;include/;contend/;fdb_c/")
 
 set(violations "")
 function(check_file file layer_dir rule)

@@ -20,5 +20,6 @@ void register_replay_command(CLI::App& app, CommandContext& ctx);
 void register_explore_command(CLI::App& app, CommandContext& ctx);
 void register_merge_command(CLI::App& app, CommandContext& ctx);
 void register_sweep_command(CLI::App& app, CommandContext& ctx);
+void register_serializable_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace contend::cli

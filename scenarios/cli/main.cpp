@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   contend::cli::register_explore_command(app, ctx);
   contend::cli::register_merge_command(app, ctx);
   contend::cli::register_sweep_command(app, ctx);
+  contend::cli::register_serializable_command(app, ctx);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -115,6 +115,12 @@ class Transaction {
 
   // Forgets reads, writes and the read version; keeps the backoff.
   void reset();
+  // Reads at `version` instead of asking the store for one (fdb_transaction_set_read_version).
+  // REQUIRES: no read version yet.
+  void set_read_version(Version version) {
+    CONTEND_ASSERT(!read_version_.has_value(), "a read version is set once per attempt");
+    read_version_ = version;
+  }
 
   // ---- introspection ----
   Database database() const { return db_; }
@@ -139,6 +145,9 @@ class Transaction {
   // Labels the read conflict ranges added from now on (for "conflicts by cause" metrics).
   void set_step(std::string_view label) { step_ = label; }
   std::int64_t backoff_us() const { return backoff_us_; }
+  // The bytes this attempt would commit: mutations and conflict range ends (FoundationDB's
+  // approximate transaction size, checked against kTransactionSizeLimit).
+  std::size_t size_bytes() const { return size_bytes_; }
 
   // ---- used by attempt() (retry.h) ----
   std::coroutine_handle<> abort_target() const { return abort_target_; }

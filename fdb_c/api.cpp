@@ -1,0 +1,382 @@
+// The C entry points of contend's libfdb_c (fdb_c.h): argument checks, then the world
+// (world.h), futures (future.h) and transactions (transaction.h). No exception crosses into the
+// caller: an unexpected one becomes internal_error.
+#include <atomic>
+#include <new>
+#include <string_view>
+
+#include "fdb_c/errors.h"
+#include "fdb_c/future.h"
+#include "fdb_c/transaction.h"
+#include "fdb_c/world.h"
+
+struct FDB_database {};
+
+namespace contend::fdb {
+namespace {
+
+constexpr int kApiVersionMin = 630;
+constexpr int kApiVersionMax = 730;
+
+std::atomic<int> selected_api_version{0};
+std::atomic<bool> network_set_up{false};
+std::atomic<bool> network_started{false};
+
+BytesView view(const uint8_t* bytes, int length) {
+  if (bytes == nullptr || length <= 0) return {};
+  return BytesView(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(length));
+}
+
+// Every call a client makes is noted: a deterministic network waits until the client is quiet.
+void note_call() {
+  World::get().network.note_client_call();
+}
+
+TransactionState& state_of(FDBTransaction* tr) {
+  note_call();
+  return *tr->state;
+}
+
+// Runs `body`; an exception becomes `on_exception`.
+template <class Body, class Fallback>
+auto guarded(Body&& body, Fallback&& on_exception) noexcept -> decltype(body()) {
+  try {
+    return body();
+  } catch (...) {
+    return on_exception();
+  }
+}
+
+FDBFuture* failed_future(fdb_error_t error) {
+  try {
+    return ready_later(World::get(), error);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+template <class Body>
+FDBFuture* future_call(Body&& body) noexcept {
+  return guarded([&]() -> FDBFuture* { return body(); },
+                 []() -> FDBFuture* { return failed_future(kInternalError); });
+}
+
+template <class Body>
+fdb_error_t error_call(Body&& body) noexcept {
+  return guarded([&]() -> fdb_error_t { return body(); },
+                 []() -> fdb_error_t { return kInternalError; });
+}
+
+template <class T>
+fdb_error_t get_value(FDBFuture* f, const T** out) {
+  note_call();
+  if (f == nullptr) return kClientInvalidOperation;
+  return Future::from(f)->value(out);
+}
+
+}  // namespace
+}  // namespace contend::fdb
+
+using namespace contend;
+using namespace contend::fdb;
+
+extern "C" {
+
+fdb_error_t fdb_select_api_version_impl(int runtime_version, int header_version) {
+  if (runtime_version > header_version) return kApiVersionInvalid;
+  if (runtime_version < kApiVersionMin || runtime_version > kApiVersionMax)
+    return kApiVersionNotSupported;
+  int expected = 0;
+  if (selected_api_version.compare_exchange_strong(expected, runtime_version)) return kSuccess;
+  return expected == runtime_version ? kSuccess : kApiVersionAlreadySet;
+}
+
+int fdb_get_max_api_version(void) {
+  return kApiVersionMax;
+}
+const char* fdb_get_client_version(void) {
+  return "contend libfdb_c 0.1.0 (FoundationDB C API 730)";
+}
+const char* fdb_get_error(fdb_error_t code) {
+  return error_description(code);
+}
+fdb_bool_t fdb_error_predicate(int predicate_test, fdb_error_t code) {
+  return error_predicate(predicate_test, code) ? 1 : 0;
+}
+
+fdb_error_t fdb_network_set_option(FDBNetworkOption, const uint8_t*, int) {
+  if (selected_api_version.load() == 0) return kApiVersionUnset;
+  return kSuccess;  // trace, TLS and client options have no meaning for an in-process store
+}
+
+fdb_error_t fdb_setup_network(void) {
+  if (selected_api_version.load() == 0) return kApiVersionUnset;
+  bool expected = false;
+  if (!network_set_up.compare_exchange_strong(expected, true)) return kNetworkAlreadySetup;
+  return error_call([] {
+    // A refused CONTEND_FDB_CONFIG (the message went to stderr) stops the network here.
+    return World::get().config_error.empty() ? kSuccess : kInvalidOptionValue;
+  });
+}
+
+fdb_error_t fdb_run_network(void) {
+  if (!network_set_up.load()) return kNetworkNotSetup;
+  bool expected = false;
+  if (!network_started.compare_exchange_strong(expected, true)) return kNetworkCannotBeRestarted;
+  return error_call([] {
+    World::get().network.run();
+    return kSuccess;
+  });
+}
+
+fdb_error_t fdb_stop_network(void) {
+  if (!network_set_up.load()) return kNetworkNotSetup;
+  World::get().network.stop();
+  return kSuccess;
+}
+
+// ---- futures ----
+
+void fdb_future_cancel(FDBFuture* f) {
+  if (f != nullptr) guarded([&] { Future::from(f)->cancel(); }, [] {});
+}
+void fdb_future_release_memory(FDBFuture*) {}
+void fdb_future_destroy(FDBFuture* f) {
+  if (f == nullptr) return;
+  note_call();
+  guarded(
+      [&] {
+        Future* future = Future::from(f);
+        if (future->called_back()) World::get().network.note_consumed();
+        future->abandon();
+        future->release();
+      },
+      [] {});
+}
+fdb_error_t fdb_future_block_until_ready(FDBFuture* f) {
+  if (f == nullptr) return kClientInvalidOperation;
+  Future::from(f)->block_until_ready();
+  return kSuccess;
+}
+fdb_bool_t fdb_future_is_ready(FDBFuture* f) {
+  return f != nullptr && Future::from(f)->is_ready() ? 1 : 0;
+}
+fdb_error_t fdb_future_set_callback(FDBFuture* f, FDBCallback callback, void* parameter) {
+  if (f == nullptr || callback == nullptr) return kClientInvalidOperation;
+  note_call();
+  return Future::from(f)->set_callback(callback, parameter);
+}
+fdb_error_t fdb_future_get_error(FDBFuture* f) {
+  if (f == nullptr) return kClientInvalidOperation;
+  return Future::from(f)->error();
+}
+fdb_error_t fdb_future_get_int64(FDBFuture* f, int64_t* out) {
+  const std::int64_t* value = nullptr;
+  if (fdb_error_t e = get_value(f, &value)) return e;
+  *out = *value;
+  return kSuccess;
+}
+fdb_error_t fdb_future_get_key(FDBFuture* f, const uint8_t** out_key, int* out_key_length) {
+  const Key* key = nullptr;
+  if (fdb_error_t e = get_value(f, &key)) return e;
+  *out_key = reinterpret_cast<const uint8_t*>(key->key.data());
+  *out_key_length = static_cast<int>(key->key.size());
+  return kSuccess;
+}
+fdb_error_t fdb_future_get_value(FDBFuture* f, fdb_bool_t* out_present, const uint8_t** out_value,
+                                 int* out_value_length) {
+  const std::optional<Bytes>* value = nullptr;
+  if (fdb_error_t e = get_value(f, &value)) return e;
+  *out_present = value->has_value() ? 1 : 0;
+  *out_value = value->has_value() ? reinterpret_cast<const uint8_t*>((*value)->data()) : nullptr;
+  *out_value_length = value->has_value() ? static_cast<int>((*value)->size()) : 0;
+  return kSuccess;
+}
+fdb_error_t fdb_future_get_keyvalue_array(FDBFuture* f, const FDBKeyValue** out_kv, int* out_count,
+                                          fdb_bool_t* out_more) {
+  const KeyValues* kvs = nullptr;
+  if (fdb_error_t e = get_value(f, &kvs)) return e;
+  *out_kv = kvs->views.data();
+  *out_count = static_cast<int>(kvs->views.size());
+  *out_more = kvs->more ? 1 : 0;
+  return kSuccess;
+}
+fdb_error_t fdb_future_get_key_array(FDBFuture* f, const FDBKey** out_key_array, int* out_count) {
+  const KeyList* keys = nullptr;
+  if (fdb_error_t e = get_value(f, &keys)) return e;
+  *out_key_array = keys->views.data();
+  *out_count = static_cast<int>(keys->views.size());
+  return kSuccess;
+}
+fdb_error_t fdb_future_get_string_array(FDBFuture* f, const char*** out_strings, int* out_count) {
+  const StringList* strings = nullptr;
+  if (fdb_error_t e = get_value(f, &strings)) return e;
+  *out_strings = const_cast<const char**>(strings->views.data());
+  *out_count = static_cast<int>(strings->views.size());
+  return kSuccess;
+}
+
+// ---- database ----
+
+fdb_error_t fdb_create_database(const char*, FDBDatabase** out_database) {
+  if (out_database == nullptr) return kClientInvalidOperation;
+  if (selected_api_version.load() == 0) return kApiVersionUnset;
+  return error_call([&] {
+    if (!World::get().config_error.empty()) return kInvalidOptionValue;
+    *out_database = new FDB_database;
+    return kSuccess;
+  });
+}
+void fdb_database_destroy(FDBDatabase* d) {
+  delete d;
+}
+fdb_error_t fdb_database_set_option(FDBDatabase* d, FDBDatabaseOption, const uint8_t*, int) {
+  return d == nullptr ? kClientInvalidOperation : kSuccess;
+}
+fdb_error_t fdb_database_create_transaction(FDBDatabase* d, FDBTransaction** out_transaction) {
+  if (d == nullptr || out_transaction == nullptr) return kClientInvalidOperation;
+  return error_call([&] {
+    *out_transaction = new FDB_transaction{make_transaction(World::get())};
+    return kSuccess;
+  });
+}
+
+// ---- transactions ----
+
+void fdb_transaction_destroy(FDBTransaction* tr) {
+  guarded([&] { delete tr; }, [] {});
+}
+void fdb_transaction_cancel(FDBTransaction* tr) {
+  guarded([&] { state_of(tr).cancel(); }, [] {});
+}
+void fdb_transaction_reset(FDBTransaction* tr) {
+  guarded([&] { state_of(tr).reset(); }, [] {});
+}
+fdb_error_t fdb_transaction_set_option(FDBTransaction* tr, FDBTransactionOption option,
+                                       const uint8_t* value, int value_length) {
+  return error_call(
+      [&] { return state_of(tr).set_option(option, view(value, value_length), value != nullptr); });
+}
+void fdb_transaction_set_read_version(FDBTransaction* tr, int64_t version) {
+  guarded([&] { state_of(tr).set_read_version(version); }, [] {});
+}
+FDBFuture* fdb_transaction_get_read_version(FDBTransaction* tr) {
+  return future_call([&] { return state_of(tr).get_read_version(); });
+}
+FDBFuture* fdb_transaction_get(FDBTransaction* tr, const uint8_t* key_name, int key_name_length,
+                               fdb_bool_t snapshot) {
+  return future_call([&] { return state_of(tr).get(view(key_name, key_name_length), snapshot); });
+}
+FDBFuture* fdb_transaction_get_key(FDBTransaction* tr, const uint8_t* key_name, int key_name_length,
+                                   fdb_bool_t or_equal, int offset, fdb_bool_t snapshot) {
+  return future_call([&] {
+    KeySelector s{Bytes(view(key_name, key_name_length)), or_equal != 0, offset};
+    return state_of(tr).get_key(s, snapshot != 0);
+  });
+}
+FDBFuture* fdb_transaction_get_range(FDBTransaction* tr, const uint8_t* begin_key_name,
+                                     int begin_key_name_length, fdb_bool_t begin_or_equal,
+                                     int begin_offset, const uint8_t* end_key_name,
+                                     int end_key_name_length, fdb_bool_t end_or_equal,
+                                     int end_offset, int limit, int target_bytes,
+                                     FDBStreamingMode mode, int iteration, fdb_bool_t snapshot,
+                                     fdb_bool_t reverse) {
+  return future_call([&] {
+    RangeRequest r;
+    r.begin = KeySelector{Bytes(view(begin_key_name, begin_key_name_length)), begin_or_equal != 0,
+                          begin_offset};
+    r.end =
+        KeySelector{Bytes(view(end_key_name, end_key_name_length)), end_or_equal != 0, end_offset};
+    r.limit = limit;
+    r.target_bytes = target_bytes;
+    r.mode = mode;
+    r.iteration = iteration;
+    r.snapshot = snapshot != 0;
+    r.reverse = reverse != 0;
+    return state_of(tr).get_range(r);
+  });
+}
+FDBFuture* fdb_transaction_get_addresses_for_key(FDBTransaction*, const uint8_t*, int) {
+  return future_call([] {
+    StringList one;
+    one.strings.emplace_back("127.0.0.1:4500");  // the one in-process storage server
+    return ready_later(World::get(), kSuccess, std::move(one));
+  });
+}
+FDBFuture* fdb_transaction_get_estimated_range_size_bytes(FDBTransaction* tr,
+                                                          const uint8_t* begin_key_name,
+                                                          int begin_key_name_length,
+                                                          const uint8_t* end_key_name,
+                                                          int end_key_name_length) {
+  return future_call([&] {
+    return state_of(tr).estimated_range_size(view(begin_key_name, begin_key_name_length),
+                                             view(end_key_name, end_key_name_length));
+  });
+}
+FDBFuture* fdb_transaction_get_range_split_points(FDBTransaction* tr, const uint8_t* begin_key_name,
+                                                  int begin_key_name_length,
+                                                  const uint8_t* end_key_name,
+                                                  int end_key_name_length, int64_t chunk_size) {
+  return future_call([&] {
+    return state_of(tr).range_split_points(view(begin_key_name, begin_key_name_length),
+                                           view(end_key_name, end_key_name_length), chunk_size);
+  });
+}
+void fdb_transaction_set(FDBTransaction* tr, const uint8_t* key_name, int key_name_length,
+                         const uint8_t* value, int value_length) {
+  guarded([&] { state_of(tr).set(view(key_name, key_name_length), view(value, value_length)); },
+          [] {});
+}
+void fdb_transaction_atomic_op(FDBTransaction* tr, const uint8_t* key_name, int key_name_length,
+                               const uint8_t* param, int param_length,
+                               FDBMutationType operation_type) {
+  guarded(
+      [&] {
+        state_of(tr).atomic_op(view(key_name, key_name_length), view(param, param_length),
+                               operation_type);
+      },
+      [] {});
+}
+void fdb_transaction_clear(FDBTransaction* tr, const uint8_t* key_name, int key_name_length) {
+  guarded([&] { state_of(tr).clear(view(key_name, key_name_length)); }, [] {});
+}
+void fdb_transaction_clear_range(FDBTransaction* tr, const uint8_t* begin_key_name,
+                                 int begin_key_name_length, const uint8_t* end_key_name,
+                                 int end_key_name_length) {
+  guarded(
+      [&] {
+        state_of(tr).clear_range(view(begin_key_name, begin_key_name_length),
+                                 view(end_key_name, end_key_name_length));
+      },
+      [] {});
+}
+FDBFuture* fdb_transaction_watch(FDBTransaction* tr, const uint8_t* key_name, int key_name_length) {
+  return future_call([&] { return state_of(tr).watch(view(key_name, key_name_length)); });
+}
+FDBFuture* fdb_transaction_commit(FDBTransaction* tr) {
+  return future_call([&] { return state_of(tr).commit(); });
+}
+fdb_error_t fdb_transaction_get_committed_version(FDBTransaction* tr, int64_t* out_version) {
+  if (out_version == nullptr) return kClientInvalidOperation;
+  return error_call([&] { return state_of(tr).committed_version(out_version); });
+}
+FDBFuture* fdb_transaction_get_approximate_size(FDBTransaction* tr) {
+  return future_call([&] { return state_of(tr).approximate_size(); });
+}
+FDBFuture* fdb_transaction_get_versionstamp(FDBTransaction* tr) {
+  return future_call([&] { return state_of(tr).versionstamp(); });
+}
+FDBFuture* fdb_transaction_on_error(FDBTransaction* tr, fdb_error_t error) {
+  return future_call([&] { return state_of(tr).on_error(error); });
+}
+fdb_error_t fdb_transaction_add_conflict_range(FDBTransaction* tr, const uint8_t* begin_key_name,
+                                               int begin_key_name_length,
+                                               const uint8_t* end_key_name, int end_key_name_length,
+                                               FDBConflictRangeType type) {
+  return error_call([&] {
+    return state_of(tr).add_conflict_range(view(begin_key_name, begin_key_name_length),
+                                           view(end_key_name, end_key_name_length), type);
+  });
+}
+
+}  // extern "C"

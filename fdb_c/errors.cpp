@@ -1,0 +1,74 @@
+#include "fdb_c/errors.h"
+
+#include <array>
+
+namespace contend::fdb {
+
+namespace {
+struct Described {
+  fdb_error code;
+  const char* description;
+};
+
+// FoundationDB's descriptions of the codes this library can return (api-error-codes).
+constexpr std::array kDescriptions{
+    Described{1000, "Operation failed"},
+    Described{1007, "Transaction is too old to perform reads or be committed"},
+    Described{1009, "Request for future version"},
+    Described{1020, "Transaction not committed due to conflict with another transaction"},
+    Described{1021, "Transaction may or may not have committed"},
+    Described{1025, "Operation aborted because the transaction was cancelled"},
+    Described{1031, "Operation aborted because the transaction timed out"},
+    Described{1032, "Too many watches currently set"},
+    Described{1034, "Watches cannot be set if read your writes is disabled"},
+    Described{1036, "Read or wrote an unreadable key"},
+    Described{1101, "Asynchronous operation cancelled"},
+    Described{2000, "Invalid API call"},
+    Described{2004, "Key outside legal range"},
+    Described{2005, "Range begin key larger than end key"},
+    Described{2006, "Option set with an invalid value"},
+    Described{2007, "Option not valid in this context"},
+    Described{2008, "Action not possible before the network is configured"},
+    Described{2009, "Network can be configured only once"},
+    Described{2010, "Transaction already has a read version set"},
+    Described{2011, "Version not valid"},
+    Described{2012, "Range limits not valid"},
+    Described{2015, "Future not ready"},
+    Described{2017, "Operation issued while a commit was outstanding"},
+    Described{2018, "Unrecognized atomic mutation type"},
+    Described{2021, "Transaction is read-only and therefore does not have a commit version"},
+    Described{2025, "Network can only be started once"},
+    Described{2101, "Transaction exceeds byte limit"},
+    Described{2102, "Key length exceeds limit"},
+    Described{2103, "Value length exceeds limit"},
+    Described{2200, "API version is not set"},
+    Described{2201, "API version may be set only once"},
+    Described{2202, "API version not valid"},
+    Described{2203, "API version not supported"},
+    Described{4100, "An internal error occurred"},
+};
+}  // namespace
+
+const char* error_description(fdb_error code) {
+  if (code == kSuccess) return "Success";
+  for (const Described& d : kDescriptions) {
+    if (d.code == code) return d.description;
+  }
+  return "Unknown error";
+}
+
+bool error_predicate(int predicate, fdb_error code) {
+  const auto e = static_cast<ErrorCode>(code);
+  switch (predicate) {
+    case 50000:  // FDB_ERROR_PREDICATE_RETRYABLE
+      return retryable(e);
+    case 50001:  // FDB_ERROR_PREDICATE_MAYBE_COMMITTED
+      return maybe_committed(e);
+    case 50002:  // FDB_ERROR_PREDICATE_RETRYABLE_NOT_COMMITTED
+      return retryable_not_committed(e);
+    default:
+      return false;
+  }
+}
+
+}  // namespace contend::fdb

@@ -1,0 +1,114 @@
+#include "fdb_c/future.h"
+
+#include "base/invariant.h"
+#include "fdb_c/errors.h"
+#include "fdb_c/world.h"
+
+namespace contend::fdb {
+
+namespace {
+void make_views(FutureValue& value) {
+  if (auto* kvs = std::get_if<KeyValues>(&value)) {
+    kvs->views.clear();
+    for (const KeyValue& kv : kvs->rows) {
+      kvs->views.push_back(FDBKeyValue{
+          reinterpret_cast<const uint8_t*>(kv.key.data()), static_cast<int>(kv.key.size()),
+          reinterpret_cast<const uint8_t*>(kv.value.data()), static_cast<int>(kv.value.size())});
+    }
+  } else if (auto* keys = std::get_if<KeyList>(&value)) {
+    keys->views.clear();
+    for (const Bytes& k : keys->keys) {
+      keys->views.push_back(
+          FDBKey{reinterpret_cast<const uint8_t*>(k.data()), static_cast<int>(k.size())});
+    }
+  } else if (auto* strings = std::get_if<StringList>(&value)) {
+    strings->views.clear();
+    for (const std::string& s : strings->strings)
+      strings->views.push_back(s.c_str());
+  }
+}
+}  // namespace
+
+bool Future::set(fdb_error_t error, FutureValue value) {
+  std::lock_guard lock(mutex_);
+  if (set_) return false;
+  set_ = true;
+  error_ = error;
+  if (error == 0) {
+    value_ = std::move(value);
+    make_views(value_);
+  }
+  return true;
+}
+
+bool Future::deliver() {
+  FDBCallback callback = nullptr;
+  void* parameter = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    CONTEND_ASSERT(set_, "a future is set before it is delivered");
+    if (ready_) return false;
+    ready_ = true;
+    callback = std::exchange(callback_, nullptr);
+    parameter = callback_parameter_;
+    called_back_ = callback != nullptr;
+  }
+  ready_changed_.notify_all();
+  if (callback == nullptr) return false;
+  World::get().network.note_callback_run();  // before the callback, which may destroy it
+  callback(this, parameter);
+  return true;
+}
+
+bool Future::called_back() const {
+  std::lock_guard lock(mutex_);
+  return called_back_;
+}
+
+void Future::cancel() {
+  if (set(kOperationCancelled)) deliver();
+}
+
+void Future::abandon() {
+  {
+    std::lock_guard lock(mutex_);
+    callback_ = nullptr;
+  }
+  cancel();
+}
+
+fdb_error_t Future::set_callback(FDBCallback callback, void* parameter) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!ready_) {
+      callback_ = callback;
+      callback_parameter_ = parameter;
+      return 0;
+    }
+  }
+  // Already ready: called at once, on this thread (the callback may destroy the future).
+  callback(this, parameter);
+  return 0;
+}
+
+bool Future::is_ready() const {
+  std::lock_guard lock(mutex_);
+  return ready_;
+}
+
+void Future::block_until_ready() {
+  std::unique_lock lock(mutex_);
+  ready_changed_.wait(lock, [&] { return ready_; });
+}
+
+fdb_error_t Future::error() const {
+  std::lock_guard lock(mutex_);
+  if (!ready_) return kFutureNotSet;
+  return error_;
+}
+
+void Future::release() {
+  if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+}
+
+}  // namespace contend::fdb

@@ -1,0 +1,113 @@
+#include "fdb_c/network.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "base/invariant.h"
+
+namespace contend::fdb {
+
+std::int64_t Network::real_now_us() const {
+  return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - epoch_).count();
+}
+
+std::int64_t Network::now_us() const {
+  return deterministic_ ? virtual_us_.load() : real_now_us();
+}
+
+void Network::set_deterministic(std::uint64_t seed, std::int64_t quiet_us) {
+  std::lock_guard lock(mutex_);
+  CONTEND_ASSERT(!running_, "the delivery order is chosen before the network runs");
+  CONTEND_ASSERT(quiet_us > 0, "a deterministic network waits for a quiet client");
+  deterministic_ = true;
+  quiet_us_ = quiet_us;
+  order_state_ = seed;
+}
+
+void Network::note_client_call() {
+  if (deterministic_) last_activity_us_.store(real_now_us());
+}
+
+bool Network::post(Task task, std::int64_t delay_us) {
+  CONTEND_ASSERT(delay_us >= 0, "tasks are posted for now or later");
+  {
+    std::lock_guard lock(mutex_);
+    if (tasks_.size() >= kQueuedTasksMax) return false;
+    tasks_.emplace(std::pair{now_us() + delay_us, posted_++}, std::move(task));
+  }
+  changed_.notify_all();
+  return true;
+}
+
+void Network::run() {
+  std::unique_lock lock(mutex_);
+  running_ = true;
+  if (deterministic_) {
+    run_in_seeded_order(lock);
+  } else {
+    run_in_order(lock);
+  }
+  running_ = false;
+}
+
+void Network::run_in_order(std::unique_lock<std::mutex>& lock) {
+  while (!stopping_) {
+    if (tasks_.empty()) {
+      changed_.wait(lock);
+      continue;
+    }
+    auto first = tasks_.begin();
+    const std::int64_t wait_us = first->first.first - now_us();
+    if (wait_us > 0) {
+      changed_.wait_for(lock, std::chrono::microseconds(wait_us));
+      continue;
+    }
+    Task task = std::move(first->second);
+    tasks_.erase(first);
+    lock.unlock();
+    task();
+    lock.lock();
+  }
+}
+
+void Network::run_in_seeded_order(std::unique_lock<std::mutex>& lock) {
+  while (!stopping_) {
+    const std::int64_t quiet_for_us = real_now_us() - last_activity_us_.load();
+    const bool consumed = unconsumed_.load() <= 0 || quiet_for_us >= kConsumeWaitMaxUs;
+    if (tasks_.empty() || quiet_for_us < quiet_us_ || !consumed) {
+      const std::int64_t wait_us =
+          tasks_.empty() || quiet_for_us >= quiet_us_ ? quiet_us_ : quiet_us_ - quiet_for_us;
+      changed_.wait_for(lock, std::chrono::microseconds(wait_us));
+      continue;
+    }
+    // splitmix64 over the seed: which queued task runs next.
+    std::uint64_t z = (order_state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    auto chosen = std::next(tasks_.begin(), static_cast<std::ptrdiff_t>(z % tasks_.size()));
+    const std::int64_t due_us = chosen->first.first;
+    virtual_us_.store(std::max(virtual_us_.load() + 1, due_us));
+    Task task = std::move(chosen->second);
+    tasks_.erase(chosen);
+    lock.unlock();
+    task();
+    last_activity_us_.store(real_now_us());
+    lock.lock();
+  }
+}
+
+void Network::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+}
+
+bool Network::running() const {
+  std::lock_guard lock(mutex_);
+  return running_;
+}
+
+}  // namespace contend::fdb

@@ -1,0 +1,520 @@
+#include "fdb_c/transaction.h"
+
+#include <algorithm>
+#include <coroutine>
+#include <cstring>
+
+#include "base/invariant.h"
+#include "sim/store/mutation.h"
+
+namespace contend::fdb {
+
+namespace {
+
+using Lock = std::lock_guard<std::mutex>;
+
+// Streaming modes' byte limits per batch (FoundationDB's client knobs), and ITERATOR's growth.
+constexpr int kModeBytes[] = {0, 256, 1000, 4096, 80000};  // EXACT (none), SMALL .. SERIAL
+constexpr int kIteratorBytes[] = {4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288};
+constexpr int kRetryLimitOption = 501;
+constexpr int kTimeoutOption = 500;
+constexpr int kReadYourWritesDisableOption = 51;
+constexpr int kOptionsMax = 1000;
+// Keys from here on are the system's: no read or write of this library reaches them.
+constexpr BytesView kSystemKeysBegin("\xff", 1);
+
+Database database_for(World& world) {
+  return Database{&world.store, &world.env, world.next_client++, 1000};
+}
+
+std::int64_t int_option(BytesView value) {
+  std::int64_t v = 0;
+  std::memcpy(&v, value.data(), sizeof v);  // little-endian, as FoundationDB passes it
+  return v;
+}
+
+std::optional<MutationType> mutation_type(int operation) {
+  switch (operation) {
+    case 2:
+      return MutationType::add;
+    case 12:
+      return MutationType::max;
+    case 13:
+      return MutationType::min;
+    case 14:
+      return MutationType::set_versionstamped_key;
+    case 15:
+      return MutationType::set_versionstamped_value;
+    case 16:
+      return MutationType::byte_min;
+    case 17:
+      return MutationType::byte_max;
+    default:
+      return std::nullopt;  // bit and/or/xor, append_if_fits, compare_and_clear: not modelled
+  }
+}
+
+// The byte limit of one batch of a range read, or 0 for none; -1 when the arguments are invalid.
+int batch_bytes(const RangeRequest& r) {
+  int mode_bytes = 0;
+  if (r.mode == -1) {  // ITERATOR
+    if (r.iteration < 1) return -1;
+    const int steps = static_cast<int>(std::size(kIteratorBytes));
+    mode_bytes = kIteratorBytes[std::min(r.iteration, steps) - 1];
+  } else if (r.mode >= 0 && r.mode <= 4) {
+    mode_bytes = kModeBytes[r.mode];
+  } else if (r.mode != -2) {  // WANT_ALL: no byte limit
+    return -1;
+  }
+  if (r.mode == 0 && r.limit == 0 && r.target_bytes == 0) return -1;  // EXACT needs a limit
+  if (r.target_bytes > 0 && (mode_bytes == 0 || r.target_bytes < mode_bytes)) return r.target_bytes;
+  return mode_bytes;
+}
+
+}  // namespace
+
+TransactionState::TransactionState(World& world) : world_(world), tr_(database_for(world)) {
+  tr_.set_abort_target(std::noop_coroutine());
+}
+
+TransactionState::~TransactionState() {
+  std::vector<Future*> deliveries;
+  {
+    Lock lock(world_.mutex);
+    settle_attempt(kTransactionCancelled, deliveries);
+  }
+  for (Future* f : deliveries)
+    deliver_later(world_, f);
+}
+
+std::shared_ptr<TransactionState> make_transaction(World& world) {
+  std::shared_ptr<TransactionState> state;
+  {
+    Lock lock(world.mutex);
+    state = std::make_shared<TransactionState>(world);
+  }
+  state->self_ = state;
+  return state;
+}
+
+fdb_error_t TransactionState::unusable() const {
+  if (cancelled_) return kTransactionCancelled;
+  if (committing_) return kUsedDuringCommit;
+  return sticky_;
+}
+
+// ---- reads ----
+
+namespace {
+// Runs one read op to completion now; the error that abandoned it, or success.
+template <class Op>
+fdb_error_t run_op(Transaction& tr, Op& op) {
+  op.complete();
+  return code_of(tr.take_read_error());
+}
+}  // namespace
+
+fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options,
+                                         RangeResult& out) {
+  if (!read_your_writes_disabled_) {
+    auto op = tr_.get_range(range, options);
+    if (fdb_error_t e = run_op(tr_, op)) return e;
+    out = op.await_resume();
+    return kSuccess;
+  }
+  // Without read-your-writes: the database at this transaction's read version, read by a
+  // scratch transaction whose conflict ranges become this one's.
+  auto rv = tr_.get_read_version();
+  rv.complete();
+  Transaction reader(tr_.database());
+  reader.set_abort_target(std::noop_coroutine());
+  reader.set_read_version(*tr_.read_version());
+  auto op = reader.get_range(range, options);
+  if (fdb_error_t e = run_op(reader, op)) return e;
+  out = op.await_resume();
+  for (KeyRangeRef r : reader.read_conflict_ranges())
+    tr_.add_read_conflict_range(r);
+  return kSuccess;
+}
+
+fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::optional<Bytes>& out) {
+  if (!read_your_writes_disabled_) {
+    auto op = tr_.get(key, snapshot);
+    if (fdb_error_t e = run_op(tr_, op)) return e;
+    out = op.await_resume();
+    return kSuccess;
+  }
+  RangeResult rows;
+  const Bytes after = key_after(key);
+  if (fdb_error_t e = read_range(KeyRangeRef{key, after}, {.limit = 1, .snapshot = snapshot}, rows))
+    return e;
+  out = rows.empty() ? std::nullopt : std::optional<Bytes>(std::move(rows[0].value));
+  return kSuccess;
+}
+
+fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes& out) {
+  const Bytes system_begin(kSystemKeysBegin);
+  if (s.offset >= 1) {
+    Bytes from = s.or_equal ? key_after(s.key) : s.key;
+    if (!(BytesView(from) < BytesView(system_begin))) {
+      out = system_begin;
+      return kSuccess;
+    }
+    RangeResult rows;
+    RangeOptions options{.limit = s.offset, .snapshot = snapshot};
+    if (fdb_error_t e = read_range(KeyRangeRef{from, system_begin}, options, rows)) return e;
+    out = static_cast<int>(rows.size()) == s.offset ? rows.back().key : system_begin;
+    return kSuccess;
+  }
+  Bytes to = s.or_equal ? key_after(s.key) : s.key;
+  if (BytesView(system_begin) < BytesView(to)) to = system_begin;
+  RangeResult rows;
+  const int wanted = 1 - s.offset;
+  RangeOptions options{.limit = wanted, .reverse = true, .snapshot = snapshot};
+  if (fdb_error_t e = read_range(KeyRangeRef{Bytes(), to}, options, rows)) return e;
+  out = static_cast<int>(rows.size()) == wanted ? rows.back().key : Bytes();
+  return kSuccess;
+}
+
+Future* TransactionState::get_read_version() {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  auto op = tr_.get_read_version();
+  op.complete();
+  return ready_later(world_, kSuccess, std::int64_t{op.await_resume()});
+}
+
+void TransactionState::set_read_version(std::int64_t version) {
+  Lock lock(world_.mutex);
+  if (unusable() != kSuccess) return;
+  if (tr_.read_version().has_value()) {
+    sticky_ = kReadVersionAlreadySet;
+  } else if (version <= 0) {
+    sticky_ = kVersionInvalid;
+  } else if (version > world_.readable_version()) {
+    sticky_ = code_of(ErrorCode::future_version);  // no storage server has reached it
+  } else {
+    tr_.set_read_version(version);
+  }
+}
+
+Future* TransactionState::get(BytesView key, bool snapshot) {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  std::optional<Bytes> value;
+  const std::int64_t delay_us = world_.env.draw_us(world_.config.read_latency);
+  if (fdb_error_t e = read_key(key, snapshot, value)) return ready_later(world_, e, {}, delay_us);
+  return ready_later(world_, kSuccess, std::move(value), delay_us);
+}
+
+Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  Key key;
+  if (fdb_error_t e = resolve(selector, snapshot, key.key)) return ready_later(world_, e);
+  return ready_later(world_, kSuccess, std::move(key));
+}
+
+Future* TransactionState::get_range(const RangeRequest& r) {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  const int byte_limit = batch_bytes(r);
+  if (r.limit < 0 || r.target_bytes < 0 || byte_limit < 0)
+    return ready_later(world_, kRangeLimitsInvalid);
+  // firstGreaterOrEqual and firstGreaterThan name a range's end without reading.
+  auto bound = [&](const KeySelector& s, Bytes& out) -> fdb_error_t {
+    if (s.offset == 1) {
+      out = s.or_equal ? key_after(s.key) : s.key;
+      return kSuccess;
+    }
+    return resolve(s, r.snapshot, out);
+  };
+  Bytes begin, end;
+  if (fdb_error_t e = bound(r.begin, begin)) return ready_later(world_, e);
+  if (fdb_error_t e = bound(r.end, end)) return ready_later(world_, e);
+  const Bytes system_begin(kSystemKeysBegin);
+  if (BytesView(system_begin) < BytesView(end)) end = system_begin;
+  KeyValues result;
+  if (!(BytesView(begin) < BytesView(end))) return ready_later(world_, kSuccess, std::move(result));
+  const KeyRangeRef range{begin, end};
+  int limit = r.limit;
+  if (byte_limit > 0) {
+    // How many rows fit the byte limit (at least one): read without conflicts, then read those.
+    RangeResult probe;
+    RangeOptions probe_options{.limit = limit, .reverse = r.reverse, .snapshot = true};
+    if (fdb_error_t e = read_range(range, probe_options, probe)) return ready_later(world_, e);
+    int bytes = 0, fitting = 0;
+    for (const KeyValue& kv : probe) {
+      ++fitting;
+      bytes += static_cast<int>(kv.key.size() + kv.value.size());
+      if (bytes >= byte_limit) break;
+    }
+    if (fitting < static_cast<int>(probe.size())) limit = fitting;
+  }
+  RangeOptions options{.limit = limit, .reverse = r.reverse, .snapshot = r.snapshot};
+  const std::int64_t delay_us = world_.env.draw_us(world_.config.read_latency);
+  if (fdb_error_t e = read_range(range, options, result.rows))
+    return ready_later(world_, e, {}, delay_us);
+  result.more = limit > 0 && static_cast<int>(result.rows.size()) == limit;
+  return ready_later(world_, kSuccess, std::move(result), delay_us);
+}
+
+Future* TransactionState::estimated_range_size(BytesView begin, BytesView end) {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (end < begin) return ready_later(world_, kInvertedRange);
+  std::int64_t bytes = 0;
+  world_.store.scan(KeyRangeRef{begin, end}, world_.readable_version(), false,
+                    [&](BytesView key, BytesView value) {
+                      bytes += static_cast<std::int64_t>(key.size() + value.size());
+                      return true;
+                    });
+  return ready_later(world_, kSuccess, bytes);
+}
+
+Future* TransactionState::range_split_points(BytesView begin, BytesView end,
+                                             std::int64_t chunk_size) {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (end < begin) return ready_later(world_, kInvertedRange);
+  if (chunk_size <= 0) return ready_later(world_, kInvalidOptionValue);
+  KeyList points;
+  points.keys.emplace_back(begin);
+  std::int64_t bytes = 0;
+  world_.store.scan(KeyRangeRef{begin, end}, world_.readable_version(), false,
+                    [&](BytesView key, BytesView value) {
+                      if (bytes >= chunk_size && key != BytesView(points.keys.back())) {
+                        points.keys.emplace_back(key);
+                        bytes = 0;
+                      }
+                      bytes += static_cast<std::int64_t>(key.size() + value.size());
+                      return true;
+                    });
+  if (BytesView(points.keys.back()) != end) points.keys.emplace_back(end);
+  return ready_later(world_, kSuccess, std::move(points));
+}
+
+// ---- writes ----
+
+void TransactionState::set(BytesView key, BytesView value) {
+  Lock lock(world_.mutex);
+  if (committing_) sticky_ = kUsedDuringCommit;
+  if (unusable() != kSuccess) return;
+  if (value.size() > kValueSizeLimit) {
+    sticky_ = code_of(ErrorCode::value_too_large);
+    return;
+  }
+  tr_.set(key, value);
+}
+
+void TransactionState::clear(BytesView key) {
+  Lock lock(world_.mutex);
+  if (committing_) sticky_ = kUsedDuringCommit;
+  if (unusable() != kSuccess) return;
+  tr_.clear(key);
+}
+
+void TransactionState::clear_range(BytesView begin, BytesView end) {
+  Lock lock(world_.mutex);
+  if (committing_) sticky_ = kUsedDuringCommit;
+  if (unusable() != kSuccess) return;
+  if (end < begin) {
+    sticky_ = kInvertedRange;
+    return;
+  }
+  tr_.clear_range(KeyRangeRef{begin, end});
+}
+
+void TransactionState::atomic_op(BytesView key, BytesView param, int operation) {
+  Lock lock(world_.mutex);
+  if (committing_) sticky_ = kUsedDuringCommit;
+  if (unusable() != kSuccess) return;
+  const std::optional<MutationType> type = mutation_type(operation);
+  if (!type) {
+    sticky_ = kInvalidMutationType;
+    return;
+  }
+  tr_.atomic_op(*type, key, param);
+}
+
+fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end, int type) {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return e;
+  if (end < begin) return kInvertedRange;
+  if (type != 0 && type != 1) return kInvalidOptionValue;
+  if (begin == end) return kSuccess;
+  const KeyRangeRef range{begin, end};
+  if (type == 0) {
+    tr_.add_read_conflict_range(range);
+  } else {
+    tr_.add_write_conflict_range(range);
+  }
+  return kSuccess;
+}
+
+Future* TransactionState::watch(BytesView key) {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (read_your_writes_disabled_) return ready_later(world_, kWatchesDisabled);
+  if (key.size() > kKeySizeLimit) return ready_later(world_, code_of(ErrorCode::key_too_large));
+  if (!(key < kSystemKeysBegin)) return ready_later(world_, kKeyOutsideLegalRange);
+  if (world_.watches.size() + pending_watches_.size() >= World::kWatchesMax)
+    return ready_later(world_, kTooManyWatches);
+  auto* future = new Future;
+  future->retain();
+  pending_watches_.push_back(Watch{Bytes(key), std::nullopt, future});
+  return future;
+}
+
+// ---- commit and retry ----
+
+Future* TransactionState::commit() {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  committing_ = true;
+  auto* future = new Future;
+  future->retain();
+  std::shared_ptr<TransactionState> self = self_.lock();
+  CONTEND_ASSERT(self != nullptr, "a transaction is owned by its handle while it is used");
+  const std::int64_t delay_us = world_.env.draw_us(world_.config.commit_latency);
+  if (!world_.network.post([self, future] { self->finish_commit(future); }, delay_us)) {
+    committing_ = false;
+    future->set(kOperationFailed);
+    deliver_later(world_, future);
+  }
+  return future;
+}
+
+void TransactionState::finish_commit(Future* future) {
+  std::vector<Future*> deliveries;
+  {
+    Lock lock(world_.mutex);
+    committing_ = false;
+    fdb_error_t result = unusable();
+    if (result == kSuccess) {
+      auto op = tr_.commit();
+      op.complete();
+      result = code_of(op.await_resume());
+      world_.log.record(tr_, op.await_resume());
+    }
+    settle_attempt(result, deliveries);
+    world_.check_watches(deliveries);
+    future->set(result);
+    deliveries.push_back(future);
+  }
+  for (Future* f : deliveries) {
+    f->deliver();
+    f->release();
+  }
+}
+
+void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries) {
+  const bool applied = error == kSuccess && tr_.committed_version() != kInvalidVersion;
+  for (Future* f : versionstamp_futures_) {
+    if (error != kSuccess) {
+      f->set(error);
+    } else if (applied) {
+      f->set(kSuccess, Key{*tr_.versionstamp()});
+    } else {
+      f->set(kNoCommitVersion);
+    }
+    deliveries.push_back(f);
+  }
+  versionstamp_futures_.clear();
+  for (Watch& w : pending_watches_) {
+    if (error == kSuccess && world_.watches.size() < World::kWatchesMax) {
+      w.seen = world_.store.get(w.key, world_.readable_version());
+      world_.watches.push_back(std::move(w));  // its reference passes to the world
+      continue;
+    }
+    w.future->set(error == kSuccess ? kTooManyWatches : error);
+    deliveries.push_back(w.future);
+  }
+  pending_watches_.clear();
+}
+
+fdb_error_t TransactionState::committed_version(std::int64_t* out) {
+  Lock lock(world_.mutex);
+  if (cancelled_) return kTransactionCancelled;
+  *out = tr_.committed_version();
+  return kSuccess;
+}
+
+Future* TransactionState::approximate_size() {
+  Lock lock(world_.mutex);
+  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  return ready_later(world_, kSuccess, static_cast<std::int64_t>(tr_.size_bytes()));
+}
+
+Future* TransactionState::versionstamp() {
+  Lock lock(world_.mutex);
+  if (cancelled_) return ready_later(world_, kTransactionCancelled);
+  auto* future = new Future;
+  future->retain();
+  versionstamp_futures_.push_back(future);
+  return future;
+}
+
+Future* TransactionState::on_error(fdb_error_t error) {
+  std::vector<Future*> deliveries;
+  Future* future = nullptr;
+  {
+    Lock lock(world_.mutex);
+    const auto e = static_cast<ErrorCode>(error);
+    if (cancelled_) {
+      future = ready_later(world_, kTransactionCancelled);
+    } else if (!retryable(e) || (retry_limit_ >= 0 && retries_ >= retry_limit_)) {
+      future = ready_later(world_, error);
+    } else {
+      settle_attempt(kTransactionCancelled, deliveries);
+      Transaction::OnErrorOp op = tr_.on_error(e);  // backs off, and resets the attempt
+      ++retries_;
+      sticky_ = kSuccess;
+      future = ready_later(world_, kSuccess, NoValue{}, op.delay_us);
+    }
+  }
+  for (Future* f : deliveries)
+    deliver_later(world_, f);
+  return future;
+}
+
+void TransactionState::reset() {
+  std::vector<Future*> deliveries;
+  {
+    Lock lock(world_.mutex);
+    settle_attempt(kTransactionCancelled, deliveries);
+    tr_.reset();
+    cancelled_ = false;
+    sticky_ = kSuccess;
+    retries_ = 0;
+    retry_limit_ = -1;
+    read_your_writes_disabled_ = false;
+  }
+  for (Future* f : deliveries)
+    deliver_later(world_, f);
+}
+
+void TransactionState::cancel() {
+  std::vector<Future*> deliveries;
+  {
+    Lock lock(world_.mutex);
+    cancelled_ = true;
+    settle_attempt(kTransactionCancelled, deliveries);
+  }
+  for (Future* f : deliveries)
+    deliver_later(world_, f);
+}
+
+fdb_error_t TransactionState::set_option(int option, BytesView value, bool has_value) {
+  Lock lock(world_.mutex);
+  if (option < 0 || option > kOptionsMax) return kInvalidOption;
+  const bool int_valued = option == kRetryLimitOption || option == kTimeoutOption;
+  if (int_valued && (!has_value || value.size() != 8)) return kInvalidOptionValue;
+  if (option == kRetryLimitOption)
+    retry_limit_ = static_cast<int>(
+        std::max<std::int64_t>(-1, std::min<std::int64_t>(int_option(value), 1 << 30)));
+  if (option == kReadYourWritesDisableOption) read_your_writes_disabled_ = true;
+  return kSuccess;  // other options are accepted and have no effect here (docs/fdb_c.md)
+}
+
+}  // namespace contend::fdb

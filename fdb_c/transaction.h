@@ -1,0 +1,108 @@
+// An FDBTransaction: contend's Transaction (sim/store/transaction.h: read-your-writes, conflict
+// ranges as FoundationDB computes them, on_error's backoff) driven through the C API.
+//
+// Reads are answered when they are called — they see exactly the writes made before the call,
+// as read-your-writes requires — and their futures are delivered by the network thread. A
+// commit is resolved on the network thread, so other clients' commits posted before it come
+// first. Key selectors are resolved by limited range reads (their conflict ranges are those
+// reads'). Every function takes the world's mutex (world.h) for as long as it touches state.
+// Invariants: while a commit is outstanding, writes and reads fail with used_during_commit; a
+// cancelled transaction answers every use with transaction_cancelled until it is reset; watches
+// and versionstamp futures of an attempt are settled exactly once (at its commit, reset, cancel
+// or destruction).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "fdb_c/future.h"
+#include "fdb_c/world.h"
+#include "sim/store/transaction.h"
+
+namespace contend::fdb {
+
+// FoundationDB's key selector: the offset-th key after the last key less than (or equal to,
+// when or_equal) `key`.
+struct KeySelector {
+  Bytes key;
+  bool or_equal = false;
+  int offset = 1;
+};
+
+struct RangeRequest {
+  KeySelector begin;
+  KeySelector end;
+  int limit = 0;         // rows; 0 = none
+  int target_bytes = 0;  // 0 = none
+  int mode = 0;          // FDBStreamingMode
+  int iteration = 1;
+  bool snapshot = false;
+  bool reverse = false;
+};
+
+class TransactionState {
+ public:
+  explicit TransactionState(World& world);
+  ~TransactionState();
+
+  Future* get_read_version();
+  void set_read_version(std::int64_t version);
+  Future* get(BytesView key, bool snapshot);
+  Future* get_key(const KeySelector& selector, bool snapshot);
+  Future* get_range(const RangeRequest& request);
+  Future* estimated_range_size(BytesView begin, BytesView end);
+  Future* range_split_points(BytesView begin, BytesView end, std::int64_t chunk_size);
+
+  void set(BytesView key, BytesView value);
+  void clear(BytesView key);
+  void clear_range(BytesView begin, BytesView end);
+  void atomic_op(BytesView key, BytesView param, int operation);
+  fdb_error_t add_conflict_range(BytesView begin, BytesView end, int type);
+  Future* watch(BytesView key);
+
+  Future* commit();
+  fdb_error_t committed_version(std::int64_t* out);
+  Future* approximate_size();
+  Future* versionstamp();
+  Future* on_error(fdb_error_t error);
+
+  void reset();
+  void cancel();
+  fdb_error_t set_option(int option, BytesView value, bool has_value);
+
+ private:
+  // Why this transaction cannot be used now (cancelled, committing, sticky), or success.
+  fdb_error_t unusable() const;
+  // The read version the next read uses, taken if none yet; an error when it is unusable.
+  // Runs a read of `range` through the store and returns its rows or error.
+  fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);
+  fdb_error_t read_key(BytesView key, bool snapshot, std::optional<Bytes>& out);
+  // The key `selector` names, clamped to ["", \xff].
+  fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
+  // Settles the attempt's watches and versionstamp futures with `error` (0: the commit applied).
+  void settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries);
+  void finish_commit(Future* future);
+
+  World& world_;
+  Transaction tr_;
+  bool committing_ = false;
+  bool cancelled_ = false;
+  bool read_your_writes_disabled_ = false;
+  fdb_error_t sticky_ = kSuccess;
+  int retries_ = 0;
+  int retry_limit_ = -1;                       // -1: none
+  std::vector<Future*> versionstamp_futures_;  // each holds a reference
+  std::vector<Watch> pending_watches_;         // registered with the world when the commit applies
+  std::weak_ptr<TransactionState> self_;
+
+  friend std::shared_ptr<TransactionState> make_transaction(World& world);
+};
+
+std::shared_ptr<TransactionState> make_transaction(World& world);
+
+}  // namespace contend::fdb
+
+struct FDB_transaction {
+  std::shared_ptr<contend::fdb::TransactionState> state;
+};

@@ -1,0 +1,105 @@
+// `contend serializable LOG` on hand-written transaction logs in libfdb_c's format
+// (fdb_c/transaction_log.h): a log that replays, one whose read the replay contradicts (exit 1,
+// naming the read), and malformed lines (exit 2, naming the line and the field).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "tests/support/run_cli.h"
+
+namespace contend::testing {
+namespace {
+
+// Writes `text` to a scratch file and runs `contend serializable` on it.
+CliResult serializable(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "contend_serializable_" +
+                           std::to_string(getpid()) + "_" + name + ".jsonl";
+  std::ofstream(path) << text;
+  CliResult r = run_cli("serializable " + shell_quote(path));
+  std::remove(path.c_str());
+  return r;
+}
+
+// k1 = v1 at version 20, then a reader at version 30 that saw `seen` at k1 (hex).
+std::string two_transactions(const std::string& seen) {
+  return R"({"client":0,"transaction":1,"read_version":10,"commit_version":20,"applied":true,)"
+         R"("outcome":"success","reads":[],"mutations":[{"type":"set","param1":"6b31",)"
+         R"("param2":"7631"}]})"
+         "\n"
+         R"({"client":1,"transaction":2,"read_version":30,"commit_version":null,"applied":false,)"
+         R"("outcome":"success","reads":[{"range":false,"begin":"6b31","end":"6b3100",)"
+         R"("snapshot":false,"mutations_before":0,"value":)" +
+         seen +
+         R"(}],"mutations":[]})"
+         "\n";
+}
+
+TEST(CliSerializable, ALogWhoseReadsReplayIsSerializable) {
+  CliResult r = serializable("good", two_transactions(R"("7631")"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("serializable: 2 commit attempts logged, 2 replayed"), std::string::npos)
+      << r.output;
+}
+
+TEST(CliSerializable, AReadTheReplayContradictsIsNamed) {
+  CliResult r = serializable("bad", two_transactions("null"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("NOT SERIALIZABLE"), std::string::npos) << r.output;
+}
+
+TEST(CliSerializable, AFailedAttemptIsNotReplayed) {
+  const std::string failed =
+      R"({"client":2,"transaction":3,"read_version":5,"commit_version":null,"applied":false,)"
+      R"("outcome":"not_committed","reads":[],"mutations":[{"type":"clear_range",)"
+      R"("param1":"6b31","param2":"6b32"}]})"
+      "\n";
+  CliResult r = serializable("failed", two_transactions(R"("7631")") + failed);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("3 commit attempts logged, 2 replayed"), std::string::npos) << r.output;
+}
+
+TEST(CliSerializable, AMalformedLineIsBadInputNamingItsLineAndField) {
+  const std::string good = two_transactions(R"("7631")");
+  struct Case {
+    std::string line;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"not json", ":3: not valid JSON"},
+      {R"({"client":0})", ":3: transaction: missing"},
+      {R"({"client":0,"transaction":1,"read_version":10,"commit_version":20,"applied":"yes",)"
+       R"("outcome":"success","reads":[],"mutations":[]})",
+       ":3: applied: expected bool"},
+      {R"({"client":0,"transaction":1,"read_version":10,"commit_version":null,"applied":true,)"
+       R"("outcome":"success","reads":[],"mutations":[]})",
+       ":3: commit_version: an integer exactly when applied"},
+      {R"({"client":0,"transaction":1,"read_version":10,"commit_version":20,"applied":true,)"
+       R"("outcome":"success","reads":[],"mutations":[{"type":"explode","param1":"","param2":""}]})",
+       R"(:3: mutations[].type: unknown mutation "explode")"},
+      {R"({"client":0,"transaction":1,"read_version":10,"commit_version":20,"applied":true,)"
+       R"("outcome":"success","reads":[],"mutations":[{"type":"set","param1":"6","param2":""}]})",
+       ":3: mutations[].param1:"},
+      {R"({"client":0,"transaction":1,"read_version":30,"commit_version":20,"applied":true,)"
+       R"("outcome":"success","reads":[],"mutations":[]})",
+       ":3: commit_version: not after read_version"},
+      {R"({"client":0,"transaction":1,"read_version":10,"commit_version":20,"applied":true,)"
+       R"("outcome":"success","reads":[],"mutations":[{"type":"set_versionstamped_key",)"
+       R"("param1":"6b","param2":""}]})",
+       ":3: mutations[].param1: no room for a versionstamp"},
+      {std::string(100, '[') + std::string(100, ']'), ":3: nested deeper than a log line"},
+  };
+  for (const Case& c : cases) {
+    CliResult r = serializable("malformed", good + c.line + "\n");
+    EXPECT_EQ(r.exit_code, 2) << c.line << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.line << "\n" << r.output;
+  }
+  CliResult missing = run_cli("serializable /nonexistent/log.jsonl");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("/nonexistent/log.jsonl: cannot be read"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace contend::testing

@@ -1,0 +1,350 @@
+// contend's libfdb_c through its C API only, as a FoundationDB program uses it: API version
+// rules, futures and callbacks, reads, selectors, ranges and their limits, conflicts and
+// on_error, watches, versionstamps, and the documented errors for what is not modelled.
+// One process has one database, so every test writes under its own key prefix.
+#define FDB_API_VERSION 730
+#include "fdb_c.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace {
+
+class Network : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    ASSERT_EQ(fdb_select_api_version(FDB_API_VERSION), 0);
+    ASSERT_EQ(fdb_setup_network(), 0);
+    thread_ = std::thread([] { fdb_run_network(); });
+  }
+  void TearDown() override {
+    ASSERT_EQ(fdb_stop_network(), 0);
+    thread_.join();
+  }
+
+ private:
+  std::thread thread_;
+};
+const auto* const network = ::testing::AddGlobalTestEnvironment(new Network);
+
+const uint8_t* bytes(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
+int length(const std::string& s) {
+  return static_cast<int>(s.size());
+}
+
+// Waits for f, returns its error, and leaves f to the caller.
+fdb_error_t wait(FDBFuture* f) {
+  EXPECT_EQ(fdb_future_block_until_ready(f), 0);
+  return fdb_future_get_error(f);
+}
+fdb_error_t wait_and_destroy(FDBFuture* f) {
+  const fdb_error_t e = wait(f);
+  fdb_future_destroy(f);
+  return e;
+}
+
+class FdbC : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(fdb_create_database(nullptr, &db_), 0);
+    prefix_ = std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "/";
+  }
+  void TearDown() override { fdb_database_destroy(db_); }
+
+  FDBTransaction* begin() {
+    FDBTransaction* tr = nullptr;
+    EXPECT_EQ(fdb_database_create_transaction(db_, &tr), 0);
+    return tr;
+  }
+  std::string key(const std::string& name) const { return prefix_ + name; }
+  void set(FDBTransaction* tr, const std::string& k, const std::string& v) {
+    fdb_transaction_set(tr, bytes(key(k)), length(key(k)), bytes(v), length(v));
+  }
+  std::optional<std::string> get(FDBTransaction* tr, const std::string& k, bool snapshot = false) {
+    FDBFuture* f = fdb_transaction_get(tr, bytes(key(k)), length(key(k)), snapshot);
+    EXPECT_EQ(wait(f), 0);
+    fdb_bool_t present = 0;
+    const uint8_t* value = nullptr;
+    int value_length = 0;
+    EXPECT_EQ(fdb_future_get_value(f, &present, &value, &value_length), 0);
+    std::optional<std::string> out;
+    if (present) out = std::string(reinterpret_cast<const char*>(value), value_length);
+    fdb_future_destroy(f);
+    return out;
+  }
+  fdb_error_t commit(FDBTransaction* tr) { return wait_and_destroy(fdb_transaction_commit(tr)); }
+  // Commits k = v in a transaction of its own.
+  void put(const std::string& k, const std::string& v) {
+    FDBTransaction* tr = begin();
+    set(tr, k, v);
+    EXPECT_EQ(commit(tr), 0);
+    fdb_transaction_destroy(tr);
+  }
+  std::string get_key(FDBTransaction* tr, const std::string& k, bool or_equal, int offset) {
+    FDBFuture* f = fdb_transaction_get_key(tr, bytes(key(k)), length(key(k)), or_equal, offset, 0);
+    EXPECT_EQ(wait(f), 0);
+    const uint8_t* out = nullptr;
+    int out_length = 0;
+    EXPECT_EQ(fdb_future_get_key(f, &out, &out_length), 0);
+    std::string result(reinterpret_cast<const char*>(out), out_length);
+    fdb_future_destroy(f);
+    return result;
+  }
+  struct Rows {
+    std::vector<std::pair<std::string, std::string>> rows;
+    bool more = false;
+  };
+  Rows range(FDBTransaction* tr, const std::string& b, const std::string& e, int limit,
+             int target_bytes, FDBStreamingMode mode, bool reverse, fdb_error_t* error = nullptr) {
+    FDBFuture* f =
+        fdb_transaction_get_range(tr, bytes(key(b)), length(key(b)), 0, 1, bytes(key(e)),
+                                  length(key(e)), 0, 1, limit, target_bytes, mode, 1, 0, reverse);
+    Rows out;
+    const fdb_error_t err = wait(f);
+    if (error != nullptr) *error = err;
+    if (err == 0) {
+      const FDBKeyValue* kv = nullptr;
+      int count = 0;
+      fdb_bool_t more = 0;
+      EXPECT_EQ(fdb_future_get_keyvalue_array(f, &kv, &count, &more), 0);
+      for (int i = 0; i < count; ++i) {
+        out.rows.emplace_back(
+            std::string(reinterpret_cast<const char*>(kv[i].key), kv[i].key_length)
+                .substr(prefix_.size()),
+            std::string(reinterpret_cast<const char*>(kv[i].value), kv[i].value_length));
+      }
+      out.more = more != 0;
+    }
+    fdb_future_destroy(f);
+    return out;
+  }
+
+  FDBDatabase* db_ = nullptr;
+  std::string prefix_;
+};
+
+TEST(FdbCApiVersion, AnotherVersionAfterTheFirstIsRefusedAndTheSameOneIsNot) {
+  EXPECT_EQ(fdb_select_api_version_impl(FDB_API_VERSION, FDB_API_VERSION), 0);
+  EXPECT_EQ(fdb_select_api_version_impl(700, FDB_API_VERSION), 2201);  // api_version_already_set
+  EXPECT_EQ(fdb_select_api_version_impl(740, 730), 2202);              // runtime above header
+  EXPECT_EQ(fdb_setup_network(), 2009);                                // network_already_setup
+  EXPECT_STREQ(fdb_get_error(1020),
+               "Transaction not committed due to conflict with another transaction");
+  EXPECT_STREQ(fdb_get_error(0), "Success");
+  EXPECT_TRUE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 1020));
+  EXPECT_TRUE(fdb_error_predicate(FDB_ERROR_PREDICATE_MAYBE_COMMITTED, 1021));
+  EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE_NOT_COMMITTED, 1021));
+  EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 2000));
+}
+
+TEST_F(FdbC, ReadsSeeTheirOwnWritesAndOthersSeeOnlyCommittedOnes) {
+  FDBTransaction* writer = begin();
+  set(writer, "k", "v1");
+  EXPECT_EQ(get(writer, "k"), "v1");
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "k"), std::nullopt);
+  EXPECT_EQ(commit(writer), 0);
+  int64_t version = -1;
+  EXPECT_EQ(fdb_transaction_get_committed_version(writer, &version), 0);
+  EXPECT_GT(version, 0);
+  EXPECT_EQ(get(reader, "k"), std::nullopt) << "a transaction reads at one version";
+  FDBTransaction* later = begin();
+  EXPECT_EQ(get(later, "k"), "v1");
+  for (FDBTransaction* tr : {writer, reader, later})
+    fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbC, ACallbackRunsOnTheNetworkThreadOrAtOnceWhenTheFutureIsReady) {
+  FDBTransaction* tr = begin();
+  struct Seen {
+    std::atomic<bool> called{false};
+    std::thread::id thread;
+  } seen;
+  auto record = [](FDBFuture*, void* p) {
+    auto* s = static_cast<Seen*>(p);
+    s->thread = std::this_thread::get_id();
+    s->called = true;
+  };
+  FDBFuture* f = fdb_transaction_get_read_version(tr);
+  ASSERT_EQ(fdb_future_set_callback(f, record, &seen), 0);
+  ASSERT_EQ(wait(f), 0);
+  while (!seen.called)
+    std::this_thread::yield();
+  const std::thread::id network_thread = seen.thread;
+  seen.called = false;
+  ASSERT_EQ(fdb_future_set_callback(f, record, &seen), 0);
+  EXPECT_TRUE(seen.called) << "a callback on a ready future runs at once";
+  EXPECT_EQ(seen.thread, std::this_thread::get_id());
+  EXPECT_NE(network_thread, std::this_thread::get_id());
+  int64_t rv = 0;
+  EXPECT_EQ(fdb_future_get_int64(f, &rv), 0);
+  EXPECT_GT(rv, 0);
+  const uint8_t* k = nullptr;
+  int kl = 0;
+  EXPECT_EQ(fdb_future_get_key(f, &k, &kl), 2000) << "a value of another kind";
+  fdb_future_destroy(f);
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbC, AConflictIsNotCommittedAndOnErrorRetriesItAfterABackoff) {
+  put("n", "0");
+  FDBTransaction* a = begin();
+  FDBTransaction* b = begin();
+  EXPECT_EQ(get(a, "n"), "0");
+  EXPECT_EQ(get(b, "n"), "0");
+  set(a, "n", "a");
+  set(b, "n", "b");
+  EXPECT_EQ(commit(a), 0);
+  EXPECT_EQ(commit(b), 1020);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(b, 1020)), 0);
+  EXPECT_EQ(get(b, "n"), "a") << "on_error resets the transaction: a new read version";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(b, 2000)), 2000) << "not retryable";
+  fdb_transaction_destroy(a);
+  fdb_transaction_destroy(b);
+}
+
+TEST_F(FdbC, TheRetryLimitEndsRetries) {
+  FDBTransaction* tr = begin();
+  const int64_t one = 1;
+  ASSERT_EQ(fdb_transaction_set_option(tr, 501, reinterpret_cast<const uint8_t*>(&one), 8), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1020);
+  EXPECT_EQ(fdb_transaction_set_option(tr, 501, nullptr, 0), 2006) << "an int option needs 8 bytes";
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbC, KeySelectorsNameTheKeysFoundationDBDocuments) {
+  for (const char* k : {"b", "d", "f"})
+    put(k, "x");
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(get_key(tr, "d", false, 1), key("d"));  // firstGreaterOrEqual
+  EXPECT_EQ(get_key(tr, "d", true, 1), key("f"));   // firstGreaterThan
+  EXPECT_EQ(get_key(tr, "d", true, 0), key("d"));   // lastLessOrEqual
+  EXPECT_EQ(get_key(tr, "d", false, 0), key("b"));  // lastLessThan
+  EXPECT_EQ(get_key(tr, "c", false, 2), key("f"));
+  EXPECT_EQ(get_key(tr, "b", false, -1) < key("b"), true);
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbC, RangeReadsObeyLimitReverseAndByteLimits) {
+  for (const char* k : {"a", "b", "c", "d"})
+    put(k, std::string(100, 'v'));
+  FDBTransaction* tr = begin();
+  Rows all = range(tr, "a", "z", 0, 0, FDB_STREAMING_MODE_WANT_ALL, false);
+  ASSERT_EQ(all.rows.size(), 4U);
+  EXPECT_FALSE(all.more);
+  Rows two = range(tr, "a", "z", 2, 0, FDB_STREAMING_MODE_EXACT, true);
+  ASSERT_EQ(two.rows.size(), 2U);
+  EXPECT_EQ(two.rows[0].first, "d");
+  EXPECT_EQ(two.rows[1].first, "c");
+  EXPECT_TRUE(two.more);
+  Rows small = range(tr, "a", "z", 0, 150, FDB_STREAMING_MODE_WANT_ALL, false);
+  EXPECT_EQ(small.rows.size(), 2U) << "rows until the byte limit is reached";
+  EXPECT_TRUE(small.more);
+  fdb_error_t error = 0;
+  range(tr, "a", "z", 0, 0, FDB_STREAMING_MODE_EXACT, false, &error);
+  EXPECT_EQ(error, 2012) << "EXACT needs a limit";
+  range(tr, "a", "z", -1, 0, FDB_STREAMING_MODE_WANT_ALL, false, &error);
+  EXPECT_EQ(error, 2012);
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbC, ALimitedReadConflictsOnlyUpToItsLastRow) {
+  for (const char* k : {"a", "b", "c"})
+    put(k, "x");
+  FDBTransaction* tr = begin();
+  ASSERT_EQ(range(tr, "a", "z", 1, 0, FDB_STREAMING_MODE_EXACT, false).rows.size(), 1U);
+  set(tr, "out", "y");
+  put("c", "changed");  // after the last row read: no conflict
+  EXPECT_EQ(commit(tr), 0);
+  FDBTransaction* again = begin();
+  ASSERT_EQ(range(again, "a", "z", 1, 0, FDB_STREAMING_MODE_EXACT, false).rows.size(), 1U);
+  set(again, "out", "z");
+  put("a", "changed");  // the row read: conflict
+  EXPECT_EQ(commit(again), 1020);
+  fdb_transaction_destroy(tr);
+  fdb_transaction_destroy(again);
+}
+
+TEST_F(FdbC, AWatchFiresWhenItsKeyChangesAndIsCancelledWithItsTransaction) {
+  put("w", "1");
+  FDBTransaction* tr = begin();
+  FDBFuture* watch = fdb_transaction_watch(tr, bytes(key("w")), length(key("w")));
+  EXPECT_EQ(commit(tr), 0);
+  EXPECT_FALSE(fdb_future_is_ready(watch));
+  put("w", "2");
+  EXPECT_EQ(wait_and_destroy(watch), 0);
+  FDBTransaction* dropped = begin();
+  FDBFuture* cancelled = fdb_transaction_watch(dropped, bytes(key("w")), length(key("w")));
+  fdb_transaction_reset(dropped);
+  EXPECT_EQ(wait_and_destroy(cancelled), 1025);  // transaction_cancelled
+  fdb_transaction_destroy(tr);
+  fdb_transaction_destroy(dropped);
+}
+
+TEST_F(FdbC, AVersionstampIsTheCommitVersionAndIsReadyAfterTheCommit) {
+  FDBTransaction* tr = begin();
+  std::string k = key("vs/") + std::string(10, '\0');
+  const uint32_t offset = static_cast<uint32_t>(key("vs/").size());
+  k.append(reinterpret_cast<const char*>(&offset), 4);  // little-endian on this machine
+  fdb_transaction_atomic_op(tr, bytes(k), length(k), bytes(std::string("v")), 1,
+                            FDB_MUTATION_TYPE_SET_VERSIONSTAMPED_KEY);
+  FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
+  EXPECT_EQ(commit(tr), 0);
+  ASSERT_EQ(wait(stamp), 0);
+  const uint8_t* s = nullptr;
+  int sl = 0;
+  ASSERT_EQ(fdb_future_get_key(stamp, &s, &sl), 0);
+  ASSERT_EQ(sl, 10);
+  int64_t version = 0;
+  ASSERT_EQ(fdb_transaction_get_committed_version(tr, &version), 0);
+  int64_t from_stamp = 0;
+  for (int i = 0; i < 8; ++i)
+    from_stamp = (from_stamp << 8) | s[i];
+  EXPECT_EQ(from_stamp, version);
+  fdb_future_destroy(stamp);
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbC, WhatIsNotModelledOrMisusedAnswersWithFoundationDBsErrors) {
+  FDBTransaction* tr = begin();
+  fdb_transaction_atomic_op(tr, bytes(key("x")), length(key("x")), bytes(std::string("1")), 1,
+                            FDB_MUTATION_TYPE_BIT_XOR);
+  EXPECT_EQ(commit(tr), 2018);  // invalid_mutation_type
+  fdb_transaction_reset(tr);
+  fdb_transaction_set_read_version(tr, 0);
+  FDBFuture* f = fdb_transaction_get(tr, bytes(key("x")), length(key("x")), 0);
+  EXPECT_EQ(wait_and_destroy(f), 2011);  // version_invalid
+  fdb_transaction_reset(tr);
+  const std::string system = "\xff/keyServers";
+  f = fdb_transaction_get(tr, bytes(system), length(system), 0);
+  EXPECT_EQ(wait_and_destroy(f), 2004);  // key_outside_legal_range
+  fdb_transaction_cancel(tr);
+  EXPECT_EQ(commit(tr), 1025);
+  FDBFuture* not_ready = nullptr;
+  EXPECT_EQ(fdb_future_get_error(not_ready), 2000);
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbC, ReadYourWritesDisabledReadsTheDatabaseOnly) {
+  FDBTransaction* tr = begin();
+  ASSERT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+  set(tr, "r", "mine");
+  EXPECT_EQ(get(tr, "r"), std::nullopt);
+  EXPECT_EQ(commit(tr), 0);
+  FDBTransaction* later = begin();
+  EXPECT_EQ(get(later, "r"), "mine");
+  fdb_transaction_destroy(tr);
+  fdb_transaction_destroy(later);
+}
+
+}  // namespace
