@@ -64,7 +64,7 @@ case "$mode" in
     ;;
   sanitize)
     ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" \
-      -LE 'long|consumer|package|mutants'
+      -LE 'long|consumer|package|mutants|npm'
     ;;
   build) ;;
   *) echo "bootstrap: unknown mode '$mode' (expected run, test, build or sanitize)" >&2; exit 2 ;;
