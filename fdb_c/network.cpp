@@ -66,6 +66,7 @@ void Network::run_in_order(std::unique_lock<std::mutex>& lock) {
     tasks_.erase(first);
     lock.unlock();
     task();
+    task = nullptr;  // what it holds (a transaction's last reference) goes without our lock
     lock.lock();
   }
 }
@@ -92,6 +93,7 @@ void Network::run_in_seeded_order(std::unique_lock<std::mutex>& lock) {
     tasks_.erase(chosen);
     lock.unlock();
     task();
+    task = nullptr;  // what it holds (a transaction's last reference) goes without our lock
     last_activity_us_.store(real_now_us());
     lock.lock();
   }

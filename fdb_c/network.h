@@ -9,7 +9,9 @@
 // been destroyed (note_consumed). A client whose reactions to each callback all happen
 // within quiet_us (one JavaScript event loop, no timers inside transactions) then makes the same
 // calls in the same order on every run with that seed.
-// Invariants: a task runs once, on the network thread, with no lock of this library held; after
+// Invariants: a task runs once, on the network thread, with no lock of this library held, and is
+// destroyed before the network's lock is taken again (a task may hold a transaction's last
+// reference, whose destructor takes the world's lock; lock order: world, then network); after
 // stop() run() returns once the task being run has returned; the queue is bounded
 // (kQueuedTasksMax) and a post beyond it is refused, never blocking; virtual time never goes
 // back.
