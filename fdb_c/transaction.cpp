@@ -16,21 +16,11 @@ using Lock = std::lock_guard<std::mutex>;
 // Streaming modes' byte limits per batch (FoundationDB's client knobs), and ITERATOR's growth.
 constexpr int kModeBytes[] = {0, 256, 1000, 4096, 80000};  // EXACT (none), SMALL .. SERIAL
 constexpr int kIteratorBytes[] = {4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288};
-constexpr int kRetryLimitOption = 501;
-constexpr int kTimeoutOption = 500;
-constexpr int kReadYourWritesDisableOption = 51;
-constexpr int kOptionsMax = 1000;
 // Keys from here on are the system's: no read or write of this library reaches them.
 constexpr BytesView kSystemKeysBegin("\xff", 1);
 
 Database database_for(World& world) {
   return Database{&world.store, &world.env, world.next_client++, 1000};
-}
-
-std::int64_t int_option(BytesView value) {
-  std::int64_t v = 0;
-  std::memcpy(&v, value.data(), sizeof v);  // little-endian, as FoundationDB passes it
-  return v;
 }
 
 std::optional<MutationType> mutation_type(int operation) {
@@ -73,7 +63,8 @@ int batch_bytes(const RangeRequest& r) {
 
 }  // namespace
 
-TransactionState::TransactionState(World& world) : world_(world), tr_(database_for(world)) {
+TransactionState::TransactionState(World& world)
+    : world_(world), tr_(database_for(world)), started_us_(world.env.now_us()) {
   tr_.set_abort_target(std::noop_coroutine());
 }
 
@@ -100,6 +91,8 @@ std::shared_ptr<TransactionState> make_transaction(World& world) {
 fdb_error_t TransactionState::unusable() const {
   if (cancelled_) return kTransactionCancelled;
   if (committing_) return kUsedDuringCommit;
+  if (options_.timeout_ms > 0 && world_.env.now_us() > started_us_ + options_.timeout_ms * 1000)
+    return kTransactionTimedOut;
   return sticky_;
 }
 
@@ -116,7 +109,7 @@ fdb_error_t run_op(Transaction& tr, Op& op) {
 
 fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options,
                                          RangeResult& out) {
-  if (!read_your_writes_disabled_) {
+  if (!options_.read_your_writes_disabled) {
     auto op = tr_.get_range(range, options);
     if (fdb_error_t e = run_op(tr_, op)) return e;
     out = op.await_resume();
@@ -138,7 +131,7 @@ fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options
 }
 
 fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::optional<Bytes>& out) {
-  if (!read_your_writes_disabled_) {
+  if (!options_.read_your_writes_disabled) {
     auto op = tr_.get(key, snapshot);
     if (fdb_error_t e = run_op(tr_, op)) return e;
     out = op.await_resume();
@@ -355,7 +348,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
 Future* TransactionState::watch(BytesView key) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
-  if (read_your_writes_disabled_) return ready_later(world_, kWatchesDisabled);
+  if (options_.read_your_writes_disabled) return ready_later(world_, kWatchesDisabled);
   if (key.size() > kKeySizeLimit) return ready_later(world_, code_of(ErrorCode::key_too_large));
   if (!(key < kSystemKeysBegin)) return ready_later(world_, kKeyOutsideLegalRange);
   if (world_.watches.size() + pending_watches_.size() >= World::kWatchesMax)
@@ -391,6 +384,10 @@ void TransactionState::finish_commit(Future* future) {
     Lock lock(world_.mutex);
     committing_ = false;
     fdb_error_t result = unusable();
+    if (result == kSuccess && options_.size_limit_bytes > 0 &&
+        static_cast<std::int64_t>(tr_.size_bytes()) > options_.size_limit_bytes) {
+      result = code_of(ErrorCode::transaction_too_large);
+    }
     if (result == kSuccess) {
       auto op = tr_.commit();
       op.complete();
@@ -463,14 +460,17 @@ Future* TransactionState::on_error(fdb_error_t error) {
     const auto e = static_cast<ErrorCode>(error);
     if (cancelled_) {
       future = ready_later(world_, kTransactionCancelled);
-    } else if (!retryable(e) || (retry_limit_ >= 0 && retries_ >= retry_limit_)) {
+    } else if (!retryable(e) || (options_.retry_limit >= 0 && retries_ >= options_.retry_limit)) {
       future = ready_later(world_, error);
     } else {
       settle_attempt(kTransactionCancelled, deliveries);
       Transaction::OnErrorOp op = tr_.on_error(e);  // backs off, and resets the attempt
       ++retries_;
       sticky_ = kSuccess;
-      future = ready_later(world_, kSuccess, NoValue{}, op.delay_us);
+      std::int64_t delay_us = op.delay_us;
+      if (options_.max_retry_delay_ms >= 0)
+        delay_us = std::min(delay_us, options_.max_retry_delay_ms * 1000);
+      future = ready_later(world_, kSuccess, NoValue{}, delay_us);
     }
   }
   for (Future* f : deliveries)
@@ -487,8 +487,8 @@ void TransactionState::reset() {
     cancelled_ = false;
     sticky_ = kSuccess;
     retries_ = 0;
-    retry_limit_ = -1;
-    read_your_writes_disabled_ = false;
+    options_ = TransactionOptions{};
+    started_us_ = world_.env.now_us();
   }
   for (Future* f : deliveries)
     deliver_later(world_, f);
@@ -507,14 +507,7 @@ void TransactionState::cancel() {
 
 fdb_error_t TransactionState::set_option(int option, BytesView value, bool has_value) {
   Lock lock(world_.mutex);
-  if (option < 0 || option > kOptionsMax) return kInvalidOption;
-  const bool int_valued = option == kRetryLimitOption || option == kTimeoutOption;
-  if (int_valued && (!has_value || value.size() != 8)) return kInvalidOptionValue;
-  if (option == kRetryLimitOption)
-    retry_limit_ = static_cast<int>(
-        std::max<std::int64_t>(-1, std::min<std::int64_t>(int_option(value), 1 << 30)));
-  if (option == kReadYourWritesDisableOption) read_your_writes_disabled_ = true;
-  return kSuccess;  // other options are accepted and have no effect here (docs/fdb_c.md)
+  return apply_option(options_, option, value, has_value);
 }
 
 }  // namespace contend::fdb

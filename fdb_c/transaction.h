@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fdb_c/future.h"
+#include "fdb_c/options.h"
 #include "fdb_c/world.h"
 #include "sim/store/transaction.h"
 
@@ -88,10 +89,10 @@ class TransactionState {
   Transaction tr_;
   bool committing_ = false;
   bool cancelled_ = false;
-  bool read_your_writes_disabled_ = false;
+  std::int64_t started_us_;  // created or reset: TIMEOUT counts from here
+  TransactionOptions options_;
   fdb_error_t sticky_ = kSuccess;
   int retries_ = 0;
-  int retry_limit_ = -1;                       // -1: none
   std::vector<Future*> versionstamp_futures_;  // each holds a reference
   std::vector<Watch> pending_watches_;         // registered with the world when the commit applies
   std::weak_ptr<TransactionState> self_;

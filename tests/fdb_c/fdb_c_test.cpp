@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -227,6 +228,32 @@ TEST_F(FdbC, TheRetryLimitEndsRetries) {
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1020);
   EXPECT_EQ(fdb_transaction_set_option(tr, 501, nullptr, 0), 2006) << "an int option needs 8 bytes";
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbC, OptionsActAreRefusedOrAreAcceptedAsDocumented) {
+  FDBTransaction* tr = begin();
+  auto set_int = [&](int option, int64_t v) {
+    return fdb_transaction_set_option(tr, option, reinterpret_cast<const uint8_t*>(&v), 8);
+  };
+  EXPECT_EQ(set_int(503, 40), 0);  // SIZE_LIMIT
+  set(tr, "big", std::string(100, 'x'));
+  EXPECT_EQ(commit(tr), 2101) << "transaction_too_large over SIZE_LIMIT";
+  EXPECT_EQ(set_int(503, 1), 2006) << "below FoundationDB's bound";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(set_int(500, 1), 0);  // TIMEOUT, ms
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  FDBFuture* f = fdb_transaction_get(tr, bytes(key("t")), length(key("t")), 0);
+  EXPECT_EQ(wait_and_destroy(f), 1031) << "transaction_timed_out";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(get(tr, "t"), std::nullopt) << "reset clears the timeout";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 301, nullptr, 0), 2007)
+      << "ACCESS_SYSTEM_KEYS would reach keys the store does not model: refused";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 505, nullptr, 0), 2007) << "AUTOMATIC_IDEMPOTENCY";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 30, nullptr, 0), 0)
+      << "NEXT_WRITE_NO_WRITE_CONFLICT_RANGE: accepted, the write keeps its conflict range";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 9999, nullptr, 0), 2007) << "not an option";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 200, nullptr, 0), 0) << "a priority: no effect";
   fdb_transaction_destroy(tr);
 }
 

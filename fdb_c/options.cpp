@@ -1,0 +1,67 @@
+#include "fdb_c/options.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace contend::fdb {
+
+namespace {
+
+constexpr int kReadYourWritesDisable = 51;
+constexpr int kTimeout = 500;
+constexpr int kRetryLimit = 501;
+constexpr int kMaxRetryDelay = 502;
+constexpr int kSizeLimit = 503;
+
+// Options whose meaning the store does not model: accepting them would silently change what a
+// program's transactions do (ACCESS_SYSTEM_KEYS, READ_SYSTEM_KEYS, RAW_ACCESS, IDEMPOTENCY_ID,
+// AUTOMATIC_IDEMPOTENCY, SNAPSHOT_RYW_DISABLE, REPORT_CONFLICTING_KEYS,
+// SPECIAL_KEY_SPACE_ENABLE_WRITES, BYPASS_UNREADABLE).
+constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 712, 714, 1100};
+
+// Options accepted with no effect: causality and durability knobs, priorities, tracing and
+// logging, lock awareness, tags, GRV caching, authorization, SNAPSHOT_RYW_ENABLE (the default),
+// and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30): the next write keeps its write conflict range, so
+// a transaction conflicts where FoundationDB might not — more conflicts, never fewer (the
+// directory layer's allocator sets it).
+constexpr std::array kAcceptedNoEffect{
+    10,  20,  21,  23,  30,  40,  50,  52,  110, 120, 130, 200, 201, 300,  400,  401,  402, 403,
+    404, 405, 406, 600, 700, 701, 702, 710, 711, 713, 800, 801, 900, 1000, 1101, 1102, 2000};
+
+bool contains(const auto& codes, int code) {
+  return std::find(codes.begin(), codes.end(), code) != codes.end();
+}
+
+}  // namespace
+
+fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value) {
+  if (code == kReadYourWritesDisable) {
+    options.read_your_writes_disabled = true;
+    return kSuccess;
+  }
+  const bool int_valued =
+      code == kTimeout || code == kRetryLimit || code == kMaxRetryDelay || code == kSizeLimit;
+  if (int_valued) {
+    if (!has_value || value.size() != 8) return kInvalidOptionValue;
+    std::int64_t v = 0;
+    std::memcpy(&v, value.data(), sizeof v);
+    if (code == kTimeout) {
+      if (v < 0) return kInvalidOptionValue;
+      options.timeout_ms = v;
+    } else if (code == kRetryLimit) {
+      options.retry_limit = static_cast<int>(std::clamp<std::int64_t>(v, -1, 1 << 30));
+    } else if (code == kMaxRetryDelay) {
+      if (v < 0) return kInvalidOptionValue;
+      options.max_retry_delay_ms = v;
+    } else {
+      if (v < 32 || v > 10'000'000) return kInvalidOptionValue;  // FoundationDB's bounds
+      options.size_limit_bytes = v;
+    }
+    return kSuccess;
+  }
+  if (contains(kRefused, code)) return kInvalidOption;
+  return contains(kAcceptedNoEffect, code) ? kSuccess : kInvalidOption;
+}
+
+}  // namespace contend::fdb

@@ -1,0 +1,27 @@
+// Transaction options of contend's libfdb_c: which FoundationDB option codes act, which are
+// refused because they would change semantics contend does not model, and which are accepted
+// with no effect (tracing, priorities, tags, durability: nothing an in-process store can honour
+// or needs to). Integer options are 8-byte little-endian, as FoundationDB passes them.
+// Invariants: a refused or malformed option leaves the options unchanged.
+#pragma once
+
+#include <cstdint>
+
+#include "fdb_c/errors.h"
+#include "sim/store/bytes.h"
+
+namespace contend::fdb {
+
+struct TransactionOptions {
+  bool read_your_writes_disabled = false;  // READ_YOUR_WRITES_DISABLE (51)
+  std::int64_t timeout_ms = 0;             // TIMEOUT (500): 0 = none
+  int retry_limit = -1;                    // RETRY_LIMIT (501): -1 = none
+  std::int64_t max_retry_delay_ms = -1;    // MAX_RETRY_DELAY (502): -1 = FoundationDB's 1 s
+  std::int64_t size_limit_bytes = 0;       // SIZE_LIMIT (503): 0 = FoundationDB's 10 MB
+};
+
+// Applies option `code` with `value` (absent when !has_value): success, invalid_option for a
+// code contend refuses or does not know, invalid_option_value for a malformed value.
+fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value);
+
+}  // namespace contend::fdb
