@@ -74,8 +74,10 @@ file(GLOB CONTEND_SHIPPED_SCENARIOS CONFIGURE_DEPENDS ${CONTEND_ROOT}/scenarios/
 install(FILES ${CONTEND_SHIPPED_SCENARIOS} DESTINATION ${CONTEND_SCENARIOS_INSTALL_DIR}
         COMPONENT bin)
 install(FILES ${CONTEND_ROOT}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT bin)
+# (What `npm install` may leave in docs/examples/node-queue is not documentation.)
 install(DIRECTORY ${CONTEND_ROOT}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT bin
-        PATTERN images EXCLUDE)
+        PATTERN images EXCLUDE PATTERN node_modules EXCLUDE PATTERN package-lock.json EXCLUDE
+        PATTERN .gitignore EXCLUDE)
 
 # A Debian package of the above: `cpack -G DEB --config build/CPackConfig.cmake` gives
 # contend_<version>_<arch>.deb, installed under /usr. The binary's shared libraries (libfmt9,
