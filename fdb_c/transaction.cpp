@@ -289,10 +289,14 @@ Future* TransactionState::range_split_points(BytesView begin, BytesView end,
 
 // ---- writes ----
 
+bool TransactionState::accepts_write() {
+  if (committing_) sticky_ = kUsedDuringCommit;  // the commit outstanding fails with it
+  return unusable() == kSuccess;
+}
+
 void TransactionState::set(BytesView key, BytesView value) {
   Lock lock(world_.mutex);
-  if (committing_) sticky_ = kUsedDuringCommit;
-  if (unusable() != kSuccess) return;
+  if (!accepts_write()) return;
   if (value.size() > kValueSizeLimit) {
     sticky_ = code_of(ErrorCode::value_too_large);
     return;
@@ -302,15 +306,13 @@ void TransactionState::set(BytesView key, BytesView value) {
 
 void TransactionState::clear(BytesView key) {
   Lock lock(world_.mutex);
-  if (committing_) sticky_ = kUsedDuringCommit;
-  if (unusable() != kSuccess) return;
+  if (!accepts_write()) return;
   tr_.clear(key);
 }
 
 void TransactionState::clear_range(BytesView begin, BytesView end) {
   Lock lock(world_.mutex);
-  if (committing_) sticky_ = kUsedDuringCommit;
-  if (unusable() != kSuccess) return;
+  if (!accepts_write()) return;
   if (end < begin) {
     sticky_ = kInvertedRange;
     return;
@@ -320,8 +322,7 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
 
 void TransactionState::atomic_op(BytesView key, BytesView param, int operation) {
   Lock lock(world_.mutex);
-  if (committing_) sticky_ = kUsedDuringCommit;
-  if (unusable() != kSuccess) return;
+  if (!accepts_write()) return;
   const std::optional<MutationType> type = mutation_type(operation);
   if (!type) {
     sticky_ = kInvalidMutationType;

@@ -75,6 +75,8 @@ class TransactionState {
  private:
   // Why this transaction cannot be used now (cancelled, committing, sticky), or success.
   fdb_error_t unusable() const;
+  // Whether a write may be buffered now; a write during a commit makes used_during_commit sticky.
+  bool accepts_write();
   // The read version the next read uses, taken if none yet; an error when it is unusable.
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);
