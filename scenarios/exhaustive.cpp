@@ -118,12 +118,83 @@ DporOptions dpor_options(const ExhaustiveOptions& o) {
   return d;
 }
 
-// The threads ready at the first step of a plan's executions.
-std::uint64_t first_threads(const Scenario& planned, const ExhaustiveOptions& o) {
+// A plan's root: the threads ready at the first step and, for the reduction, each one's first
+// step over every fault choice it may take. Units are the root's children in thread order; the
+// unit of thread t starts with the threads before it asleep (they were explored as units of
+// their own), so a class whose first steps of threads 0 and t commute is searched once, not in
+// both units — the sleep sets of one search, cut at its root.
+struct Root {
+  std::uint64_t enabled = 0;
+  std::vector<std::shared_ptr<ResolvedStep>> first_steps;  // by thread (reduction only)
+};
+
+// Runs `path` (extended with default choices) to its end; the first step, resolved.
+ResolvedStep first_step_of(const Scenario& planned, const ExhaustiveOptions& o,
+                           std::vector<SearchNode>& path, std::size_t follow) {
+  auto run = std::make_shared<DporRun>(&path, follow, dpor_options(o));
+  SeedRun seed_run = run_seed(planned, o.seed, RunControls{false, false, run, true});
+  CONTEND_ASSERT(!run->diverged() && !seed_run.step_log.steps.empty(),
+                 "a root probe did not replay its first step");
+  return resolve_step(seed_run.step_log.steps.front(), seed_run.step_log,
+                      seed_run.metrics.bound == BoundHit::none);
+}
+
+// Thread `thread`'s first step merged over the fault choices inside it (the fault nodes between
+// the root and the next scheduling node), within the fault budget.
+std::shared_ptr<ResolvedStep> probe_first_step(const Scenario& planned, const ExhaustiveOptions& o,
+                                               int thread) {
+  SearchNode root;
+  root.thread = thread;
+  std::vector<SearchNode> path{root};
+  auto merged = std::make_shared<ResolvedStep>(first_step_of(planned, o, path, 1));
+  constexpr int kFaultCombinationsMax = 4096;
+  for (int combination = 1;; ++combination) {
+    CONTEND_ASSERT(combination <= kFaultCombinationsMax,
+                   "a first step offers more fault combinations than a root probe may try");
+    std::size_t fault_nodes = 1;
+    while (fault_nodes < path.size() && path[fault_nodes].fault)
+      ++fault_nodes;
+    std::size_t i = fault_nodes;
+    for (; i-- > 1;) {
+      SearchNode& n = path[i];
+      if (n.choice + 1 < n.options && n.faults_before + 1 <= o.max_faults) break;
+    }
+    if (i == 0) return merged;
+    ++path[i].choice;
+    path.resize(i + 1);
+    merge_into(*merged, first_step_of(planned, o, path, i + 1));
+  }
+}
+
+Root probe_root(const Scenario& planned, const ExhaustiveOptions& o) {
   std::vector<SearchNode> nodes;
   auto probe = std::make_shared<DporRun>(&nodes, 0, dpor_options(o));
   run_seed(planned, o.seed, RunControls{false, false, probe, true});
-  return nodes.empty() ? 0 : nodes.front().enabled;
+  Root root;
+  root.enabled = nodes.empty() ? 0 : nodes.front().enabled;
+  if (!o.reduce) return root;
+  for (std::uint64_t t = root.enabled; t != 0; t &= t - 1) {
+    const int thread = std::countr_zero(t);
+    root.first_steps.resize(static_cast<std::size_t>(thread) + 1);
+    root.first_steps[static_cast<std::size_t>(thread)] = probe_first_step(planned, o, thread);
+  }
+  return root;
+}
+
+// The root node of `thread`'s unit: the threads before it asleep, with their first steps.
+SearchNode unit_root(const Root& root, int thread) {
+  SearchNode n;
+  n.enabled = root.enabled;
+  n.thread = thread;
+  n.done = std::uint64_t{1} << thread;
+  n.backtrack = n.done;
+  // Copies: the unit records its own thread's first step into its root, and units run in parallel.
+  n.footprints.resize(root.first_steps.size());
+  for (std::size_t q = 0; q < root.first_steps.size(); ++q) {
+    if (root.first_steps[q]) n.footprints[q] = std::make_shared<ResolvedStep>(*root.first_steps[q]);
+  }
+  n.sleep = root.first_steps.empty() ? 0 : root.enabled & ((std::uint64_t{1} << thread) - 1);
+  return n;
 }
 
 std::vector<std::string> fault_notes(const StepLog& log) {
@@ -219,15 +290,14 @@ ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOpti
   return finding_of(planned, c, path_to_string(path));
 }
 
-UnitResult run_unit(const Scenario& planned, const Unit& unit, const ExhaustiveOptions& o,
-                    std::int64_t budget, const std::atomic<std::size_t>& stop_after) {
+UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
+                    const ExhaustiveOptions& o, std::int64_t budget,
+                    const std::atomic<std::size_t>& stop_after) {
   UnitResult r;
   const DporOptions d = dpor_options(o);
   DporExplorer explorer(d);
   VerdictCache cache;
-  SearchNode root;
-  root.thread = unit.thread;
-  explorer.start_from({root}, 1);
+  explorer.start_from({unit_root(root, unit.thread)}, 1);
   while (true) {
     if (r.executions + r.blocked >= budget) return r;
     std::shared_ptr<DporRun> run = explorer.begin();
@@ -288,11 +358,17 @@ UnitResult unit_from_json(const nlohmann::json& j) {
 
 // A checkpoint file belongs to one search (scenario file, recipe, plans, seed, bounds, shard)
 // and holds the finished units of each of its scope searches (smallest first runs several).
+// The version of the unit cut: units of another cut count other executions, so a checkpoint
+// written by one is refused by the other. 2: the root's sleep sets are shared by its units.
+constexpr int kUnitCutVersion = 2;
+
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
-      "{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}|real_time={}|shard={}/{}",
-      s.file, s.recipe, s.clients, s.operations_per_client, o.all_plans ? "all" : "seed", o.seed,
-      o.max_faults, o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
+      "cut={}|{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}|real_time={}|"
+      "shard={}/{}",
+      kUnitCutVersion, s.file, s.recipe, s.clients, s.operations_per_client,
+      o.all_plans ? "all" : "seed", o.seed, o.max_faults,
+      o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
       o.real_time_by_schedule ? "scheduled" : "most-ordered", o.shard.index, o.shard.count);
 }
 
@@ -354,12 +430,10 @@ class Checkpoint {
 };
 
 // Runs the units of this shard, `jobs` at a time; results by unit index.
-std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned,
-                                            const std::vector<Unit>& units,
-                                            const std::vector<std::int64_t>& budgets,
-                                            const ExhaustiveOptions& o,
-                                            std::map<std::size_t, UnitResult> done,
-                                            Checkpoint& checkpoint) {
+std::map<std::size_t, UnitResult> run_units(
+    const std::vector<Scenario>& planned, const std::vector<Root>& roots,
+    const std::vector<Unit>& units, const std::vector<std::int64_t>& budgets,
+    const ExhaustiveOptions& o, std::map<std::size_t, UnitResult> done, Checkpoint& checkpoint) {
   std::mutex mutex;
   std::atomic<std::size_t> next{0};
   // The lowest plan index that showed a violation: later units need not run.
@@ -376,7 +450,8 @@ std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned
         if (done.count(i) != 0) continue;
       }
       if (o.stop_at_first_violation && units[i].plan > stop_after.load()) continue;
-      UnitResult r = run_unit(planned[units[i].plan], units[i], o, budgets[i], stop_after);
+      UnitResult r = run_unit(planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i],
+                              stop_after);
       std::lock_guard lock(mutex);
       if (r.violation && o.stop_at_first_violation) {
         std::size_t seen = stop_after.load();
@@ -438,11 +513,13 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   }
   r.plans = static_cast<std::int64_t>(plans.size());
   std::vector<Scenario> planned;
+  std::vector<Root> roots;
   std::vector<Unit> all_units;
   std::vector<std::int64_t> budgets;
   for (std::size_t p = 0; p < plans.size(); ++p) {
     planned.push_back(with_plan(s, plans[p]));
-    const std::uint64_t threads = first_threads(planned.back(), o);
+    roots.push_back(probe_root(planned.back(), o));
+    const std::uint64_t threads = roots.back().enabled;
     const auto count = static_cast<std::int64_t>(std::max(1, std::popcount(threads)));
     for (std::uint64_t t = threads; t != 0; t &= t - 1) {
       all_units.push_back(Unit{p, std::countr_zero(t)});
@@ -468,7 +545,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
       return r;
     }
   }
-  done = run_units(planned, units, unit_budgets, o, std::move(done), checkpoint);
+  done = run_units(planned, roots, units, unit_budgets, o, std::move(done), checkpoint);
   total(units, done, o, r);
   return r;
 }

@@ -2,10 +2,12 @@
 // equivalence (dpor.h), every placement of at most `max_faults` faults — and what it proved.
 //
 // The work is cut into units, one per (plan, thread that takes the first step): a unit's subtree
-// is searched by one DporExplorer. The cut is the same whatever the jobs or shards, so the
-// executions counted, the outcomes and the first violation are the same too: `jobs` runs units
-// on threads (one world per thread at a time), `shard` K/N takes every N-th unit, and a
-// checkpoint file records finished units so a stopped search resumes where it was.
+// is searched by one DporExplorer, with the threads before its own asleep at the root (their
+// first steps are probed once per plan), so units do not search a class twice. The cut is the same
+// whatever the jobs or shards, so the executions counted, the outcomes and the first violation are
+// the same too: `jobs` runs units on threads (one world per thread at a time), `shard` K/N takes
+// every N-th unit, and a checkpoint file records finished units so a stopped search resumes where
+// it was.
 //
 // Smallest first (`minimise`, when stopping at the first violation): every fault budget up to the
 // asked one and, within it, every smaller scope (fewer operations in all, then fewer clients) is

@@ -233,6 +233,7 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
   std::vector<int> count(t_count, 0);
   std::vector<long> last_of_thread(t_count, -1);
   std::vector<long> dep_last(t_count);
+  std::vector<std::size_t> in_v;
   auto hb = [&](std::size_t a, std::size_t b) {  // step a happens before step b
     return clock(b)[static_cast<std::size_t>(steps[a].thread)] >= pos[a];
   };
@@ -269,20 +270,32 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
       // v: the steps after i not ordered after it, then j; its initials may start the reversal.
       std::uint64_t initials = 0;
       std::vector<int> first_in_v(t_count, 0);  // 0: thread not in v yet
-      auto consider = [&](std::size_t k) {
+      in_v.clear();
+      for (std::size_t k = i + 1; k < j; ++k) {
+        if (hb(i, k)) continue;
+        in_v.push_back(k);
         const auto tk = static_cast<std::size_t>(steps[k].thread);
-        if (first_in_v[tk] != 0) return;
+        if (first_in_v[tk] != 0) continue;
         bool initial = true;
         for (std::size_t u = 0; u < t_count && initial; ++u) {
           if (u != tk && first_in_v[u] != 0 && clock(k)[u] >= first_in_v[u]) initial = false;
         }
         first_in_v[tk] = pos[k];
         if (initial) initials |= bit(steps[k].thread);
-      };
-      for (std::size_t k = i + 1; k < j; ++k) {
-        if (!hb(i, k)) consider(k);
       }
-      consider(j);
+      // j runs before i in the reversal, so it may not be the step it was here (as_reversed):
+      // it starts v only if no step of v may depend on what it may become.
+      if (first_in_v[tj] == 0) {
+        const ResolvedStep reversed = as_reversed(steps[j]);
+        bool initial = true;
+        for (std::size_t k : in_v) {
+          if (dependent(steps[k], reversed, options_.rule())) {
+            initial = false;
+            break;
+          }
+        }
+        if (initial) initials |= bit(steps[j].thread);
+      }
       SearchNode& e = nodes_[node_of[i]];
       initials &= e.enabled;
       if (initials == 0) {

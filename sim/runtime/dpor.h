@@ -11,6 +11,9 @@
 // step's node, for a thread that can start the reversed order; sleep sets keep a thread that
 // was already explored from a node asleep until a step dependent with its step runs, and an
 // execution in which every ready thread sleeps is abandoned (it is equivalent to one explored).
+// A step's ranges depend on the data it saw, so the racing step that a reversal moves first is
+// judged by what it may do there (footprint.h's as_reversed) when the reversal's first threads
+// are chosen.
 // Dependence is footprint.h's, computed on the concrete execution. Without `reduce` every ready
 // thread is tried at every node: the full search over exactly the same choices, for cross-checks.
 //

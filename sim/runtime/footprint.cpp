@@ -8,6 +8,11 @@ namespace contend {
 
 namespace {
 
+// A fetch whose reads are not known (yet, or after a reversal): it may read anything.
+KeyRange every_key() {
+  return KeyRange{Bytes(), Bytes(2, '\xff')};
+}
+
 bool any_meet(const std::vector<KeyRange>& a, const std::vector<KeyRange>& b) {
   for (const KeyRange& x : a) {
     for (const KeyRange& y : b) {
@@ -47,13 +52,14 @@ ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool fi
     CONTEND_ASSERT(it != log.attempts.end(), "a read version was taken for an unknown attempt");
     r.reads = it->second.reads;
     r.version_sensitive = it->second.version_sensitive;
-    if (!final_reads && !it->second.ended) r.reads = {KeyRange{Bytes(), Bytes(2, '\xff')}};
+    if (!final_reads && !it->second.ended) r.reads = {every_key()};
   }
   if (step.commit_attempt != 0) {
     r.resolved = true;
     r.applied = step.applied;
     r.checked = step.checked;
     r.written = step.written;
+    r.refused_writes = step.refused_writes;
     auto it = log.attempts.find(step.commit_attempt);
     if (it != log.attempts.end()) r.version_sensitive |= it->second.version_sensitive;
   }
@@ -66,6 +72,16 @@ bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule
   return store_dependent(a, b, rule.broken) || store_dependent(b, a, rule.broken);
 }
 
+ResolvedStep as_reversed(const ResolvedStep& step) {
+  ResolvedStep r = step;
+  if (r.snapshot) r.reads = {every_key()};
+  if (r.resolved && !r.applied) {
+    r.applied = true;
+    append(r.written, r.refused_writes);
+  }
+  return r;
+}
+
 void merge_into(ResolvedStep& a, const ResolvedStep& b) {
   a.snapshot |= b.snapshot;
   a.resolved |= b.resolved;
@@ -74,6 +90,7 @@ void merge_into(ResolvedStep& a, const ResolvedStep& b) {
   append(a.reads, b.reads);
   append(a.checked, b.checked);
   append(a.written, b.written);
+  append(a.refused_writes, b.refused_writes);
   a.completes |= b.completes;
   a.invokes |= b.invokes;
 }

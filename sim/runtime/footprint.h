@@ -7,10 +7,13 @@
 // real-time order of operations the linearizability check uses. In this MVCC store:
 // - a read at a transaction's read version returns what the store held at that version, so the
 //   *read version fetch* is the step that fixes every later read of the attempt: it is dependent
-//   with an applied commit whose writes meet any range the attempt read (or whose conflict ranges
-//   it was checked against), and independent of every other commit (the fetch then only moves
-//   which commit versions lie after the read version, which no read and no conflict check of the
-//   attempt can see);
+//   with an applied commit whose writes meet any range the attempt asked to read (or whose
+//   conflict ranges it was checked against), and independent of every other commit (the fetch
+//   then only moves which commit versions lie after the read version, which no read and no
+//   conflict check of the attempt can see). A range read counts whole, not only up to the last
+//   row a limit let it return: that row depends on the data, so the narrower range would make
+//   the relation depend on the order it is meant to judge (a pop that saw item B after a push of
+//   A < B would look independent of a push of C > B that it must see when it runs first);
 // - reads after the fetch, sleeps and local code touch nothing shared: independent of all;
 // - a resolved commit is dependent with an applied commit of another client when one's writes
 //   meet the other's writes or checked read ranges (the order decides a conflict or a final
@@ -53,6 +56,7 @@ struct StepFootprint {
   bool applied = false;                  // the commit's writes applied
   std::vector<KeyRange> checked;         // read conflict ranges the resolver checked
   std::vector<KeyRange> written;         // write conflict ranges of an applied commit
+  std::vector<KeyRange> refused_writes;  // write conflict ranges of a commit that did not apply
   bool completes = false;                // an operation completed (ok) in this step
   bool invokes = false;                  // an operation was invoked in this step
   std::vector<std::int64_t> events;      // indexes of the history events recorded in this step
@@ -73,9 +77,10 @@ struct ResolvedStep {
   bool resolved = false;  // resolved a commit
   bool applied = false;   // ... which applied
   bool version_sensitive = false;
-  std::vector<KeyRange> reads;    // snapshot: the attempt's reads and checked ranges
-  std::vector<KeyRange> checked;  // resolved: checked read conflict ranges
-  std::vector<KeyRange> written;  // applied: write ranges
+  std::vector<KeyRange> reads;           // snapshot: the attempt's reads and checked ranges
+  std::vector<KeyRange> checked;         // resolved: checked read conflict ranges
+  std::vector<KeyRange> written;         // applied: write ranges
+  std::vector<KeyRange> refused_writes;  // resolved but not applied: the writes it would have made
   bool completes = false;
   bool invokes = false;
 };
@@ -93,6 +98,13 @@ struct DependenceRule {
 };
 
 bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule);
+
+// The step as it may run when a race reverses it: moved before a step it depends on, a read
+// version fetch may read other ranges (a range read with a limit stops at other keys), and a
+// commit that was refused may apply. So the fetch reads every key and the commit applies its
+// writes. (A step's ranges depend on the data it read: the reversal's candidates to start with
+// must be judged by what the step may do there, not by what it did here.)
+ResolvedStep as_reversed(const ResolvedStep& step);
 
 // Joins `b` into `a` (a thread's step over all the fault choices explored for it); ranges
 // already in `a` are not added twice.

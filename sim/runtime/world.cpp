@@ -205,7 +205,7 @@ void World::on_commit_resolved(const Transaction& tr, bool applied) {
   step.commit_attempt = tr.id();
   step.applied = applied;
   step.checked = copy_of(tr.read_conflict_ranges());
-  if (applied) step.written = copy_of(tr.write_conflict_ranges());
+  (applied ? step.written : step.refused_writes) = copy_of(tr.write_conflict_ranges());
   AttemptFootprint& attempt = step_log_.attempts[tr.id()];
   attempt.reads.insert(attempt.reads.end(), step.checked.begin(), step.checked.end());
   for (const MutationRef& m : tr.mutations()) {

@@ -76,8 +76,9 @@ class FootprintSink {
   virtual ~FootprintSink() = default;
   // `tr` took its read version in the step being run.
   virtual void on_read_version(const Transaction& tr) = 0;
-  // `tr` read the database at its read version; `range` is every key whose value could change
-  // the answer (for a limited read: up to and including the last row returned).
+  // `tr` read the database at its read version; `range` is the range it asked for, whole. (For a
+  // limited read, the keys that decided this answer end at the last row returned, but where that
+  // row lies depends on the data: in another order the same read would decide on other keys.)
   virtual void on_database_read(const Transaction& tr, KeyRangeRef range) = 0;
   // `tr`'s commit was resolved against the writes after its read version (and applied when
   // `applied`).

@@ -491,7 +491,7 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
   }
   CONTEND_DEBUG_ASSERT(!(decided.begin < range.begin) && !(range.end < decided.end),
                        "a read's conflict range lies within the range read");
-  if (sink != nullptr) sink->on_database_read(*this, decided);
+  if (sink != nullptr) sink->on_database_read(*this, range);
   if ((!options.snapshot && !CONTEND_MUTANT(3)) || (options.snapshot && CONTEND_MUTANT(2)))
     add_conflict_for_read(decided);
   return ErrorCode::success;
