@@ -9,13 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::optional<Uuid> parse_uuid(const std::string& text) {
   std::string hex;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -143,23 +136,6 @@ json element_to_json(const TupleElement& e) {
 }
 
 }  // namespace
-
-std::optional<Bytes> from_hex(const std::string& hex, std::string& error) {
-  if (hex.size() % 2 != 0) {
-    error = "hex has an odd number of digits (" + std::to_string(hex.size()) + ")";
-    return std::nullopt;
-  }
-  Bytes out;
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    int hi = hex_digit(hex[i]), lo = hex_digit(hex[i + 1]);
-    if (hi < 0 || lo < 0) {
-      error = "not a hex digit at offset " + std::to_string(hi < 0 ? i : i + 1);
-      return std::nullopt;
-    }
-    out.push_back(static_cast<char>(hi * 16 + lo));
-  }
-  return out;
-}
 
 std::optional<Tuple> tuple_from_json(const json& array, std::string& error) {
   if (!array.is_array()) {

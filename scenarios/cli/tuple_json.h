@@ -16,7 +16,6 @@ namespace contend::cli {
 // Converts a JSON array to a tuple; on failure returns nothing and says where ("element 2: ...").
 std::optional<Tuple> tuple_from_json(const nlohmann::json& array, std::string& error);
 nlohmann::json tuple_to_json(const Tuple& tuple);
-// Lowercase hex <-> bytes. from_hex fails on odd length or a non-hex digit (naming its offset).
-std::optional<Bytes> from_hex(const std::string& hex, std::string& error);
+using contend::from_hex;  // sim/store/bytes.h
 
 }  // namespace contend::cli

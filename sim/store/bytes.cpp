@@ -25,6 +25,36 @@ std::string to_hex(BytesView bytes) {
   return out;
 }
 
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::optional<Bytes> from_hex(std::string_view hex, std::string& error) {
+  if (hex.size() % 2 != 0) {
+    error = "hex has an odd number of digits (" + std::to_string(hex.size()) + ")";
+    return std::nullopt;
+  }
+  Bytes out;
+  out.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = hex_digit(hex[i]);
+    const int lo = hex_digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) {
+      error = "not a hex digit at offset " + std::to_string(hi < 0 ? i : i + 1);
+      return std::nullopt;
+    }
+    out.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return out;
+}
+
 std::string printable(BytesView bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -199,6 +200,9 @@ inline KeyRange single_key_range(BytesView key) {
 
 // Lowercase hex of bytes, and printable form with \xNN escapes for logs and traces.
 std::string to_hex(BytesView bytes);
+// to_hex's inverse (either case); nothing, and `error` naming the offset, on an odd length or a
+// non-hex digit.
+std::optional<Bytes> from_hex(std::string_view hex, std::string& error);
 std::string printable(BytesView bytes);
 
 }  // namespace contend
