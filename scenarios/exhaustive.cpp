@@ -15,6 +15,7 @@
 #include "scenarios/expectation.h"
 #include "scenarios/real_time_orders.h"
 #include "scenarios/runner.h"
+#include "scenarios/search_checkpoint.h"
 #include "sim/runtime/dpor.h"
 
 namespace contend {
@@ -24,17 +25,6 @@ namespace {
 struct Unit {
   std::size_t plan = 0;
   int thread = 0;
-};
-
-struct UnitResult {
-  bool exhausted = false;
-  std::int64_t executions = 0;
-  std::int64_t blocked = 0;
-  std::int64_t bound_hits = 0;
-  std::int64_t seeded_draws = 0;
-  std::map<std::string, std::int64_t> verdicts;
-  std::set<std::string> outcomes;
-  std::optional<ExhaustiveFinding> violation;
 };
 
 struct Checked {
@@ -290,22 +280,46 @@ ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOpti
   return finding_of(planned, c, path_to_string(path));
 }
 
+// Where a unit saves its progress, and the progress it resumes from (none: from its root).
+struct UnitCheckpoint {
+  Checkpoint& file;
+  std::size_t index = 0;
+  const UnitProgress* resume = nullptr;
+};
+
 UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
                     const ExhaustiveOptions& o, std::int64_t budget,
-                    const std::atomic<std::size_t>& stop_after) {
+                    const std::atomic<std::size_t>& stop_after, UnitCheckpoint saved) {
   UnitResult r;
   const DporOptions d = dpor_options(o);
   DporExplorer explorer(d);
   VerdictCache cache;
-  explorer.start_from({unit_root(root, unit.thread)}, 1);
+  if (saved.resume != nullptr) {
+    r = saved.resume->result;
+    explorer.resume(saved.resume->explorer);
+  } else {
+    explorer.start_from({unit_root(root, unit.thread)}, 1);
+  }
+  std::int64_t since_saved = 0;
+  auto save = [&] {
+    if (!r.violation && r.executions + r.blocked > 0) {
+      saved.file.progressed(saved.index, r, explorer.progress());
+    }
+    since_saved = 0;
+  };
   while (true) {
-    if (r.executions + r.blocked >= budget) return r;
+    if (r.executions + r.blocked >= budget) {
+      save();
+      return r;
+    }
+    if (since_saved >= o.checkpoint_every) save();
     std::shared_ptr<DporRun> run = explorer.begin();
     if (!run) break;
     Checked c{run_unchecked(planned, o.seed, run, o.observe_attempts), {}};
     const bool complete = c.run.metrics.bound == BoundHit::none ||
                           (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
     explorer.finish(*run, c.run.step_log, complete);
+    ++since_saved;
     if (run->blocked()) {
       ++r.blocked;
       continue;
@@ -330,31 +344,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
   return r;
 }
 
-// ---- checkpoints: finished units, so a stopped search resumes ----
-
-nlohmann::json to_json(const UnitResult& r) {
-  nlohmann::json j;
-  j["exhausted"] = r.exhausted;
-  j["executions"] = r.executions;
-  j["blocked"] = r.blocked;
-  j["bound_hits"] = r.bound_hits;
-  j["seeded_draws"] = r.seeded_draws;
-  j["verdicts"] = r.verdicts;
-  j["outcomes"] = r.outcomes;
-  return j;
-}
-
-UnitResult unit_from_json(const nlohmann::json& j) {
-  UnitResult r;
-  r.exhausted = j.at("exhausted").get<bool>();
-  r.executions = j.at("executions").get<std::int64_t>();
-  r.blocked = j.at("blocked").get<std::int64_t>();
-  r.bound_hits = j.at("bound_hits").get<std::int64_t>();
-  r.seeded_draws = j.at("seeded_draws").get<std::int64_t>();
-  r.verdicts = j.at("verdicts").get<std::map<std::string, std::int64_t>>();
-  r.outcomes = j.at("outcomes").get<std::set<std::string>>();
-  return r;
-}
+// ---- checkpoints (search_checkpoint.h) ----
 
 // A checkpoint file belongs to one search (scenario file, recipe, plans, seed, bounds, shard)
 // and holds the finished units of each of its scope searches (smallest first runs several).
@@ -377,63 +367,12 @@ std::string scope_key(const Scenario& scoped_scenario, int faults) {
                      scoped_scenario.operations_per_client, faults);
 }
 
-class Checkpoint {
- public:
-  Checkpoint(std::string path, std::string identity, std::string scope)
-      : path_(std::move(path)), identity_(std::move(identity)), scope_(std::move(scope)) {}
-
-  // Loads this scope's finished units; false (and `error`) when the file is another search's.
-  bool load(std::map<std::size_t, UnitResult>& done, std::string& error) {
-    if (path_.empty()) return true;
-    std::ifstream in(path_, std::ios::binary);
-    if (!in) return true;  // nothing saved yet
-    try {
-      file_ = nlohmann::json::parse(in);
-      if (file_.at("search").get<std::string>() != identity_) {
-        error = path_ + ": checkpoint of another search (" + file_.at("search").get<std::string>() +
-                "); remove it or name another file";
-        return false;
-      }
-      const nlohmann::json& scopes = file_.at("scopes");
-      if (!scopes.contains(scope_)) return true;
-      for (const auto& [unit, result] : scopes.at(scope_).items())
-        done[static_cast<std::size_t>(std::stoull(unit))] = unit_from_json(result);
-    } catch (const std::exception& e) {
-      error = path_ + ": not a contend checkpoint: " + e.what();
-      return false;
-    }
-    return true;
-  }
-
-  void save(const std::map<std::size_t, UnitResult>& done) {
-    if (path_.empty()) return;
-    file_["search"] = identity_;
-    if (!file_.contains("scopes")) file_["scopes"] = nlohmann::json::object();
-    nlohmann::json units = nlohmann::json::object();
-    for (const auto& [unit, result] : done) {
-      if (result.exhausted) units[std::to_string(unit)] = to_json(result);
-    }
-    file_["scopes"][scope_] = std::move(units);
-    const std::string temporary = path_ + ".tmp";
-    {
-      std::ofstream out(temporary, std::ios::binary);
-      out << file_.dump() << "\n";
-    }
-    std::rename(temporary.c_str(), path_.c_str());
-  }
-
- private:
-  std::string path_;
-  std::string identity_;
-  std::string scope_;
-  nlohmann::json file_ = nlohmann::json::object();
-};
-
 // Runs the units of this shard, `jobs` at a time; results by unit index.
 std::map<std::size_t, UnitResult> run_units(
     const std::vector<Scenario>& planned, const std::vector<Root>& roots,
     const std::vector<Unit>& units, const std::vector<std::int64_t>& budgets,
-    const ExhaustiveOptions& o, std::map<std::size_t, UnitResult> done, Checkpoint& checkpoint) {
+    const ExhaustiveOptions& o, std::map<std::size_t, UnitResult> done,
+    const std::map<std::size_t, UnitProgress>& partial, Checkpoint& checkpoint) {
   std::mutex mutex;
   std::atomic<std::size_t> next{0};
   // The lowest plan index that showed a violation: later units need not run.
@@ -450,16 +389,18 @@ std::map<std::size_t, UnitResult> run_units(
         if (done.count(i) != 0) continue;
       }
       if (o.stop_at_first_violation && units[i].plan > stop_after.load()) continue;
+      auto resume = partial.find(i);
       UnitResult r = run_unit(planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i],
-                              stop_after);
+                              stop_after,
+                              {checkpoint, i, resume == partial.end() ? nullptr : &resume->second});
       std::lock_guard lock(mutex);
       if (r.violation && o.stop_at_first_violation) {
         std::size_t seen = stop_after.load();
         while (units[i].plan < seen && !stop_after.compare_exchange_weak(seen, units[i].plan)) {
         }
       }
+      checkpoint.finished(i, r);
       done[i] = std::move(r);
-      checkpoint.save(done);
     }
   };
   const int jobs = std::max(1, o.jobs);
@@ -489,6 +430,7 @@ void total(const std::vector<Unit>& units, std::map<std::size_t, UnitResult>& do
     outcomes.insert(u.outcomes.begin(), u.outcomes.end());
     r.exhausted &= u.exhausted;
     r.units_done += u.exhausted ? 1 : 0;
+    r.resumed += u.resumed;
     if (u.violation && !r.violation) {
       r.violation = std::move(u.violation);
       if (o.stop_at_first_violation) violation_plan = units[index].plan;
@@ -538,14 +480,24 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   r.units = static_cast<std::int64_t>(units.size());
   Checkpoint checkpoint(o.checkpoint_file, o.checkpoint_identity, scope_key(s, o.max_faults));
   std::map<std::size_t, UnitResult> done;
-  if (!checkpoint.load(done, r.error)) return r;
+  std::map<std::size_t, UnitProgress> partial;
+  if (!checkpoint.load(done, partial, r.error)) return r;
   for (const auto& [index, result] : done) {
     if (index >= units.size()) {
       r.error = o.checkpoint_file + ": unit " + std::to_string(index) + " is not in this search";
       return r;
     }
   }
-  done = run_units(planned, roots, units, unit_budgets, o, std::move(done), checkpoint);
+  for (const auto& [index, progress] : partial) {
+    const std::vector<SearchNode>& path = progress.explorer.nodes;
+    if (index >= units.size() || path.empty() || path.front().thread != units[index].thread ||
+        progress.explorer.fixed_depth != 1) {
+      r.error = o.checkpoint_file + ": the progress saved for unit " + std::to_string(index) +
+                " is not that unit's";
+      return r;
+    }
+  }
+  done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint);
   total(units, done, o, r);
   return r;
 }
@@ -584,6 +536,7 @@ void accumulate(ExhaustiveResult& total, const ExhaustiveResult& r) {
   total.blocked += r.blocked;
   total.bound_hits += r.bound_hits;
   total.seeded_draws += r.seeded_draws;
+  total.resumed += r.resumed;
   total.distinct_outcomes += r.distinct_outcomes;
   for (const auto& [verdict, n] : r.verdicts)
     total.verdicts[verdict] += n;
@@ -720,6 +673,9 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                   r.executions,
                   o.reduce ? "one per equivalence class" : "every interleaving, no reduction",
                   r.blocked, r.distinct_outcomes, r.seconds) +
+      (r.resumed > 0
+           ? fmt::format(" ({} of the executions and abandoned from the checkpoint)", r.resumed)
+           : std::string()) +
       draws;
   const std::string shard = o.shard.count > 1
                                 ? fmt::format(" [shard {}/{}: {} of the search's units]",

@@ -6,8 +6,8 @@
 // first steps are probed once per plan), so units do not search a class twice. The cut is the same
 // whatever the jobs or shards, so the executions counted, the outcomes and the first violation are
 // the same too: `jobs` runs units on threads (one world per thread at a time), `shard` K/N takes
-// every N-th unit, and a checkpoint file records finished units so a stopped search resumes where
-// it was.
+// every N-th unit, and a checkpoint file records finished units and where each running unit's
+// search stands, so a stopped search resumes where it was (search_checkpoint.h).
 //
 // Smallest first (`minimise`, when stopping at the first violation): every fault budget up to the
 // asked one and, within it, every smaller scope (fewer operations in all, then fewer clients) is
@@ -43,7 +43,10 @@ struct ExhaustiveOptions {
   std::size_t max_plans = 200'000;
   int jobs = 1;
   Shard shard;
-  std::string checkpoint_file;      // "" = none
+  std::string checkpoint_file;  // "" = none
+  // Executions between two saves of a unit in progress (a unit also saves when its budget stops
+  // it), so a killed search loses at most this much of each running unit.
+  std::int64_t checkpoint_every = 100'000;
   std::string checkpoint_identity;  // set by explore_exhaustively: the search the file is for
   bool stop_at_first_violation = true;
   bool minimise = true;           // look for the smallest scope showing the violation
@@ -68,6 +71,7 @@ struct ExhaustiveResult {
   std::int64_t plans = 0;
   std::int64_t units = 0;              // units in this shard
   std::int64_t units_done = 0;         // searched to the end (or resumed from the checkpoint)
+  std::int64_t resumed = 0;            // executions (and abandoned) taken over from the checkpoint
   std::int64_t executions = 0;         // complete executions: one per equivalence class
   std::int64_t blocked = 0;            // abandoned: equivalent to one explored (sleep sets)
   std::int64_t bound_hits = 0;         // executions that hit a step or time bound

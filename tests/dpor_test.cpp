@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "scenarios/exhaustive.h"
@@ -336,6 +338,58 @@ TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
   other.max_faults = 1;
   ExhaustiveResult refused = explore_exhaustively(s, other);
   EXPECT_NE(refused.error.find("checkpoint of another search"), std::string::npos) << refused.error;
+  std::remove(file.c_str());
+}
+
+// The checkpoint file as JSON (the test reads what a stopped search left and edits a copy).
+nlohmann::json read_json(const std::string& file) {
+  std::ifstream in(file);
+  return nlohmann::json::parse(in);
+}
+
+TEST(Checkpoint, ASearchStoppedInsideAUnitGoesOnFromThereWithTheSameTotals) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "contend-dpor-unit-checkpoint-test.json").string();
+  std::remove(file.c_str());
+  const Scenario s = scope("queue", 3, 2);  // the seed's plan: three units, about 20 each
+  const ExhaustiveResult whole = explore_exhaustively(s, options(true, false));
+  ASSERT_TRUE(whole.exhausted);
+  ExhaustiveOptions o = options(true, false);
+  o.checkpoint_file = file;
+  o.checkpoint_every = 3;
+  o.max_executions = whole.executions / 2;  // every unit stops half-way
+  const ExhaustiveResult stopped = explore_exhaustively(s, o);
+  EXPECT_FALSE(stopped.exhausted);
+  EXPECT_LT(stopped.executions, whole.executions);
+  EXPECT_FALSE(read_json(file).at("in_progress").empty()) << "no unit saved its progress";
+  o.max_executions = 3'000'000;
+  const ExhaustiveResult resumed = explore_exhaustively(s, o);
+  expect_same_totals(without_outcome_strings(whole), without_outcome_strings(resumed));
+  // Every execution the stopped search ran was taken over, none run again.
+  EXPECT_EQ(resumed.resumed, stopped.executions + stopped.blocked);
+  std::remove(file.c_str());
+}
+
+TEST(Checkpoint, AnEditedProgressIsRefusedWithTheFileNamed) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "contend-dpor-edited-checkpoint-test.json")
+          .string();
+  std::remove(file.c_str());
+  const Scenario s = scope("queue", 3, 2);
+  ExhaustiveOptions o = options(true, false);
+  o.checkpoint_file = file;
+  o.max_executions = 12;
+  explore_exhaustively(s, o);
+  nlohmann::json saved = read_json(file);
+  ASSERT_FALSE(saved.at("in_progress").empty());
+  for (auto& [scope_key, units] : saved.at("in_progress").items()) {
+    for (auto& [unit, progress] : units.items())
+      progress["explorer"]["progress"]["follow"] = 0;
+  }
+  std::ofstream(file) << saved.dump();
+  const ExhaustiveResult refused = explore_exhaustively(s, o);
+  EXPECT_NE(refused.error.find(file), std::string::npos) << refused.error;
+  EXPECT_NE(refused.error.find("digest"), std::string::npos) << refused.error;
   std::remove(file.c_str());
 }
 

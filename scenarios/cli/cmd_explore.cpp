@@ -118,8 +118,9 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--jobs", x.options.jobs, "dpor: threads (results identical to --jobs 1)")
       ->check(CLI::Range(1, 256));
   cmd->add_option("--shard", x.shard, "dpor: search only shard K of N (K/N); combine with merge");
-  cmd->add_option("--checkpoint", x.options.checkpoint_file,
-                  "dpor: save finished work here and resume from it");
+  cmd->add_option(
+      "--checkpoint", x.options.checkpoint_file,
+      "dpor: save finished units and each running unit's place here, and resume from it");
   cmd->add_option("--json", x.json_path, "dpor: a JSON summary to FILE (- for stdout)");
   cmd->add_flag("--no-reduction", x.no_reduction,
                 "dpor: try every ready thread at every step (the full search over the same "

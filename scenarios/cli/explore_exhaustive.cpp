@@ -47,6 +47,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["distinct_outcomes"] = r.distinct_outcomes;
   j["units"] = r.units;
   j["units_done"] = r.units_done;
+  j["resumed_from_checkpoint"] = r.resumed;
   j["shard"] = fmt::format("{}/{}", o.shard.index, o.shard.count);
   j["seconds"] = r.seconds;
   j["verdicts"] = r.verdicts;

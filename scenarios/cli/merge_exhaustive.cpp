@@ -19,9 +19,15 @@ constexpr const char* kSameSearch[] = {"scenario",  "recipe", "clients",    "ope
                                        "plans",     "seed",   "max_faults", "max_preemptions",
                                        "reduction", "expect"};
 
-constexpr const char* kSummed[] = {
-    "executions", "equivalence_classes", "abandoned_as_equivalent", "bound_hits",
-    "units",      "units_done",          "scopes_searched",         "seeded_draws"};
+constexpr const char* kSummed[] = {"executions",
+                                   "equivalence_classes",
+                                   "abandoned_as_equivalent",
+                                   "bound_hits",
+                                   "units",
+                                   "units_done",
+                                   "scopes_searched",
+                                   "seeded_draws",
+                                   "resumed_from_checkpoint"};
 
 bool parse_shard_field(const nlohmann::json& j, std::uint64_t& k, std::uint64_t& n) {
   const std::string text = j.value("shard", "");

@@ -141,6 +141,25 @@ void DporExplorer::start_from(std::vector<SearchNode> nodes, std::size_t fixed_d
   fixed_depth_ = fixed_depth;
 }
 
+DporProgress DporExplorer::progress() const {
+  CONTEND_ASSERT(started_ && !exhausted_ && executions_ + blocked_ > 0,
+                 "progress is saved between two executions");
+  return DporProgress{nodes_, follow_, fixed_depth_, executions_, blocked_};
+}
+
+void DporExplorer::resume(DporProgress progress) {
+  CONTEND_ASSERT(!started_, "resume after the search began");
+  CONTEND_ASSERT(
+      progress.fixed_depth <= progress.nodes.size() && progress.follow <= progress.nodes.size(),
+      "a saved progress inside its own path");
+  nodes_ = std::move(progress.nodes);
+  follow_ = progress.follow;
+  fixed_depth_ = progress.fixed_depth;
+  executions_ = progress.executions;
+  blocked_ = progress.blocked;
+  started_ = true;
+}
+
 std::shared_ptr<DporRun> DporExplorer::begin() {
   if (exhausted_) return nullptr;
   if (!started_) {

@@ -105,6 +105,16 @@ class DporRun final : public Strategy {
   bool diverged_ = false;
 };
 
+// Where a search stands between two executions: enough to go on exactly as if it had not
+// stopped (a checkpoint inside a unit).
+struct DporProgress {
+  std::vector<SearchNode> nodes;
+  std::size_t follow = 0;
+  std::size_t fixed_depth = 0;
+  std::int64_t executions = 0;
+  std::int64_t blocked = 0;
+};
+
 // Drives the search: begin() gives the strategy for the next execution, finish() takes what the
 // run left (its step log, whether it completed) and adds the backtrack points its races demand.
 class DporExplorer {
@@ -119,8 +129,12 @@ class DporExplorer {
   std::int64_t blocked() const { return blocked_; }
   // The last finished run's steps, resolved (its attempts' reads final when it completed).
   const std::vector<ResolvedStep>& resolved_steps() const { return resolved_; }
-  // Starts from a given prefix instead of the root (a shard's subtree, a checkpoint).
+  // Starts from a given prefix instead of the root (a shard's subtree, a unit).
   void start_from(std::vector<SearchNode> nodes, std::size_t fixed_depth);
+  // REQUIRES: at least one execution finished, and begin() not called since.
+  DporProgress progress() const;
+  // Goes on from a saved progress. REQUIRES: nothing begun yet.
+  void resume(DporProgress progress);
 
  private:
   bool advance();
