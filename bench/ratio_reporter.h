@@ -43,6 +43,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
 
 // Runs the benchmarks with the allocator settings the contend tool runs with (baselines too).
 inline int run_with_ratios(int argc, char** argv) {
+  restart_with_larger_thread_cache(argv);
   keep_freed_memory_for_reuse();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -6,6 +6,7 @@
 #include "scenarios/cli/commands.h"
 
 int main(int argc, char** argv) {
+  contend::restart_with_larger_thread_cache(argv);
   contend::keep_freed_memory_for_reuse();
   CLI::App app{
       "contend: deterministic simulation and model checking of FoundationDB queue recipes"};
