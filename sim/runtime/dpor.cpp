@@ -304,7 +304,9 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
       }
       // j runs before i in the reversal, so it may not be the step it was here (as_reversed):
       // it starts v only if no step of v may depend on what it may become.
-      if (first_in_v[tj] == 0) {
+      if (first_in_v[tj] == 0 && in_v.empty()) {
+        initials |= bit(steps[j].thread);
+      } else if (first_in_v[tj] == 0) {
         const ResolvedStep reversed = as_reversed(steps[j]);
         bool initial = true;
         for (std::size_t k : in_v) {
