@@ -65,8 +65,12 @@ std::string listed(const std::vector<std::string>& values, std::size_t limit) {
 }  // namespace
 
 Accounting account(const History& history, const AccountingOptions& options) {
+  return account(history, operations_of(history, options.ties), options);
+}
+
+Accounting account(const History& history, const Operations& ops,
+                   const AccountingOptions& options) {
   Accounting a;
-  const Operations ops = operations_of(history, options.ties);
   std::map<std::string, Counts> counts;
   std::map<std::string, std::vector<std::int64_t>> events;
   count_events(history, counts, events);

@@ -50,6 +50,8 @@ struct Accounting {
 };
 
 Accounting account(const History& history, const AccountingOptions& options = {});
+// The same, with the history's operations already paired (operations_of with options.ties).
+Accounting account(const History& history, const Operations& ops, const AccountingOptions& options);
 // lost/duplicated/unexpected as a verdict (checker "accounting").
 Verdict accounting_verdict(const Accounting& a);
 // One line: "attempted 4, acknowledged 4, removed 3, lost 1, ..." (run and replay print it).

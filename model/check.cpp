@@ -39,7 +39,7 @@ CheckReport check_history(const History& history, const CheckRequest& request) {
   CheckReport report;
   const Operations ops = operations_of(history, request.ties);
   report.accounting = account(
-      history,
+      history, ops,
       AccountingOptions{request.drained ? std::optional<bool>(true) : std::nullopt, request.ties});
   // Under multiset an empty answer proves nothing, so a drain the accounting inferred is passed
   // on: the checkers then hold the multiset to "nothing lost", as the accounting does.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <thread>
@@ -67,21 +68,26 @@ class VerdictCache {
  private:
   static constexpr std::size_t kEntriesMax = 1 << 16;
 
+  // Every field at a fixed width or behind its length, so distinct histories get distinct keys.
   void key_of(const model::History& history) {
     key_.clear();
     for (const model::Event& e : history) {
       key_ += static_cast<char>(e.type);
       key_ += static_cast<char>(e.f);
-      key_ += std::to_string(e.process);
-      if (e.value) {
-        key_ += '=';
-        key_ += std::to_string(e.value->value.size());
-        key_ += ':';
-        key_ += e.value->value;
-        if (e.value->priority) key_ += '@' + std::to_string(*e.value->priority);
-      }
-      key_ += ';';
+      append_int(e.process);
+      key_ += static_cast<char>(e.value.has_value());
+      if (!e.value) continue;
+      append_int(static_cast<std::int64_t>(e.value->value.size()));
+      key_ += e.value->value;
+      key_ += static_cast<char>(e.value->priority.has_value());
+      if (e.value->priority) append_int(*e.value->priority);
     }
+  }
+
+  void append_int(std::int64_t v) {
+    char bytes[sizeof v];
+    std::memcpy(bytes, &v, sizeof v);
+    key_.append(bytes, sizeof v);
   }
 
   std::string key_;

@@ -1,10 +1,10 @@
 #include "scenarios/real_time_orders.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <map>
-#include <set>
 
 #include "base/invariant.h"
 
@@ -142,14 +142,106 @@ bool contained(const Relation& a, const Relation& b) {
   return true;
 }
 
+// A set of at most 64 * Words steps, held inline: the search below tests and changes these on
+// every visit, and its states are keyed by them.
+template <std::size_t Words>
+class InlineSteps {
+ public:
+  static constexpr std::size_t kSteps = 64 * Words;
+  explicit InlineSteps(std::size_t steps) {
+    CONTEND_ASSERT(steps <= kSteps, "more steps than an inline step set holds");
+  }
+  explicit InlineSteps(const StepSet& steps) {
+    CONTEND_ASSERT(steps.words().size() <= Words, "a step set wider than its inline copy");
+    std::copy(steps.words().begin(), steps.words().end(), words_.begin());
+  }
+  void add(std::size_t i) { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
+  void remove(std::size_t i) { words_[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
+  bool has(std::size_t i) const { return (words_[i / 64] >> (i % 64)) & 1U; }
+  bool within(const InlineSteps& other) const {
+    for (std::size_t w = 0; w < Words; ++w) {
+      if ((words_[w] & ~other.words_[w]) != 0) return false;
+    }
+    return true;
+  }
+  const std::array<std::uint64_t, Words>& words() const { return words_; }
+
+ private:
+  std::array<std::uint64_t, Words> words_{};
+};
+
+// A set of keys of `width` words each, stored in one arena: an insert allocates only when the
+// arena or the table grows (the search inserts a state per visit). Membership only: nothing
+// iterates it, so its order reaches no output.
+class StateSet {
+ public:
+  explicit StateSet(std::size_t width) : width_(width), slots_(kSlotsFirst, kEmpty) {}
+
+  // Whether `key` (width words) was new.
+  bool insert(const std::uint64_t* key) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    const std::size_t slot = find(key);
+    if (slots_[slot] != kEmpty) return false;
+    slots_[slot] = static_cast<std::uint32_t>(size_++);
+    arena_.insert(arena_.end(), key, key + width_);
+    return true;
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+  static constexpr std::size_t kSlotsFirst = 64;
+
+  std::uint64_t hash(const std::uint64_t* key) const {
+    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (std::size_t w = 0; w < width_; ++w) {
+      h = (h ^ key[w]) * 0xbf58476d1ce4e5b9ULL;
+      h ^= h >> 31;
+    }
+    return h;
+  }
+
+  // The slot holding `key`, or the empty slot where it belongs.
+  std::size_t find(const std::uint64_t* key) const {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t slot = hash(key) & mask;; slot = (slot + 1) & mask) {
+      const std::uint32_t at = slots_[slot];
+      if (at == kEmpty || std::equal(key, key + width_, arena_.begin() + at * width_)) {
+        return slot;
+      }
+    }
+  }
+
+  void grow() {
+    CONTEND_ASSERT(size_ < kEmpty / 2, "more than 2^31 states in one real-time search");
+    slots_.assign(slots_.size() * 2, kEmpty);
+    for (std::size_t k = 0; k < size_; ++k)
+      slots_[find(&arena_[k * width_])] = static_cast<std::uint32_t>(k);
+  }
+
+  std::size_t width_;
+  std::vector<std::uint64_t> arena_;
+  std::vector<std::uint32_t> slots_;  // a power of two, at most three quarters full
+  std::size_t size_ = 0;
+};
+
+// Every order of the steps that keeps the dependence order, up to the states it passes through;
+// Set holds a set of the log's steps (InlineSteps wide enough for them, else StepSet).
+template <typename Set>
 class Search {
  public:
   Search(const std::vector<StepSet>& before, const OperationMasks& ops)
-      : before_(before),
-        ops_(ops),
+      : ops_(ops),
         done_(before.size()),
         completed_(ops.completed_before),
-        relation_(ops.operations, 0) {}
+        relation_(ops.operations, 0),
+        seen_(done_.words().size() + ops.operations) {
+    before_.reserve(before.size());
+    for (const StepSet& b : before)
+      before_.emplace_back(b);
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      if (ops.invokes[i] == 0) free_steps_.push_back(i);
+    }
+  }
 
   // Every schedule's relation, with the first schedule found to give it.
   std::map<Relation, std::vector<std::size_t>> run() {
@@ -176,17 +268,14 @@ class Search {
       relation_[static_cast<std::size_t>(std::countr_zero(b))] = 0;
   }
 
-  // Takes every ready step that invokes nothing, until none is ready; returns how many.
+  // Takes every ready step that invokes nothing, until none is ready; returns how many. One pass
+  // in index order is enough: a step depends only on steps before it in the log.
   std::size_t take_free_steps() {
     std::size_t taken = 0;
-    for (bool progress = true; progress;) {
-      progress = false;
-      for (std::size_t i = 0; i < before_.size(); ++i) {
-        if (ops_.invokes[i] == 0 && ready(i)) {
-          take(i);
-          ++taken;
-          progress = true;
-        }
+    for (std::size_t i : free_steps_) {
+      if (ready(i)) {
+        take(i);
+        ++taken;
       }
     }
     return taken;
@@ -197,7 +286,7 @@ class Search {
     const std::size_t free_taken = take_free_steps();
     if (order_.size() == before_.size()) {
       leaves_.emplace(relation_, order_);
-    } else if (seen_.insert(state_key()).second) {
+    } else if (seen_.insert(state_key())) {
       bool any = false;
       for (std::size_t i = 0; i < before_.size(); ++i) {
         if (!ready(i)) continue;
@@ -217,21 +306,33 @@ class Search {
     completed_ = completed_was;
   }
 
-  std::vector<std::uint64_t> state_key() const {
-    std::vector<std::uint64_t> key = done_.words();
-    key.insert(key.end(), relation_.begin(), relation_.end());
-    return key;
+  const std::uint64_t* state_key() {
+    key_.assign(done_.words().begin(), done_.words().end());
+    key_.insert(key_.end(), relation_.begin(), relation_.end());
+    return key_.data();
   }
 
-  const std::vector<StepSet>& before_;
+  std::vector<Set> before_;
+  std::vector<std::size_t> free_steps_;  // the steps that invoke nothing, in index order
   const OperationMasks& ops_;
-  StepSet done_;
+  Set done_;
   std::uint64_t completed_;
   Relation relation_;
   std::vector<std::size_t> order_;
-  std::set<std::vector<std::uint64_t>> seen_;
+  StateSet seen_;
+  std::vector<std::uint64_t> key_;  // state_key's buffer
   std::map<Relation, std::vector<std::size_t>> leaves_;
 };
+
+// The search with sets just wide enough for the log's steps.
+std::map<Relation, std::vector<std::size_t>> every_relation(const std::vector<StepSet>& before,
+                                                            const OperationMasks& ops) {
+  const std::size_t n = before.size();
+  if (n <= InlineSteps<1>::kSteps) return Search<InlineSteps<1>>(before, ops).run();
+  if (n <= InlineSteps<2>::kSteps) return Search<InlineSteps<2>>(before, ops).run();
+  if (n <= InlineSteps<4>::kSteps) return Search<InlineSteps<4>>(before, ops).run();
+  return Search<StepSet>(before, ops).run();
+}
 
 Relation relation_of_executed(const OperationMasks& ops) {
   Relation r(ops.operations, 0);
@@ -260,7 +361,7 @@ RealTimeOrders most_ordered_schedules(const std::vector<ResolvedStep>& steps, co
     only.executed_is_most_ordered = true;
     return only;
   }
-  std::map<Relation, std::vector<std::size_t>> leaves = Search(before, ops).run();
+  std::map<Relation, std::vector<std::size_t>> leaves = every_relation(before, ops);
   const Relation executed = relation_of_executed(ops);
   CONTEND_ASSERT(!leaves.empty(), "no schedule of the class");
   RealTimeOrders out;

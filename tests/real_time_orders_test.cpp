@@ -71,6 +71,31 @@ TEST(RealTimeOrders, ConcurrentOperationsAreOrderedEachWayButNotLeftConcurrent) 
   EXPECT_EQ(r.orders, expected);
 }
 
+TEST(RealTimeOrders, LongExecutionsGiveTheSameOrdersAsShortOnes) {
+  // The overlapping pair above with steps that record nothing between the invocations and the
+  // completions: the search's step sets change width at 64, 128 and 256 steps.
+  for (std::size_t padding : {0u, 70u, 140u, 300u}) {
+    Execution x;
+    const std::size_t invoke_a = x.step(0, {{EventType::invoke, 0}});
+    const std::size_t invoke_b = x.step(1, {{EventType::invoke, 1}});
+    for (std::size_t k = 0; k < padding; ++k)
+      x.step(static_cast<int>(k % 2), {});
+    const std::size_t ok_a = x.step(0, {{EventType::ok, 0}});
+    const std::size_t ok_b = x.step(1, {{EventType::ok, 1}});
+    RealTimeOrders r = most_ordered_schedules(resolved(x.log), x.log, x.history);
+    ASSERT_EQ(r.orders.size(), 2u) << padding << " steps of padding";
+    int a_first = 0;
+    int b_first = 0;
+    for (const std::vector<std::size_t>& order : r.orders) {
+      ASSERT_EQ(order.size(), x.log.steps.size());
+      a_first += position(order, ok_a) < position(order, invoke_b) ? 1 : 0;
+      b_first += position(order, ok_b) < position(order, invoke_a) ? 1 : 0;
+    }
+    EXPECT_EQ(a_first, 1) << padding << " steps of padding";
+    EXPECT_EQ(b_first, 1) << padding << " steps of padding";
+  }
+}
+
 TEST(RealTimeOrders, AStoreDependenceKeepsItsOrderInEverySchedule) {
   // Step 1 (client 1) takes the read version of an attempt that read "k"; step 2 (client 0)
   // commits a write of "k" after it. That order is fixed, so b cannot follow a's completion.

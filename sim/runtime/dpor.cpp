@@ -72,8 +72,9 @@ std::size_t DporRun::new_node(std::span<const Candidate> candidates) {
     auto prev = std::find_if((*nodes_).rbegin(), (*nodes_).rend(),
                              [](const SearchNode& s) { return !s.fault; });
     CONTEND_ASSERT(prev != (*nodes_).rend(), "a step ran without a scheduling node");
-    const ResolvedStep taken = resolve_in_flight(log_->steps.back(), *log_);
     std::uint64_t candidates_asleep = (prev->sleep | prev->done) & ~bit(prev->thread);
+    const ResolvedStep taken =
+        candidates_asleep != 0 ? resolve_in_flight(log_->steps.back(), *log_) : ResolvedStep{};
     for (; candidates_asleep != 0; candidates_asleep &= candidates_asleep - 1) {
       const int q = lowest(candidates_asleep);
       const auto index = static_cast<std::size_t>(q);
