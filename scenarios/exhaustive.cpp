@@ -339,7 +339,8 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     const ClassVerdict judged = class_verdict(planned, d, explorer.resolved_steps(), c.run, cache);
     c.verdict = judged.verdict;
     ++r.verdicts[judged.verdict.summary()];
-    r.outcomes.insert(outcome_of(c.run, judged.verdict));
+    r.outcomes.insert(o.collect_outcomes ? outcome_of(c.run, judged.verdict)
+                                         : outcome_digest(c.run, judged.verdict));
     if (judged.verdict.kind == model::VerdictKind::violation && !r.violation) {
       r.violation = judged.order ? replayed_finding(planned, o,
                                                     reordered_path(explorer.path(), *judged.order),
@@ -359,7 +360,8 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
 // and holds the finished units of each of its scope searches (smallest first runs several).
 // The version of the unit cut: units of another cut count other executions, so a checkpoint
 // written by one is refused by the other. 2: the root's sleep sets are shared by its units.
-constexpr int kUnitCutVersion = 2;
+// 3: a unit keeps its outcomes as digests (outcome.h), not in readable form.
+constexpr int kUnitCutVersion = 3;
 
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
@@ -598,49 +600,6 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
 }
 
 }  // namespace
-
-std::string outcome_of(const SeedRun& run, const model::Verdict& verdict) {
-  std::string out = verdict.summary() + "|";
-  // Each operation by (slot, ordinal within its slot), in that order.
-  std::map<std::pair<int, int>, std::string> ops;
-  std::map<int, int> ordinal;
-  std::map<std::int64_t, std::pair<int, int>> open;  // process -> op
-  for (const model::Event& e : run.history) {
-    const int slot = run.process_slot.at(e.process);
-    if (e.type == model::EventType::invoke) {
-      const std::pair<int, int> id{slot, ordinal[slot]++};
-      open[e.process] = id;
-      ops[id] = std::string(model::to_string(e.f));
-      continue;
-    }
-    std::string& text = ops[open.at(e.process)];
-    text += fmt::format(" {}", model::to_string(e.type));
-    if (e.value && !model::is_insert(e.f)) text += " " + e.value->value;
-  }
-  for (const auto& [id, text] : ops)
-    out += fmt::format("{}.{}:{};", id.first, id.second, text);
-  out += "|";
-  for (const auto& [key, value] : run.final_state)
-    out += to_hex(key) + "=" + to_hex(value) + ";";
-  // Each client's attempts in its own order (clients interleave differently between runs).
-  std::map<ClientId, int> slot_of_client;
-  for (const auto& [process, client] : run.process_client)
-    slot_of_client[client] = run.process_slot.at(process);
-  std::map<int, std::string> attempts;
-  for (const AttemptRecord& a : run.attempts) {
-    std::string& text = attempts[slot_of_client.at(a.client)];
-    for (const ReadRecord& r : a.reads) {
-      text += "r" + to_hex(r.keys.begin) + "-" + to_hex(r.keys.end) + "=";
-      if (r.value) text += to_hex(*r.value);
-      for (const KeyValue& row : r.rows)
-        text += to_hex(row.key) + ":" + to_hex(row.value) + ",";
-    }
-    text += fmt::format(" {};", error_name(a.outcome));
-  }
-  for (const auto& [slot, text] : attempts)
-    out += fmt::format("|{}:{}", slot, text);
-  return out;
-}
 
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& o) {
   const auto start = std::chrono::steady_clock::now();

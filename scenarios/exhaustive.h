@@ -24,6 +24,7 @@
 
 #include "model/verdict.h"
 #include "scenarios/batch.h"
+#include "scenarios/outcome.h"
 #include "scenarios/plans.h"
 #include "scenarios/scenario.h"
 
@@ -50,7 +51,7 @@ struct ExhaustiveOptions {
   std::string checkpoint_identity;  // set by explore_exhaustively: the search the file is for
   bool stop_at_first_violation = true;
   bool minimise = true;           // look for the smallest scope showing the violation
-  bool collect_outcomes = false;  // keep every distinct outcome (tests)
+  bool collect_outcomes = false;  // keep every distinct outcome readable (tests), not digests
   // Outcomes also hold every transaction attempt's reads (keys and values) and commit answer,
   // per client (the soundness test's sharper comparison; slower).
   bool observe_attempts = false;
@@ -92,12 +93,5 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
 // One line: what was proved, or what was covered when a budget ran out.
 std::string proof_statement(const Scenario& scenario, const ExhaustiveOptions& options,
                             const ExhaustiveResult& result);
-
-// An execution's outcome as the soundness comparison sees it: the verdict, each operation's
-// result by (client, ordinal), the final store, and — when the run recorded its attempts — what
-// each client's attempts read and how each commit was answered, in the client's order. (Commit
-// versions are left out: two commits that touch no common key take either order, and no read
-// sees which, unless a versionstamp does: footprint.h makes those dependent.)
-std::string outcome_of(const SeedRun& run, const model::Verdict& verdict);
 
 }  // namespace contend

@@ -199,6 +199,31 @@ struct WrongCase {
   model::ViolationKind kind;
 };
 
+TEST(Outcomes, DigestsCountAsManyDistinctOutcomesAsTheReadableForm) {
+  // A search that only counts keeps digests (outcome.h): they must tell apart exactly the
+  // outcomes the readable form tells apart, with and without the attempts' reads.
+  for (const char* recipe : {"queue", "priority-queue", "idempotent-queue"}) {
+    for (bool attempts : {false, true}) {
+      Scenario s = scope(recipe, 2, 2);
+      ExhaustiveOptions o = options(true, true);
+      if (std::string(recipe) == "idempotent-queue") {
+        s.faults.unknown_result_applied = 0.1;
+        s.faults.unknown_result_not_applied = 0.1;
+        o.max_faults = 1;
+      }
+      o.observe_attempts = attempts;
+      const ExhaustiveResult readable = explore_exhaustively(s, o);
+      o.collect_outcomes = false;
+      const ExhaustiveResult digests = explore_exhaustively(s, o);
+      ASSERT_TRUE(readable.exhausted && digests.exhausted) << recipe;
+      EXPECT_GT(readable.distinct_outcomes, 1) << recipe;
+      EXPECT_EQ(readable.distinct_outcomes, digests.distinct_outcomes)
+          << recipe << (attempts ? " with" : " without") << " attempts";
+      EXPECT_EQ(readable.executions, digests.executions) << recipe;
+    }
+  }
+}
+
 class KnownWrong : public testing::TestWithParam<WrongCase> {};
 
 TEST_P(KnownWrong, TheReducedSearchFindsTheViolationAtItsSmallestScope) {
