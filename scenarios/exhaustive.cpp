@@ -39,6 +39,7 @@ SeedRun run_unchecked(const Scenario& s, std::uint64_t seed, std::shared_ptr<Str
   controls.record_attempts = record_attempts;
   controls.strategy = std::move(strategy);
   controls.exhaustive = true;
+  controls.summarize = false;
   return run_seed(s, seed, std::move(controls));
 }
 
@@ -128,7 +129,7 @@ struct Root {
 ResolvedStep first_step_of(const Scenario& planned, const ExhaustiveOptions& o,
                            std::vector<SearchNode>& path, std::size_t follow) {
   auto run = std::make_shared<DporRun>(&path, follow, dpor_options(o));
-  SeedRun seed_run = run_seed(planned, o.seed, RunControls{false, false, run, true});
+  SeedRun seed_run = run_seed(planned, o.seed, RunControls{false, false, run, true, false});
   CONTEND_ASSERT(!run->diverged() && !seed_run.step_log.steps.empty(),
                  "a root probe did not replay its first step");
   return resolve_step(seed_run.step_log.steps.front(), seed_run.step_log,
@@ -166,7 +167,7 @@ std::shared_ptr<ResolvedStep> probe_first_step(const Scenario& planned, const Ex
 Root probe_root(const Scenario& planned, const ExhaustiveOptions& o) {
   std::vector<SearchNode> nodes;
   auto probe = std::make_shared<DporRun>(&nodes, 0, dpor_options(o));
-  run_seed(planned, o.seed, RunControls{false, false, probe, true});
+  run_seed(planned, o.seed, RunControls{false, false, probe, true, false});
   Root root;
   root.enabled = nodes.empty() ? 0 : nodes.front().enabled;
   if (!o.reduce) return root;

@@ -459,6 +459,33 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
   return std::nullopt;
 }
 
+namespace {
+
+// The metrics a report shows: counts, percentiles, throughput, the run hash.
+void summarize_run(Workload& workload, World& world, RunMetrics& m) {
+  summarize(workload.history(), m);
+  m.attempts = world.stats();
+  for (std::int64_t r : workload.op_retries())
+    ++m.retries_histogram[r];
+  m.retries = percentiles(workload.op_retries());
+  m.latency_us = percentiles(workload.op_latencies());
+  m.virtual_seconds = static_cast<double>(workload.main_phase_end_us()) / 1e6;
+  std::int64_t main_ok = 0;
+  for (const Event& e : workload.history()) {
+    if (e.type == EventType::ok && e.time_us <= workload.main_phase_end_us()) ++main_ok;
+  }
+  m.throughput_ops_per_s =
+      m.virtual_seconds > 0 ? static_cast<double>(main_ok) / m.virtual_seconds : 0;
+  m.keys_left = static_cast<std::int64_t>(world.store().key_count());
+  std::uint64_t state = 0xcbf29ce484222325ULL;
+  for (const auto& [k, v] : world.store().latest_state())
+    state = mix(mix(state, k), v);
+  m.unseed = world.unseed();
+  m.run_hash = hash_history(workload.history(), state ^ m.unseed);
+}
+
+}  // namespace
+
 SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls) {
   const SeedScope seed_scope(seed);  // a failed check names this seed
   const RecipeInfo* info = find_recipe(scenario.recipe);
@@ -494,27 +521,9 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   }
 
   RunMetrics& m = out.metrics;
-  summarize(workload.history(), m);
-  m.attempts = world.stats();
-  for (std::int64_t r : workload.op_retries())
-    ++m.retries_histogram[r];
-  m.retries = percentiles(workload.op_retries());
-  m.latency_us = percentiles(workload.op_latencies());
-  m.virtual_seconds = static_cast<double>(workload.main_phase_end_us()) / 1e6;
-  std::int64_t main_ok = 0;
-  for (const Event& e : workload.history()) {
-    if (e.type == EventType::ok && e.time_us <= workload.main_phase_end_us()) ++main_ok;
-  }
-  m.throughput_ops_per_s =
-      m.virtual_seconds > 0 ? static_cast<double>(main_ok) / m.virtual_seconds : 0;
   m.steps = world.steps();
   m.bound = world.bound_hit();
-  m.keys_left = static_cast<std::int64_t>(world.store().key_count());
-  std::uint64_t state = 0xcbf29ce484222325ULL;
-  for (const auto& [k, v] : world.store().latest_state())
-    state = mix(mix(state, k), v);
-  m.unseed = world.unseed();
-  m.run_hash = hash_history(workload.history(), state ^ m.unseed);
+  if (controls.summarize) summarize_run(workload, world, m);
 
   if (serializability) {
     out.transactions_replayed = static_cast<std::int64_t>(world.committed_transactions().size());

@@ -76,6 +76,9 @@ struct RunControls {
   std::shared_ptr<Strategy> strategy;
   // An exhaustive world (WorldOptions::exhaustive): faults are the strategy's choices.
   bool exhaustive = false;
+  // The run's metrics (percentiles, throughput, run hash); off, only `bound` and `steps` are set
+  // (the exhaustive search reads nothing else, millions of times).
+  bool summarize = true;
 };
 
 // The operations each client runs for this seed: the scenario's explicit plan, or the mix drawn
