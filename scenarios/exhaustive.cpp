@@ -490,7 +490,8 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     }
   }
   r.units = static_cast<std::int64_t>(units.size());
-  Checkpoint checkpoint(o.checkpoint_file, o.checkpoint_identity, scope_key(s, o.max_faults));
+  Checkpoint checkpoint(o.checkpoint_file, o.checkpoint_identity, scope_key(s, o.max_faults),
+                        o.checkpoint_every);
   std::map<std::size_t, UnitResult> done;
   std::map<std::size_t, UnitProgress> partial;
   if (!checkpoint.load(done, partial, r.error)) return r;
@@ -510,6 +511,8 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     }
   }
   done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint);
+  checkpoint.flush();
+  r.checkpoint_error = checkpoint.write_error();
   total(units, done, o, r);
   return r;
 }
@@ -576,6 +579,7 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
         total.error = r.error;
         return total;
       }
+      if (total.checkpoint_error.empty()) total.checkpoint_error = r.checkpoint_error;
       accumulate(total, r);
       total.plans = r.plans;  // the plans of the scope searched last
       total.units = r.units;

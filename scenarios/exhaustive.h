@@ -85,6 +85,8 @@ struct ExhaustiveResult {
   std::set<std::string> outcomes;  // with collect_outcomes
   double seconds = 0;
   std::string error;  // bad input found on the way (too many plans, a bad checkpoint)
+  // A checkpoint write that failed during the search (its results stand; they are not saved).
+  std::string checkpoint_error;
 };
 
 // REQUIRES: validate_scenario(scenario) passed.

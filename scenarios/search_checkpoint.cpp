@@ -51,7 +51,16 @@ bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
   std::lock_guard lock(mutex_);
   if (path_.empty()) return true;
   std::ifstream in(path_, std::ios::binary);
-  if (!in) return true;  // nothing saved yet
+  if (in) {
+    if (!read_locked(in, done, partial, error)) return false;
+  }
+  write_locked();  // a path that cannot be written is refused before the search, not after it
+  error = write_error_;
+  return error.empty();
+}
+
+bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>& done,
+                             std::map<std::size_t, UnitProgress>& partial, std::string& error) {
   try {
     file_ = json::parse(in);
     if (file_.at("search").get<std::string>() != identity_) {
@@ -86,7 +95,9 @@ void Checkpoint::finished(std::size_t unit, const UnitResult& result) {
   if (file_.contains("in_progress") && file_["in_progress"].contains(scope_)) {
     file_["in_progress"][scope_].erase(std::to_string(unit));
   }
-  write_locked();
+  unwritten_ = true;
+  unwritten_executions_ += result.executions + result.blocked - result.resumed;
+  if (unwritten_executions_ >= flush_every_) write_locked();
 }
 
 void Checkpoint::progressed(std::size_t unit, const UnitResult& result,
@@ -99,16 +110,38 @@ void Checkpoint::progressed(std::size_t unit, const UnitResult& result,
   write_locked();
 }
 
+void Checkpoint::flush() {
+  std::lock_guard lock(mutex_);
+  if (!path_.empty() && unwritten_) write_locked();
+}
+
+std::string Checkpoint::write_error() const {
+  std::lock_guard lock(mutex_);
+  return write_error_;
+}
+
 void Checkpoint::write_locked() {
+  unwritten_ = false;
+  unwritten_executions_ = 0;
   file_["search"] = identity_;
   if (!file_.contains("scopes")) file_["scopes"] = json::object();
   if (!file_.contains("in_progress")) file_["in_progress"] = json::object();
   const std::string temporary = path_ + ".tmp";
+  bool written = false;
   {
     std::ofstream out(temporary, std::ios::binary);
     out << file_.dump() << "\n";
+    out.flush();
+    written = out.good();
   }
-  std::rename(temporary.c_str(), path_.c_str());
+  if (written && std::rename(temporary.c_str(), path_.c_str()) == 0) return;
+  std::remove(temporary.c_str());
+  if (write_error_.empty()) {
+    write_error_ = path_ + ": cannot write the checkpoint (" +
+                   (written ? "renaming " + temporary + " over it failed"
+                            : "writing " + temporary + " failed") +
+                   ")";
+  }
 }
 
 }  // namespace contend

@@ -6,8 +6,8 @@
 // A file belongs to one search (search_identity in exhaustive.cpp) and is refused by any other.
 // A unit's progress is saved only while it has found no violation (a unit that found one runs
 // again and finds it again). Writes go to FILE.tmp and are renamed over FILE, so a kill during a
-// write leaves the previous file whole. Thread-safe: units running on several jobs save through
-// one Checkpoint.
+// write leaves the previous file whole; a write that fails is reported, never passed over.
+// Thread-safe: units running on several jobs save through one Checkpoint.
 #pragma once
 
 #include <cstdint>
@@ -46,12 +46,18 @@ struct UnitProgress {
 
 class Checkpoint {
  public:
-  // `path` "" = no checkpoint: every call does nothing.
-  Checkpoint(std::string path, std::string identity, std::string scope)
-      : path_(std::move(path)), identity_(std::move(identity)), scope_(std::move(scope)) {}
+  // `path` "" = no checkpoint: every call does nothing. Finished units are written together once
+  // they hold `flush_every` executions (rewriting the whole file per unit would cost a search of
+  // thousands of small units more than its own work); a unit's progress is written at once.
+  Checkpoint(std::string path, std::string identity, std::string scope, std::int64_t flush_every)
+      : path_(std::move(path)),
+        identity_(std::move(identity)),
+        scope_(std::move(scope)),
+        flush_every_(flush_every) {}
 
-  // Loads this scope's finished units and units in progress; false (and `error`, naming the file)
-  // when the file is another search's or not a checkpoint.
+  // Loads this scope's finished units and units in progress, and writes the file back (so a path
+  // that cannot be written is refused now, not after the search); false (and `error`, naming the
+  // file) when the file is another search's, not a checkpoint, or cannot be written.
   bool load(std::map<std::size_t, UnitResult>& done, std::map<std::size_t, UnitProgress>& partial,
             std::string& error);
   // Records a unit that ended: searched to the end (kept), or stopped at a violation or a budget
@@ -59,13 +65,23 @@ class Checkpoint {
   void finished(std::size_t unit, const UnitResult& result);
   // Records a unit's progress. REQUIRES: no violation found in it.
   void progressed(std::size_t unit, const UnitResult& result, const DporProgress& progress);
+  // Writes what finished() has not written yet.
+  void flush();
+  // The first write that failed, naming the file ("" when none did).
+  std::string write_error() const;
 
  private:
+  bool read_locked(std::istream& in, std::map<std::size_t, UnitResult>& done,
+                   std::map<std::size_t, UnitProgress>& partial, std::string& error);
   void write_locked();
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::string path_;
   std::string identity_;
   std::string scope_;
+  std::int64_t flush_every_;
+  std::int64_t unwritten_executions_ = 0;
+  bool unwritten_ = false;
+  std::string write_error_;
   nlohmann::json file_ = nlohmann::json::object();
 };
 

@@ -358,12 +358,26 @@ TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
   ExhaustiveResult resumed = explore_exhaustively(s, o);  // every unit comes from the file
   expect_same_totals(without_outcome_strings(whole), without_outcome_strings(first));
   expect_same_totals(without_outcome_strings(whole), without_outcome_strings(resumed));
+  // Finished units are written in batches; the last batch at the end of the search.
+  EXPECT_EQ(resumed.resumed, whole.executions + whole.blocked) << "a unit ran again";
   // Another search refuses the file.
   ExhaustiveOptions other = o;
   other.max_faults = 1;
   ExhaustiveResult refused = explore_exhaustively(s, other);
   EXPECT_NE(refused.error.find("checkpoint of another search"), std::string::npos) << refused.error;
   std::remove(file.c_str());
+}
+
+TEST(Checkpoint, AFileThatCannotBeWrittenIsRefusedBeforeTheSearch) {
+  const std::string file = (std::filesystem::temp_directory_path() / "contend-no-such-directory" /
+                            "checkpoint.json")
+                               .string();
+  ExhaustiveOptions o = options(true, true);
+  o.checkpoint_file = file;
+  const ExhaustiveResult refused = explore_exhaustively(scope("queue", 2, 2), o);
+  EXPECT_NE(refused.error.find(file + ": cannot write the checkpoint"), std::string::npos)
+      << refused.error;
+  EXPECT_EQ(refused.executions, 0);
 }
 
 // The checkpoint file as JSON (the test reads what a stopped search left and edits a copy).

@@ -161,6 +161,11 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
       }
     }
   }
+  if (!r.checkpoint_error.empty()) {
+    fmt::print(stderr, "contend explore: {}: the results above are not saved in it\n",
+               r.checkpoint_error);
+    return 2;
+  }
   if (r.verdicts.count("simulator_fault") != 0) return 4;  // contend itself broke: say so first
   if (r.violation) return shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
   if (scenario.expect != "linearizable") return r.exhausted ? 1 : 3;
