@@ -68,6 +68,15 @@ class DigestSink {
   }
 
   void feed(std::string_view bytes) {
+    if (pending_bytes_ == 0) {  // whole words at a time while the stream is at a word boundary
+      while (bytes.size() >= 8) {
+        std::uint64_t w = 0;
+        for (std::size_t i = 0; i < 8; ++i)
+          w |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
+        word(w);
+        bytes.remove_prefix(8);
+      }
+    }
     for (char c : bytes) {
       pending_ |= static_cast<std::uint64_t>(static_cast<unsigned char>(c)) << (8 * pending_bytes_);
       if (++pending_bytes_ == 8) {

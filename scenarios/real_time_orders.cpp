@@ -241,6 +241,7 @@ class Search {
     for (std::size_t i = 0; i < before.size(); ++i) {
       if (ops.invokes[i] == 0) free_steps_.push_back(i);
     }
+    order_.reserve(before.size());
   }
 
   // Every schedule's relation, with the first schedule found to give it.
@@ -285,7 +286,7 @@ class Search {
     const std::uint64_t completed_was = completed_;
     const std::size_t free_taken = take_free_steps();
     if (order_.size() == before_.size()) {
-      leaves_.emplace(relation_, order_);
+      leaves_.try_emplace(relation_, order_);  // copies only a relation not met before
     } else if (seen_.insert(state_key())) {
       bool any = false;
       for (std::size_t i = 0; i < before_.size(); ++i) {

@@ -289,7 +289,8 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
       if (through_other) continue;
       // v: the steps after i not ordered after it, then j; its initials may start the reversal.
       std::uint64_t initials = 0;
-      std::vector<int> first_in_v(t_count, 0);  // 0: thread not in v yet
+      std::vector<int>& first_in_v = first_in_v_;  // 0: thread not in v yet
+      first_in_v.assign(t_count, 0);
       in_v.clear();
       for (std::size_t k = i + 1; k < j; ++k) {
         if (hb(i, k)) continue;

@@ -148,7 +148,8 @@ class DporExplorer {
   std::int64_t executions_ = 0;
   std::int64_t blocked_ = 0;
   std::vector<ResolvedStep> resolved_;
-  std::vector<int> clocks_;  // add_races' vector clocks, kept to spare an allocation per run
+  std::vector<int> clocks_;      // add_races' vector clocks, kept to spare an allocation per run
+  std::vector<int> first_in_v_;  // add_races' per-race buffer, likewise
 };
 
 }  // namespace contend

@@ -14,7 +14,10 @@ World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
       fault_rng_(Rng(options.seed).child("faults")),
       schedule_rng_(Rng(options.seed).child("schedule")) {
   CONTEND_ASSERT(strategy_ != nullptr, "a world needs a strategy");
-  if (options_.exhaustive) strategy_->watch(&step_log_);
+  if (options_.exhaustive) {
+    strategy_->watch(&step_log_);
+    step_log_.steps.reserve(kStepsReserved);
+  }
 }
 
 World::~World() {

@@ -214,6 +214,7 @@ class World final : public Environment, private FootprintSink {
   ClientId stepping_ = -1;      // the client whose step is running, or -1
   std::vector<int> thread_of_;  // by client
   int threads_ = 0;
+  static constexpr std::size_t kStepsReserved = 64;  // an exhaustive run's steps, mostly fewer
   StepLog step_log_;
 };
 
