@@ -369,9 +369,9 @@ TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
 }
 
 TEST(Checkpoint, AFileThatCannotBeWrittenIsRefusedBeforeTheSearch) {
-  const std::string file = (std::filesystem::temp_directory_path() / "contend-no-such-directory" /
-                            "checkpoint.json")
-                               .string();
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "contend-no-such-directory" / "checkpoint.json")
+          .string();
   ExhaustiveOptions o = options(true, true);
   o.checkpoint_file = file;
   const ExhaustiveResult refused = explore_exhaustively(scope("queue", 2, 2), o);
