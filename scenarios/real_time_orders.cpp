@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <map>
+#include <type_traits>
 
 #include "base/invariant.h"
 
@@ -12,28 +13,47 @@ namespace contend {
 
 namespace {
 
-// A set of step indexes.
-class StepSet {
+// A set of step indexes in 64-bit words: on the heap (a std::vector, any number of steps) or
+// inline (a std::array of N words, at most 64 * N steps, for the search below, which tests and
+// changes these on every visit and keys its states by them).
+template <typename Words>
+class StepBits {
  public:
-  explicit StepSet(std::size_t steps = 0) : words_((steps + 63) / 64, 0) {}
+  explicit StepBits(std::size_t steps = 0) {
+    if constexpr (std::is_same_v<Words, std::vector<std::uint64_t>>) {
+      words_.assign((steps + 63) / 64, 0);
+    } else {
+      CONTEND_ASSERT(steps <= 64 * words_.size(), "more steps than an inline step set holds");
+    }
+  }
+  // A copy of `other` in this storage. REQUIRES: it fits.
+  template <typename OtherWords>
+  explicit StepBits(const StepBits<OtherWords>& other) : StepBits(64 * other.words().size()) {
+    CONTEND_ASSERT(other.words().size() <= words_.size(), "a step set wider than its copy");
+    std::copy(other.words().begin(), other.words().end(), words_.begin());
+  }
   void add(std::size_t i) { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
   void remove(std::size_t i) { words_[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
   bool has(std::size_t i) const { return (words_[i / 64] >> (i % 64)) & 1U; }
-  void add_all(const StepSet& other) {
+  void add_all(const StepBits& other) {
     for (std::size_t w = 0; w < words_.size(); ++w)
       words_[w] |= other.words_[w];
   }
-  bool within(const StepSet& other) const {
+  bool within(const StepBits& other) const {
     for (std::size_t w = 0; w < words_.size(); ++w) {
       if ((words_[w] & ~other.words_[w]) != 0) return false;
     }
     return true;
   }
-  const std::vector<std::uint64_t>& words() const { return words_; }
+  const Words& words() const { return words_; }
 
  private:
-  std::vector<std::uint64_t> words_;
+  Words words_{};
 };
+
+using StepSet = StepBits<std::vector<std::uint64_t>>;
+template <std::size_t N>
+using InlineSteps = StepBits<std::array<std::uint64_t, N>>;
 
 // One operation per invocation recorded before or inside the steps, as a bit of a 64-bit mask.
 struct OperationMasks {
@@ -141,34 +161,6 @@ bool contained(const Relation& a, const Relation& b) {
   }
   return true;
 }
-
-// A set of at most 64 * Words steps, held inline: the search below tests and changes these on
-// every visit, and its states are keyed by them.
-template <std::size_t Words>
-class InlineSteps {
- public:
-  static constexpr std::size_t kSteps = 64 * Words;
-  explicit InlineSteps(std::size_t steps) {
-    CONTEND_ASSERT(steps <= kSteps, "more steps than an inline step set holds");
-  }
-  explicit InlineSteps(const StepSet& steps) {
-    CONTEND_ASSERT(steps.words().size() <= Words, "a step set wider than its inline copy");
-    std::copy(steps.words().begin(), steps.words().end(), words_.begin());
-  }
-  void add(std::size_t i) { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
-  void remove(std::size_t i) { words_[i / 64] &= ~(std::uint64_t{1} << (i % 64)); }
-  bool has(std::size_t i) const { return (words_[i / 64] >> (i % 64)) & 1U; }
-  bool within(const InlineSteps& other) const {
-    for (std::size_t w = 0; w < Words; ++w) {
-      if ((words_[w] & ~other.words_[w]) != 0) return false;
-    }
-    return true;
-  }
-  const std::array<std::uint64_t, Words>& words() const { return words_; }
-
- private:
-  std::array<std::uint64_t, Words> words_{};
-};
 
 // A set of keys of `width` words each, stored in one arena: an insert allocates only when the
 // arena or the table grows (the search inserts a state per visit). Membership only: nothing
@@ -329,9 +321,9 @@ class Search {
 std::map<Relation, std::vector<std::size_t>> every_relation(const std::vector<StepSet>& before,
                                                             const OperationMasks& ops) {
   const std::size_t n = before.size();
-  if (n <= InlineSteps<1>::kSteps) return Search<InlineSteps<1>>(before, ops).run();
-  if (n <= InlineSteps<2>::kSteps) return Search<InlineSteps<2>>(before, ops).run();
-  if (n <= InlineSteps<4>::kSteps) return Search<InlineSteps<4>>(before, ops).run();
+  if (n <= 64) return Search<InlineSteps<1>>(before, ops).run();
+  if (n <= 128) return Search<InlineSteps<2>>(before, ops).run();
+  if (n <= 256) return Search<InlineSteps<4>>(before, ops).run();
   return Search<StepSet>(before, ops).run();
 }
 
