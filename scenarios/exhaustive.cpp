@@ -164,19 +164,23 @@ std::shared_ptr<ResolvedStep> probe_first_step(const Scenario& planned, const Ex
   }
 }
 
-Root probe_root(const Scenario& planned, const ExhaustiveOptions& o) {
+// The threads ready at a plan's first step (one run; its units are cut from them).
+std::uint64_t probe_enabled(const Scenario& planned, const ExhaustiveOptions& o) {
   std::vector<SearchNode> nodes;
   auto probe = std::make_shared<DporRun>(&nodes, 0, dpor_options(o));
   run_seed(planned, o.seed, RunControls{false, false, probe, true, false});
-  Root root;
-  root.enabled = nodes.empty() ? 0 : nodes.front().enabled;
-  if (!o.reduce) return root;
+  return nodes.empty() ? 0 : nodes.front().enabled;
+}
+
+// Each ready thread's first step, for the reduction's sleep sets at the root: a run per thread
+// and fault choice, so only the plans that have units to search get them.
+void probe_first_steps(const Scenario& planned, const ExhaustiveOptions& o, Root& root) {
+  if (!o.reduce) return;
   for (std::uint64_t t = root.enabled; t != 0; t &= t - 1) {
     const int thread = std::countr_zero(t);
     root.first_steps.resize(static_cast<std::size_t>(thread) + 1);
     root.first_steps[static_cast<std::size_t>(thread)] = probe_first_step(planned, o, thread);
   }
-  return root;
 }
 
 // The root node of `thread`'s unit: the threads before it asleep, with their first steps.
@@ -472,7 +476,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   std::vector<std::int64_t> budgets;
   for (std::size_t p = 0; p < plans.size(); ++p) {
     planned.push_back(with_plan(s, plans[p]));
-    roots.push_back(probe_root(planned.back(), o));
+    roots.push_back(Root{probe_enabled(planned.back(), o), {}});
     const std::uint64_t threads = roots.back().enabled;
     const auto count = static_cast<std::int64_t>(std::max(1, std::popcount(threads)));
     for (std::uint64_t t = threads; t != 0; t &= t - 1) {
@@ -485,6 +489,8 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   std::vector<std::int64_t> unit_budgets;
   for (std::size_t u = 0; u < all_units.size(); ++u) {
     if (o.shard.includes(u, 0)) {
+      const std::size_t p = all_units[u].plan;
+      if (units.empty() || units.back().plan != p) probe_first_steps(planned[p], o, roots[p]);
       units.push_back(all_units[u]);
       unit_budgets.push_back(budgets[u]);
     }
