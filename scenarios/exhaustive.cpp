@@ -614,6 +614,13 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
 
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& o) {
   const auto start = std::chrono::steady_clock::now();
+  if (scenario.clients > kMaxThreads) {  // each client is a thread of the search's bit sets
+    ExhaustiveResult r;
+    r.error = fmt::format(
+        "{}: clients: the exhaustive search takes at most {} clients, and this scenario has {}",
+        scenario.file, kMaxThreads, scenario.clients);
+    return r;
+  }
   // The checkpoint file is the asked search's, whichever scope runs.
   ExhaustiveOptions options = o;
   options.checkpoint_identity = search_identity(scenario, o);

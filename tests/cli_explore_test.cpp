@@ -107,6 +107,25 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
 }
 
+TEST(CliExplore, ClientsAndOperationsFlagsSearchTheScopeAFileOfThatScopeDefines) {
+  const std::string dir = scratch("rescope");
+  const std::string large = small_queue(dir, 3, 2);
+  CliResult rescoped =
+      run_cli("explore " + large + " --strategy dpor --clients 2 --operations 1 --json " + dir +
+              "/rescoped.json");
+  ASSERT_EQ(rescoped.exit_code, 0) << rescoped.output;
+  EXPECT_NE(rescoped.output.find("2 client(s) x 1 operation(s)"), std::string::npos)
+      << rescoped.output;
+  std::filesystem::create_directories(dir + "/small");
+  CliResult direct = run_cli("explore " + small_queue(dir + "/small", 2, 1) +
+                             " --strategy dpor --json " + dir + "/direct.json");
+  ASSERT_EQ(direct.exit_code, 0) << direct.output;
+  const nlohmann::json a = read_json(dir + "/rescoped.json");
+  const nlohmann::json b = read_json(dir + "/direct.json");
+  for (const char* field : {"executions", "distinct_outcomes", "clients", "verdict"})
+    EXPECT_EQ(a.at(field), b.at(field)) << field;
+}
+
 TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
   const std::string dir = scratch("bad");
   const std::string scenario = small_queue(dir, 2, 1);
@@ -123,6 +142,16 @@ TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
   EXPECT_EQ(plan.exit_code, 2);
   EXPECT_NE(plan.output.find("'pop_min' is not an operation of queue"), std::string::npos)
       << plan.output;
+  // The search's thread sets hold 64 clients: more is refused, not an internal check failing.
+  CliResult many = run_cli("explore " + scenario + " --strategy dpor --clients 65 --no-shrink");
+  EXPECT_EQ(many.exit_code, 2) << many.output;
+  EXPECT_NE(many.output.find("at most 64 clients"), std::string::npos) << many.output;
+  EXPECT_EQ(run_cli("explore " + scenario + " --clients 0").exit_code, 2);
+  std::ofstream(dir + "/planned.toml") << "recipe = \"queue\"\nplan = [[\"enqueue\"]]\n";
+  CliResult resized = run_cli("explore " + dir + "/planned.toml --strategy dpor --clients 2");
+  EXPECT_EQ(resized.exit_code, 2) << resized.output;
+  EXPECT_NE(resized.output.find("cannot resize a scenario with a plan"), std::string::npos)
+      << resized.output;
 }
 
 }  // namespace
