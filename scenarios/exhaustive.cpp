@@ -366,7 +366,9 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
 // The version of the unit cut: units of another cut count other executions, so a checkpoint
 // written by one is refused by the other. 2: the root's sleep sets are shared by its units.
 // 3: a unit keeps its outcomes as digests (outcome.h), not in readable form.
-constexpr int kUnitCutVersion = 3;
+// 4: a unit that found a violation is not kept as finished (3 kept it without its counterexample,
+// and a resumed search for every violation lost it).
+constexpr int kUnitCutVersion = 4;
 
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(

@@ -90,7 +90,9 @@ bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>
 
 void Checkpoint::finished(std::size_t unit, const UnitResult& result) {
   std::lock_guard lock(mutex_);
-  if (path_.empty() || !result.exhausted) return;
+  // A unit that found a violation (a search for every violation goes on to its end) is not kept:
+  // the file does not hold counterexamples, so a resumed search runs it again to rebuild one.
+  if (path_.empty() || !result.exhausted || result.violation) return;
   file_["scopes"][scope_][std::to_string(unit)] = to_json(result);
   if (file_.contains("in_progress") && file_["in_progress"].contains(scope_)) {
     file_["in_progress"][scope_].erase(std::to_string(unit));

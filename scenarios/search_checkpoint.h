@@ -60,8 +60,8 @@ class Checkpoint {
   // file) when the file is another search's, not a checkpoint, or cannot be written.
   bool load(std::map<std::size_t, UnitResult>& done, std::map<std::size_t, UnitProgress>& partial,
             std::string& error);
-  // Records a unit that ended: searched to the end (kept), or stopped at a violation or a budget
-  // (its progress, if any, is kept instead).
+  // Records a unit that ended: searched to the end without a violation (kept), or with one, or
+  // stopped at a budget (its progress, if any, is kept instead).
   void finished(std::size_t unit, const UnitResult& result);
   // Records a unit's progress. REQUIRES: no violation found in it.
   void progressed(std::size_t unit, const UnitResult& result, const DporProgress& progress);

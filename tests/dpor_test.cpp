@@ -368,6 +368,24 @@ TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
   std::remove(file.c_str());
 }
 
+TEST(Checkpoint, AResumedSearchForEveryViolationStillHasItsCounterexample) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "contend-dpor-violation-checkpoint-test.json")
+          .string();
+  std::remove(file.c_str());
+  const Scenario s = scope("first-cut-queue", 2, 1);
+  ExhaustiveOptions o = options(true, true);  // every violation: each unit runs to its end
+  o.checkpoint_file = file;
+  const ExhaustiveResult first = explore_exhaustively(s, o);
+  ASSERT_TRUE(first.violation.has_value()) << "first-cut-queue 2 x 1 no longer violates";
+  const ExhaustiveResult resumed = explore_exhaustively(s, o);
+  ASSERT_TRUE(resumed.violation.has_value()) << "the resumed search lost its counterexample";
+  expect_same_totals(without_outcome_strings(first), without_outcome_strings(resumed));
+  EXPECT_LT(resumed.resumed, first.executions + first.blocked)
+      << "the violating units were taken from the file instead of run again";
+  std::remove(file.c_str());
+}
+
 TEST(Checkpoint, AFileThatCannotBeWrittenIsRefusedBeforeTheSearch) {
   const std::string file =
       (std::filesystem::temp_directory_path() / "contend-no-such-directory" / "checkpoint.json")
