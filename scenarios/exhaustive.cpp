@@ -294,6 +294,56 @@ ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOpti
   return finding_of(planned, c, path_to_string(path));
 }
 
+// Counts a scope's runs over every job and reports each multiple of progress_every.
+class ProgressMeter {
+ public:
+  ProgressMeter(const ExhaustiveOptions& o, ExhaustiveProgress start)
+      : o_(o), progress_(start), next_report_(o.progress_every) {}
+
+  void add_runs(std::int64_t runs) {
+    if (runs == 0 || !enabled()) return;
+    std::lock_guard lock(mutex_);
+    progress_.runs += runs;
+    if (progress_.runs < next_report_) return;
+    next_report_ = (progress_.runs / o_.progress_every + 1) * o_.progress_every;
+    o_.on_progress(progress_);
+  }
+  void unit_done() {
+    if (!enabled()) return;
+    std::lock_guard lock(mutex_);
+    ++progress_.units_done;
+  }
+
+ private:
+  bool enabled() const { return o_.progress_every > 0 && o_.on_progress != nullptr; }
+
+  const ExhaustiveOptions& o_;
+  std::mutex mutex_;
+  ExhaustiveProgress progress_;
+  std::int64_t next_report_;
+};
+
+// A unit's runs not yet told to the meter (it is told in batches: one lock per batch, not per
+// run), and all of them when the unit returns.
+class UnitRuns {
+ public:
+  explicit UnitRuns(ProgressMeter& meter) : meter_(meter) {}
+  ~UnitRuns() { meter_.add_runs(unreported_); }
+  UnitRuns(const UnitRuns&) = delete;
+  UnitRuns& operator=(const UnitRuns&) = delete;
+
+  void ran() {
+    if (++unreported_ < kBatch) return;
+    meter_.add_runs(unreported_);
+    unreported_ = 0;
+  }
+
+ private:
+  static constexpr std::int64_t kBatch = 1024;
+  ProgressMeter& meter_;
+  std::int64_t unreported_ = 0;
+};
+
 // Where a unit saves its progress, and the progress it resumes from (none: from its root).
 struct UnitCheckpoint {
   Checkpoint& file;
@@ -303,8 +353,10 @@ struct UnitCheckpoint {
 
 UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
                     const ExhaustiveOptions& o, std::int64_t budget,
-                    const std::atomic<std::size_t>& stop_after, UnitCheckpoint saved) {
+                    const std::atomic<std::size_t>& stop_after, UnitCheckpoint saved,
+                    ProgressMeter& meter) {
   UnitResult r;
+  UnitRuns runs(meter);
   const DporOptions d = dpor_options(o);
   DporExplorer explorer(d);
   VerdictCache cache;
@@ -334,6 +386,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
                           (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
     explorer.finish(*run, c.run.step_log, complete);
     ++since_saved;
+    runs.ran();
     if (run->blocked()) {
       ++r.blocked;
       continue;
@@ -392,6 +445,11 @@ std::map<std::size_t, UnitResult> run_units(
     const ExhaustiveOptions& o, std::map<std::size_t, UnitResult> done,
     const std::map<std::size_t, UnitProgress>& partial, Checkpoint& checkpoint) {
   std::mutex mutex;
+  ProgressMeter meter(
+      o, ExhaustiveProgress{planned.empty() ? 0 : planned.front().clients,
+                            planned.empty() ? 0 : planned.front().operations_per_client,
+                            o.max_faults, 0, static_cast<std::int64_t>(done.size()),
+                            static_cast<std::int64_t>(units.size())});
   std::atomic<std::size_t> next{0};
   // The lowest plan index that showed a violation: later units need not run.
   std::atomic<std::size_t> stop_after{SIZE_MAX};
@@ -408,9 +466,10 @@ std::map<std::size_t, UnitResult> run_units(
       }
       if (o.stop_at_first_violation && units[i].plan > stop_after.load()) continue;
       auto resume = partial.find(i);
-      UnitResult r = run_unit(planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i],
-                              stop_after,
-                              {checkpoint, i, resume == partial.end() ? nullptr : &resume->second});
+      UnitResult r = run_unit(
+          planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i], stop_after,
+          {checkpoint, i, resume == partial.end() ? nullptr : &resume->second}, meter);
+      meter.unit_done();
       std::lock_guard lock(mutex);
       if (r.violation && o.stop_at_first_violation) {
         std::size_t seen = stop_after.load();

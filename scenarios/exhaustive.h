@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -29,6 +30,17 @@
 #include "scenarios/scenario.h"
 
 namespace contend {
+
+// Where a running scope search stands (the executions and abandoned runs this process ran, not
+// those a checkpoint held).
+struct ExhaustiveProgress {
+  int clients = 0;
+  int operations = 0;
+  int max_faults = 0;
+  std::int64_t runs = 0;  // executions and abandoned, every job together
+  std::int64_t units_done = 0;
+  std::int64_t units = 0;
+};
 
 struct ExhaustiveOptions {
   std::uint64_t seed = 1;  // the world's seed: client streams; with all_plans false, the plan
@@ -55,6 +67,10 @@ struct ExhaustiveOptions {
   // Outcomes also hold every transaction attempt's reads (keys and values) and commit answer,
   // per client (the soundness test's sharper comparison; slower).
   bool observe_attempts = false;
+  // Called (from any job, one call at a time) each time the scope's runs pass a multiple of
+  // progress_every, so a long search shows it is alive; none when either is unset.
+  std::int64_t progress_every = 0;
+  std::function<void(const ExhaustiveProgress&)> on_progress;
 };
 
 struct ExhaustiveFinding {

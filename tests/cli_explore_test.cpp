@@ -116,6 +116,10 @@ TEST(CliExplore, ClientsAndOperationsFlagsSearchTheScopeAFileOfThatScopeDefines)
   ASSERT_EQ(rescoped.exit_code, 0) << rescoped.output;
   EXPECT_NE(rescoped.output.find("2 client(s) x 1 operation(s)"), std::string::npos)
       << rescoped.output;
+  EXPECT_EQ(rescoped.output.find("so far"), std::string::npos) << "a progress line, unasked";
+  CliResult progress = run_cli("explore " + large + " --strategy dpor --plans seed --progress 5");
+  EXPECT_NE(progress.output.find("contend explore: 3 x 2, faults <= 0: "), std::string::npos)
+      << progress.output;
   std::filesystem::create_directories(dir + "/small");
   CliResult direct = run_cli("explore " + small_queue(dir + "/small", 2, 1) +
                              " --strategy dpor --json " + dir + "/direct.json");

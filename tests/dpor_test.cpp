@@ -368,6 +368,27 @@ TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
   std::remove(file.c_str());
 }
 
+TEST(Progress, ALongSearchReportsItsRunsAsTheyPassEachMultiple) {
+  ExhaustiveOptions o = options(true, true);
+  o.jobs = 2;
+  o.progress_every = 5;
+  std::vector<ExhaustiveProgress> seen;
+  o.on_progress = [&seen](const ExhaustiveProgress& p) { seen.push_back(p); };  // one at a time
+  const ExhaustiveResult r = explore_exhaustively(scope("queue", 2, 2), o);
+  ASSERT_TRUE(r.exhausted);
+  ASSERT_FALSE(seen.empty()) << "no progress reported over " << r.executions << " executions";
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    EXPECT_EQ(seen[k].clients, 2);
+    EXPECT_EQ(seen[k].operations, 2);
+    EXPECT_GE(seen[k].runs, static_cast<std::int64_t>(k + 1) * 5) << "report " << k;
+    EXPECT_LE(seen[k].runs, r.executions + r.blocked) << "report " << k;
+    EXPECT_LE(seen[k].units_done, seen[k].units) << "report " << k;
+    if (k > 0) {
+      EXPECT_GT(seen[k].runs, seen[k - 1].runs) << "report " << k;
+    }
+  }
+}
+
 TEST(Checkpoint, AResumedSearchForEveryViolationStillHasItsCounterexample) {
   const std::string file =
       (std::filesystem::temp_directory_path() / "contend-dpor-violation-checkpoint-test.json")

@@ -149,6 +149,9 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
       "--checkpoint", x.options.checkpoint_file,
       "dpor: save finished units and each running unit's place here, and resume from it");
   cmd->add_option("--json", x.json_path, "dpor: a JSON summary to FILE (- for stdout)");
+  cmd->add_option("--progress", x.progress_every,
+                  "dpor: a progress line on stderr every N runs (default 1000000; 0: none)")
+      ->check(CLI::Range(std::int64_t{0}, INT64_MAX));
   cmd->add_flag("--no-reduction", x.no_reduction,
                 "dpor: try every ready thread at every step (the full search over the same "
                 "choices, for cross-checks)");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -137,6 +138,17 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
       scenario.file, scenario.recipe, scenario.clients, scenario.operations_per_client,
       o.all_plans && scenario.plan.empty() ? "all" : "the seed's", o.max_faults,
       o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
+  const auto start = std::chrono::steady_clock::now();
+  o.progress_every = args.progress_every;
+  o.on_progress = [start](const ExhaustiveProgress& p) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print(stderr,
+               "contend explore: {} x {}, faults <= {}: {} runs (executions and abandoned) so far, "
+               "{} of {} units done, "
+               "{:.0f} s\n",
+               p.clients, p.operations, p.max_faults, p.runs, p.units_done, p.units, seconds);
+  };
   ExhaustiveResult r = explore_exhaustively(scenario, o);
   if (!r.error.empty()) {
     fmt::print(stderr, "contend explore: {}\n", r.error);

@@ -17,6 +17,7 @@ struct ExhaustiveArgs {
   std::string json_path;  // "" = none, "-" = stdout
   std::string out_dir;    // "" = the counterexample file is not written
   bool no_reduction = false;
+  std::int64_t progress_every = 1'000'000;  // runs between two progress lines on stderr; 0: none
 };
 
 // Runs the search on a loaded, validated scenario; returns the exit status (0 as the scenario
