@@ -308,6 +308,7 @@ class ProgressMeter {
     next_report_ = (progress_.runs / o_.progress_every + 1) * o_.progress_every;
     o_.on_progress(progress_);
   }
+  // A unit searched to the end.
   void unit_done() {
     if (!enabled()) return;
     std::lock_guard lock(mutex_);
@@ -469,7 +470,7 @@ std::map<std::size_t, UnitResult> run_units(
       UnitResult r = run_unit(
           planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i], stop_after,
           {checkpoint, i, resume == partial.end() ? nullptr : &resume->second}, meter);
-      meter.unit_done();
+      if (r.exhausted) meter.unit_done();
       std::lock_guard lock(mutex);
       if (r.violation && o.stop_at_first_violation) {
         std::size_t seen = stop_after.load();

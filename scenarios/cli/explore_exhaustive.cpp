@@ -144,9 +144,8 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     fmt::print(stderr,
-               "contend explore: {} x {}, faults <= {}: {} runs (executions and abandoned) so far, "
-               "{} of {} units done, "
-               "{:.0f} s\n",
+               "contend explore: {} x {}, faults <= {}: {} runs (executions and abandoned) so "
+               "far, {} of {} units done, {:.0f} s\n",
                p.clients, p.operations, p.max_faults, p.runs, p.units_done, p.units, seconds);
   };
   ExhaustiveResult r = explore_exhaustively(scenario, o);
