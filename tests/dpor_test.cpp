@@ -346,10 +346,15 @@ TEST(Parallel, ShardsAddUpToTheWholeSearch) {
   EXPECT_EQ(outcomes, whole.outcomes);
 }
 
-TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
-  const std::string file =
-      (std::filesystem::temp_directory_path() / "contend-dpor-checkpoint-test.json").string();
+// A checkpoint path under the temporary directory, with no file there yet.
+std::string fresh_checkpoint(const std::string& name) {
+  const std::string file = (std::filesystem::temp_directory_path() / name).string();
   std::remove(file.c_str());
+  return file;
+}
+
+TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
+  const std::string file = fresh_checkpoint("contend-dpor-checkpoint-test.json");
   Scenario s = scope("queue", 2, 2);
   ExhaustiveResult whole = explore_exhaustively(s, options(true, true));
   ExhaustiveOptions o = options(true, true);
@@ -390,10 +395,7 @@ TEST(Progress, ALongSearchReportsItsRunsAsTheyPassEachMultiple) {
 }
 
 TEST(Checkpoint, AResumedSearchForEveryViolationStillHasItsCounterexample) {
-  const std::string file =
-      (std::filesystem::temp_directory_path() / "contend-dpor-violation-checkpoint-test.json")
-          .string();
-  std::remove(file.c_str());
+  const std::string file = fresh_checkpoint("contend-dpor-violation-checkpoint-test.json");
   const Scenario s = scope("first-cut-queue", 2, 1);
   ExhaustiveOptions o = options(true, true);  // every violation: each unit runs to its end
   o.checkpoint_file = file;
@@ -426,9 +428,7 @@ nlohmann::json read_json(const std::string& file) {
 }
 
 TEST(Checkpoint, ASearchStoppedInsideAUnitGoesOnFromThereWithTheSameTotals) {
-  const std::string file =
-      (std::filesystem::temp_directory_path() / "contend-dpor-unit-checkpoint-test.json").string();
-  std::remove(file.c_str());
+  const std::string file = fresh_checkpoint("contend-dpor-unit-checkpoint-test.json");
   const Scenario s = scope("queue", 3, 2);  // the seed's plan: three units, about 20 each
   const ExhaustiveResult whole = explore_exhaustively(s, options(true, false));
   ASSERT_TRUE(whole.exhausted);
@@ -449,10 +449,7 @@ TEST(Checkpoint, ASearchStoppedInsideAUnitGoesOnFromThereWithTheSameTotals) {
 }
 
 TEST(Checkpoint, AnEditedProgressIsRefusedWithTheFileNamed) {
-  const std::string file =
-      (std::filesystem::temp_directory_path() / "contend-dpor-edited-checkpoint-test.json")
-          .string();
-  std::remove(file.c_str());
+  const std::string file = fresh_checkpoint("contend-dpor-edited-checkpoint-test.json");
   const Scenario s = scope("queue", 3, 2);
   ExhaustiveOptions o = options(true, false);
   o.checkpoint_file = file;
