@@ -126,12 +126,13 @@ OperationMasks operation_masks(const model::History& history, const StepLog& log
 // dependence; real time is what the schedules differ in).
 std::vector<StepSet> dependence_order(const std::vector<ResolvedStep>& steps) {
   const std::size_t n = steps.size();
+  const ExecutionDependence depends(steps, DependenceRule{});
   std::vector<StepSet> before;
   before.reserve(n);
   for (std::size_t j = 0; j < n; ++j) {
     before.emplace_back(n);
     for (std::size_t i = j; i-- > 0;) {
-      if (before[j].has(i) || !dependent(steps[i], steps[j], DependenceRule{})) continue;
+      if (before[j].has(i) || !depends(i, j)) continue;
       before[j].add(i);
       before[j].add_all(before[i]);
     }

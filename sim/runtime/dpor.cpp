@@ -254,6 +254,7 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
   std::vector<long> last_of_thread(t_count, -1);
   std::vector<long> dep_last(t_count);
   std::vector<std::size_t> in_v;
+  const ExecutionDependence depends(steps, options_.rule());
   auto hb = [&](std::size_t a, std::size_t b) {  // step a happens before step b
     return clock(b)[static_cast<std::size_t>(steps[a].thread)] >= pos[a];
   };
@@ -265,7 +266,7 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
     for (std::size_t k = j; k-- > 0;) {
       const auto tk = static_cast<std::size_t>(steps[k].thread);
       if (tk == tj || dep_last[tk] >= 0) continue;
-      if (dependent(steps[k], steps[j], options_.rule())) {
+      if (depends(k, j)) {
         dep_last[tk] = static_cast<long>(k);
       }
     }

@@ -48,6 +48,7 @@ ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool fi
   r.invokes = step.invokes;
   if (step.snapshot_attempt != 0) {
     r.snapshot = true;
+    r.snapshot_attempt = step.snapshot_attempt;
     auto it = log.attempts.find(step.snapshot_attempt);
     CONTEND_ASSERT(it != log.attempts.end(), "a read version was taken for an unknown attempt");
     r.reads = it->second.reads;
@@ -57,6 +58,8 @@ ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool fi
   if (step.commit_attempt != 0) {
     r.resolved = true;
     r.applied = step.applied;
+    r.conflicted = step.conflicted;
+    r.commit_attempt = step.commit_attempt;
     r.checked = step.checked;
     r.written = step.written;
     r.refused_writes = step.refused_writes;
@@ -70,6 +73,46 @@ bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule
   if (a.thread == b.thread) return true;
   if (rule.real_time && ((a.completes && b.invokes) || (a.invokes && b.completes))) return true;
   return store_dependent(a, b, rule.broken) || store_dependent(b, a, rule.broken);
+}
+
+ExecutionDependence::ExecutionDependence(const std::vector<ResolvedStep>& steps,
+                                         DependenceRule rule)
+    : steps_(steps), rule_(rule), first_conflict_(steps.size(), -1) {
+  if (rule.broken) return;
+  for (std::size_t j = 0; j < steps.size(); ++j) {
+    const ResolvedStep& x = steps[j];
+    if (!x.resolved || x.applied || !x.conflicted || x.snapshot) continue;
+    std::size_t fetch = j;
+    while (fetch-- > 0) {
+      if (steps[fetch].snapshot && steps[fetch].snapshot_attempt == x.commit_attempt) break;
+    }
+    if (fetch >= j) continue;  // no fetch in the log: keep every dependence
+    for (std::size_t k = fetch + 1; k < j; ++k) {
+      const ResolvedStep& c = steps[k];
+      if (c.thread != x.thread && c.applied && any_meet(c.written, x.checked)) {
+        first_conflict_[j] = static_cast<long>(k);
+        break;
+      }
+    }
+  }
+}
+
+bool ExecutionDependence::conflict_decided_elsewhere(std::size_t commit,
+                                                     std::size_t refused) const {
+  const long first = first_conflict_[refused];
+  if (first < 0 || static_cast<std::size_t>(first) == commit) return false;
+  const ResolvedStep& c = steps_[commit];
+  const ResolvedStep& x = steps_[refused];
+  if (c.thread == x.thread || c.version_sensitive || x.version_sensitive) return false;
+  if (rule_.real_time && ((c.completes && x.invokes) || (c.invokes && x.completes))) return false;
+  // What is left of `dependent`: c's applied writes meet x's checked ranges (x wrote nothing).
+  return true;
+}
+
+bool ExecutionDependence::operator()(std::size_t k, std::size_t j) const {
+  CONTEND_ASSERT(k < j && j < steps_.size(), "a dependence asked of steps out of order");
+  if (!dependent(steps_[k], steps_[j], rule_)) return false;
+  return !conflict_decided_elsewhere(k, j) && !conflict_decided_elsewhere(j, k);
 }
 
 ResolvedStep as_reversed(const ResolvedStep& step) {

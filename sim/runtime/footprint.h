@@ -54,6 +54,7 @@ struct StepFootprint {
   std::uint64_t snapshot_attempt = 0;    // nonzero: took the read version of this attempt
   std::uint64_t commit_attempt = 0;      // nonzero: resolved this attempt's commit
   bool applied = false;                  // the commit's writes applied
+  bool conflicted = false;               // the commit was refused: a write met its checked ranges
   std::vector<KeyRange> checked;         // read conflict ranges the resolver checked
   std::vector<KeyRange> written;         // write conflict ranges of an applied commit
   std::vector<KeyRange> refused_writes;  // write conflict ranges of a commit that did not apply
@@ -73,10 +74,13 @@ struct StepLog {
 // A step's footprint with its attempts' reads resolved: ranges it depends on and ranges it wrote.
 struct ResolvedStep {
   int thread = -1;
-  bool snapshot = false;  // took a read version
-  bool resolved = false;  // resolved a commit
-  bool applied = false;   // ... which applied
+  bool snapshot = false;    // took a read version
+  bool resolved = false;    // resolved a commit
+  bool applied = false;     // ... which applied
+  bool conflicted = false;  // ... which a conflict refused
   bool version_sensitive = false;
+  std::uint64_t snapshot_attempt = 0;    // the attempt whose read version it took (0: none)
+  std::uint64_t commit_attempt = 0;      // the attempt whose commit it resolved (0: none)
   std::vector<KeyRange> reads;           // snapshot: the attempt's reads and checked ranges
   std::vector<KeyRange> checked;         // resolved: checked read conflict ranges
   std::vector<KeyRange> written;         // applied: write ranges
@@ -98,6 +102,30 @@ struct DependenceRule {
 };
 
 bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule);
+
+// The dependence between the steps of one execution, where the execution narrows `dependent`: a
+// commit refused by a conflict depends, of the other clients' applied commits whose writes meet
+// its checked ranges, only on the first one after its read version. In every order of the steps
+// that keeps the remaining dependent pairs in order, that first commit still lies between the
+// attempt's read version (the fetch depends on it) and its commit, so the commit is still
+// refused, and a refused commit wrote nothing any other step could see: moving the others
+// across it changes no outcome. (The attempt whose commit would apply is reached by reversing
+// the race with that first commit, after which the next one is first.)
+class ExecutionDependence {
+ public:
+  ExecutionDependence(const std::vector<ResolvedStep>& steps, DependenceRule rule);
+  // REQUIRES: k < j, both indexes of `steps`.
+  bool operator()(std::size_t k, std::size_t j) const;
+
+ private:
+  // Whether the dependence of `commit` and the refused commit `refused` is only the conflict
+  // that another, earlier commit already decided.
+  bool conflict_decided_elsewhere(std::size_t commit, std::size_t refused) const;
+
+  const std::vector<ResolvedStep>& steps_;
+  DependenceRule rule_;
+  std::vector<long> first_conflict_;  // per step: a refused commit's first conflicting commit
+};
 
 // The step as it may run when a race reverses it: moved before a step it depends on, a read
 // version fetch may read other ranges (a range read with a limit stops at other keys), and a

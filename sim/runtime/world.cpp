@@ -202,11 +202,12 @@ void World::on_database_read(const Transaction& tr, KeyRangeRef range) {
   step_log_.attempts[tr.id()].reads.push_back(copy_of(range));
 }
 
-void World::on_commit_resolved(const Transaction& tr, bool applied) {
+void World::on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) {
   if (!recording()) return;
   StepFootprint& step = step_log_.steps.back();
   step.commit_attempt = tr.id();
   step.applied = applied;
+  step.conflicted = conflicted;
   step.checked = copy_of(tr.read_conflict_ranges());
   (applied ? step.written : step.refused_writes) = copy_of(tr.write_conflict_ranges());
   AttemptFootprint& attempt = step_log_.attempts[tr.id()];

@@ -180,7 +180,7 @@ class World final : public Environment, private FootprintSink {
   // ---- FootprintSink (exhaustive main phase) ----
   void on_read_version(const Transaction& tr) override;
   void on_database_read(const Transaction& tr, KeyRangeRef range) override;
-  void on_commit_resolved(const Transaction& tr, bool applied) override;
+  void on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) override;
   bool recording() const { return footprints_ != nullptr && stepping_ >= 0; }
   // Asks the strategy which of the outcomes named (names[0]: no fault) happens, and notes it.
   std::uint32_t fault_choice(ClientId client, FaultSite site, std::span<const char* const> names);

@@ -81,8 +81,8 @@ class FootprintSink {
   // row lies depends on the data: in another order the same read would decide on other keys.)
   virtual void on_database_read(const Transaction& tr, KeyRangeRef range) = 0;
   // `tr`'s commit was resolved against the writes after its read version (and applied when
-  // `applied`).
-  virtual void on_commit_resolved(const Transaction& tr, bool applied) = 0;
+  // `applied`; refused because one of them met its read conflict ranges when `conflicted`).
+  virtual void on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) = 0;
 };
 
 class Environment {

@@ -556,7 +556,9 @@ ErrorCode Transaction::do_commit() {
   CommitRequest request{client(),     transaction_id_, *read_version_,
                         read_ranges_, write_ranges_,   mutations_};
   CommitResult result = db_.store->commit(request, env().store_time_us());
-  if (FootprintSink* sink = env().footprints()) sink->on_commit_resolved(*this, ok(result.error));
+  if (FootprintSink* sink = env().footprints()) {
+    sink->on_commit_resolved(*this, ok(result.error), result.conflict.has_value());
+  }
   if (!ok(result.error)) {
     if (result.conflict) {
       last_conflict_step_ = read_range_steps_[result.conflict->read_range_index];

@@ -1,0 +1,112 @@
+// The dependence relation of the partial-order reduction (sim/runtime/footprint.h), on hand-made
+// steps: what makes two steps dependent, and where one execution narrows it (a commit refused by
+// a conflict depends only on the first conflicting commit after its read version).
+#include "sim/runtime/footprint.h"
+
+#include <gtest/gtest.h>
+
+namespace contend {
+namespace {
+
+KeyRange range(const char* begin, const char* end) {
+  return KeyRange{Bytes(begin), Bytes(end)};
+}
+
+ResolvedStep fetch(int thread, std::uint64_t attempt, KeyRange reads) {
+  ResolvedStep s;
+  s.thread = thread;
+  s.snapshot = true;
+  s.snapshot_attempt = attempt;
+  s.reads = {std::move(reads)};
+  return s;
+}
+
+ResolvedStep applied_commit(int thread, std::uint64_t attempt, KeyRange writes) {
+  ResolvedStep s;
+  s.thread = thread;
+  s.resolved = true;
+  s.applied = true;
+  s.commit_attempt = attempt;
+  s.written = {std::move(writes)};
+  return s;
+}
+
+ResolvedStep refused_commit(int thread, std::uint64_t attempt, KeyRange checked) {
+  ResolvedStep s;
+  s.thread = thread;
+  s.resolved = true;
+  s.conflicted = true;
+  s.commit_attempt = attempt;
+  s.checked = {checked};
+  s.refused_writes = {std::move(checked)};
+  return s;
+}
+
+// Thread 0 reads [a, c) and is refused; threads 1 and 2 write into it after its read version.
+std::vector<ResolvedStep> two_conflicting_commits() {
+  return {fetch(0, 1, range("a", "c")), applied_commit(1, 2, range("a", "b")),
+          applied_commit(2, 3, range("b", "c")), refused_commit(0, 1, range("a", "c"))};
+}
+
+TEST(ExecutionDependence, ARefusedCommitDependsOnlyOnItsFirstConflictingCommit) {
+  const std::vector<ResolvedStep> steps = two_conflicting_commits();
+  const ExecutionDependence depends(steps, DependenceRule{});
+  EXPECT_TRUE(depends(0, 1)) << "the fetch decides whether thread 0 sees thread 1's write";
+  EXPECT_TRUE(depends(0, 2)) << "and thread 2's";
+  EXPECT_TRUE(depends(1, 3)) << "the first conflicting commit decides the refusal";
+  EXPECT_FALSE(depends(2, 3)) << "the second one is moved across the refused commit freely";
+  EXPECT_FALSE(depends(1, 2)) << "disjoint writes";
+  // Without the execution, the pair alone is dependent.
+  EXPECT_TRUE(dependent(steps[2], steps[3], DependenceRule{}));
+}
+
+TEST(ExecutionDependence, ALaterConflictingCommitIsIndependentOfTheRefusal) {
+  std::vector<ResolvedStep> steps = two_conflicting_commits();
+  steps.push_back(applied_commit(3, 4, range("a", "c")));
+  const ExecutionDependence depends(steps, DependenceRule{});
+  EXPECT_TRUE(depends(1, 3));
+  EXPECT_FALSE(depends(3, 4));
+}
+
+TEST(ExecutionDependence, EveryConflictCountsWhenTheRefusalHasNoFirstCommitInItsWindow) {
+  // Refused but not by a conflict the log shows (no fetch of its attempt logged): keep all.
+  std::vector<ResolvedStep> steps = two_conflicting_commits();
+  steps[0].snapshot_attempt = 9;
+  const ExecutionDependence depends(steps, DependenceRule{});
+  EXPECT_TRUE(depends(1, 3));
+  EXPECT_TRUE(depends(2, 3));
+}
+
+TEST(ExecutionDependence, NoNarrowingForARefusalThatWasNotAConflict) {
+  std::vector<ResolvedStep> steps = two_conflicting_commits();
+  steps[3].conflicted = false;
+  const ExecutionDependence depends(steps, DependenceRule{});
+  EXPECT_TRUE(depends(2, 3));
+}
+
+TEST(ExecutionDependence, VersionstampsKeepEveryCommitDependent) {
+  std::vector<ResolvedStep> steps = two_conflicting_commits();
+  steps[2].version_sensitive = true;
+  const ExecutionDependence depends(steps, DependenceRule{});
+  EXPECT_TRUE(depends(2, 3));
+}
+
+TEST(ExecutionDependence, RealTimeDependenceIsNeverNarrowed) {
+  std::vector<ResolvedStep> steps = two_conflicting_commits();
+  steps[2].completes = true;
+  steps[3].invokes = true;
+  EXPECT_FALSE(ExecutionDependence(steps, DependenceRule{})(2, 3));
+  EXPECT_TRUE(ExecutionDependence(steps, DependenceRule{.real_time = true})(2, 3));
+}
+
+TEST(ExecutionDependence, AConflictBeforeTheReadVersionIsNotInTheWindow) {
+  // Thread 1's commit lands before thread 0 fetches: thread 2's is the first in the window.
+  std::vector<ResolvedStep> steps = two_conflicting_commits();
+  std::swap(steps[0], steps[1]);
+  const ExecutionDependence depends(steps, DependenceRule{});
+  EXPECT_TRUE(depends(2, 3)) << "thread 2's commit is the first conflict after the fetch";
+  EXPECT_FALSE(depends(0, 3)) << "thread 1's commit came before the read version";
+}
+
+}  // namespace
+}  // namespace contend
