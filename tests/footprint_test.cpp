@@ -21,22 +21,25 @@ ResolvedStep fetch(int thread, std::uint64_t attempt, KeyRange reads) {
   return s;
 }
 
-ResolvedStep applied_commit(int thread, std::uint64_t attempt, KeyRange writes) {
+// A commit step of `thread` resolving `attempt`: applied, or refused.
+ResolvedStep resolution(int thread, std::uint64_t attempt) {
   ResolvedStep s;
   s.thread = thread;
   s.resolved = true;
-  s.applied = true;
   s.commit_attempt = attempt;
+  return s;
+}
+
+ResolvedStep applied_commit(int thread, std::uint64_t attempt, KeyRange writes) {
+  ResolvedStep s = resolution(thread, attempt);
+  s.applied = true;
   s.written = {std::move(writes)};
   return s;
 }
 
 ResolvedStep refused_commit(int thread, std::uint64_t attempt, KeyRange checked) {
-  ResolvedStep s;
-  s.thread = thread;
-  s.resolved = true;
+  ResolvedStep s = resolution(thread, attempt);
   s.conflicted = true;
-  s.commit_attempt = attempt;
   s.checked = {checked};
   s.refused_writes = {std::move(checked)};
   return s;
