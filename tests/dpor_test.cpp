@@ -106,7 +106,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"strict-queue", 2, 2, true, 0}, Case{"snapshot-dequeue-queue", 2, 2, true, 0},
         Case{"split-dequeue-queue", 2, 2, true, 0}, Case{"hc-queue-no-reads", 2, 1, true, 0},
         Case{"versionstamp-queue", 2, 2, true, 0}, Case{"idempotent-queue", 2, 1, true, 1},
-        Case{"idempotent-priority-queue", 2, 1, true, 1}, Case{"queue", 2, 1, true, 1}));
+        Case{"idempotent-priority-queue", 2, 1, true, 1}, Case{"queue", 2, 1, true, 1},
+        // Three clients: two commits can meet one refused commit's reads in its window, and
+        // the relation keeps only the first (footprint.h's ExecutionDependence).
+        Case{"skip-on-conflict-queue", 3, 1, true, 0}, Case{"hc-queue", 3, 1, true, 0}));
 
 // Larger scopes take minutes of full search: run with the `long` label (CONTEND_DPOR_LONG=1).
 class LargerScopes : public testing::TestWithParam<Case> {};
@@ -130,6 +133,7 @@ INSTANTIATE_TEST_SUITE_P(Long, LargerScopes,
                                          Case{"queue", 2, 3, true, 0},
                                          Case{"priority-queue", 3, 1, true, 0},
                                          Case{"idempotent-queue", 2, 2, false, 1},
+                                         Case{"idempotent-queue", 3, 1, true, 1},
                                          Case{"checked-dequeue-queue", 2, 2, false, 1},
                                          Case{"skip-on-conflict-queue", 2, 2, false, 1},
                                          Case{"hc-queue", 2, 2, false, 0},

@@ -238,6 +238,21 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
   if (options_.reduce) add_races(steps, node_of);
 }
 
+// ExecutionDependence leaves out a refused commit's dependence on the conflicting commits after
+// its first one, so no race reverses it with those; the refused commit must still be tried
+// before all of them, where it may apply. Sleep sets see to it (the commits explored at the
+// first's node sleep until the refused commit runs), and as a guard its thread is also tried at
+// the first's node: when the commit is that thread's next step there, it runs before them all.
+void DporExplorer::try_refusal_first(const std::vector<ResolvedStep>& steps,
+                                     const std::vector<std::size_t>& node_of,
+                                     const ExecutionDependence& depends, std::size_t refused) {
+  const long first = depends.first_conflict(refused);
+  if (first < 0) return;
+  SearchNode& e = nodes_[node_of[static_cast<std::size_t>(first)]];
+  const int thread = steps[refused].thread;
+  e.backtrack |= has(e.enabled, thread) ? bit(thread) : e.enabled;
+}
+
 void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
                              const std::vector<std::size_t>& node_of) {
   const std::size_t n = steps.size();
@@ -329,6 +344,7 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
             has(initials, steps[j].thread) ? bit(steps[j].thread) : bit(lowest(initials));
       }
     }
+    try_refusal_first(steps, node_of, depends, j);
   }
 }
 

@@ -139,6 +139,9 @@ class DporExplorer {
  private:
   bool advance();
   void add_races(const std::vector<ResolvedStep>& steps, const std::vector<std::size_t>& node_of);
+  void try_refusal_first(const std::vector<ResolvedStep>& steps,
+                         const std::vector<std::size_t>& node_of,
+                         const ExecutionDependence& depends, std::size_t refused);
   DporOptions options_;
   std::vector<SearchNode> nodes_;
   std::size_t follow_ = 0;

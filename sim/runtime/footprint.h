@@ -116,6 +116,9 @@ class ExecutionDependence {
   ExecutionDependence(const std::vector<ResolvedStep>& steps, DependenceRule rule);
   // REQUIRES: k < j, both indexes of `steps`.
   bool operator()(std::size_t k, std::size_t j) const;
+  // For a commit refused by a conflict, the index of the first conflicting commit after its read
+  // version; -1 for every other step (or when the log shows none).
+  long first_conflict(std::size_t step) const { return first_conflict_[step]; }
 
  private:
   // Whether the dependence of `commit` and the refused commit `refused` is only the conflict
