@@ -21,7 +21,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
       if (run.run_type != Run::RT_Iteration || run.iterations == 0) continue;
-      times_[run.benchmark_name()] = run.GetAdjustedRealTime();
+      times_[without_time_kind(run.benchmark_name())] = run.GetAdjustedRealTime();
     }
   }
   void Finalize() override {
@@ -38,6 +38,18 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
 
  private:
+  // A benchmark timed by hand (UseManualTime) compares with a baseline timed by the clock.
+  static std::string without_time_kind(std::string name) {
+    for (const char* suffix : {"/real_time", "/manual_time"}) {
+      const std::string tail(suffix);
+      if (name.size() > tail.size() &&
+          name.compare(name.size() - tail.size(), tail.size(), tail) == 0) {
+        name.resize(name.size() - tail.size());
+      }
+    }
+    return name;
+  }
+
   std::map<std::string, double> times_;
 };
 
