@@ -109,8 +109,8 @@ bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule
 // that keeps the remaining dependent pairs in order, that first commit still lies between the
 // attempt's read version (the fetch depends on it) and its commit, so the commit is still
 // refused, and a refused commit wrote nothing any other step could see: moving the others
-// across it changes no outcome. (The attempt whose commit would apply is reached by reversing
-// the race with that first commit, after which the next one is first.)
+// across it changes no outcome. (The order where the commit comes before all of them, and may
+// apply, is still tried: dpor.cpp's try_refusal_first.)
 class ExecutionDependence {
  public:
   ExecutionDependence(const std::vector<ResolvedStep>& steps, DependenceRule rule);
