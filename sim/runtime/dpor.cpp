@@ -215,24 +215,25 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
     if (!nodes_[i].fault) node_of.push_back(i);
   }
   CONTEND_ASSERT(node_of.size() == log.steps.size(), "every step has one scheduling node");
+  // Resized, not cleared: each step resolves into the storage the last run's step at its index
+  // left, so the ranges are copied without allocating once the buffers have grown.
   std::vector<ResolvedStep>& steps = resolved_;
-  steps.clear();
-  steps.reserve(log.steps.size());
+  steps.resize(log.steps.size());
   for (std::size_t k = 0; k < log.steps.size(); ++k) {
-    steps.push_back(resolve_step(log.steps[k], log, complete));
+    resolve_step_into(steps[k], log.steps[k], log, complete);
     // A step whose node and fault nodes all lie before the node this execution changed ran
     // exactly as before: its footprint is recorded already.
     const std::size_t next_node = k + 1 < node_of.size() ? node_of[k + 1] : nodes_.size();
     if (follow_ > 0 && next_node < follow_ - 1) continue;
     SearchNode& node = nodes_[node_of[k]];
-    CONTEND_ASSERT(node.thread == steps.back().thread, "a step ran on another thread");
+    CONTEND_ASSERT(node.thread == steps[k].thread, "a step ran on another thread");
     const auto thread = static_cast<std::size_t>(node.thread);
     if (node.footprints.size() <= thread) node.footprints.resize(thread + 1);
     auto& slot = node.footprints[thread];
     if (slot) {
-      merge_into(*slot, steps.back());
+      merge_into(*slot, steps[k]);
     } else {
-      slot = std::make_shared<ResolvedStep>(steps.back());
+      slot = std::make_shared<ResolvedStep>(steps[k]);
     }
   }
   if (options_.reduce) add_races(steps, node_of);

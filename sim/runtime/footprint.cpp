@@ -41,31 +41,44 @@ bool store_dependent(const ResolvedStep& a, const ResolvedStep& b, bool broken_r
 
 }  // namespace
 
-ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool final_reads) {
-  ResolvedStep r;
+void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog& log,
+                       bool final_reads) {
   r.thread = step.thread;
   r.completes = step.completes;
   r.invokes = step.invokes;
-  if (step.snapshot_attempt != 0) {
-    r.snapshot = true;
-    r.snapshot_attempt = step.snapshot_attempt;
+  r.snapshot = step.snapshot_attempt != 0;
+  r.snapshot_attempt = step.snapshot_attempt;
+  r.version_sensitive = false;
+  r.reads.clear();
+  if (r.snapshot) {
     auto it = log.attempts.find(step.snapshot_attempt);
     CONTEND_ASSERT(it != log.attempts.end(), "a read version was taken for an unknown attempt");
-    r.reads = it->second.reads;
     r.version_sensitive = it->second.version_sensitive;
-    if (!final_reads && !it->second.ended) r.reads = {every_key()};
+    if (!final_reads && !it->second.ended) {
+      r.reads.push_back(every_key());
+    } else {
+      r.reads = it->second.reads;
+    }
   }
-  if (step.commit_attempt != 0) {
-    r.resolved = true;
-    r.applied = step.applied;
-    r.conflicted = step.conflicted;
-    r.commit_attempt = step.commit_attempt;
+  r.resolved = step.commit_attempt != 0;
+  r.commit_attempt = step.commit_attempt;
+  r.applied = step.applied;
+  r.conflicted = step.conflicted;
+  r.checked.clear();
+  r.written.clear();
+  r.refused_writes.clear();
+  if (r.resolved) {
     r.checked = step.checked;
     r.written = step.written;
     r.refused_writes = step.refused_writes;
     auto it = log.attempts.find(step.commit_attempt);
     if (it != log.attempts.end()) r.version_sensitive |= it->second.version_sensitive;
   }
+}
+
+ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool final_reads) {
+  ResolvedStep r;
+  resolve_step_into(r, step, log, final_reads);
   return r;
 }
 

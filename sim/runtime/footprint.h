@@ -92,6 +92,10 @@ struct ResolvedStep {
 // With `final_reads` false (the run has not finished), an attempt that has not ended may read
 // more: its read version fetch is taken to depend on every key.
 ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool final_reads);
+// The same into `r`, every field assigned: a caller that resolves run after run reuses the
+// storage of its ranges.
+void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog& log,
+                       bool final_reads);
 
 // Which dependence relation: the store's alone, or with the real-time order of operations.
 struct DependenceRule {
