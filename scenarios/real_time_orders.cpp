@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <type_traits>
 
 #include "base/invariant.h"
@@ -339,6 +340,60 @@ Relation relation_of_executed(const OperationMasks& ops) {
   return r;
 }
 
+// Per operation invoked in the steps, every operation that completes before its invocation in
+// some schedule of the class: one completed before the steps began, or completed by another step
+// that the invoking step does not precede in the dependence order. No schedule's relation holds
+// more.
+Relation every_possible_precedence(const std::vector<StepSet>& before, const OperationMasks& ops) {
+  Relation possible(ops.operations, 0);
+  for (std::size_t j = 0; j < before.size(); ++j) {
+    if (ops.invokes[j] == 0) continue;
+    std::uint64_t completed = ops.completed_before;
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      if (i != j && ops.completes[i] != 0 && !before[i].has(j)) completed |= ops.completes[i];
+    }
+    for (std::uint64_t b = ops.invokes[j]; b != 0; b &= b - 1)
+      possible[static_cast<std::size_t>(std::countr_zero(b))] = completed;
+  }
+  return possible;
+}
+
+// A schedule whose relation is `possible` (every precedence some schedule has), when one exists:
+// then it is the class's only most ordered relation. Built greedily: a ready step that invokes
+// nothing is taken at once (it can only add completions), and a ready invoking step once every
+// completion its invocations can follow has happened. Either move keeps `possible` reachable when
+// it was: in a schedule that reaches it, moving the step taken up to here breaks no dependence
+// and only moves completions earlier. When nothing ready can be taken without losing a
+// precedence, no schedule has them all.
+std::optional<std::vector<std::size_t>> schedule_with_every_precedence(
+    const std::vector<StepSet>& before, const OperationMasks& ops, const Relation& possible) {
+  const std::size_t n = before.size();
+  std::vector<std::size_t> order;
+  order.reserve(n);
+  StepSet done(n);
+  std::uint64_t completed = ops.completed_before;
+  auto loses_nothing = [&](std::size_t i) {
+    for (std::uint64_t b = ops.invokes[i]; b != 0; b &= b - 1) {
+      if ((possible[static_cast<std::size_t>(std::countr_zero(b))] & ~completed) != 0) {
+        return false;
+      }
+    }
+    return true;
+  };
+  while (order.size() < n) {
+    bool took = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (done.has(i) || !before[i].within(done) || !loses_nothing(i)) continue;
+      completed |= ops.completes[i];
+      done.add(i);
+      order.push_back(i);
+      took = true;
+    }
+    if (!took) return std::nullopt;
+  }
+  return order;
+}
+
 }  // namespace
 
 RealTimeOrders most_ordered_schedules(const std::vector<ResolvedStep>& steps, const StepLog& log,
@@ -355,8 +410,16 @@ RealTimeOrders most_ordered_schedules(const std::vector<ResolvedStep>& steps, co
     only.executed_is_most_ordered = true;
     return only;
   }
-  std::map<Relation, std::vector<std::size_t>> leaves = every_relation(before, ops);
   const Relation executed = relation_of_executed(ops);
+  const Relation possible = every_possible_precedence(before, ops);
+  if (std::optional<std::vector<std::size_t>> order =
+          schedule_with_every_precedence(before, ops, possible)) {
+    RealTimeOrders only;
+    only.orders.push_back(std::move(*order));
+    only.executed_is_most_ordered = executed == possible;
+    return only;
+  }
+  std::map<Relation, std::vector<std::size_t>> leaves = every_relation(before, ops);
   CONTEND_ASSERT(!leaves.empty(), "no schedule of the class");
   RealTimeOrders out;
   bool executed_covered = false;

@@ -12,9 +12,13 @@
 // This unit finds them, one schedule per distinct most-ordered relation.
 //
 // How: a completion taken as early as its dependences allow only adds precedences, and a step
-// that neither invokes nor completes changes none, so both are taken as soon as they are ready;
-// the search branches only on which ready invoking step comes next, remembers the (steps taken,
-// precedences so far) states it has seen, and keeps the relations no other one contains.
+// that neither invokes nor completes changes none, so both are taken as soon as they are ready.
+// First, a greedy pass looks for one schedule with every precedence any schedule of the class
+// has (each invocation taken only once all it can follow completed); when there is one, its
+// relation is the only most ordered one (priority-queue 3 x 2: 58% of the classes the executed
+// schedule does not settle; hc-queue 3 x 2: 98%). Otherwise the search branches only on which ready
+// invoking step comes next, remembers the (steps taken, precedences so far) states it has seen, and
+// keeps the relations no other one contains.
 //
 // Invariants: every order returned is a permutation of the log's steps that keeps every dependent
 // pair in its executed order (replaying it reaches the same store outcomes); the relations of the

@@ -4,8 +4,13 @@
 #include "scenarios/real_time_orders.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <utility>
 
 namespace contend {
 namespace {
@@ -155,6 +160,160 @@ TEST(RealTimeOrders, TheReorderedHistoryMovesEachStepsEventsAndKeepsTheRestInPla
     processes.push_back(h[i].process);
   }
   EXPECT_EQ(processes, (std::vector<std::int64_t>{5, 1, 1, 0, 0, 5}));
+}
+
+// ---- every most ordered relation, against every schedule of small random classes ----
+
+// An operation by (process, its index among the process's operations).
+using OpName = std::pair<int, int>;
+// Which operations completed (in an earlier step) before each operation's invocation.
+using Precedences = std::set<std::pair<OpName, OpName>>;
+
+// A random execution of 2 or 3 clients, each with 1 or 2 operations over 1 to 3 steps, in a
+// random interleaving; some steps take a read version of an attempt that reads "a" or "b", or
+// commit a write of one of them (the store dependences the schedules must keep).
+Execution random_execution() {
+  const int clients = *rc::gen::inRange(2, 4);
+  std::vector<std::vector<std::vector<std::pair<EventType, int>>>> programs(clients);
+  for (int c = 0; c < clients; ++c) {
+    const int operations = *rc::gen::inRange(1, 3);
+    auto& steps = programs[static_cast<std::size_t>(c)];
+    for (int k = 0; k < operations; ++k) {
+      // The invocation joins the last step (which completed the previous operation) or opens one.
+      if (steps.empty() || *rc::gen::arbitrary<bool>()) steps.emplace_back();
+      steps.back().push_back({EventType::invoke, c});
+      for (int gap = *rc::gen::inRange(0, 2); gap > 0; --gap)
+        steps.emplace_back();
+      steps.emplace_back().push_back({EventType::ok, c});
+    }
+  }
+  Execution x;
+  std::vector<std::size_t> next(static_cast<std::size_t>(clients), 0);
+  std::uint64_t attempt = 0;
+  for (;;) {
+    std::vector<int> ready;
+    for (int c = 0; c < clients; ++c) {
+      if (next[static_cast<std::size_t>(c)] < programs[static_cast<std::size_t>(c)].size()) {
+        ready.push_back(c);
+      }
+    }
+    if (ready.empty()) break;
+    const int c = *rc::gen::elementOf(ready);
+    const std::size_t k =
+        x.step(c, programs[static_cast<std::size_t>(c)][next[static_cast<std::size_t>(c)]++]);
+    const KeyRange key = *rc::gen::arbitrary<bool>() ? KeyRange{Bytes("a"), Bytes("b")}
+                                                     : KeyRange{Bytes("b"), Bytes("c")};
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0:
+        x.log.steps[k].snapshot_attempt = ++attempt;
+        x.log.attempts[attempt].reads = {key};
+        x.log.attempts[attempt].ended = true;
+        break;
+      case 1:
+        x.log.steps[k].commit_attempt = ++attempt;
+        x.log.steps[k].applied = true;
+        x.log.steps[k].written = {key};
+        break;
+      default:
+        break;
+    }
+  }
+  return x;
+}
+
+// The precedences of a schedule: an invocation follows the completions of the steps before its
+// own (most_ordered_schedules' reading: a step that completes one operation and invokes the next
+// does not order them).
+Precedences precedences_of(const Execution& x, const std::vector<std::size_t>& order) {
+  std::map<std::int64_t, OpName> op_of_event;
+  std::map<int, int> count;
+  std::map<int, int> open;
+  for (const model::Event& e : x.history) {
+    const int p = static_cast<int>(e.process);
+    if (e.type == EventType::invoke) open[p] = count[p]++;
+    op_of_event[e.index] = {p, open[p]};
+  }
+  Precedences out;
+  std::vector<OpName> completed;
+  for (std::size_t k : order) {
+    std::vector<OpName> completed_here;
+    for (std::int64_t e : x.log.steps[k].events) {
+      const OpName op = op_of_event[e];
+      if (x.history[static_cast<std::size_t>(e)].type == EventType::ok) {
+        completed_here.push_back(op);
+        continue;
+      }
+      for (const OpName& a : completed)
+        out.insert({a, op});
+    }
+    completed.insert(completed.end(), completed_here.begin(), completed_here.end());
+  }
+  return out;
+}
+
+// Every schedule that keeps each dependent pair (ExecutionDependence) in its executed order.
+std::vector<std::vector<std::size_t>> every_schedule(const std::vector<ResolvedStep>& steps) {
+  const ExecutionDependence depends(steps, DependenceRule{});
+  const std::size_t n = steps.size();
+  std::vector<std::vector<std::size_t>> out;
+  std::vector<std::size_t> order;
+  std::vector<bool> done(n, false);
+  std::function<void()> extend = [&] {
+    if (order.size() == n) {
+      out.push_back(order);
+      return;
+    }
+    for (std::size_t j = 0; j < n; ++j) {
+      if (done[j]) continue;
+      bool ready = true;
+      for (std::size_t i = 0; i < j && ready; ++i)
+        ready = done[i] || !depends(i, j);
+      if (!ready) continue;
+      done[j] = true;
+      order.push_back(j);
+      extend();
+      order.pop_back();
+      done[j] = false;
+    }
+  };
+  extend();
+  return out;
+}
+
+RC_GTEST_PROP(RealTimeOrders, GivesExactlyTheMaximalRelationsOfEverySchedule, ()) {
+  const Execution x = random_execution();
+  const std::vector<ResolvedStep> steps = resolved(x.log);
+  std::set<Precedences> relations;
+  for (const std::vector<std::size_t>& order : every_schedule(steps))
+    relations.insert(precedences_of(x, order));
+  std::set<Precedences> maximal;
+  for (const Precedences& r : relations) {
+    const bool dominated =
+        std::any_of(relations.begin(), relations.end(), [&](const Precedences& o) {
+          return o != r && std::includes(o.begin(), o.end(), r.begin(), r.end());
+        });
+    if (!dominated) maximal.insert(r);
+  }
+  const RealTimeOrders got = most_ordered_schedules(steps, x.log, x.history);
+  const ExecutionDependence depends(steps, DependenceRule{});
+  std::set<Precedences> given;
+  for (const std::vector<std::size_t>& order : got.orders) {
+    for (std::size_t a = 0; a < order.size(); ++a) {
+      for (std::size_t b = a + 1; b < order.size(); ++b) {
+        if (order[b] < order[a]) RC_ASSERT(!depends(order[b], order[a]));
+      }
+    }
+    RC_ASSERT(given.insert(precedences_of(x, order)).second);
+  }
+  RC_ASSERT(given == maximal);
+  const std::vector<std::size_t> executed = [&] {
+    std::vector<std::size_t> o(steps.size());
+    for (std::size_t k = 0; k < o.size(); ++k)
+      o[k] = k;
+    return o;
+  }();
+  if (got.executed_is_most_ordered)
+    RC_ASSERT(maximal == std::set<Precedences>{precedences_of(x, executed)});
 }
 
 }  // namespace
