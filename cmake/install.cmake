@@ -80,7 +80,7 @@ install(DIRECTORY ${CONTEND_ROOT}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMP
         PATTERN .gitignore EXCLUDE)
 
 # A Debian package of the above: `cpack -G DEB --config build/CPackConfig.cmake` gives
-# contend_<version>_<arch>.deb, installed under /usr. The binary's shared libraries (libfmt9,
+# contend_<version>_<arch>.deb, installed under /usr. The binary's shared libraries (libfmt9, libmimalloc2.0,
 # libtomlplusplus3, libstdc++6, ...) come from dpkg-shlibdeps; the -dev packages are what the
 # installed CMake package's find_dependency calls and the static libraries' links need.
 set(CPACK_PACKAGE_NAME contend)

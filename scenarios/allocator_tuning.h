@@ -13,6 +13,9 @@
 // count can only be raised by a tunable glibc reads once, at start-up, from GLIBC_TUNABLES, so a
 // process that wants it starts itself again, once, with the tunable added. A GLIBC_TUNABLES that
 // already sets glibc.malloc.tcache_count is left as it is (that is also how to opt out).
+//
+// A program linked with mimalloc (CONTEND_MIMALLOC, scenarios/CMakeLists.txt) needs neither:
+// both functions do nothing there.
 #pragma once
 
 #include <string>
@@ -33,7 +36,7 @@ inline constexpr const char* kThreadCacheTunable = "glibc.malloc.tcache_count=10
 // tunable is set; returns only when it is set already or the restart failed (then the process
 // goes on with glibc's default: slower, the same results). Call first thing in main.
 inline void restart_with_larger_thread_cache([[maybe_unused]] char** argv) {
-#if defined(__GLIBC__) && defined(__linux__)
+#if defined(__GLIBC__) && defined(__linux__) && !CONTEND_MIMALLOC
   const char* current = std::getenv("GLIBC_TUNABLES");
   std::string tunables = current != nullptr ? current : "";
   if (tunables.find("glibc.malloc.tcache_count") != std::string::npos) return;
@@ -45,7 +48,7 @@ inline void restart_with_larger_thread_cache([[maybe_unused]] char** argv) {
 }
 
 inline void keep_freed_memory_for_reuse() {
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && !CONTEND_MIMALLOC
   constexpr int kTrimThresholdBytes = 256 << 20;  // return memory only past 256 MiB free at top
   constexpr int kMmapThresholdBytes = 32 << 20;   // blocks below 32 MiB come from the heap
   mallopt(M_TRIM_THRESHOLD, kTrimThresholdBytes);

@@ -18,7 +18,7 @@ build_dir=${BUILD_DIR:-$root/build}
 
 packages=(build-essential g++ cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
-          libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev)
+          libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev libmimalloc-dev)
 
 # The HTML report test renders in headless Chromium; the history converter's and the CI recipes'
 # tests run python3 (the latter parses YAML). (dpkg-shlibdeps, for the .deb test, comes with
