@@ -4,9 +4,12 @@
 // most ordered schedules, and the search with 2 jobs beside what the machine gives two
 // independent searches at once. Counters: executions per search and per second of search.
 // `ratio` lines at the end compare times; the executions counters give the reduction.
+// With CONTEND_BENCH_LONG=1 it also times priority-queue 3 x 2 over every plan (about a minute).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <string_view>
 #include <thread>
 
 #include "bench/ratio_reporter.h"
@@ -23,6 +26,22 @@ Scenario queue_scope(int clients, int operations) {
   s.clients = clients;
   s.operations_per_client = operations;
   s.checks = {"fast", "accounting", "serializability"};
+  return s;
+}
+
+// scenarios/priority-queue.toml at another scope: push, pop and peek at both ends, priorities
+// 0 to 3 (a plan depends only on which operations have a positive weight).
+Scenario priority_queue_scope(int clients, int operations) {
+  Scenario s = queue_scope(clients, operations);
+  s.name = "priority-queue";
+  s.recipe = "priority-queue";
+  s.mix.push = 4;
+  s.mix.pop_min = 2;
+  s.mix.peek_min = 1;
+  s.mix.pop_max = 1;
+  s.mix.peek_max = 1;
+  s.priority_min = 0;
+  s.priority_max = 3;
   return s;
 }
 
@@ -119,9 +138,27 @@ BENCHMARK(BM_TwoIndependentSearches)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
 
+// Every plan of priority-queue 3 x 2, one job: 11,995 plans, 2,089,650 classes (the scope alone;
+// `contend explore` searches the smaller scopes first and counts 2,092,359).
+void BM_DporPriorityQueue3x2AllPlans(benchmark::State& state) {
+  search(state, priority_queue_scope(3, 2), true, true, 1);
+}
+
+bool long_benchmarks_wanted() {
+  const char* wanted = std::getenv("CONTEND_BENCH_LONG");
+  return wanted != nullptr && std::string_view(wanted) == "1";
+}
+
 }  // namespace
 }  // namespace contend
 
 int main(int argc, char** argv) {
+  if (contend::long_benchmarks_wanted()) {
+    benchmark::RegisterBenchmark("long/priority_queue_3x2_all_plans",
+                                 contend::BM_DporPriorityQueue3x2AllPlans)
+        ->Unit(benchmark::kSecond)
+        ->Iterations(1)
+        ->UseRealTime();
+  }
   return contend::bench::run_with_ratios(argc, argv);
 }
