@@ -17,16 +17,12 @@
 #include "scenarios/real_time_orders.h"
 #include "scenarios/runner.h"
 #include "scenarios/search_checkpoint.h"
+#include "scenarios/search_units.h"
 #include "sim/runtime/dpor.h"
 
 namespace contend {
 
 namespace {
-
-struct Unit {
-  std::size_t plan = 0;
-  int thread = 0;
-};
 
 struct Checked {
   SeedRun run;
@@ -103,102 +99,6 @@ Scenario with_plan(const Scenario& s, Plan plan) {
     c.operations_per_client = std::max(c.operations_per_client, static_cast<int>(p.size()));
   c.plan = std::move(plan);
   return c;
-}
-
-DporOptions dpor_options(const ExhaustiveOptions& o) {
-  DporOptions d;
-  d.max_faults = o.max_faults;
-  d.max_preemptions = o.max_preemptions;
-  d.reduce = o.reduce;
-  d.broken_independence = o.broken_independence;
-  d.real_time_dependence = o.real_time_by_schedule;
-  return d;
-}
-
-// A plan's root: the threads ready at the first step and, for the reduction, each one's first
-// step over every fault choice it may take. Units are the root's children in thread order; the
-// unit of thread t starts with the threads before it asleep (they were explored as units of
-// their own), so a class whose first steps of threads 0 and t commute is searched once, not in
-// both units — the sleep sets of one search, cut at its root.
-struct Root {
-  std::uint64_t enabled = 0;
-  std::vector<std::shared_ptr<ResolvedStep>> first_steps;  // by thread (reduction only)
-};
-
-// Runs `path` (extended with default choices) to its end; the first step, resolved.
-ResolvedStep first_step_of(const Scenario& planned, const ExhaustiveOptions& o,
-                           std::vector<SearchNode>& path, std::size_t follow) {
-  auto run = std::make_shared<DporRun>(&path, follow, dpor_options(o));
-  SeedRun seed_run = run_seed(planned, o.seed, RunControls{false, false, run, true, false});
-  CONTEND_ASSERT(!run->diverged() && !seed_run.step_log.steps.empty(),
-                 "a root probe did not replay its first step");
-  return resolve_step(seed_run.step_log.steps.front(), seed_run.step_log,
-                      seed_run.metrics.bound == BoundHit::none);
-}
-
-// Thread `thread`'s first step merged over the fault choices inside it (the fault nodes between
-// the root and the next scheduling node), within the fault budget. Null when the step offers more
-// combinations than a probe tries: the thread is then never put to sleep at the root (sound, only
-// less reduced).
-std::shared_ptr<ResolvedStep> probe_first_step(const Scenario& planned, const ExhaustiveOptions& o,
-                                               int thread) {
-  SearchNode root;
-  root.thread = thread;
-  std::vector<SearchNode> path{root};
-  auto merged = std::make_shared<ResolvedStep>(first_step_of(planned, o, path, 1));
-  constexpr int kFaultCombinationsMax = 4096;
-  for (int combination = 1;; ++combination) {
-    if (combination > kFaultCombinationsMax) return nullptr;
-    std::size_t fault_nodes = 1;
-    while (fault_nodes < path.size() && path[fault_nodes].fault)
-      ++fault_nodes;
-    std::size_t i = fault_nodes;
-    for (; i-- > 1;) {
-      SearchNode& n = path[i];
-      if (n.choice + 1 < n.options && n.faults_before + 1 <= o.max_faults) break;
-    }
-    if (i == 0) return merged;
-    ++path[i].choice;
-    path.resize(i + 1);
-    merge_into(*merged, first_step_of(planned, o, path, i + 1));
-  }
-}
-
-// The threads ready at a plan's first step (one run; its units are cut from them).
-std::uint64_t probe_enabled(const Scenario& planned, const ExhaustiveOptions& o) {
-  std::vector<SearchNode> nodes;
-  auto probe = std::make_shared<DporRun>(&nodes, 0, dpor_options(o));
-  run_seed(planned, o.seed, RunControls{false, false, probe, true, false});
-  return nodes.empty() ? 0 : nodes.front().enabled;
-}
-
-// Each ready thread's first step, for the reduction's sleep sets at the root: a run per thread
-// and fault choice, so only the plans that have units to search get them.
-void probe_first_steps(const Scenario& planned, const ExhaustiveOptions& o, Root& root) {
-  if (!o.reduce) return;
-  for (std::uint64_t t = root.enabled; t != 0; t &= t - 1) {
-    const int thread = std::countr_zero(t);
-    root.first_steps.resize(static_cast<std::size_t>(thread) + 1);
-    root.first_steps[static_cast<std::size_t>(thread)] = probe_first_step(planned, o, thread);
-  }
-}
-
-// The root node of `thread`'s unit: the threads before it asleep, with their first steps.
-SearchNode unit_root(const Root& root, int thread) {
-  SearchNode n;
-  n.enabled = root.enabled;
-  n.thread = thread;
-  n.done = std::uint64_t{1} << thread;
-  n.backtrack = n.done;
-  // Copies: the unit records its own thread's first step into its root, and units run in parallel.
-  n.footprints.resize(root.first_steps.size());
-  for (std::size_t q = 0; q < root.first_steps.size(); ++q) {
-    if (root.first_steps[q]) n.footprints[q] = std::make_shared<ResolvedStep>(*root.first_steps[q]);
-  }
-  for (std::size_t q = 0; q < static_cast<std::size_t>(thread); ++q) {
-    if (q < n.footprints.size() && n.footprints[q]) n.sleep |= std::uint64_t{1} << q;
-  }
-  return n;
 }
 
 std::vector<std::string> fault_notes(const StepLog& log) {
@@ -365,7 +265,9 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     r = saved.resume->result;
     explorer.resume(saved.resume->explorer);
   } else {
-    explorer.start_from({unit_root(root, unit.thread)}, 1);
+    std::vector<SearchNode> path = unit_path(root, unit);
+    const std::size_t fixed = path.size();
+    explorer.start_from(std::move(path), fixed);
   }
   std::int64_t since_saved = 0;
   auto save = [&] {
@@ -422,13 +324,14 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
 // 3: a unit keeps its outcomes as digests (outcome.h), not in readable form.
 // 4: a unit that found a violation is not kept as finished (3 kept it without its counterexample,
 // and a resumed search for every violation lost it).
-constexpr int kUnitCutVersion = 4;
+// 5: a search with few root units is cut below the root (search_units.h).
+constexpr int kUnitCutVersion = 5;
 
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
-      "cut={}|{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}|real_time={}|"
-      "shard={}/{}",
-      kUnitCutVersion, s.file, s.recipe, s.clients, s.operations_per_client,
+      "cut={}|units={}|{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}|"
+      "real_time={}|shard={}/{}",
+      kUnitCutVersion, o.units_wanted, s.file, s.recipe, s.clients, s.operations_per_client,
       o.all_plans ? "all" : "seed", o.seed, o.max_faults,
       o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
       o.real_time_by_schedule ? "scheduled" : "most-ordered", o.shard.index, o.shard.count);
@@ -534,27 +437,23 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   r.plans = static_cast<std::int64_t>(plans.size());
   std::vector<Scenario> planned;
   std::vector<Root> roots;
-  std::vector<Unit> all_units;
-  std::vector<std::int64_t> budgets;
   for (std::size_t p = 0; p < plans.size(); ++p) {
     planned.push_back(with_plan(s, plans[p]));
-    roots.push_back(Root{probe_enabled(planned.back(), o), {}});
-    const std::uint64_t threads = roots.back().enabled;
-    const auto count = static_cast<std::int64_t>(std::max(1, std::popcount(threads)));
-    for (std::uint64_t t = threads; t != 0; t &= t - 1) {
-      all_units.push_back(Unit{p, std::countr_zero(t)});
-      budgets.push_back(std::max<std::int64_t>(1, o.max_executions / count));
-    }
+    roots.push_back(Root{probe_enabled(planned.back(), o), false, {}});
   }
-  // This shard's units, in order.
+  const std::vector<Unit> all_units = cut_units(planned, roots, o);
+  std::vector<std::int64_t> units_of_plan(plans.size(), 0);
+  for (const Unit& u : all_units)
+    ++units_of_plan[u.plan];
+  // This shard's units, in order; a plan's budget is shared evenly by its units.
   std::vector<Unit> units;
   std::vector<std::int64_t> unit_budgets;
   for (std::size_t u = 0; u < all_units.size(); ++u) {
     if (o.shard.includes(u, 0)) {
       const std::size_t p = all_units[u].plan;
-      if (units.empty() || units.back().plan != p) probe_first_steps(planned[p], o, roots[p]);
+      probe_first_steps(planned[p], o, roots[p]);
       units.push_back(all_units[u]);
-      unit_budgets.push_back(budgets[u]);
+      unit_budgets.push_back(std::max<std::int64_t>(1, o.max_executions / units_of_plan[p]));
     }
   }
   r.units = static_cast<std::int64_t>(units.size());
@@ -570,9 +469,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     }
   }
   for (const auto& [index, progress] : partial) {
-    const std::vector<SearchNode>& path = progress.explorer.nodes;
-    if (index >= units.size() || path.empty() || path.front().thread != units[index].thread ||
-        progress.explorer.fixed_depth != 1) {
+    if (index >= units.size() || !progress_belongs_to(progress.explorer, units[index])) {
       r.error = o.checkpoint_file + ": the progress saved for unit " + std::to_string(index) +
                 " is not that unit's";
       return r;

@@ -1,13 +1,14 @@
 // Exhaustive search of a scenario's scope: every plan (or the seed's), every schedule up to
 // equivalence (dpor.h), every placement of at most `max_faults` faults — and what it proved.
 //
-// The work is cut into units, one per (plan, thread that takes the first step): a unit's subtree
-// is searched by one DporExplorer, with the threads before its own asleep at the root (their
-// first steps are probed once per plan), so units do not search a class twice. The cut is the same
-// whatever the jobs or shards, so the executions counted, the outcomes and the first violation are
-// the same too: `jobs` runs units on threads (one world per thread at a time), `shard` K/N takes
-// every N-th unit, and a checkpoint file records finished units and where each running unit's
-// search stands, so a stopped search resumes where it was (search_checkpoint.h).
+// The work is cut into units (search_units.h): one per (plan, thread that takes the first step),
+// and when that gives few, subtrees further down. A unit's subtree is searched by one
+// DporExplorer, with the threads taken by earlier units asleep at its cut nodes, so units do not
+// search a class twice. The cut is the same whatever the jobs or shards, so the executions counted,
+// the outcomes and the first violation are the same too: `jobs` runs units on threads (one world
+// per thread at a time), `shard` K/N takes every N-th unit, and a checkpoint file records finished
+// units and where each running unit's search stands, so a stopped search resumes where it was
+// (search_checkpoint.h).
 //
 // Smallest first (`minimise`, when stopping at the first violation): every fault budget up to the
 // asked one and, within it, every smaller scope (fewer operations in all, then fewer clients) is
@@ -54,6 +55,10 @@ struct ExhaustiveOptions {
   bool real_time_by_schedule = false;
   std::int64_t max_executions = 20'000'000;  // per plan, shared evenly by its units
   std::size_t max_plans = 200'000;
+  // Units are cut below the root until the search has this many (search_units.h); 1 keeps one
+  // unit per plan and first thread. The totals do not depend on it, only how finely jobs, shards
+  // and checkpoints share the search out (and how many runs sleep sets abandon).
+  std::size_t units_wanted = 64;
   int jobs = 1;
   Shard shard;
   std::string checkpoint_file;  // "" = none

@@ -1,0 +1,72 @@
+// How the exhaustive search (exhaustive.h) cuts its tree into units that jobs, shards and
+// checkpoints share out: a unit is a subtree below a fixed path, searched by one DporExplorer.
+//
+// The cut explores every ready thread at each node of a unit's fixed path — a superset of what
+// the reduction would try there, which is always sound — and keeps the sleep sets of one search
+// across it: at a cut node, the threads taken by earlier units (sibling order: thread number)
+// sleep in the later ones, with the footprint of their step there, until a step dependent with
+// theirs runs. So no class is searched in two units, and a unit whose threads all sleep is dropped.
+//
+// Depth: one unit per (plan, thread ready at the first step) — a search of many plans has units
+// enough. When the root gives fewer than `units_wanted` (the seed's plan, a few plans), every unit
+// is cut one node deeper, level by level, until there are that many or the cut stops adding units.
+// Cutting below the root needs the sleep-set footprints of every thread at every cut node, found
+// by probe runs; it is done only without faults and without a preemption bound, where a cut node
+// has no fault choices above it to enumerate and no bound that would forbid one of its threads.
+// The cut depends on the scope alone, never on jobs or shards, so every shard sees the same units
+// and the totals, outcomes and first violation do not depend on how the units were shared out.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "scenarios/exhaustive.h"
+#include "scenarios/scenario.h"
+#include "sim/runtime/dpor.h"
+
+namespace contend {
+
+// A plan's root: the threads ready at the first step and, for the reduction, each one's first
+// step over every fault choice it may take (null: more combinations than a probe tries; that
+// thread is then never put to sleep, which is sound, only less reduced).
+struct Root {
+  std::uint64_t enabled = 0;
+  bool probed = false;  // first_steps holds the probes (reduction only)
+  std::vector<std::shared_ptr<ResolvedStep>> first_steps;  // by thread
+};
+
+// A subtree of one plan's search. A root unit (empty `path`) is the subtree of `thread`'s first
+// step, its node built from the root's probes when the unit runs; a deeper unit's `path` is every
+// node from the root to its own, the last a scheduling node, all fixed.
+struct Unit {
+  std::size_t plan = 0;
+  int thread = 0;                // the thread that takes the first step
+  std::vector<SearchNode> path;  // shares its footprints: copy with unit_path before searching
+};
+
+inline constexpr std::size_t kCutDepthMax = 8;
+
+DporOptions dpor_options(const ExhaustiveOptions& options);
+
+// The threads ready at a plan's first step (one run).
+std::uint64_t probe_enabled(const Scenario& planned, const ExhaustiveOptions& options);
+
+// Each ready thread's first step, for the sleep sets at the root (a run per thread and fault
+// choice). Does nothing without the reduction or when done already.
+void probe_first_steps(const Scenario& planned, const ExhaustiveOptions& options, Root& root);
+
+// Every plan's units, in plan order and, within a plan, in the order one search would take them.
+// Probes each plan's first steps when it cuts below the root. REQUIRES: roots[p].enabled set.
+std::vector<Unit> cut_units(const std::vector<Scenario>& planned, std::vector<Root>& roots,
+                            const ExhaustiveOptions& options);
+
+// The nodes a unit's explorer starts from (DporExplorer::start_from, all fixed), with footprints
+// of its own: the explorer merges into them, and units run in parallel.
+// REQUIRES: for a root unit with the reduction, probe_first_steps ran on `root`.
+std::vector<SearchNode> unit_path(const Root& root, const Unit& unit);
+
+// Whether a saved progress lies in the unit's subtree (its fixed nodes are the unit's).
+bool progress_belongs_to(const DporProgress& progress, const Unit& unit);
+
+}  // namespace contend
