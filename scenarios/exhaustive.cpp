@@ -263,6 +263,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
   VerdictCache cache;
   if (saved.resume != nullptr) {
     r = saved.resume->result;
+    r.stopped_at.reset();
     explorer.resume(saved.resume->explorer);
   } else {
     std::vector<SearchNode> path = unit_path(root, unit);
@@ -278,7 +279,9 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
   };
   while (true) {
     if (r.executions + r.blocked >= budget) {
+      if (!explorer.has_next()) break;  // its last run was the subtree's last
       save();
+      if (!r.violation) r.stopped_at = explorer.progress();
       return r;
     }
     if (since_saved >= o.checkpoint_every) save();
@@ -290,7 +293,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     explorer.finish(*run, c.run.step_log, complete);
     ++since_saved;
     runs.ran();
-    if (run->blocked()) {
+    if (explorer.last_blocked()) {
       ++r.blocked;
       continue;
     }
@@ -369,6 +372,7 @@ std::map<std::size_t, UnitResult> run_units(
         if (done.count(i) != 0) continue;
       }
       if (o.stop_at_first_violation && units[i].plan > stop_after.load()) continue;
+      if (budgets[i] == 0) continue;  // waits for what other units leave (share_unused_budget)
       auto resume = partial.find(i);
       UnitResult r = run_unit(
           planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i], stop_after,
@@ -422,6 +426,77 @@ void total(const std::vector<Unit>& units, std::map<std::size_t, UnitResult>& do
   if (o.collect_outcomes) r.outcomes = std::move(outcomes);
 }
 
+// ---- budgets ----
+
+// A plan's budget (max_executions) is shared evenly by its units at first. Units are of very
+// different sizes, so when some end under their share and others hit it, what the first left
+// is shared evenly again by the others (the remainder a run each, in unit order), which go on
+// from where they stopped — round after round until no unit is left stopped or nothing is left. A
+// round's shares depend only on the results of the rounds before it, so the totals do not depend on
+// the jobs. A shard shares out its own units' part of each plan's budget.
+constexpr int kBudgetRoundsMax = 1000;
+
+// Share `k` (0-based) of `total` split into `parts` as evenly as whole runs allow.
+std::int64_t even_share(std::int64_t total, std::int64_t parts, std::int64_t k) {
+  return total / parts + (k < total % parts ? 1 : 0);
+}
+
+// Each plan's budget for this shard: its units' first shares (without shards, the whole budget).
+std::vector<std::int64_t> budgets_by_plan(const std::vector<Unit>& units,
+                                          const std::vector<std::int64_t>& unit_budgets,
+                                          std::size_t plans) {
+  std::vector<std::int64_t> out(plans, 0);
+  for (std::size_t i = 0; i < units.size(); ++i)
+    out[units[i].plan] += unit_budgets[i];
+  return out;
+}
+
+// Gives the units a budget stopped what their plan has left, to go on from where they stopped;
+// false when there is nothing to go on with.
+bool share_unused_budget(const std::vector<Unit>& units,
+                         const std::vector<std::int64_t>& plan_budgets, const ExhaustiveOptions& o,
+                         std::map<std::size_t, UnitResult>& done,
+                         std::map<std::size_t, UnitProgress>& partial,
+                         std::vector<std::int64_t>& unit_budgets) {
+  std::vector<std::int64_t> used(plan_budgets.size(), 0);
+  // Per plan: the units waiting for budget, stopped by it or never started (a first share of 0).
+  std::vector<std::vector<std::size_t>> waiting(plan_budgets.size());
+  for (std::size_t index = 0; index < units.size(); ++index) {
+    auto it = done.find(index);
+    if (it == done.end()) {
+      waiting[units[index].plan].push_back(index);
+      continue;
+    }
+    const UnitResult& r = it->second;
+    if (r.violation && o.stop_at_first_violation) return false;
+    used[units[index].plan] += r.executions + r.blocked;
+    if (r.stopped_at) waiting[units[index].plan].push_back(index);
+  }
+  bool shared = false;
+  for (std::size_t p = 0; p < plan_budgets.size(); ++p) {
+    const auto count = static_cast<std::int64_t>(waiting[p].size());
+    const std::int64_t spare = plan_budgets[p] - used[p];
+    for (std::int64_t k = 0; k < count && spare > 0; ++k) {
+      const std::int64_t share = even_share(spare, count, k);
+      if (share == 0) break;
+      const std::size_t index = waiting[p][static_cast<std::size_t>(k)];
+      shared = true;
+      auto it = done.find(index);
+      if (it == done.end()) {
+        unit_budgets[index] = share;
+        continue;
+      }
+      UnitResult& r = it->second;
+      unit_budgets[index] = r.executions + r.blocked + share;
+      DporProgress at = std::move(*r.stopped_at);
+      r.stopped_at.reset();
+      partial[index] = UnitProgress{std::move(r), std::move(at)};
+      done.erase(it);
+    }
+  }
+  return shared;
+}
+
 ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   ExhaustiveResult r;
   const RecipeInfo* info = find_recipe(s.recipe);
@@ -443,8 +518,9 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   }
   const std::vector<Unit> all_units = cut_units(planned, roots, o);
   std::vector<std::int64_t> units_of_plan(plans.size(), 0);
+  std::vector<std::int64_t> rank_in_plan;  // by unit: its place among its plan's units
   for (const Unit& u : all_units)
-    ++units_of_plan[u.plan];
+    rank_in_plan.push_back(units_of_plan[u.plan]++);
   // This shard's units, in order; a plan's budget is shared evenly by its units.
   std::vector<Unit> units;
   std::vector<std::int64_t> unit_budgets;
@@ -453,7 +529,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
       const std::size_t p = all_units[u].plan;
       probe_first_steps(planned[p], o, roots[p]);
       units.push_back(all_units[u]);
-      unit_budgets.push_back(std::max<std::int64_t>(1, o.max_executions / units_of_plan[p]));
+      unit_budgets.push_back(even_share(o.max_executions, units_of_plan[p], rank_in_plan[u]));
     }
   }
   r.units = static_cast<std::int64_t>(units.size());
@@ -475,7 +551,11 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
       return r;
     }
   }
-  done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint);
+  const std::vector<std::int64_t> plan_budgets = budgets_by_plan(units, unit_budgets, plans.size());
+  for (int round = 0; round < kBudgetRoundsMax; ++round) {
+    done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint);
+    if (!share_unused_budget(units, plan_budgets, o, done, partial, unit_budgets)) break;
+  }
   checkpoint.flush();
   r.checkpoint_error = checkpoint.write_error();
   total(units, done, o, r);

@@ -36,6 +36,9 @@ struct UnitResult {
   std::optional<ExhaustiveFinding> violation;
   std::int64_t resumed =
       0;  // of the executions and abandoned, those the checkpoint held (not saved)
+  // Where the unit's budget stopped it, to go on from when unused budget is shared out (kept in
+  // memory; the file has its own copy through Checkpoint::progressed).
+  std::optional<DporProgress> stopped_at;
 };
 
 // A unit stopped on the way: what it found so far and where its search stands.

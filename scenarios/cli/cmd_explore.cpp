@@ -127,7 +127,8 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--seed", args->seed,
                   "World seed (random: the first seed; default: the scenario's first)");
-  cmd->add_option("--schedules", args->schedules, "Schedule budget")
+  cmd->add_option("--schedules", args->schedules,
+                  "Schedule budget (dpor: runs per plan, shared by its units; default 20000000)")
       ->check(CLI::Range(std::int64_t{1}, INT64_MAX));
   cmd->add_option("--depth", args->depth, "PCT bug depth d")->check(CLI::Range(1, 64));
   cmd->add_option("--max-preemptions", args->max_preemptions,

@@ -173,6 +173,13 @@ std::shared_ptr<DporRun> DporExplorer::begin() {
   return std::make_shared<DporRun>(&nodes_, follow_, options_);
 }
 
+bool DporExplorer::has_next() const {
+  if (exhausted_) return false;
+  if (!started_) return true;
+  DporExplorer copy = *this;  // advance() moves the path on
+  return copy.advance();
+}
+
 bool DporExplorer::advance() {
   for (std::size_t i = nodes_.size(); i-- > fixed_depth_;) {
     SearchNode& n = nodes_[i];
@@ -205,11 +212,6 @@ bool DporExplorer::advance() {
 
 void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
   CONTEND_ASSERT(!run.diverged(), "re-executing a path met different choices: nondeterminism");
-  if (run.blocked()) {
-    ++blocked_;
-  } else {
-    ++executions_;
-  }
   std::vector<std::size_t> node_of;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     if (!nodes_[i].fault) node_of.push_back(i);
@@ -236,7 +238,58 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
       slot = std::make_shared<ResolvedStep>(steps[k]);
     }
   }
+  last_blocked_ = run.blocked();
+  if (options_.reduce && complete && !run.blocked() && !options_.max_preemptions) {
+    const std::size_t asleep_at = first_step_asleep(steps, node_of);
+    if (asleep_at < steps.size()) {
+      last_blocked_ = true;
+      node_of.resize(asleep_at);  // the races of the steps before it (resolved_ keeps its storage)
+    }
+  }
+  if (last_blocked_) {
+    ++blocked_;
+  } else {
+    ++executions_;
+  }
   if (options_.reduce) add_races(steps, node_of);
+}
+
+// A node made by this run judged its sleep set with the step before it in flight: a read version
+// fetch whose attempt had not ended was taken to read every key (footprint.h), so it woke every
+// sleeping thread that commits. Now the attempts' reads are known: each new node keeps asleep
+// the threads that final reads leave asleep (a superset: the fetch read less). A node whose
+// thread sleeps then is where the run became equivalent to one explored before: the rest of
+// the run is dropped as a blocked run's would be, and the node goes on with a thread that is
+// awake there, when one is.
+std::size_t DporExplorer::first_step_asleep(const std::vector<ResolvedStep>& steps,
+                                            const std::vector<std::size_t>& node_of) {
+  for (std::size_t k = 1; k < steps.size(); ++k) {
+    if (node_of[k] < follow_) continue;  // followed: its sleep set was judged by an earlier run
+    const SearchNode& prev = nodes_[node_of[k - 1]];
+    SearchNode& node = nodes_[node_of[k]];
+    std::uint64_t asleep = 0;
+    for (std::uint64_t q = (prev.sleep | prev.done) & ~bit(prev.thread); q != 0; q &= q - 1) {
+      const auto index = static_cast<std::size_t>(lowest(q));
+      if (index >= prev.footprints.size() || index >= node.footprints.size()) continue;
+      const auto& footprint = prev.footprints[index];
+      if (!footprint || dependent(*footprint, steps[k - 1], options_.rule())) continue;
+      asleep |= bit(lowest(q));
+      node.footprints[index] = footprint;
+    }
+    CONTEND_ASSERT((node.sleep & ~asleep) == 0,
+                   "a thread asleep with the step in flight woke with its final reads");
+    node.sleep = asleep;
+    if (!has(asleep, node.thread)) continue;
+    const std::uint64_t awake = node.enabled & ~asleep & ~node.done;
+    if (awake != 0) {
+      node.backtrack |= bit(lowest(awake));
+      nodes_.resize(node_of[k] + 1);
+    } else {
+      nodes_.resize(node_of[k]);  // every ready thread sleeps: as a run blocked there
+    }
+    return k;
+  }
+  return steps.size();
 }
 
 // ExecutionDependence leaves out a refused commit's dependence on the conflicting commits after
@@ -256,10 +309,10 @@ void DporExplorer::try_refusal_first(const std::vector<ResolvedStep>& steps,
 
 void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
                              const std::vector<std::size_t>& node_of) {
-  const std::size_t n = steps.size();
+  const std::size_t n = node_of.size();  // the run's first n steps (the rest was dropped)
   int threads = 0;
-  for (const ResolvedStep& s : steps)
-    threads = std::max(threads, s.thread + 1);
+  for (std::size_t k = 0; k < n; ++k)
+    threads = std::max(threads, steps[k].thread + 1);
   const auto t_count = static_cast<std::size_t>(threads);
   // pos[k]: 1-based position of step k among its thread's steps; clock[k]: vector clock.
   std::vector<int> pos(n);

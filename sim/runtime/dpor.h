@@ -11,6 +11,10 @@
 // step's node, for a thread that can start the reversed order; sleep sets keep a thread that
 // was already explored from a node asleep until a step dependent with its step runs, and an
 // execution in which every ready thread sleeps is abandoned (it is equivalent to one explored).
+// A read version fetch whose attempt has not ended may still read any key, so it wakes every
+// sleeping commit while the run goes on; when the run ends, the sleep sets of the nodes it made
+// are judged again with the attempts' final reads, and a run whose thread sleeps at one of them
+// is abandoned from there after all (its tail and the subtrees below it are never explored).
 // A step's ranges depend on the data it saw, so the racing step that a reversal moves first is
 // judged by what it may do there (footprint.h's as_reversed) when the reversal's first threads
 // are chosen.
@@ -124,9 +128,14 @@ class DporExplorer {
   std::shared_ptr<DporRun> begin();
   void finish(DporRun& run, const StepLog& log, bool complete);
   bool exhausted() const { return exhausted_; }
+  // Whether begin() would give another execution (it is not called: the search stays where it is).
+  bool has_next() const;
   const std::vector<SearchNode>& path() const { return nodes_; }
   std::int64_t executions() const { return executions_; }
   std::int64_t blocked() const { return blocked_; }
+  // Whether the last finished run was abandoned as equivalent to one explored before: blocked
+  // on its way, or found so once its attempts' reads were known (then not to be judged).
+  bool last_blocked() const { return last_blocked_; }
   // The last finished run's steps, resolved (its attempts' reads final when it completed).
   const std::vector<ResolvedStep>& resolved_steps() const { return resolved_; }
   // Starts from a given prefix instead of the root (a shard's subtree, a unit).
@@ -138,6 +147,8 @@ class DporExplorer {
 
  private:
   bool advance();
+  std::size_t first_step_asleep(const std::vector<ResolvedStep>& steps,
+                                const std::vector<std::size_t>& node_of);
   void add_races(const std::vector<ResolvedStep>& steps, const std::vector<std::size_t>& node_of);
   void try_refusal_first(const std::vector<ResolvedStep>& steps,
                          const std::vector<std::size_t>& node_of,
@@ -148,6 +159,7 @@ class DporExplorer {
   std::size_t fixed_depth_ = 0;  // nodes above this never change (a shard's root)
   bool started_ = false;
   bool exhausted_ = false;
+  bool last_blocked_ = false;
   std::int64_t executions_ = 0;
   std::int64_t blocked_ = 0;
   std::vector<ResolvedStep> resolved_;
