@@ -346,17 +346,15 @@ std::string scope_key(const Scenario& scoped_scenario, int faults) {
 }
 
 // Runs the units of this shard, `jobs` at a time; results by unit index.
-std::map<std::size_t, UnitResult> run_units(
-    const std::vector<Scenario>& planned, const std::vector<Root>& roots,
-    const std::vector<Unit>& units, const std::vector<std::int64_t>& budgets,
-    const ExhaustiveOptions& o, std::map<std::size_t, UnitResult> done,
-    const std::map<std::size_t, UnitProgress>& partial, Checkpoint& checkpoint) {
+std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned,
+                                            const std::vector<Root>& roots,
+                                            const std::vector<Unit>& units,
+                                            const std::vector<std::int64_t>& budgets,
+                                            const ExhaustiveOptions& o,
+                                            std::map<std::size_t, UnitResult> done,
+                                            const std::map<std::size_t, UnitProgress>& partial,
+                                            Checkpoint& checkpoint, ProgressMeter& meter) {
   std::mutex mutex;
-  ProgressMeter meter(
-      o, ExhaustiveProgress{planned.empty() ? 0 : planned.front().clients,
-                            planned.empty() ? 0 : planned.front().operations_per_client,
-                            o.max_faults, 0, static_cast<std::int64_t>(done.size()),
-                            static_cast<std::int64_t>(units.size())});
   std::atomic<std::size_t> next{0};
   // The lowest plan index that showed a violation: later units need not run.
   std::atomic<std::size_t> stop_after{SIZE_MAX};
@@ -552,8 +550,13 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     }
   }
   const std::vector<std::int64_t> plan_budgets = budgets_by_plan(units, unit_budgets, plans.size());
+  // One meter for every round: a long search's runs and finished units count on across them.
+  ProgressMeter meter(o, ExhaustiveProgress{s.clients, s.operations_per_client, o.max_faults, 0,
+                                            static_cast<std::int64_t>(done.size()),
+                                            static_cast<std::int64_t>(units.size())});
   for (int round = 0; round < kBudgetRoundsMax; ++round) {
-    done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint);
+    done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint,
+                     meter);
     if (!share_unused_budget(units, plan_budgets, o, done, partial, unit_budgets)) break;
   }
   checkpoint.flush();

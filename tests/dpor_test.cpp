@@ -514,18 +514,18 @@ TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
   std::remove(file.c_str());
 }
 
-TEST(Progress, ALongSearchReportsItsRunsAsTheyPassEachMultiple) {
-  ExhaustiveOptions o = options(true, true);
+// Every report of a search, checked: runs pass each multiple of 5 once, and only grow.
+void expect_progress_counts_on(const Scenario& s, ExhaustiveOptions o) {
   o.jobs = 2;
   o.progress_every = 5;
   std::vector<ExhaustiveProgress> seen;
   o.on_progress = [&seen](const ExhaustiveProgress& p) { seen.push_back(p); };  // one at a time
-  const ExhaustiveResult r = explore_exhaustively(scope("queue", 2, 2), o);
+  const ExhaustiveResult r = explore_exhaustively(s, o);
   ASSERT_TRUE(r.exhausted);
   ASSERT_FALSE(seen.empty()) << "no progress reported over " << r.executions << " executions";
   for (std::size_t k = 0; k < seen.size(); ++k) {
-    EXPECT_EQ(seen[k].clients, 2);
-    EXPECT_EQ(seen[k].operations, 2);
+    EXPECT_EQ(seen[k].clients, s.clients);
+    EXPECT_EQ(seen[k].operations, s.operations_per_client);
     EXPECT_GE(seen[k].runs, static_cast<std::int64_t>(k + 1) * 5) << "report " << k;
     EXPECT_LE(seen[k].runs, r.executions + r.blocked) << "report " << k;
     EXPECT_LE(seen[k].units_done, seen[k].units) << "report " << k;
@@ -533,6 +533,18 @@ TEST(Progress, ALongSearchReportsItsRunsAsTheyPassEachMultiple) {
       EXPECT_GT(seen[k].runs, seen[k - 1].runs) << "report " << k;
     }
   }
+}
+
+TEST(Progress, ALongSearchReportsItsRunsAsTheyPassEachMultiple) {
+  expect_progress_counts_on(scope("queue", 2, 2), options(true, true));
+}
+
+TEST(Progress, RunsCountOnAcrossTheRoundsThatShareABudget) {
+  const Scenario s = scope("queue", 3, 2);
+  const ExhaustiveResult whole = explore_exhaustively(s, options(true, false));
+  ExhaustiveOptions o = options(true, false);
+  o.max_executions = whole.executions + whole.blocked;  // the large units need a second round
+  expect_progress_counts_on(s, o);
 }
 
 TEST(Checkpoint, AResumedSearchForEveryViolationStillHasItsCounterexample) {
