@@ -14,13 +14,14 @@ std::uint64_t bit(int thread) {
   return std::uint64_t{1} << thread;
 }
 
-// Runs `path` (its first `follow` nodes followed, then extended with default choices) to its end.
+// Runs `path` (its first `follow` nodes followed, then extended with default choices) to its end;
+// `blocked_out`, when given, learns whether the run ended blocked (asleep everywhere).
 SeedRun probe_run(const Scenario& planned, const ExhaustiveOptions& o,
-                  std::vector<SearchNode>& path, std::size_t follow, DporRun** run_out = nullptr) {
+                  std::vector<SearchNode>& path, std::size_t follow, bool* blocked_out = nullptr) {
   auto run = std::make_shared<DporRun>(&path, follow, dpor_options(o));
   SeedRun seed_run = run_seed(planned, o.seed, RunControls{false, false, run, true, false});
   CONTEND_ASSERT(!run->diverged(), "a probe did not replay the path it followed");
-  if (run_out != nullptr) *run_out = run.get();
+  if (blocked_out != nullptr) *blocked_out = run->blocked();
   return seed_run;
 }
 
@@ -83,14 +84,14 @@ std::optional<std::vector<Unit>> children_of(const Scenario& planned, const Exha
                                              const Unit& unit) {
   std::vector<SearchNode> path = unit.path;
   const std::size_t fixed = path.size();
-  DporRun* probe = nullptr;
-  probe_run(planned, o, path, fixed, &probe);
+  bool probe_blocked = false;
+  probe_run(planned, o, path, fixed, &probe_blocked);
   std::size_t at = fixed;
   while (at < path.size() && path[at].fault)
     ++at;
   std::vector<Unit> out;
   if (at == path.size()) {
-    if (probe->blocked()) return out;
+    if (probe_blocked) return out;
     return std::nullopt;
   }
   std::size_t steps_before = 0;
