@@ -1,10 +1,11 @@
 // The exhaustive search: the reduced search (dpor) beside the full search over the same choices
 // (its baseline), on the measure — queue, 3 clients x 2 operations, the seed's plan —
 // the reduced search that schedules every real-time order instead of judging each class by its
-// most ordered schedules, and the search with 2 jobs beside what the machine gives two
-// independent searches at once. Counters: executions per search and per second of search.
-// `ratio` lines at the end compare times; the executions counters give the reduction.
-// With CONTEND_BENCH_LONG=1 it also times priority-queue 3 x 2 over every plan (about a minute).
+// most ordered schedules, the search with 2 jobs beside what the machine gives two
+// independent searches at once, and 2 jobs on one plan with and without sizing its units. Counters:
+// executions per search and per second of search. `ratio` lines at the end compare times; the
+// executions counters give the reduction. With CONTEND_BENCH_LONG=1 it also times priority-queue 3
+// x 2 over every plan (about a minute).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -45,9 +46,17 @@ Scenario priority_queue_scope(int clients, int operations) {
   return s;
 }
 
+Scenario hc_queue_scope(int clients, int operations) {
+  Scenario s = queue_scope(clients, operations);
+  s.name = "hc-queue";
+  s.recipe = "hc-queue";
+  return s;
+}
+
 void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_plans, int jobs,
-            bool real_time_by_schedule = false) {
+            bool real_time_by_schedule = false, bool sized = true) {
   ExhaustiveOptions o;
+  if (!sized) o.sizing_runs = 0;
   o.reduce = reduce;
   o.real_time_by_schedule = real_time_by_schedule;
   o.all_plans = all_plans;
@@ -107,6 +116,33 @@ void BM_DporQueue3x2AllPlansTwoJobs(benchmark::State& state) {
 }
 BENCHMARK(BM_DporQueue3x2AllPlansTwoJobs)
     ->Name("jobs_2/queue_3x2_all_plans")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// One plan whose classes crowd into a few of the units cut below the root (hc-queue 3 x 2, the
+// seed's plan: 44,294 classes, one unit of 67 holding 56% of the runs unless sizing cuts it
+// again): one job, two jobs, and two jobs without sizing.
+void BM_DporHcQueue3x2(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 2), true, false, 1);
+}
+BENCHMARK(BM_DporHcQueue3x2)
+    ->Name("baseline/hc_queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_DporHcQueue3x2TwoJobs(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 2), true, false, 2);
+}
+BENCHMARK(BM_DporHcQueue3x2TwoJobs)
+    ->Name("jobs_2/hc_queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_DporHcQueue3x2TwoJobsUnsized(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 2), true, false, 2, false, false);
+}
+BENCHMARK(BM_DporHcQueue3x2TwoJobsUnsized)
+    ->Name("jobs_2_unsized/hc_queue_3x2_seed_plan")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

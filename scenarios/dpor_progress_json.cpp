@@ -147,6 +147,30 @@ json progress_to_json(const DporProgress& progress) {
   return json{{"progress", std::move(body)}, {"digest", std::move(digest)}};
 }
 
+json nodes_to_json(const std::vector<SearchNode>& nodes) {
+  json body = json::array();
+  for (const SearchNode& n : nodes)
+    body.push_back(node_to_json(n));
+  std::string digest = digest_of(body.dump());
+  return json{{"nodes", std::move(body)}, {"digest", std::move(digest)}};
+}
+
+std::optional<std::vector<SearchNode>> nodes_from_json(const json& j, std::string& error) {
+  try {
+    const json& body = j.at("nodes");
+    if (digest_of(body.dump()) != j.at("digest").get<std::string>()) {
+      refuse("its digest does not match its contents (edited or cut short)");
+    }
+    std::vector<SearchNode> nodes;
+    for (const json& n : body)
+      nodes.push_back(node_from_json(n));
+    return nodes;
+  } catch (const std::exception& e) {
+    error = std::string("a unit's path: ") + e.what();
+    return std::nullopt;
+  }
+}
+
 std::optional<DporProgress> progress_from_json(const json& j, std::string& error) {
   try {
     const json& body = j.at("progress");

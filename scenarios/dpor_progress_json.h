@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/runtime/dpor.h"
 
@@ -19,5 +20,9 @@ namespace contend {
 nlohmann::json progress_to_json(const DporProgress& progress);
 // Nothing, and `error` saying what was wrong, when `j` is not progress_to_json's output.
 std::optional<DporProgress> progress_from_json(const nlohmann::json& j, std::string& error);
+
+// A unit's fixed path (search_units.h) alone, read as strictly.
+nlohmann::json nodes_to_json(const std::vector<SearchNode>& nodes);
+std::optional<std::vector<SearchNode>> nodes_from_json(const nlohmann::json& j, std::string& error);
 
 }  // namespace contend

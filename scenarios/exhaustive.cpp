@@ -208,6 +208,12 @@ class ProgressMeter {
     next_report_ = (progress_.runs / o_.progress_every + 1) * o_.progress_every;
     o_.on_progress(progress_);
   }
+  // The units counted from here on: the search's own once sizing has cut them (its runs go on).
+  void restart_units(std::int64_t units_done, std::int64_t units) {
+    std::lock_guard lock(mutex_);
+    progress_.units_done = units_done;
+    progress_.units = units;
+  }
   // A unit searched to the end.
   void unit_done() {
     if (!enabled()) return;
@@ -271,20 +277,22 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     explorer.start_from(std::move(path), fixed);
   }
   std::int64_t since_saved = 0;
-  auto save = [&] {
+  // At a budget stop the write waits for the round's end (Checkpoint::flush): a budget that
+  // stops hundreds of units would otherwise rewrite the file once for each.
+  auto save = [&](bool now) {
     if (!r.violation && r.executions + r.blocked > 0) {
-      saved.file.progressed(saved.index, r, explorer.progress());
+      saved.file.progressed(saved.index, r, explorer.progress(), now);
     }
     since_saved = 0;
   };
   while (true) {
     if (r.executions + r.blocked >= budget) {
       if (!explorer.has_next()) break;  // its last run was the subtree's last
-      save();
+      save(false);
       if (!r.violation) r.stopped_at = explorer.progress();
       return r;
     }
-    if (since_saved >= o.checkpoint_every) save();
+    if (since_saved >= o.checkpoint_every) save(true);
     std::shared_ptr<DporRun> run = explorer.begin();
     if (!run) break;
     Checked c{run_unchecked(planned, o.seed, run, o.observe_attempts), {}};
@@ -328,7 +336,12 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
 // 4: a unit that found a violation is not kept as finished (3 kept it without its counterexample,
 // and a resumed search for every violation lost it).
 // 5: a search with few root units is cut below the root (search_units.h).
-constexpr int kUnitCutVersion = 5;
+// 6: and its units that outgrow their sizing runs are cut again (size_units).
+constexpr int kUnitCutVersion = 6;
+
+// Sizing (size_units): rounds, and the nodes a stopped unit is cut at in one round.
+constexpr int kSizingRoundsMax = 6;
+constexpr int kSizingCutLevels = 4;
 
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
@@ -495,6 +508,227 @@ bool share_unused_budget(const std::vector<Unit>& units,
   return shared;
 }
 
+// ---- sizing ----
+
+// Units cut below the root differ in size by orders of magnitude (hc-queue 3 x 2, the seed's
+// plan: one of its 67 units holds 56% of the runs), and the job that draws the largest sets the
+// search's time. So a search cut below the root sizes a shard's units before its jobs share them:
+// each round gives every unit still going sizing_runs more runs, and cuts each one its runs did
+// not finish kSizingCutLevels nodes deep (split_stopped: its search goes on in its first part,
+// the threads it has not taken at those nodes are fresh parts) — for kSizingRoundsMax rounds, while
+// the parts of one of the shard's first units (a lineage) have used under half of its budget.
+// Whether a part is cut depends on its lineage alone, never on jobs, shards or other units: the
+// units, and the totals, are the same however the search is shared out. It does depend on the
+// budget, so a checkpoint keeps the units, and a search resumed with another budget takes them.
+struct SizedUnits {
+  std::vector<Unit> units;
+  std::vector<std::int64_t> budgets;            // by unit: runs it may reach (sizing's included)
+  std::map<std::size_t, UnitResult> done;       // by unit: finished, or stopped for good
+  std::map<std::size_t, UnitProgress> partial;  // by unit: where its search stands
+};
+
+std::int64_t runs_of(const UnitResult& r) {
+  return r.executions + r.blocked;
+}
+
+std::int64_t runs_of(const SizedUnits& sized, std::size_t unit) {
+  if (auto d = sized.done.find(unit); d != sized.done.end()) return runs_of(d->second);
+  if (auto p = sized.partial.find(unit); p != sized.partial.end()) return runs_of(p->second.result);
+  return 0;
+}
+
+// Per lineage: the runs its parts have made, and how many of them are still to finish.
+struct LineageUse {
+  std::int64_t runs = 0;
+  std::int64_t going = 0;
+};
+
+std::vector<LineageUse> lineage_use(const SizedUnits& sized, std::size_t lineages) {
+  std::vector<LineageUse> use(lineages);
+  for (std::size_t i = 0; i < sized.units.size(); ++i) {
+    LineageUse& u = use[sized.units[i].lineage];
+    u.runs += runs_of(sized, i);
+    u.going += sized.done.count(i) == 0 ? 1 : 0;
+  }
+  return use;
+}
+
+// A unit its sizing runs stopped, cut kSizingCutLevels nodes deep, into `next`; as it stands
+// when it may not be cut there.
+void cut_stopped(const Scenario& planned, const ExhaustiveOptions& o, const Unit& unit,
+                 UnitResult r, SizedUnits& next) {
+  DporProgress stopped = std::move(*r.stopped_at);
+  r.stopped_at.reset();
+  Unit going = unit;
+  std::vector<Unit> fresh;  // deepest cut node first
+  for (int level = 0; level < kSizingCutLevels; ++level) {
+    std::optional<SplitUnit> split = split_stopped(planned, o, going, stopped);
+    if (!split) break;
+    going = std::move(split->units.front());
+    stopped = std::move(split->resumed);
+    for (std::size_t k = split->units.size(); k-- > 1;)
+      fresh.push_back(std::move(split->units[k]));
+  }
+  next.partial[next.units.size()] = UnitProgress{std::move(r), std::move(stopped)};
+  next.units.push_back(std::move(going));
+  // In the order one search would take them: the shallowest cut node's threads last.
+  for (auto it = fresh.rbegin(); it != fresh.rend(); ++it)
+    next.units.push_back(std::move(*it));
+}
+
+// One round's results into the next round's units, cutting the stopped units of `cut` lineages.
+SizedUnits after_sizing_round(const std::vector<Scenario>& planned, const ExhaustiveOptions& o,
+                              const SizedUnits& was, std::map<std::size_t, UnitResult> results,
+                              const std::vector<bool>& cut) {
+  std::int64_t runs = 0;  // every unit's runs: the same after the round's cuts
+  for (std::size_t i = 0; i < was.units.size(); ++i) {
+    auto it = results.find(i);
+    runs += it == results.end() ? runs_of(was, i) : runs_of(it->second);
+  }
+  SizedUnits next;
+  for (std::size_t i = 0; i < was.units.size(); ++i) {
+    const Unit& u = was.units[i];
+    const std::size_t index = next.units.size();
+    auto it = results.find(i);
+    if (it == results.end()) {  // not run this round: as it was
+      next.units.push_back(u);
+      if (auto d = was.done.find(i); d != was.done.end()) next.done[index] = d->second;
+      if (auto p = was.partial.find(i); p != was.partial.end()) next.partial[index] = p->second;
+      continue;
+    }
+    UnitResult r = std::move(it->second);
+    if (r.stopped_at && cut[u.lineage]) {
+      cut_stopped(planned[u.plan], o, u, std::move(r), next);
+      continue;
+    }
+    next.units.push_back(u);
+    if (r.stopped_at) {
+      DporProgress at = std::move(*r.stopped_at);
+      r.stopped_at.reset();
+      next.partial[index] = UnitProgress{std::move(r), std::move(at)};
+    } else {
+      next.done[index] = std::move(r);
+    }
+  }
+  std::int64_t kept = 0;
+  for (std::size_t i = 0; i < next.units.size(); ++i)
+    kept += runs_of(next, i);
+  CONTEND_ASSERT(kept == runs, "cutting the stopped units lost or doubled some of their runs");
+  return next;
+}
+
+// Each unit's budget after sizing: its runs so far and an even part of what its lineage has left.
+void share_lineage_budgets(SizedUnits& sized, const std::vector<std::int64_t>& shares) {
+  const std::vector<LineageUse> use = lineage_use(sized, shares.size());
+  std::vector<std::int64_t> rank(shares.size(), 0);
+  sized.budgets.assign(sized.units.size(), 0);
+  for (std::size_t i = 0; i < sized.units.size(); ++i) {
+    const std::size_t l = sized.units[i].lineage;
+    sized.budgets[i] = runs_of(sized, i);
+    if (sized.done.count(i) != 0) continue;
+    const std::int64_t left = std::max<std::int64_t>(0, shares[l] - use[l].runs);
+    sized.budgets[i] += even_share(left, use[l].going, rank[l]++);
+  }
+}
+
+// `units` are the shard's, `shares` their budgets; every part of a unit keeps to its budget.
+SizedUnits size_units(const std::vector<Scenario>& planned, const std::vector<Root>& roots,
+                      std::vector<Unit> units, const std::vector<std::int64_t>& shares,
+                      const ExhaustiveOptions& o, ProgressMeter& meter) {
+  SizedUnits sized;
+  sized.units = std::move(units);
+  Checkpoint none("", "", "", 1);
+  for (int round = 0; o.sizing_runs > 0 && round < kSizingRoundsMax; ++round) {
+    // A lineage runs a round only while it stays under half its budget by the round's end.
+    const std::vector<LineageUse> use = lineage_use(sized, shares.size());
+    std::vector<bool> sizing(shares.size());
+    for (std::size_t l = 0; l < shares.size(); ++l)
+      sizing[l] = use[l].going > 0 && use[l].runs + use[l].going * o.sizing_runs <= shares[l] / 2;
+    std::vector<std::int64_t> budgets(sized.units.size(), 0);
+    bool any = false;
+    for (std::size_t i = 0; i < sized.units.size(); ++i) {
+      if (sized.done.count(i) != 0 || !sizing[sized.units[i].lineage]) continue;
+      budgets[i] = runs_of(sized, i) + o.sizing_runs;
+      any = true;
+    }
+    if (!any) break;
+    meter.restart_units(static_cast<std::int64_t>(sized.done.size()),
+                        static_cast<std::int64_t>(sized.units.size()));
+    std::map<std::size_t, UnitResult> results =
+        run_units(planned, roots, sized.units, budgets, o, sized.done, sized.partial, none, meter);
+    for (const auto& [index, r] : sized.done)
+      results.erase(index);  // run_units hands the finished units back
+    std::vector<bool> cut = sizing;
+    if (round + 1 == kSizingRoundsMax) cut.assign(cut.size(), false);
+    sized = after_sizing_round(planned, o, sized, std::move(results), cut);
+  }
+  return sized;
+}
+
+// The units a checkpoint kept, checked against this search: each of a plan of it, cut from one of
+// the shard's first units.
+bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::size_t lineages,
+                       const std::string& file, std::string& error) {
+  for (std::size_t i = 0; i < saved.size(); ++i) {
+    if (saved[i].plan >= plans || saved[i].lineage >= lineages || saved[i].path.empty()) {
+      error = fmt::format("{}: unit {} is not one of this search's", file, i);
+      return false;
+    }
+  }
+  return true;
+}
+
+// Sizes the shard's units (or takes them from the checkpoint, which keeps them), and adds what the
+// checkpoint holds of them to what sizing found; false (and `error`) when the file does not fit.
+bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Root>& roots,
+                     std::vector<Unit> own, const std::vector<std::int64_t>& shares,
+                     const ExhaustiveOptions& o, Checkpoint& checkpoint, ProgressMeter& meter,
+                     SizedUnits& sized, std::string& error) {
+  std::map<std::size_t, UnitResult> saved_done;
+  std::map<std::size_t, UnitProgress> saved_partial;
+  if (!checkpoint.load(saved_done, saved_partial, error)) return false;
+  const bool cut_below_root = !own.empty() && !own.front().path.empty();
+  std::optional<std::vector<Unit>> kept;
+  if (cut_below_root && !checkpoint.saved_units(kept, error)) return false;
+  if (kept) {
+    if (!check_saved_units(*kept, planned.size(), own.size(), o.checkpoint_file, error)) {
+      return false;
+    }
+    sized.units = std::move(*kept);
+  } else if (cut_below_root) {
+    if (!saved_done.empty() || !saved_partial.empty()) {
+      error = o.checkpoint_file + ": holds units but not the cut they belong to";
+      return false;
+    }
+    sized = size_units(planned, roots, std::move(own), shares, o, meter);
+    checkpoint.save_units(sized.units, sized.done, sized.partial);
+  } else {
+    sized.units = std::move(own);
+  }
+  const std::vector<Unit>& units = sized.units;
+  for (const auto& [index, result] : saved_done) {
+    if (index >= units.size()) {
+      error = o.checkpoint_file + ": unit " + std::to_string(index) + " is not in this search";
+      return false;
+    }
+  }
+  for (const auto& [index, progress] : saved_partial) {
+    if (index >= units.size() || !progress_belongs_to(progress.explorer, units[index])) {
+      error = o.checkpoint_file + ": the progress saved for unit " + std::to_string(index) +
+              " is not that unit's";
+      return false;
+    }
+  }
+  for (auto& [index, progress] : saved_partial)
+    sized.partial[index] = std::move(progress);
+  for (auto& [index, result] : saved_done) {
+    sized.partial.erase(index);
+    sized.done[index] = std::move(result);
+  }
+  share_lineage_budgets(sized, shares);
+  return true;
+}
+
 ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   ExhaustiveResult r;
   const RecipeInfo* info = find_recipe(s.recipe);
@@ -520,43 +754,38 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   for (const Unit& u : all_units)
     rank_in_plan.push_back(units_of_plan[u.plan]++);
   // This shard's units, in order; a plan's budget is shared evenly by its units.
-  std::vector<Unit> units;
-  std::vector<std::int64_t> unit_budgets;
+  std::vector<Unit> own;
+  std::vector<std::int64_t> shares;
   for (std::size_t u = 0; u < all_units.size(); ++u) {
     if (o.shard.includes(u, 0)) {
       const std::size_t p = all_units[u].plan;
       probe_first_steps(planned[p], o, roots[p]);
-      units.push_back(all_units[u]);
-      unit_budgets.push_back(even_share(o.max_executions, units_of_plan[p], rank_in_plan[u]));
+      own.push_back(all_units[u]);
+      own.back().lineage = own.size() - 1;
+      shares.push_back(even_share(o.max_executions, units_of_plan[p], rank_in_plan[u]));
     }
   }
-  r.units = static_cast<std::int64_t>(units.size());
+  const std::vector<std::int64_t> plan_budgets = budgets_by_plan(own, shares, plans.size());
+  // One meter for sizing and every round after it: a long search's runs count on across them.
+  ProgressMeter meter(o, ExhaustiveProgress{s.clients, s.operations_per_client, o.max_faults, 0, 0,
+                                            static_cast<std::int64_t>(own.size())});
   Checkpoint checkpoint(o.checkpoint_file, o.checkpoint_identity, scope_key(s, o.max_faults),
                         o.checkpoint_every);
-  std::map<std::size_t, UnitResult> done;
-  std::map<std::size_t, UnitProgress> partial;
-  if (!checkpoint.load(done, partial, r.error)) return r;
-  for (const auto& [index, result] : done) {
-    if (index >= units.size()) {
-      r.error = o.checkpoint_file + ": unit " + std::to_string(index) + " is not in this search";
-      return r;
-    }
+  SizedUnits sized;
+  if (!units_to_search(planned, roots, std::move(own), shares, o, checkpoint, meter, sized,
+                       r.error)) {
+    return r;
   }
-  for (const auto& [index, progress] : partial) {
-    if (index >= units.size() || !progress_belongs_to(progress.explorer, units[index])) {
-      r.error = o.checkpoint_file + ": the progress saved for unit " + std::to_string(index) +
-                " is not that unit's";
-      return r;
-    }
-  }
-  const std::vector<std::int64_t> plan_budgets = budgets_by_plan(units, unit_budgets, plans.size());
-  // One meter for every round: a long search's runs and finished units count on across them.
-  ProgressMeter meter(o, ExhaustiveProgress{s.clients, s.operations_per_client, o.max_faults, 0,
-                                            static_cast<std::int64_t>(done.size()),
-                                            static_cast<std::int64_t>(units.size())});
+  const std::vector<Unit>& units = sized.units;
+  std::vector<std::int64_t>& unit_budgets = sized.budgets;
+  std::map<std::size_t, UnitResult>& done = sized.done;
+  std::map<std::size_t, UnitProgress>& partial = sized.partial;
+  r.units = static_cast<std::int64_t>(units.size());
+  meter.restart_units(static_cast<std::int64_t>(done.size()), r.units);
   for (int round = 0; round < kBudgetRoundsMax; ++round) {
     done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint,
                      meter);
+    checkpoint.flush();
     if (!share_unused_budget(units, plan_budgets, o, done, partial, unit_budgets)) break;
   }
   checkpoint.flush();

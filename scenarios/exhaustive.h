@@ -59,6 +59,10 @@ struct ExhaustiveOptions {
   // unit per plan and first thread. The totals do not depend on it, only how finely jobs, shards
   // and checkpoints share the search out (and how many runs sleep sets abandon).
   std::size_t units_wanted = 64;
+  // A search cut below the root sizes its units in rounds of this many runs each, cutting again
+  // those that do not finish (exhaustive.cpp, size_units); 0: no sizing. Outcomes do not depend
+  // on it; the runs sleep sets abandon do, and the first units' sizes, which jobs share out.
+  std::int64_t sizing_runs = 2048;
   int jobs = 1;
   Shard shard;
   std::string checkpoint_file;  // "" = none

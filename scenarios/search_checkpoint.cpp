@@ -68,6 +68,12 @@ bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>
               "); remove it or name another file";
       return false;
     }
+    if (file_.contains("units")) {  // kept apart: written as dumped once (it never changes)
+      units_ = std::move(file_["units"]);
+      file_.erase("units");
+      if (!units_.is_object()) throw std::invalid_argument("\"units\" is not an object");
+      units_dump_ = units_.dump();
+    }
     if (const json& scopes = file_.at("scopes"); scopes.contains(scope_)) {
       for (const auto& [unit, result] : scopes.at(scope_).items())
         done[unit_index(unit)] = unit_from_json(result);
@@ -90,26 +96,87 @@ bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>
 
 void Checkpoint::finished(std::size_t unit, const UnitResult& result) {
   std::lock_guard lock(mutex_);
+  if (path_.empty()) return;
+  finished_locked(unit, result);
+  if (unwritten_executions_ >= flush_every_) write_locked();
+}
+
+void Checkpoint::finished_locked(std::size_t unit, const UnitResult& result) {
   // A unit that found a violation (a search for every violation goes on to its end) is not kept:
   // the file does not hold counterexamples, so a resumed search runs it again to rebuild one.
-  if (path_.empty() || !result.exhausted || result.violation) return;
+  if (!result.exhausted || result.violation) return;
   file_["scopes"][scope_][std::to_string(unit)] = to_json(result);
   if (file_.contains("in_progress") && file_["in_progress"].contains(scope_)) {
     file_["in_progress"][scope_].erase(std::to_string(unit));
   }
   unwritten_ = true;
   unwritten_executions_ += result.executions + result.blocked - result.resumed;
-  if (unwritten_executions_ >= flush_every_) write_locked();
+}
+
+bool Checkpoint::saved_units(std::optional<std::vector<Unit>>& units, std::string& error) const {
+  std::lock_guard lock(mutex_);
+  units.reset();
+  if (path_.empty() || !units_.contains(scope_)) return true;
+  try {
+    std::vector<Unit> out;
+    for (const json& saved : units_.at(scope_)) {
+      Unit u;
+      u.plan = saved.at("plan").get<std::size_t>();
+      u.thread = saved.at("thread").get<int>();
+      u.lineage = saved.at("lineage").get<std::size_t>();
+      if (u.thread < 0 || u.thread >= kMaxThreads) {
+        throw std::invalid_argument("thread " + std::to_string(u.thread) + " out of range");
+      }
+      std::string why;
+      std::optional<std::vector<SearchNode>> path = nodes_from_json(saved.at("path"), why);
+      if (!path) throw std::invalid_argument(why);
+      u.path = std::move(*path);
+      out.push_back(std::move(u));
+    }
+    units = std::move(out);
+  } catch (const std::exception& e) {
+    error = path_ + ": its units are not a contend checkpoint's: " + e.what();
+    return false;
+  }
+  return true;
+}
+
+void Checkpoint::save_units(const std::vector<Unit>& units,
+                            const std::map<std::size_t, UnitResult>& done,
+                            const std::map<std::size_t, UnitProgress>& partial) {
+  std::lock_guard lock(mutex_);
+  if (path_.empty()) return;
+  json list = json::array();
+  for (const Unit& u : units) {
+    list.push_back(json{{"plan", u.plan},
+                        {"thread", u.thread},
+                        {"lineage", u.lineage},
+                        {"path", nodes_to_json(u.path)}});
+  }
+  units_[scope_] = std::move(list);
+  units_dump_ = units_.dump();
+  for (const auto& [index, result] : done)
+    finished_locked(index, result);
+  for (const auto& [index, progress] : partial) {
+    if (!progress.result.violation) progressed_locked(index, progress.result, progress.explorer);
+  }
+  write_locked();
 }
 
 void Checkpoint::progressed(std::size_t unit, const UnitResult& result,
-                            const DporProgress& progress) {
-  CONTEND_ASSERT(!result.violation, "a unit that found a violation saves no progress");
+                            const DporProgress& progress, bool now) {
   std::lock_guard lock(mutex_);
   if (path_.empty()) return;
+  progressed_locked(unit, result, progress);
+  unwritten_ = true;
+  if (now) write_locked();
+}
+
+void Checkpoint::progressed_locked(std::size_t unit, const UnitResult& result,
+                                   const DporProgress& progress) {
+  CONTEND_ASSERT(!result.violation, "a unit that found a violation saves no progress");
   file_["in_progress"][scope_][std::to_string(unit)] =
       json{{"result", to_json(result)}, {"explorer", progress_to_json(progress)}};
-  write_locked();
 }
 
 void Checkpoint::flush() {
@@ -132,7 +199,12 @@ void Checkpoint::write_locked() {
   bool written = false;
   {
     std::ofstream out(temporary, std::ios::binary);
-    out << file_.dump() << "\n";
+    std::string text = file_.dump();
+    if (!units_dump_.empty()) {  // file_ is an object with keys: its closing brace goes last
+      text.pop_back();
+      text += ",\"units\":" + units_dump_ + "}";
+    }
+    out << text << "\n";
     out.flush();
     written = out.good();
   }

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "scenarios/exhaustive.h"
+#include "scenarios/search_units.h"
 #include "sim/runtime/dpor.h"
 
 namespace contend {
@@ -63,11 +64,21 @@ class Checkpoint {
   // file) when the file is another search's, not a checkpoint, or cannot be written.
   bool load(std::map<std::size_t, UnitResult>& done, std::map<std::size_t, UnitProgress>& partial,
             std::string& error);
+  // The units this scope's search was cut into when the file was begun (sizing cuts them by the
+  // runs they take, so a search resumed with another budget must take them from here): nothing
+  // when the file holds none; false (and `error`) when they are malformed. REQUIRES: load().
+  bool saved_units(std::optional<std::vector<Unit>>& units, std::string& error) const;
+  // Keeps the units the search was cut into, with what sizing found of them (finished units as
+  // finished() keeps them, the others' progress), in one write.
+  void save_units(const std::vector<Unit>& units, const std::map<std::size_t, UnitResult>& done,
+                  const std::map<std::size_t, UnitProgress>& partial);
   // Records a unit that ended: searched to the end without a violation (kept), or with one, or
   // stopped at a budget (its progress, if any, is kept instead).
   void finished(std::size_t unit, const UnitResult& result);
-  // Records a unit's progress. REQUIRES: no violation found in it.
-  void progressed(std::size_t unit, const UnitResult& result, const DporProgress& progress);
+  // Records a unit's progress, written at once or with the next write (`now` false).
+  // REQUIRES: no violation found in it.
+  void progressed(std::size_t unit, const UnitResult& result, const DporProgress& progress,
+                  bool now = true);
   // Writes what finished() has not written yet.
   void flush();
   // The first write that failed, naming the file ("" when none did).
@@ -77,6 +88,8 @@ class Checkpoint {
   bool read_locked(std::istream& in, std::map<std::size_t, UnitResult>& done,
                    std::map<std::size_t, UnitProgress>& partial, std::string& error);
   void write_locked();
+  void finished_locked(std::size_t unit, const UnitResult& result);
+  void progressed_locked(std::size_t unit, const UnitResult& result, const DporProgress& progress);
   mutable std::mutex mutex_;
   std::string path_;
   std::string identity_;
@@ -85,7 +98,10 @@ class Checkpoint {
   std::int64_t unwritten_executions_ = 0;
   bool unwritten_ = false;
   std::string write_error_;
-  nlohmann::json file_ = nlohmann::json::object();
+  nlohmann::json file_ = nlohmann::json::object();  // all but the units
+  // Every scope's units (save_units), and their text: a search cut finely has megabytes of them.
+  nlohmann::json units_ = nlohmann::json::object();
+  std::string units_dump_;
 };
 
 }  // namespace contend

@@ -77,6 +77,41 @@ bool may_cut_below_root(const ExhaustiveOptions& o) {
   return o.reduce && !o.max_preemptions && o.max_faults == 0;
 }
 
+// The units below `prefix` (the nodes before a scheduling node `at`): one per thread ready and
+// awake at `at` that `taken` leaves out, each with the taken threads and the earlier siblings
+// asleep (a sibling's step there probed when `at` lacks its footprint).
+std::vector<Unit> siblings_at(const Scenario& planned, const ExhaustiveOptions& o, const Unit& unit,
+                              const std::vector<SearchNode>& prefix, SearchNode node,
+                              std::uint64_t taken) {
+  std::size_t steps_before = 0;
+  for (const SearchNode& n : prefix)
+    steps_before += n.fault ? 0 : 1;
+  const std::uint64_t awake = node.enabled & ~node.sleep & ~taken;
+  const std::uint64_t asleep = node.sleep | taken;
+  std::uint64_t earlier = 0;
+  std::vector<Unit> out;
+  for (std::uint64_t t = awake; t != 0; t &= t - 1) {
+    const int q = std::countr_zero(t);
+    node.thread = q;
+    node.done = bit(q);
+    node.backtrack = node.done;
+    node.sleep = asleep | earlier;
+    Unit child = unit;
+    child.path = prefix;
+    child.path.push_back(node);
+    if ((t & (t - 1)) != 0) {  // a later sibling sleeps on this thread's step
+      std::vector<SearchNode> probe_path = child.path;
+      const auto index = static_cast<std::size_t>(q);
+      if (node.footprints.size() <= index) node.footprints.resize(index + 1);
+      node.footprints[index] = std::make_shared<ResolvedStep>(
+          step_of(planned, o, probe_path, probe_path.size(), steps_before));
+      earlier |= bit(q);
+    }
+    out.push_back(std::move(child));
+  }
+  return out;
+}
+
 // A unit's units one node deeper: one per thread ready and awake at the next scheduling node,
 // each with the earlier ones asleep (their step there probed). Nothing when every ready thread
 // sleeps there (other units search its classes); none when the execution ends on the path.
@@ -89,39 +124,13 @@ std::optional<std::vector<Unit>> children_of(const Scenario& planned, const Exha
   std::size_t at = fixed;
   while (at < path.size() && path[at].fault)
     ++at;
-  std::vector<Unit> out;
   if (at == path.size()) {
-    if (probe_blocked) return out;
+    if (probe_blocked) return std::vector<Unit>{};
     return std::nullopt;
   }
-  std::size_t steps_before = 0;
-  for (std::size_t i = 0; i < at; ++i)
-    steps_before += path[i].fault ? 0 : 1;
   SearchNode node = path[at];
   path.resize(at);
-  const std::uint64_t awake = node.enabled & ~node.sleep;
-  std::uint64_t earlier = 0;
-  for (std::uint64_t t = awake; t != 0; t &= t - 1) {
-    const int q = std::countr_zero(t);
-    node.thread = q;
-    node.done = bit(q);
-    node.backtrack = node.done;
-    const std::uint64_t sleep = node.sleep;
-    node.sleep |= earlier;
-    Unit child{unit.plan, unit.thread, path};
-    child.path.push_back(node);
-    node.sleep = sleep;
-    if ((t & (t - 1)) != 0) {  // a later sibling sleeps on this thread's step
-      std::vector<SearchNode> probe_path = child.path;
-      const auto index = static_cast<std::size_t>(q);
-      if (node.footprints.size() <= index) node.footprints.resize(index + 1);
-      node.footprints[index] = std::make_shared<ResolvedStep>(
-          step_of(planned, o, probe_path, probe_path.size(), steps_before));
-      earlier |= bit(q);
-    }
-    out.push_back(std::move(child));
-  }
-  return out;
+  return siblings_at(planned, o, unit, path, std::move(node), 0);
 }
 
 // Every unit one level deeper; nothing when no unit has a scheduling node below its path.
@@ -190,6 +199,35 @@ std::vector<Unit> cut_units(const std::vector<Scenario>& planned, std::vector<Ro
     units = std::move(*deeper);
   }
   return units;
+}
+
+std::optional<SplitUnit> split_stopped(const Scenario& planned, const ExhaustiveOptions& o,
+                                       const Unit& unit, const DporProgress& stopped) {
+  const std::size_t fixed = stopped.fixed_depth;
+  CONTEND_ASSERT(fixed == std::max<std::size_t>(unit.path.size(), 1),
+                 "a stopped unit's progress starts below the unit's own path");
+  if (!may_cut_below_root(o) || stopped.nodes.size() <= fixed) return std::nullopt;
+  const SearchNode& at = stopped.nodes[fixed];
+  CONTEND_ASSERT(!at.fault && at.thread >= 0 && (at.done & bit(at.thread)) != 0,
+                 "a stopped search below a cut is at a scheduling node it took");
+  SplitUnit out;
+  out.resumed = stopped;
+  out.resumed.fixed_depth = fixed + 1;
+  // The going search's footprints at its fixed nodes are merged into as it goes on: its own.
+  for (std::size_t i = 0; i <= fixed; ++i) {
+    for (std::shared_ptr<ResolvedStep>& f : out.resumed.nodes[i].footprints) {
+      if (f) f = std::make_shared<ResolvedStep>(*f);
+    }
+  }
+  std::vector<SearchNode> prefix(stopped.nodes.begin(),
+                                 stopped.nodes.begin() + static_cast<std::ptrdiff_t>(fixed));
+  Unit going = unit;
+  going.path = prefix;
+  going.path.push_back(at);
+  out.units.push_back(std::move(going));
+  for (Unit& u : siblings_at(planned, o, unit, prefix, at, at.done))
+    out.units.push_back(std::move(u));
+  return out;
 }
 
 std::vector<SearchNode> unit_path(const Root& root, const Unit& unit) {

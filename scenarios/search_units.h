@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "scenarios/exhaustive.h"
@@ -43,6 +44,7 @@ struct Unit {
   std::size_t plan = 0;
   int thread = 0;                // the thread that takes the first step
   std::vector<SearchNode> path;  // shares its footprints: copy with unit_path before searching
+  std::size_t lineage = 0;       // sizing (exhaustive.cpp): the shard's first unit it was cut from
 };
 
 inline constexpr std::size_t kCutDepthMax = 8;
@@ -60,6 +62,22 @@ void probe_first_steps(const Scenario& planned, const ExhaustiveOptions& options
 // Probes each plan's first steps when it cuts below the root. REQUIRES: roots[p].enabled set.
 std::vector<Unit> cut_units(const std::vector<Scenario>& planned, std::vector<Root>& roots,
                             const ExhaustiveOptions& options);
+
+// A unit its budget stopped, cut at its first free node (its path one node longer): first the
+// unit of the thread its search is taking there, which goes on from `resumed` with what the unit
+// found so far (the subtrees of the threads it took there before are in that), then one fresh
+// unit per thread ready and awake there that it has not taken, the taken ones asleep in them.
+// Runs no search: the classes and executions are those of the unit, less the runs sleep sets
+// abandon, as for any cut.
+struct SplitUnit {
+  std::vector<Unit> units;
+  DporProgress resumed;
+};
+
+// Nothing when the unit may not be cut (search_units.h: the reduction, no preemption bound, no
+// faults) or its search stands at its fixed path. REQUIRES: `stopped` is the unit's progress.
+std::optional<SplitUnit> split_stopped(const Scenario& planned, const ExhaustiveOptions& options,
+                                       const Unit& unit, const DporProgress& stopped);
 
 // The nodes a unit's explorer starts from (DporExplorer::start_from, all fixed), with footprints
 // of its own: the explorer merges into them, and units run in parallel.

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "scenarios/exhaustive.h"
 #include "scenarios/expectation.h"
@@ -598,6 +599,95 @@ TEST(Checkpoint, ASearchStoppedInsideAUnitGoesOnFromThereWithTheSameTotals) {
   expect_same_totals(without_outcome_strings(whole), without_outcome_strings(resumed));
   // Every execution the stopped search ran was taken over, none run again.
   EXPECT_EQ(resumed.resumed, stopped.executions + stopped.blocked);
+  std::remove(file.c_str());
+}
+
+// The seed's plan, its units sized in rounds of `sizing_runs` (0: not sized).
+ExhaustiveOptions sized_options(std::int64_t sizing_runs) {
+  ExhaustiveOptions o = options(true, false);
+  o.sizing_runs = sizing_runs;
+  return o;
+}
+
+TEST(Units, SizingChangesNoOutcomeOfAnyRecipe) {
+  // Sizing rounds of 4 runs cut again every unit that takes more, deep into the search.
+  for (const auto& [recipe, clients, ops] :
+       {std::tuple{"hc-queue", 2, 3}, std::tuple{"priority-queue", 3, 2},
+        std::tuple{"idempotent-queue", 3, 2}}) {
+    const Scenario s = scope(recipe, clients, ops);
+    const ExhaustiveResult whole = explore_exhaustively(s, sized_options(0));
+    const ExhaustiveResult sized = explore_exhaustively(s, sized_options(4));
+    ASSERT_TRUE(whole.exhausted && sized.exhausted) << recipe;
+    EXPECT_GT(sized.units, whole.units) << recipe;
+    EXPECT_EQ(sized.outcomes, whole.outcomes)
+        << recipe << ": " << first_difference(whole.outcomes, sized.outcomes);
+  }
+}
+
+TEST(Units, SizingCutsTheUnitsThatOutgrowTheirRunsAndChangesNoOutcome) {
+  // Sizing rounds of 4 runs cut again every unit that takes more: many more units, the same
+  // outcomes, and the same totals whatever the jobs and shards.
+  const Scenario s = scope("queue", 3, 3);
+  const ExhaustiveResult whole = explore_exhaustively(s, sized_options(0));
+  ASSERT_TRUE(whole.exhausted);
+  const ExhaustiveOptions o = sized_options(4);
+  const ExhaustiveResult sized = explore_exhaustively(s, o);
+  ASSERT_TRUE(sized.exhausted);
+  EXPECT_GT(sized.units, 2 * whole.units);
+  EXPECT_EQ(sized.outcomes, whole.outcomes) << first_difference(whole.outcomes, sized.outcomes);
+  // Cutting this finely explores some classes twice (2,308 executions against 1,980), but never
+  // drops one: every thread ready at a cut node is tried there, and sleep sets abandon most.
+  EXPECT_GE(sized.executions, whole.executions);
+  EXPECT_LE(sized.executions, whole.executions * 5 / 4)
+      << sized.executions << " executions sized, " << whole.executions << " not";
+  ExhaustiveOptions two_jobs = o;
+  two_jobs.jobs = 2;
+  expect_same_totals(without_outcome_strings(sized),
+                     without_outcome_strings(explore_exhaustively(s, two_jobs)));
+  std::int64_t executions = 0, blocked = 0, units = 0;
+  std::set<std::string> outcomes;
+  for (std::uint64_t k = 1; k <= 2; ++k) {
+    ExhaustiveOptions part = o;
+    part.shard = Shard{k, 2};
+    const ExhaustiveResult r = explore_exhaustively(s, part);
+    EXPECT_TRUE(r.exhausted) << "shard " << k;
+    executions += r.executions;
+    blocked += r.blocked;
+    units += r.units;
+    outcomes.insert(r.outcomes.begin(), r.outcomes.end());
+  }
+  EXPECT_EQ(executions, sized.executions) << "each shard sizes its units as the whole search does";
+  EXPECT_EQ(blocked, sized.blocked);
+  EXPECT_EQ(units, sized.units);
+  EXPECT_EQ(outcomes, sized.outcomes);
+}
+
+TEST(Checkpoint, ASizedSearchResumedWithAnotherBudgetTakesTheUnitsItWasCutInto) {
+  const std::string file = fresh_checkpoint("contend-dpor-sized-checkpoint-test.json");
+  const Scenario s = scope("queue", 3, 3);
+  ExhaustiveOptions o = sized_options(4);
+  const ExhaustiveResult whole = explore_exhaustively(s, o);
+  ASSERT_TRUE(whole.exhausted);
+  o.checkpoint_file = file;
+  o.checkpoint_every = 100;
+  o.max_executions = (whole.executions + whole.blocked) / 2;  // sizing cuts less with less budget
+  const ExhaustiveResult stopped = explore_exhaustively(s, o);
+  EXPECT_FALSE(stopped.exhausted);
+  ASSERT_TRUE(read_json(file).contains("units")) << "the checkpoint does not keep the cut";
+  o.max_executions = 3'000'000;
+  const ExhaustiveResult resumed = explore_exhaustively(s, o);
+  EXPECT_TRUE(resumed.exhausted);
+  EXPECT_EQ(resumed.units, stopped.units) << "the resumed search was cut again";
+  EXPECT_EQ(resumed.outcomes, whole.outcomes) << first_difference(whole.outcomes, resumed.outcomes);
+  EXPECT_EQ(resumed.resumed, stopped.executions + stopped.blocked) << "some runs ran again";
+  // A unit's path edited in the file is refused, the file named.
+  nlohmann::json saved = read_json(file);
+  for (auto& [scope_key, units] : saved.at("units").items())
+    units.at(0).at("path").at("nodes").at(0)["thread"] = 2;
+  std::ofstream(file) << saved.dump();
+  const ExhaustiveResult refused = explore_exhaustively(s, o);
+  EXPECT_NE(refused.error.find(file), std::string::npos) << refused.error;
+  EXPECT_NE(refused.error.find("digest"), std::string::npos) << refused.error;
   std::remove(file.c_str());
 }
 
