@@ -62,6 +62,20 @@ TEST(CliExplore, ABudgetThatRunsOutIsNeverAPass) {
   EXPECT_NE(r.output.find("\"exhausted\": false"), std::string::npos) << r.output;
 }
 
+TEST(CliExplore, JsonToStandardOutputIsAllThatIsThere) {
+  // `--json -` is for scripts: stdout holds the JSON document alone, the report goes to stderr.
+  const std::string dir = scratch("json-stdout");
+  CliResult r = run_cli("explore " + small_queue(dir, 2, 2) +
+                        " --strategy dpor --plans seed --json - 2>/dev/null | cat");
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(r.output)) << r.output;
+  EXPECT_EQ(j.at("exhausted"), true);
+  EXPECT_EQ(j.at("verdict"), "linearizable");
+  CliResult words = run_cli("explore " + small_queue(dir, 2, 2) +
+                            " --strategy dpor --plans seed --json - 2>&1 >/dev/null | cat");
+  EXPECT_NE(words.output.find("VERIFIED: every execution of"), std::string::npos) << words.output;
+}
+
 TEST(CliExplore, AFaultBudgetFindsTheUnknownResultBugAndItsPathReplays) {
   const std::string dir = scratch("faults");
   const std::string scenario = small_queue(

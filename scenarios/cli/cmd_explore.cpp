@@ -149,7 +149,8 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option(
       "--checkpoint", x.options.checkpoint_file,
       "dpor: save finished units and each running unit's place here, and resume from it");
-  cmd->add_option("--json", x.json_path, "dpor: a JSON summary to FILE (- for stdout)");
+  cmd->add_option("--json", x.json_path,
+                  "dpor: a JSON summary to FILE (-: stdout, the report then on stderr)");
   cmd->add_option("--progress", x.progress_every,
                   "dpor: a progress line on stderr every N runs (default 1000000; 0: none)")
       ->check(CLI::Range(std::int64_t{0}, INT64_MAX));

@@ -76,27 +76,28 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   return j;
 }
 
-// Prints the counterexample and writes its scenario under --out; returns the file written.
-std::string report(const ExhaustiveArgs& args, const ExhaustiveFinding& f) {
+// Prints the counterexample to `text` and writes its scenario under --out; returns the file
+// written.
+std::string report(const ExhaustiveArgs& args, const ExhaustiveFinding& f, std::FILE* text) {
   const ExhaustiveOptions& o = args.options;
-  fmt::print("\ncounterexample: {} client(s) x {} operation(s), plan {}\n", f.scenario.clients,
-             f.scenario.operations_per_client, describe_plan(f.scenario.plan));
-  fmt::print("{}\n",
+  fmt::print(text, "\ncounterexample: {} client(s) x {} operation(s), plan {}\n",
+             f.scenario.clients, f.scenario.operations_per_client, describe_plan(f.scenario.plan));
+  fmt::print(text, "{}\n",
              f.minimal ? f.minimal_note : std::string("not minimised (the first execution found)"));
   if (f.faults.empty()) {
-    fmt::print("faults placed: none\n");
+    fmt::print(text, "faults placed: none\n");
   } else {
-    fmt::print("faults placed ({}):\n", f.faults.size());
+    fmt::print(text, "faults placed ({}):\n", f.faults.size());
     for (const std::string& note : f.faults)
-      fmt::print("  {}\n", note);
+      fmt::print(text, "  {}\n", note);
   }
-  fmt::print("verdict: {}\n  {}\n\n", f.verdict.summary(), f.verdict.explanation);
+  fmt::print(text, "verdict: {}\n  {}\n\n", f.verdict.summary(), f.verdict.explanation);
   std::string error;
   auto nodes = parse_path(f.path, error);
   if (nodes) {
     auto run = std::make_shared<DporRun>(&*nodes, nodes->size(), DporOptions{});
     RunControls controls{true, false, run, true};
-    print_trace(stdout, run_seed(f.scenario, o.seed, std::move(controls)));
+    print_trace(text, run_seed(f.scenario, o.seed, std::move(controls)));
   }
   std::string file;
   if (!args.out_dir.empty()) {
@@ -110,10 +111,10 @@ std::string report(const ExhaustiveArgs& args, const ExhaustiveFinding& f) {
     }
   }
   if (file.empty()) {
-    fmt::print("\nreproduce: save the scenario (--out DIR writes it), then\n  {}\n",
+    fmt::print(text, "\nreproduce: save the scenario (--out DIR writes it), then\n  {}\n",
                replay_command_for("<counterexample.toml>", o, f));
   } else {
-    fmt::print("\nwrote {}\nreproduce: {}\n", file, replay_command_for(file, o, f));
+    fmt::print(text, "\nwrote {}\nreproduce: {}\n", file, replay_command_for(file, o, f));
   }
   return file;
 }
@@ -132,12 +133,14 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
     }
     o.shard = *shard;
   }
-  fmt::print(
-      "exhaustive search of {} ({}, {} client(s) x {} operation(s)), plans: {}, "
-      "faults <= {}, preemptions: {}, {} job(s)\n",
-      scenario.file, scenario.recipe, scenario.clients, scenario.operations_per_client,
-      o.all_plans && scenario.plan.empty() ? "all" : "the seed's", o.max_faults,
-      o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
+  // With --json - the JSON is all there is on stdout, for scripts; the words go to stderr.
+  std::FILE* text = args.json_path == "-" ? stderr : stdout;
+  fmt::print(text,
+             "exhaustive search of {} ({}, {} client(s) x {} operation(s)), plans: {}, "
+             "faults <= {}, preemptions: {}, {} job(s)\n",
+             scenario.file, scenario.recipe, scenario.clients, scenario.operations_per_client,
+             o.all_plans && scenario.plan.empty() ? "all" : "the seed's", o.max_faults,
+             o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
   const auto start = std::chrono::steady_clock::now();
   o.progress_every = args.progress_every;
   o.on_progress = [start](const ExhaustiveProgress& p) {
@@ -154,11 +157,11 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
     return 2;
   }
   for (const auto& [verdict, n] : r.verdicts)
-    fmt::print("  {:<32} {}\n", verdict, n);
+    fmt::print(text, "  {:<32} {}\n", verdict, n);
   const std::string statement = proof_statement(scenario, o, r);
   std::string file;
-  if (r.violation) file = report(args, *r.violation);
-  fmt::print("\n{}\n", statement);
+  if (r.violation) file = report(args, *r.violation, text);
+  fmt::print(text, "\n{}\n", statement);
   if (!args.json_path.empty()) {
     const std::string text = summary_json(scenario, args, r, statement, file).dump(2) + "\n";
     if (args.json_path == "-") {
