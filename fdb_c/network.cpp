@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "base/invariant.h"
+#include "base/splitmix.h"
 
 namespace contend::fdb {
 
@@ -82,10 +83,7 @@ void Network::run_in_seeded_order(std::unique_lock<std::mutex>& lock) {
       continue;
     }
     // splitmix64 over the seed: which queued task runs next.
-    std::uint64_t z = (order_state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
+    const std::uint64_t z = splitmix64(order_state_);
     auto chosen = std::next(tasks_.begin(), static_cast<std::ptrdiff_t>(z % tasks_.size()));
     const std::int64_t due_us = chosen->first.first;
     virtual_us_.store(std::max(virtual_us_.load() + 1, due_us));

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "base/invariant.h"
+#include "base/splitmix.h"
 
 namespace contend::fdb {
 
@@ -19,10 +20,7 @@ std::coroutine_handle<> ClientEnvironment::submit(PendingOp&) {
 }
 
 std::uint64_t ClientEnvironment::random_u64(ClientId) {
-  std::uint64_t z = (random_state_ += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return splitmix64(random_state_);
 }
 
 ReadFault ClientEnvironment::read_fault(ClientId client) {

@@ -13,16 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "base/splitmix.h"
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
 namespace {
 
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+using contend::splitmix64;
 
 // Bytes that matter to the formats under test: brackets, quotes, escapes, tuple codes.
 constexpr char kStructural[] = {'[',    ']',    '{',    '}', '"', '\\', '0', '\x05', '\x00',

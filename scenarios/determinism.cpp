@@ -3,19 +3,13 @@
 #include <cstdio>
 
 #include "base/invariant.h"
+#include "base/splitmix.h"
 #include "model/history_json.h"
 #include "scenarios/runner.h"
 
 namespace contend {
 
 namespace {
-std::uint64_t splitmix64(std::uint64_t state) {
-  std::uint64_t z = state + 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 std::string hex(std::uint64_t v) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
@@ -28,7 +22,8 @@ std::vector<std::uint64_t> determinism_sample(const std::vector<std::uint64_t>& 
   CONTEND_ASSERT(percent >= 0 && percent <= 100, "a percentage");
   std::vector<std::uint64_t> out;
   for (std::size_t i = 0; i < seeds.size(); ++i) {
-    if (i == 0 || splitmix64(seeds[i]) % 100 < static_cast<std::uint64_t>(percent))
+    std::uint64_t mixed = seeds[i];  // the seed's own draw, not a stream shared between seeds
+    if (i == 0 || splitmix64(mixed) % 100 < static_cast<std::uint64_t>(percent))
       out.push_back(seeds[i]);
   }
   return out;
