@@ -129,6 +129,8 @@ nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard
   return {{"scenario", s.name},
           {"file", s.file},
           {"recipe", s.recipe},
+          {"clients", s.clients},
+          {"operations_per_client", s.operations_per_client},
           {"expect", s.expect},
           {"seeds", {{"first", seeds.first}, {"last", seeds.last}}},
           {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)},

@@ -69,7 +69,8 @@ bool shows_expected_violation(const std::string& expect, const model::Verdict& v
 }
 
 std::string reproduction_command(const Scenario& scenario, std::uint64_t seed) {
-  return "contend replay " + scenario.file + " --seed " + std::to_string(seed);
+  return "contend replay " + scenario.file + scenario.scope_flags + " --seed " +
+         std::to_string(seed);
 }
 
 }  // namespace contend

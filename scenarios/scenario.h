@@ -57,6 +57,9 @@ struct StrategyConfig {
 
 struct Scenario {
   std::string file;  // where it was read from (for messages and reproduction commands)
+  // The command line's --clients / --operations when they resized the file's scope (" --clients
+  // 3 --operations 2"), which every reproduction command of this file must repeat; else empty.
+  std::string scope_flags;
   std::string name;
   std::string description;
   std::string recipe = "queue";

@@ -2,6 +2,7 @@
 // codes, and a clear message (never a crash) for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -223,6 +224,51 @@ TEST(CliRun, AnUnexpectedVerdictExitsOneWithTheReproductionCommand) {
   EXPECT_NE(r.output.find("UNEXPECTED"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("reproduce: contend replay " + path + " --seed"), std::string::npos)
       << r.output;
+}
+
+// The text after `reproduce: ` up to the end of its line ("" when there is none).
+std::string reproduction_in(const std::string& output) {
+  const auto at = output.find("reproduce: contend ");
+  if (at == std::string::npos) return "";
+  const auto from = at + std::string("reproduce: contend ").size();
+  return output.substr(from, output.find_first_of(";\n", from) - from);
+}
+
+TEST(CliRun, ClientsAndOperationsRunTheScopeAndItsReproductionsRepeatThem) {
+  const std::string dir = ::testing::TempDir() + "/scoped-run";
+  std::filesystem::create_directories(dir);
+  const std::string file = source_path("scenarios/first-cut-queue.toml");
+  CliResult r =
+      run_cli("run " + file + " --clients 3 --operations 2 --seeds 1..30 --report json=" + dir +
+              "/scoped.json --check-determinism=10");
+  ASSERT_EQ(r.exit_code, 0) << r.output;  // first-cut-queue expects its violation
+  EXPECT_NE(r.output.find("3 clients x 2 operations"), std::string::npos) << r.output;
+  // The fresh process reran the seed at the same scope: a different scope differs in run hash.
+  EXPECT_NE(r.output.find("also in a fresh process: identical"), std::string::npos) << r.output;
+  const std::string again = reproduction_in(r.output);
+  ASSERT_NE(again.find("--clients 3 --operations 2 --seed "), std::string::npos) << r.output;
+  CliResult replay = run_cli(again + " --quiet");
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find("3 clients x 2 operations"), std::string::npos) << replay.output;
+  EXPECT_NE(replay.output.find("verdict: violation"), std::string::npos) << replay.output;
+  const nlohmann::json report = nlohmann::json::parse(read_file(dir + "/scoped.json"));
+  EXPECT_EQ(report.at("clients"), 3);
+  EXPECT_EQ(report.at("operations_per_client"), 2);
+  EXPECT_NE(report.at("runs").at(0).at("reproduce").get<std::string>().find("--clients 3"),
+            std::string::npos);
+  // Shards of two scopes are not one run.
+  ASSERT_EQ(
+      run_cli("run " + file + " --seeds 1..30 --report json=" + dir + "/whole.json").exit_code, 0);
+  CliResult merged = run_cli("merge " + dir + "/scoped.json " + dir + "/whole.json");
+  EXPECT_EQ(merged.exit_code, 2) << merged.output;
+  EXPECT_NE(merged.output.find("different scenario, scope or seed range"), std::string::npos)
+      << merged.output;
+  std::ofstream(dir + "/planned.toml") << "recipe = \"queue\"\nplan = [[\"enqueue\"]]\n";
+  CliResult planned = run_cli("run " + dir + "/planned.toml --clients 2");
+  EXPECT_EQ(planned.exit_code, 2) << planned.output;
+  EXPECT_NE(planned.output.find("cannot resize a scenario with a plan"), std::string::npos)
+      << planned.output;
+  EXPECT_EQ(run_cli("replay " + file + " --seed 1 --operations 0").exit_code, 2);
 }
 
 struct BadScenario {

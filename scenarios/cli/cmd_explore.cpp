@@ -34,30 +34,12 @@ struct ExploreArgs {
   ExhaustiveArgs exhaustive;
   std::optional<int> max_faults;
   std::optional<std::string> plans;
-  std::optional<int> clients;     // the scope, instead of the scenario's
-  std::optional<int> operations;  // ... operations per client
+  ScopeArgs scope;  // the scope, instead of the scenario's
 };
 
-// The scope the flags ask for, or a message naming the file when the scenario cannot take it.
-std::optional<std::string> rescope(Scenario& s, const ExploreArgs& args) {
-  if (!args.clients && !args.operations) return std::nullopt;
-  if (!s.plan.empty()) {
-    return s.file +
-           ": plan: --clients and --operations cannot resize a scenario with a plan; "
-           "edit its plan instead";
-  }
-  s.clients = args.clients.value_or(s.clients);
-  s.operations_per_client = args.operations.value_or(s.operations_per_client);
-  return std::nullopt;
-}
-
 int explore_command(ExploreArgs& args) {
-  auto scenario = load_checked_scenario(args.scenario_path, "explore");
+  auto scenario = load_scoped_scenario(args.scenario_path, args.scope, "explore");
   if (!scenario) return 2;
-  if (auto problem = rescope(*scenario, args)) {
-    fmt::print(stderr, "contend explore: {}\n", *problem);
-    return 2;
-  }
   args.options.stop_at_first_violation = !args.all;
   const StrategyConfig& configured = scenario->strategy;
   args.options.strategy = args.strategy.value_or(configured.name);
@@ -119,12 +101,7 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--strategy", args->strategy,
                   "random, pct, dfs, or dpor (exhaustive, reduced; default: the scenario's)")
       ->check(CLI::IsMember({"random", "pct", "dfs", "dpor"}));
-  cmd->add_option("--clients", args->clients,
-                  "Explore with this many clients (default: the scenario's)")
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--operations", args->operations,
-                  "Explore with this many operations per client (default: the scenario's)")
-      ->check(CLI::Range(1, 1'000'000));
+  add_scope_options(cmd, args->scope, "Explore");
   cmd->add_option("--seed", args->seed,
                   "World seed (random: the first seed; default: the scenario's first)");
   cmd->add_option("--schedules", args->schedules,

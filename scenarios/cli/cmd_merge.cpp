@@ -56,8 +56,11 @@ MergeOutcome merge_parsed(const std::vector<std::pair<std::string, std::string>>
       merged = j;
     } else if (j["scenario"] != (*merged)["scenario"] ||
                j.value("file", nlohmann::json()) != merged->value("file", nlohmann::json()) ||
+               j.value("clients", nlohmann::json()) != merged->value("clients", nlohmann::json()) ||
+               j.value("operations_per_client", nlohmann::json()) !=
+                   merged->value("operations_per_client", nlohmann::json()) ||
                j["seeds"] != (*merged)["seeds"]) {
-      return bad(path + ": a shard of a different scenario or seed range");
+      return bad(path + ": a shard of a different scenario, scope or seed range");
     }
     for (const auto& run : j["runs"]) {
       if (!run.is_object() || !run.contains("seed") || !run["seed"].is_number_unsigned()) {

@@ -26,6 +26,7 @@ struct ReplayArgs {
   std::string path;
   std::string history_path;
   bool quiet = false;
+  ScopeArgs scope;
 };
 
 std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text) {
@@ -41,7 +42,7 @@ std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text)
 }
 
 int replay_command(const ReplayArgs& args) {
-  auto scenario = load_checked_scenario(args.scenario_path, "replay");
+  auto scenario = load_scoped_scenario(args.scenario_path, args.scope, "replay");
   if (!scenario) return 2;
   RunControls controls;
   controls.record_attempts = true;
@@ -96,6 +97,7 @@ void register_replay_command(CLI::App& app, CommandContext& ctx) {
       app.add_subcommand("replay", "Re-run one seed with a step trace that explains conflicts");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
   cmd->add_option("--seed", args->seed, "The seed to replay")->required();
+  add_scope_options(cmd, args->scope, "Replay");
   auto* choices = cmd->add_option("--choices", args->choices,
                                   "A recorded schedule: comma-separated choice indexes");
   cmd->add_option("--path", args->path,

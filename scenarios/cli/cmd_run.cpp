@@ -39,6 +39,7 @@ struct RunArgs {
   bool no_shrink = false;
   int check_determinism = 5;  // percent of the seeds to rerun, when the flag is given
   CLI::Option* check_determinism_flag = nullptr;
+  ScopeArgs scope;
 };
 
 // The hidden `contend rerun-seed <scenario> <seed>` a determinism check starts as its fresh
@@ -46,10 +47,11 @@ struct RunArgs {
 struct RerunArgs {
   std::string scenario_path;
   std::uint64_t seed = 0;
+  ScopeArgs scope;
 };
 
 int rerun_seed_command(const RerunArgs& args) {
-  auto scenario = load_checked_scenario(args.scenario_path, "rerun-seed");
+  auto scenario = load_scoped_scenario(args.scenario_path, args.scope, "rerun-seed");
   if (!scenario) return 2;
   SeedRun run = run_seed(*scenario, args.seed);
   fmt::print("run_hash {:016x}\n", run.metrics.run_hash);
@@ -66,8 +68,10 @@ std::string shell_quoted(const std::string& text) {
   return out + "'";
 }
 
-// Runs `seed` in a fresh contend process (this binary's `rerun-seed`).
-std::optional<Rerun> rerun_in_fresh_process(const std::string& scenario_path, std::uint64_t seed,
+// Runs `seed` in a fresh contend process (this binary's `rerun-seed`), at the scope the
+// command line gave the scenario (`scope_flags`: only --clients / --operations and numbers).
+std::optional<Rerun> rerun_in_fresh_process(const std::string& scenario_path,
+                                            const std::string& scope_flags, std::uint64_t seed,
                                             std::string& error) {
   // This very binary (the shell popen starts would be /proc/self/exe there).
   std::error_code failed;
@@ -77,7 +81,7 @@ std::optional<Rerun> rerun_in_fresh_process(const std::string& scenario_path, st
     return std::nullopt;
   }
   const std::string command = shell_quoted(self) + " rerun-seed " + shell_quoted(scenario_path) +
-                              " " + std::to_string(seed);
+                              scope_flags + " " + std::to_string(seed);
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {
     error = "cannot start a fresh process";
@@ -118,7 +122,7 @@ void print_single_seed(const Scenario& s, std::uint64_t seed, const std::string&
 }
 
 int run_command(const RunArgs& args) {
-  auto scenario = load_checked_scenario(args.scenario_path, "run");
+  auto scenario = load_scoped_scenario(args.scenario_path, args.scope, "run");
   if (!scenario) return 2;
   auto range = seed_range_from(args.seed, args.seeds, *scenario);
   if (!range) return 2;
@@ -163,7 +167,7 @@ int run_command(const RunArgs& args) {
     DeterminismReport d = check_determinism(
         *scenario, outcomes, args.check_determinism,
         [&](std::uint64_t seed, std::string& why) {
-          return rerun_in_fresh_process(args.scenario_path, seed, why);
+          return rerun_in_fresh_process(args.scenario_path, scenario->scope_flags, seed, why);
         },
         error);
     if (!d.ok()) {
@@ -226,6 +230,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
   auto* seed = cmd->add_option("--seed", args->seed, "Run one seed");
   cmd->add_option("--seeds", args->seeds, "Run an inclusive seed range A..B")->excludes(seed);
+  add_scope_options(cmd, args->scope, "Run");
   cmd->add_option("--jobs,-j", args->jobs, "Run seeds on N threads (results identical to 1)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)");
@@ -248,6 +253,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   rerun_cmd->group("");
   rerun_cmd->add_option("scenario", rerun->scenario_path)->required();
   rerun_cmd->add_option("seed", rerun->seed)->required();
+  add_scope_options(rerun_cmd, rerun->scope, "Run");
   rerun_cmd->callback([rerun, &ctx] { ctx.exit_code = rerun_seed_command(*rerun); });
 }
 

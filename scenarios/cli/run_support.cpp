@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
+
 #include <unistd.h>
 #include <cstdio>
 #include <fstream>
@@ -24,6 +26,33 @@ std::optional<SeedRange> seed_range_from(const std::string& seed, const std::str
   return SeedRange{scenario.seed_first, scenario.seed_last};
 }
 
+void add_scope_options(CLI::App* cmd, ScopeArgs& scope, const std::string& verb) {
+  cmd->add_option("--clients", scope.clients,
+                  verb + " with this many clients (default: the scenario's)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--operations", scope.operations,
+                  verb + " with this many operations per client (default: the scenario's)")
+      ->check(CLI::Range(1, 1'000'000));
+}
+
+std::optional<std::string> rescope(Scenario& s, const ScopeArgs& scope) {
+  if (!scope.clients && !scope.operations) return std::nullopt;
+  if (!s.plan.empty()) {
+    return s.file +
+           ": plan: --clients and --operations cannot resize a scenario with a plan; "
+           "edit its plan instead";
+  }
+  if (scope.clients) {
+    s.clients = *scope.clients;
+    s.scope_flags += " --clients " + std::to_string(s.clients);
+  }
+  if (scope.operations) {
+    s.operations_per_client = *scope.operations;
+    s.scope_flags += " --operations " + std::to_string(s.operations_per_client);
+  }
+  return std::nullopt;
+}
+
 std::optional<Scenario> load_checked_scenario(const std::string& path, const char* command) {
   ScenarioError error;
   auto scenario = load_scenario(path, error);
@@ -32,6 +61,17 @@ std::optional<Scenario> load_checked_scenario(const std::string& path, const cha
     return std::nullopt;
   }
   if (auto problem = validate_scenario(*scenario)) {
+    fmt::print(stderr, "contend {}: {}\n", command, *problem);
+    return std::nullopt;
+  }
+  return scenario;
+}
+
+std::optional<Scenario> load_scoped_scenario(const std::string& path, const ScopeArgs& scope,
+                                             const char* command) {
+  auto scenario = load_checked_scenario(path, command);
+  if (!scenario) return std::nullopt;
+  if (auto problem = rescope(*scenario, scope)) {
     fmt::print(stderr, "contend {}: {}\n", command, *problem);
     return std::nullopt;
   }
@@ -149,6 +189,7 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
     }
   }
   s.file = path;
+  s.scope_flags.clear();  // the written file holds the scope
   fmt::print(
       "\ncounterexample: {} client(s) x {} operation(s), faults {}, {} operations in the "
       "history ({} shrinking runs)\n",
@@ -162,8 +203,8 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
     fmt::print("\nwrote {}\nreproduce: contend replay {} {}\n", path, path, shrunk_replay);
     return;
   }
-  fmt::print("\nreproduce: contend replay {} --seed {}{}\n", scenario.file, finding.seed,
-             choices_flag(finding.choices));
+  fmt::print("\nreproduce: contend replay {}{} --seed {}{}\n", scenario.file, scenario.scope_flags,
+             finding.seed, choices_flag(finding.choices));
   fmt::print(
       "the counterexample scenario was not written: add --out DIR to write it as "
       "DIR/{}.toml, replayed with: contend replay DIR/{}.toml {}\n",

@@ -12,7 +12,22 @@
 #include "scenarios/scenario.h"
 #include "scenarios/seed_range.h"
 
+namespace CLI {
+class App;
+}
+
 namespace contend::cli {
+
+// --clients and --operations: a scenario at another scope than its file's.
+struct ScopeArgs {
+  std::optional<int> clients;
+  std::optional<int> operations;
+};
+// Adds --clients and --operations to `cmd`; `verb` starts their help ("Run", "Explore").
+void add_scope_options(CLI::App* cmd, ScopeArgs& scope, const std::string& verb);
+// Applies the scope and records it in s.scope_flags; a message naming the file when the scenario
+// cannot take it (an explicit plan fixes its clients and operations).
+std::optional<std::string> rescope(Scenario& s, const ScopeArgs& scope);
 
 // The seed range from --seed / --seeds, or the scenario's own [seeds]. Prints the error.
 std::optional<SeedRange> seed_range_from(const std::string& seed, const std::string& seeds,
@@ -20,6 +35,9 @@ std::optional<SeedRange> seed_range_from(const std::string& seed, const std::str
 
 // Loads, parses and validates a scenario; prints the error (prefixed by the command) if any.
 std::optional<Scenario> load_checked_scenario(const std::string& path, const char* command);
+// The same, at the scope --clients / --operations ask for (rescope's message printed).
+std::optional<Scenario> load_scoped_scenario(const std::string& path, const ScopeArgs& scope,
+                                             const char* command);
 
 // Writes a history as JSON lines. Prints the error and returns false when the file can't be
 // written.
