@@ -337,11 +337,17 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
 // and a resumed search for every violation lost it).
 // 5: a search with few root units is cut below the root (search_units.h).
 // 6: and its units that outgrow their sizing runs are cut again (size_units).
-constexpr int kUnitCutVersion = 6;
+// 7: a lineage stops being cut at kSizingGoingMax parts going; the file keeps the cut after every
+// sizing round (with the rounds it took and whether sizing finished).
+constexpr int kUnitCutVersion = 7;
 
-// Sizing (size_units): rounds, and the nodes a stopped unit is cut at in one round.
+// Sizing (size_units): rounds, the nodes a stopped unit is cut at in one round, and the parts
+// still going at which a lineage is cut no further. Without that bound a large budget cut the
+// units ever finer (hc-queue 4 x 2 with --schedules 2000000000: 69,665 units by the third
+// round, whose runs alone were over a hundred million, none of them saved by a checkpoint).
 constexpr int kSizingRoundsMax = 6;
 constexpr int kSizingCutLevels = 4;
+constexpr std::int64_t kSizingGoingMax = 64;
 
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
@@ -519,12 +525,16 @@ bool share_unused_budget(const std::vector<Unit>& units,
 // the parts of one of the shard's first units (a lineage) have used under half of its budget.
 // Whether a part is cut depends on its lineage alone, never on jobs, shards or other units: the
 // units, and the totals, are the same however the search is shared out. It does depend on the
-// budget, so a checkpoint keeps the units, and a search resumed with another budget takes them.
+// budget, so a checkpoint keeps the units after every round: a search killed while sizing goes
+// on sizing from the last round saved, and one resumed after sizing (with another budget too)
+// takes the units as they were cut.
 struct SizedUnits {
   std::vector<Unit> units;
   std::vector<std::int64_t> budgets;            // by unit: runs it may reach (sizing's included)
   std::map<std::size_t, UnitResult> done;       // by unit: finished, or stopped for good
   std::map<std::size_t, UnitProgress> partial;  // by unit: where its search stands
+  int rounds = 0;                               // sizing rounds run (saved ones included)
+  bool interrupted = false;                     // stopped by stop_after_sizing_rounds (tests)
 };
 
 std::int64_t runs_of(const UnitResult& r) {
@@ -631,19 +641,25 @@ void share_lineage_budgets(SizedUnits& sized, const std::vector<std::int64_t>& s
   }
 }
 
-// `units` are the shard's, `shares` their budgets; every part of a unit keeps to its budget.
-SizedUnits size_units(const std::vector<Scenario>& planned, const std::vector<Root>& roots,
-                      std::vector<Unit> units, const std::vector<std::int64_t>& shares,
-                      const ExhaustiveOptions& o, ProgressMeter& meter) {
-  SizedUnits sized;
-  sized.units = std::move(units);
+// `sized` holds the shard's units (and, resumed, what the saved rounds found of them), `shares`
+// their budgets; every part of a unit keeps to its budget. Each round's cut is saved.
+void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& roots,
+                SizedUnits& sized, const std::vector<std::int64_t>& shares,
+                const ExhaustiveOptions& o, ProgressMeter& meter, Checkpoint& checkpoint) {
   Checkpoint none("", "", "", 1);
-  for (int round = 0; o.sizing_runs > 0 && round < kSizingRoundsMax; ++round) {
-    // A lineage runs a round only while it stays under half its budget by the round's end.
+  for (; o.sizing_runs > 0 && sized.rounds < kSizingRoundsMax; ++sized.rounds) {
+    if (o.stop_after_sizing_rounds && sized.rounds >= *o.stop_after_sizing_rounds) {
+      sized.interrupted = true;
+      return;
+    }
+    // A lineage runs a round only while it stays under half its budget by the round's end, and
+    // while it has fewer than kSizingGoingMax parts going.
     const std::vector<LineageUse> use = lineage_use(sized, shares.size());
     std::vector<bool> sizing(shares.size());
-    for (std::size_t l = 0; l < shares.size(); ++l)
-      sizing[l] = use[l].going > 0 && use[l].runs + use[l].going * o.sizing_runs <= shares[l] / 2;
+    for (std::size_t l = 0; l < shares.size(); ++l) {
+      sizing[l] = use[l].going > 0 && use[l].going < kSizingGoingMax &&
+                  use[l].runs + use[l].going * o.sizing_runs <= shares[l] / 2;
+    }
     std::vector<std::int64_t> budgets(sized.units.size(), 0);
     bool any = false;
     for (std::size_t i = 0; i < sized.units.size(); ++i) {
@@ -659,10 +675,13 @@ SizedUnits size_units(const std::vector<Scenario>& planned, const std::vector<Ro
     for (const auto& [index, r] : sized.done)
       results.erase(index);  // run_units hands the finished units back
     std::vector<bool> cut = sizing;
-    if (round + 1 == kSizingRoundsMax) cut.assign(cut.size(), false);
+    if (sized.rounds + 1 == kSizingRoundsMax) cut.assign(cut.size(), false);
+    const int rounds = sized.rounds;
     sized = after_sizing_round(planned, o, sized, std::move(results), cut);
+    sized.rounds = rounds;
+    checkpoint.save_units(SavedCut{sized.units, rounds + 1, false}, sized.done, sized.partial);
   }
-  return sized;
+  checkpoint.save_units(SavedCut{sized.units, sized.rounds, true}, sized.done, sized.partial);
 }
 
 // The units a checkpoint kept, checked against this search: each of a plan of it, cut from one of
@@ -678,33 +697,11 @@ bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::s
   return true;
 }
 
-// Sizes the shard's units (or takes them from the checkpoint, which keeps them), and adds what the
-// checkpoint holds of them to what sizing found; false (and `error`) when the file does not fit.
-bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Root>& roots,
-                     std::vector<Unit> own, const std::vector<std::int64_t>& shares,
-                     const ExhaustiveOptions& o, Checkpoint& checkpoint, ProgressMeter& meter,
-                     SizedUnits& sized, std::string& error) {
-  std::map<std::size_t, UnitResult> saved_done;
-  std::map<std::size_t, UnitProgress> saved_partial;
-  if (!checkpoint.load(saved_done, saved_partial, error)) return false;
-  const bool cut_below_root = !own.empty() && !own.front().path.empty();
-  std::optional<std::vector<Unit>> kept;
-  if (cut_below_root && !checkpoint.saved_units(kept, error)) return false;
-  if (kept) {
-    if (!check_saved_units(*kept, planned.size(), own.size(), o.checkpoint_file, error)) {
-      return false;
-    }
-    sized.units = std::move(*kept);
-  } else if (cut_below_root) {
-    if (!saved_done.empty() || !saved_partial.empty()) {
-      error = o.checkpoint_file + ": holds units but not the cut they belong to";
-      return false;
-    }
-    sized = size_units(planned, roots, std::move(own), shares, o, meter);
-    checkpoint.save_units(sized.units, sized.done, sized.partial);
-  } else {
-    sized.units = std::move(own);
-  }
+// What the checkpoint holds of the units (finished, in progress) into `sized`, checked against
+// them; false (and `error`) when it names a unit the search does not have.
+bool take_saved_results(std::map<std::size_t, UnitResult> saved_done,
+                        std::map<std::size_t, UnitProgress> saved_partial,
+                        const ExhaustiveOptions& o, SizedUnits& sized, std::string& error) {
   const std::vector<Unit>& units = sized.units;
   for (const auto& [index, result] : saved_done) {
     if (index >= units.size()) {
@@ -724,6 +721,41 @@ bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Roo
   for (auto& [index, result] : saved_done) {
     sized.partial.erase(index);
     sized.done[index] = std::move(result);
+  }
+  return true;
+}
+
+// Sizes the shard's units (going on from the rounds the checkpoint saved, or taking the units it
+// kept once sizing finished), with what the checkpoint holds of them; false (and `error`) when
+// the file does not fit.
+bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Root>& roots,
+                     std::vector<Unit> own, const std::vector<std::int64_t>& shares,
+                     const ExhaustiveOptions& o, Checkpoint& checkpoint, ProgressMeter& meter,
+                     SizedUnits& sized, std::string& error) {
+  std::map<std::size_t, UnitResult> saved_done;
+  std::map<std::size_t, UnitProgress> saved_partial;
+  if (!checkpoint.load(saved_done, saved_partial, error)) return false;
+  const bool cut_below_root = !own.empty() && !own.front().path.empty();
+  std::optional<SavedCut> kept;
+  if (cut_below_root && !checkpoint.saved_units(kept, error)) return false;
+  if (kept) {
+    if (!check_saved_units(kept->units, planned.size(), own.size(), o.checkpoint_file, error)) {
+      return false;
+    }
+    sized.units = std::move(kept->units);
+    sized.rounds = kept->sizing_rounds;
+  } else {
+    if (cut_below_root && (!saved_done.empty() || !saved_partial.empty())) {
+      error = o.checkpoint_file + ": holds units but not the cut they belong to";
+      return false;
+    }
+    sized.units = std::move(own);
+  }
+  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), o, sized, error)) {
+    return false;
+  }
+  if (cut_below_root && !(kept && kept->sizing_finished)) {
+    size_units(planned, roots, sized, shares, o, meter, checkpoint);
   }
   share_lineage_budgets(sized, shares);
   return true;
@@ -774,6 +806,10 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   SizedUnits sized;
   if (!units_to_search(planned, roots, std::move(own), shares, o, checkpoint, meter, sized,
                        r.error)) {
+    return r;
+  }
+  if (sized.interrupted) {  // tests: as if killed after the saved sizing rounds
+    r.checkpoint_error = checkpoint.write_error();
     return r;
   }
   const std::vector<Unit>& units = sized.units;

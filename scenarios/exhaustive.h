@@ -63,6 +63,9 @@ struct ExhaustiveOptions {
   // those that do not finish (exhaustive.cpp, size_units); 0: no sizing. Outcomes do not depend
   // on it; the runs sleep sets abandon do, and the first units' sizes, which jobs share out.
   std::int64_t sizing_runs = 2048;
+  // Tests only: the search returns (not exhausted, nothing searched after) once sizing has run
+  // this many rounds and saved them, as a search killed there would leave its checkpoint.
+  std::optional<int> stop_after_sizing_rounds;
   int jobs = 1;
   Shard shard;
   std::string checkpoint_file;  // "" = none

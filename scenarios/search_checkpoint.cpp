@@ -113,13 +113,17 @@ void Checkpoint::finished_locked(std::size_t unit, const UnitResult& result) {
   unwritten_executions_ += result.executions + result.blocked - result.resumed;
 }
 
-bool Checkpoint::saved_units(std::optional<std::vector<Unit>>& units, std::string& error) const {
+bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) const {
   std::lock_guard lock(mutex_);
-  units.reset();
+  cut.reset();
   if (path_.empty() || !units_.contains(scope_)) return true;
   try {
-    std::vector<Unit> out;
-    for (const json& saved : units_.at(scope_)) {
+    SavedCut out;
+    const json& saved_cut = units_.at(scope_);
+    out.sizing_rounds = saved_cut.at("sizing_rounds").get<int>();
+    out.sizing_finished = saved_cut.at("sizing_finished").get<bool>();
+    if (out.sizing_rounds < 0) throw std::invalid_argument("negative sizing_rounds");
+    for (const json& saved : saved_cut.at("cut")) {
       Unit u;
       u.plan = saved.at("plan").get<std::size_t>();
       u.thread = saved.at("thread").get<int>();
@@ -131,9 +135,9 @@ bool Checkpoint::saved_units(std::optional<std::vector<Unit>>& units, std::strin
       std::optional<std::vector<SearchNode>> path = nodes_from_json(saved.at("path"), why);
       if (!path) throw std::invalid_argument(why);
       u.path = std::move(*path);
-      out.push_back(std::move(u));
+      out.units.push_back(std::move(u));
     }
-    units = std::move(out);
+    cut = std::move(out);
   } catch (const std::exception& e) {
     error = path_ + ": its units are not a contend checkpoint's: " + e.what();
     return false;
@@ -141,20 +145,23 @@ bool Checkpoint::saved_units(std::optional<std::vector<Unit>>& units, std::strin
   return true;
 }
 
-void Checkpoint::save_units(const std::vector<Unit>& units,
-                            const std::map<std::size_t, UnitResult>& done,
+void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, UnitResult>& done,
                             const std::map<std::size_t, UnitProgress>& partial) {
   std::lock_guard lock(mutex_);
   if (path_.empty()) return;
   json list = json::array();
-  for (const Unit& u : units) {
+  for (const Unit& u : cut.units) {
     list.push_back(json{{"plan", u.plan},
                         {"thread", u.thread},
                         {"lineage", u.lineage},
                         {"path", nodes_to_json(u.path)}});
   }
-  units_[scope_] = std::move(list);
+  units_[scope_] = json{{"cut", std::move(list)},
+                        {"sizing_rounds", cut.sizing_rounds},
+                        {"sizing_finished", cut.sizing_finished}};
   units_dump_ = units_.dump();
+  if (file_.contains("scopes")) file_["scopes"].erase(scope_);
+  if (file_.contains("in_progress")) file_["in_progress"].erase(scope_);
   for (const auto& [index, result] : done)
     finished_locked(index, result);
   for (const auto& [index, progress] : partial) {

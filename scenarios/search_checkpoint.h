@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "scenarios/exhaustive.h"
 #include "scenarios/search_units.h"
@@ -48,6 +49,14 @@ struct UnitProgress {
   DporProgress explorer;
 };
 
+// The units a scope's search was cut into, as a checkpoint keeps them: after each sizing round
+// (a search killed while sizing goes on sizing from there), and once sizing has finished.
+struct SavedCut {
+  std::vector<Unit> units;
+  int sizing_rounds = 0;         // sizing rounds the units are the result of
+  bool sizing_finished = false;  // no more rounds: a resumed search takes the units as they are
+};
+
 class Checkpoint {
  public:
   // `path` "" = no checkpoint: every call does nothing. Finished units are written together once
@@ -64,13 +73,15 @@ class Checkpoint {
   // file) when the file is another search's, not a checkpoint, or cannot be written.
   bool load(std::map<std::size_t, UnitResult>& done, std::map<std::size_t, UnitProgress>& partial,
             std::string& error);
-  // The units this scope's search was cut into when the file was begun (sizing cuts them by the
-  // runs they take, so a search resumed with another budget must take them from here): nothing
-  // when the file holds none; false (and `error`) when they are malformed. REQUIRES: load().
-  bool saved_units(std::optional<std::vector<Unit>>& units, std::string& error) const;
+  // The units this scope's search was cut into by the last sizing round saved (sizing cuts them
+  // by the runs they take, so a search resumed with another budget must take them from here):
+  // nothing when the file holds none; false (and `error`) when they are malformed.
+  // REQUIRES: load().
+  bool saved_units(std::optional<SavedCut>& cut, std::string& error) const;
   // Keeps the units the search was cut into, with what sizing found of them (finished units as
-  // finished() keeps them, the others' progress), in one write.
-  void save_units(const std::vector<Unit>& units, const std::map<std::size_t, UnitResult>& done,
+  // finished() keeps them, the others' progress), in one write: it replaces every unit this
+  // scope's file held, since a sizing round numbers its units afresh.
+  void save_units(const SavedCut& cut, const std::map<std::size_t, UnitResult>& done,
                   const std::map<std::size_t, UnitProgress>& partial);
   // Records a unit that ended: searched to the end without a violation (kept), or with one, or
   // stopped at a budget (its progress, if any, is kept instead).

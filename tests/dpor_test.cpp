@@ -683,11 +683,39 @@ TEST(Checkpoint, ASizedSearchResumedWithAnotherBudgetTakesTheUnitsItWasCutInto) 
   // A unit's path edited in the file is refused, the file named.
   nlohmann::json saved = read_json(file);
   for (auto& [scope_key, units] : saved.at("units").items())
-    units.at(0).at("path").at("nodes").at(0)["thread"] = 2;
+    units.at("cut").at(0).at("path").at("nodes").at(0)["thread"] = 2;
   std::ofstream(file) << saved.dump();
   const ExhaustiveResult refused = explore_exhaustively(s, o);
   EXPECT_NE(refused.error.find(file), std::string::npos) << refused.error;
   EXPECT_NE(refused.error.find("digest"), std::string::npos) << refused.error;
+  std::remove(file.c_str());
+}
+
+TEST(Checkpoint, ASearchKilledWhileSizingGoesOnSizingFromTheLastRoundSaved) {
+  const std::string file = fresh_checkpoint("contend-dpor-killed-sizing-test.json");
+  const Scenario s = scope("queue", 3, 3);
+  ExhaustiveOptions o = sized_options(4);
+  const ExhaustiveResult whole = explore_exhaustively(s, o);
+  ASSERT_TRUE(whole.exhausted);
+  o.checkpoint_file = file;
+  o.stop_after_sizing_rounds = 2;
+  const ExhaustiveResult killed = explore_exhaustively(s, o);
+  EXPECT_FALSE(killed.exhausted);
+  const nlohmann::json saved = read_json(file);
+  ASSERT_TRUE(saved.contains("units")) << "the rounds were not saved";
+  for (const auto& [scope_key, cut] : saved.at("units").items()) {
+    EXPECT_EQ(cut.at("sizing_rounds"), 2) << scope_key;
+    EXPECT_FALSE(cut.at("sizing_finished").get<bool>()) << scope_key;
+  }
+  o.stop_after_sizing_rounds.reset();
+  const ExhaustiveResult resumed = explore_exhaustively(s, o);
+  EXPECT_TRUE(resumed.exhausted);
+  EXPECT_EQ(resumed.units, whole.units) << "sizing went on otherwise than a search never killed";
+  EXPECT_EQ(resumed.executions, whole.executions);
+  EXPECT_EQ(resumed.blocked, whole.blocked);
+  EXPECT_EQ(resumed.outcomes, whole.outcomes) << first_difference(whole.outcomes, resumed.outcomes);
+  EXPECT_GT(resumed.resumed, killed.executions + killed.blocked)
+      << "the two saved sizing rounds ran again";
   std::remove(file.c_str());
 }
 
