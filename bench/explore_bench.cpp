@@ -120,8 +120,8 @@ BENCHMARK(BM_DporQueue3x2AllPlansTwoJobs)
     ->UseRealTime();
 
 // One plan whose classes crowd into a few of the units cut below the root (hc-queue 3 x 2, the
-// seed's plan: 44,294 classes, one unit of 67 holding 56% of the runs unless sizing cuts it
-// again): one job, two jobs, and two jobs without sizing.
+// seed's plan: 44,295 classes; when the first cut aimed at 64 units, one of 67 held 56% of the
+// runs unless sizing cut it again): one job, two jobs, and two jobs without sizing.
 void BM_DporHcQueue3x2(benchmark::State& state) {
   search(state, hc_queue_scope(3, 2), true, false, 1);
 }

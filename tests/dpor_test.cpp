@@ -605,6 +605,7 @@ TEST(Checkpoint, ASearchStoppedInsideAUnitGoesOnFromThereWithTheSameTotals) {
 // The seed's plan, its units sized in rounds of `sizing_runs` (0: not sized).
 ExhaustiveOptions sized_options(std::int64_t sizing_runs) {
   ExhaustiveOptions o = options(true, false);
+  o.units_wanted = 64;  // a first cut coarse enough that sizing has units to cut further
   o.sizing_runs = sizing_runs;
   return o;
 }
