@@ -663,13 +663,26 @@ TEST(Units, SizingCutsTheUnitsThatOutgrowTheirRunsAndChangesNoOutcome) {
   EXPECT_EQ(outcomes, sized.outcomes);
 }
 
-TEST(Checkpoint, ASizedSearchResumedWithAnotherBudgetTakesTheUnitsItWasCutInto) {
-  const std::string file = fresh_checkpoint("contend-dpor-sized-checkpoint-test.json");
-  const Scenario s = scope("queue", 3, 3);
+// queue 3 x 3 in sizing rounds of 4 runs, searched whole without a checkpoint; `o` then saves to
+// a fresh file of that name.
+struct SizedResume {
+  std::string file;
+  Scenario s = scope("queue", 3, 3);
   ExhaustiveOptions o = sized_options(4);
-  const ExhaustiveResult whole = explore_exhaustively(s, o);
+  ExhaustiveResult whole;
+};
+
+SizedResume sized_resume(const std::string& name) {
+  SizedResume c;
+  c.file = fresh_checkpoint(name);
+  c.whole = explore_exhaustively(c.s, c.o);
+  c.o.checkpoint_file = c.file;
+  return c;
+}
+
+TEST(Checkpoint, ASizedSearchResumedWithAnotherBudgetTakesTheUnitsItWasCutInto) {
+  auto [file, s, o, whole] = sized_resume("contend-dpor-sized-checkpoint-test.json");
   ASSERT_TRUE(whole.exhausted);
-  o.checkpoint_file = file;
   o.checkpoint_every = 100;
   o.max_executions = (whole.executions + whole.blocked) / 2;  // sizing cuts less with less budget
   const ExhaustiveResult stopped = explore_exhaustively(s, o);
@@ -693,12 +706,8 @@ TEST(Checkpoint, ASizedSearchResumedWithAnotherBudgetTakesTheUnitsItWasCutInto) 
 }
 
 TEST(Checkpoint, ASearchKilledWhileSizingGoesOnSizingFromTheLastRoundSaved) {
-  const std::string file = fresh_checkpoint("contend-dpor-killed-sizing-test.json");
-  const Scenario s = scope("queue", 3, 3);
-  ExhaustiveOptions o = sized_options(4);
-  const ExhaustiveResult whole = explore_exhaustively(s, o);
+  auto [file, s, o, whole] = sized_resume("contend-dpor-killed-sizing-test.json");
   ASSERT_TRUE(whole.exhausted);
-  o.checkpoint_file = file;
   o.stop_after_sizing_rounds = 2;
   const ExhaustiveResult killed = explore_exhaustively(s, o);
   EXPECT_FALSE(killed.exhausted);
