@@ -991,6 +991,14 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
         "(verdict unknown or a step bound hit); {}; {}{}",
         scope, r.executions - clean, bounds, counts, shard);
   }
+  if (r.exhausted && o.shard.count > 1) {  // one shard proves its units, not the scope
+    return fmt::format(
+        "SHARD {}/{} VERIFIED: every execution of its {} unit(s) of the search of {} is "
+        "linearizable{}; {}; {}; the scope is verified when `contend merge` of all {} shards' "
+        "--json says so",
+        o.shard.index, o.shard.count, r.units, scope, o.max_preemptions ? " within the bounds" : "",
+        bounds, counts, o.shard.count);
+  }
   if (r.exhausted) {
     return fmt::format("VERIFIED: every execution of {} is linearizable{}; {}; {}{}", scope,
                        o.max_preemptions ? " within the bounds" : "", bounds, counts, shard);

@@ -110,10 +110,17 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
     CliResult r = run_cli("explore " + scenario + " --strategy dpor --shard " + std::to_string(k) +
                           "/3 --json " + out);
     ASSERT_EQ(r.exit_code, 0) << r.output;
+    // A shard proves its own units, never the scope: it must not say the scope is verified.
+    EXPECT_EQ(r.output.find("\nVERIFIED"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("SHARD " + std::to_string(k) + "/3 VERIFIED: every execution of its"),
+              std::string::npos)
+        << r.output;
     shards += " " + out;
   }
   CliResult merged = run_cli("merge" + shards + " --out " + dir + "/merged.json");
   ASSERT_EQ(merged.exit_code, 0) << merged.output;
+  EXPECT_NE(merged.output.find("VERIFIED: 3 shards of the exhaustive search"), std::string::npos)
+      << merged.output;
   EXPECT_EQ(read_json(dir + "/merged.json").at("executions"),
             read_json(dir + "/all.json").at("executions"));
   CliResult missing = run_cli("merge " + dir + "/shard-1.json " + dir + "/shard-2.json");
