@@ -206,21 +206,30 @@ std::optional<SplitUnit> split_stopped(const Scenario& planned, const Exhaustive
   const std::size_t fixed = stopped.fixed_depth;
   CONTEND_ASSERT(fixed == std::max<std::size_t>(unit.path.size(), 1),
                  "a stopped unit's progress starts below the unit's own path");
-  if (!may_cut_below_root(o) || stopped.nodes.size() <= fixed) return std::nullopt;
-  const SearchNode& at = stopped.nodes[fixed];
-  CONTEND_ASSERT(!at.fault && at.thread >= 0 && (at.done & bit(at.thread)) != 0,
+  if (!may_cut_below_root(o)) return std::nullopt;
+  // Fault nodes come first where the scenario enables faults; without a fault budget each keeps
+  // its one choice (none), so they join the fixed path, as children_of's cut does.
+  std::size_t at_index = fixed;
+  while (at_index < stopped.nodes.size() && stopped.nodes[at_index].fault) {
+    CONTEND_ASSERT(stopped.nodes[at_index].choice == 0,
+                   "a search without a fault budget placed a fault");
+    ++at_index;
+  }
+  if (at_index >= stopped.nodes.size()) return std::nullopt;
+  const SearchNode& at = stopped.nodes[at_index];
+  CONTEND_ASSERT(at.thread >= 0 && (at.done & bit(at.thread)) != 0,
                  "a stopped search below a cut is at a scheduling node it took");
   SplitUnit out;
   out.resumed = stopped;
-  out.resumed.fixed_depth = fixed + 1;
+  out.resumed.fixed_depth = at_index + 1;
   // The going search's footprints at its fixed nodes are merged into as it goes on: its own.
-  for (std::size_t i = 0; i <= fixed; ++i) {
+  for (std::size_t i = 0; i <= at_index; ++i) {
     for (std::shared_ptr<ResolvedStep>& f : out.resumed.nodes[i].footprints) {
       if (f) f = std::make_shared<ResolvedStep>(*f);
     }
   }
   std::vector<SearchNode> prefix(stopped.nodes.begin(),
-                                 stopped.nodes.begin() + static_cast<std::ptrdiff_t>(fixed));
+                                 stopped.nodes.begin() + static_cast<std::ptrdiff_t>(at_index));
   Unit going = unit;
   going.path = prefix;
   going.path.push_back(at);

@@ -625,6 +625,19 @@ TEST(Units, SizingChangesNoOutcomeOfAnyRecipe) {
   }
 }
 
+TEST(Units, SizingCutsPastTheFaultNodesOfAScenarioThatEnablesFaults) {
+  // Faults enabled but no fault budget: a fault node (its one choice: none) can lie where a
+  // stopped unit is cut, and the cut passes over it into the fixed path.
+  Scenario s = scope("idempotent-queue", 3, 2);
+  s.faults.not_committed = 0.05;
+  s.faults.unknown_result_applied = 0.1;
+  const ExhaustiveResult whole = explore_exhaustively(s, sized_options(0));
+  const ExhaustiveResult sized = explore_exhaustively(s, sized_options(4));
+  ASSERT_TRUE(whole.exhausted && sized.exhausted);
+  EXPECT_GT(sized.units, whole.units);
+  EXPECT_EQ(sized.outcomes, whole.outcomes) << first_difference(whole.outcomes, sized.outcomes);
+}
+
 TEST(Units, SizingCutsTheUnitsThatOutgrowTheirRunsAndChangesNoOutcome) {
   // Sizing rounds of 4 runs cut again every unit that takes more: many more units, the same
   // outcomes, and the same totals whatever the jobs and shards.
