@@ -596,6 +596,7 @@ SizedUnits after_sizing_round(const std::vector<Scenario>& planned, const Exhaus
     runs += it == results.end() ? runs_of(was, i) : runs_of(it->second);
   }
   SizedUnits next;
+  next.rounds = was.rounds;
   for (std::size_t i = 0; i < was.units.size(); ++i) {
     const Unit& u = was.units[i];
     const std::size_t index = next.units.size();
@@ -676,10 +677,9 @@ void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& r
       results.erase(index);  // run_units hands the finished units back
     std::vector<bool> cut = sizing;
     if (sized.rounds + 1 == kSizingRoundsMax) cut.assign(cut.size(), false);
-    const int rounds = sized.rounds;
     sized = after_sizing_round(planned, o, sized, std::move(results), cut);
-    sized.rounds = rounds;
-    checkpoint.save_units(SavedCut{sized.units, rounds + 1, false}, sized.done, sized.partial);
+    checkpoint.save_units(SavedCut{sized.units, sized.rounds + 1, false}, sized.done,
+                          sized.partial);
   }
   checkpoint.save_units(SavedCut{sized.units, sized.rounds, true}, sized.done, sized.partial);
 }
