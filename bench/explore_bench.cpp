@@ -54,10 +54,11 @@ Scenario hc_queue_scope(int clients, int operations) {
 }
 
 void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_plans, int jobs,
-            bool real_time_by_schedule = false, bool sized = true) {
+            bool real_time_by_schedule = false, bool sized = true, bool cache_states = false) {
   ExhaustiveOptions o;
   if (!sized) o.sizing_runs = 0;
   o.reduce = reduce;
+  o.cache_states = cache_states;
   o.real_time_by_schedule = real_time_by_schedule;
   o.all_plans = all_plans;
   o.jobs = jobs;
@@ -69,6 +70,7 @@ void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_pl
     if (!r.exhausted || r.violation) state.SkipWithError("the search did not verify the scope");
   }
   state.counters["executions"] = benchmark::Counter(static_cast<double>(r.executions));
+  state.counters["abandoned"] = benchmark::Counter(static_cast<double>(r.blocked));
   state.counters["executions_per_s"] = benchmark::Counter(
       static_cast<double>(r.executions) * static_cast<double>(state.iterations()),
       benchmark::Counter::kIsRate);
@@ -91,6 +93,17 @@ void BM_DporQueue3x2(benchmark::State& state) {
 BENCHMARK(BM_DporQueue3x2)
     ->Name("dpor/queue_3x2_seed_plan")
     ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The full search pruned where it meets a state it explored (reduction "states"): against the
+// baseline above, what the cross-check of the reduction costs at this scope.
+void BM_StatesQueue3x2(benchmark::State& state) {
+  search(state, queue_scope(3, 2), false, false, 1, false, true, /*cache_states=*/true);
+}
+BENCHMARK(BM_StatesQueue3x2)
+    ->Name("states/queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
     ->UseRealTime();
 
 // The same reduction with the real-time order explored by scheduling (footprint.h).

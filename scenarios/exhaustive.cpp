@@ -258,6 +258,15 @@ struct UnitCheckpoint {
   const UnitProgress* resume = nullptr;
 };
 
+// A unit's result with how its state cache stood (reduction states) when its run here ended.
+UnitResult with_states(const DporExplorer& explorer, UnitResult r) {
+  if (const StateCache* states = explorer.states()) {
+    r.states_cached = static_cast<std::int64_t>(states->size());
+    r.state_cache_full = states->full();
+  }
+  return r;
+}
+
 UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
                     const ExhaustiveOptions& o, std::int64_t budget,
                     const std::atomic<std::size_t>& stop_after, UnitCheckpoint saved,
@@ -290,7 +299,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
       if (!explorer.has_next()) break;  // its last run was the subtree's last
       save(false);
       if (!r.violation) r.stopped_at = explorer.progress();
-      return r;
+      return with_states(explorer, std::move(r));
     }
     if (since_saved >= o.checkpoint_every) save(true);
     std::shared_ptr<DporRun> run = explorer.begin();
@@ -318,12 +327,13 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
                                                     reordered_path(explorer.path(), *judged.order),
                                                     c, judged.verdict)
                                  : finding_of(planned, c, path_to_string(explorer.path()));
-      if (o.stop_at_first_violation) return r;
+      if (o.stop_at_first_violation) return with_states(explorer, std::move(r));
     }
-    if (stop_after.load() < unit.plan) return r;  // an earlier unit already found a violation
+    if (stop_after.load() < unit.plan)
+      return with_states(explorer, std::move(r));  // an earlier unit already found a violation
   }
   r.exhausted = true;
-  return r;
+  return with_states(explorer, std::move(r));
 }
 
 // ---- checkpoints (search_checkpoint.h) ----
@@ -351,12 +361,13 @@ constexpr std::int64_t kSizingGoingMax = 64;
 
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
-      "cut={}|units={}|{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}|"
+      "cut={}|units={}|{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}{}|"
       "real_time={}|shard={}/{}",
       kUnitCutVersion, o.units_wanted, s.file, s.recipe, s.clients, s.operations_per_client,
       o.all_plans ? "all" : "seed", o.seed, o.max_faults,
       o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
-      o.real_time_by_schedule ? "scheduled" : "most-ordered", o.shard.index, o.shard.count);
+      o.cache_states ? "|states" : "", o.real_time_by_schedule ? "scheduled" : "most-ordered",
+      o.shard.index, o.shard.count);
 }
 
 std::string scope_key(const Scenario& scoped_scenario, int faults) {
@@ -427,6 +438,8 @@ void total(const std::vector<Unit>& units, std::map<std::size_t, UnitResult>& do
     r.blocked += u.blocked;
     r.bound_hits += u.bound_hits;
     r.seeded_draws += u.seeded_draws;
+    r.states_cached += u.states_cached;
+    r.state_caches_full += u.state_cache_full ? 1 : 0;
     for (const auto& [verdict, n] : u.verdicts)
       r.verdicts[verdict] += n;
     outcomes.insert(u.outcomes.begin(), u.outcomes.end());
@@ -648,7 +661,8 @@ void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& r
                 SizedUnits& sized, const std::vector<std::int64_t>& shares,
                 const ExhaustiveOptions& o, ProgressMeter& meter, Checkpoint& checkpoint) {
   Checkpoint none("", "", "", 1);
-  for (; o.sizing_runs > 0 && sized.rounds < kSizingRoundsMax; ++sized.rounds) {
+  for (; o.sizing_runs > 0 && may_cut_below_root(o) && sized.rounds < kSizingRoundsMax;
+       ++sized.rounds) {
     if (o.stop_after_sizing_rounds && sized.rounds >= *o.stop_after_sizing_rounds) {
       sized.interrupted = true;
       return;
@@ -864,6 +878,8 @@ void accumulate(ExhaustiveResult& total, const ExhaustiveResult& r) {
   total.blocked += r.blocked;
   total.bound_hits += r.bound_hits;
   total.seeded_draws += r.seeded_draws;
+  total.states_cached += r.states_cached;
+  total.state_caches_full += r.state_caches_full;
   total.resumed += r.resumed;
   total.distinct_outcomes += r.distinct_outcomes;
   for (const auto& [verdict, n] : r.verdicts)
@@ -919,6 +935,10 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
 
 }  // namespace
 
+std::string_view reduction_name(const ExhaustiveOptions& o) {
+  return o.reduce ? "dpor" : o.cache_states ? "states" : "none";
+}
+
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   if (scenario.clients > kMaxThreads) {  // each client is a thread of the search's bit sets
@@ -938,6 +958,23 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
+
+namespace {
+
+// Reduction states: what the state caches held, and whether any filled (then that unit searched
+// on without pruning at new states: more executions, the same outcomes).
+std::string states_note(const ExhaustiveResult& r) {
+  std::string note = fmt::format("; {} states cached", r.states_cached);
+  if (r.state_caches_full > 0) {
+    note += fmt::format(
+        " ({} unit(s) filled their cache of {} states and searched on without "
+        "pruning at new ones)",
+        r.state_caches_full, StateCache::kSlotsMax / 2);
+  }
+  return note;
+}
+
+}  // namespace
 
 std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                             const ExhaustiveResult& r) {
@@ -964,12 +1001,14 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
   const std::string counts =
       fmt::format("{} executions ({}), {} abandoned as equivalent, {} distinct outcomes, {:.2f} s",
                   r.executions,
-                  o.reduce ? "one per equivalence class" : "every interleaving, no reduction",
+                  o.reduce         ? "one per equivalence class"
+                  : o.cache_states ? "the full search, each state's continuations explored once"
+                                   : "every interleaving, no reduction",
                   r.blocked, r.distinct_outcomes, r.seconds) +
       (r.resumed > 0
            ? fmt::format(" ({} of the executions and abandoned from the checkpoint)", r.resumed)
            : std::string()) +
-      draws;
+      (o.cache_states ? states_note(r) : std::string()) + draws;
   const std::string shard = o.shard.count > 1
                                 ? fmt::format(" [shard {}/{}: {} of the search's units]",
                                               o.shard.index, o.shard.count, r.units)

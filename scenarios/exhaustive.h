@@ -49,7 +49,11 @@ struct ExhaustiveOptions {
   int max_faults = 0;
   std::optional<int> max_preemptions;  // none: unbounded
   bool reduce = true;                  // false: the full search over the same choices
-  bool broken_independence = false;    // tests only
+  // With reduce false: the full search, pruned where it meets a state it explored before
+  // (dpor.h). Every outcome is still reached; the attempts' reads (observe_attempts) are not.
+  bool cache_states = false;
+  bool broken_states = false;        // tests only: states without the operation events so far
+  bool broken_independence = false;  // tests only
   // Tests only: explore the real-time order of operations by scheduling (footprint.h) instead
   // of judging each execution by its class's most ordered schedules (real_time_orders.h).
   bool real_time_by_schedule = false;
@@ -107,6 +111,8 @@ struct ExhaustiveResult {
   std::int64_t blocked = 0;            // abandoned: equivalent to one explored (sleep sets)
   std::int64_t bound_hits = 0;         // executions that hit a step or time bound
   std::int64_t seeded_draws = 0;       // executions whose clients drew random values (seed's)
+  std::int64_t states_cached = 0;      // reduction states: states the units cached (this process)
+  std::int64_t state_caches_full = 0;  // ... units whose cache filled (StateCache::kSlotsMax)
   std::int64_t distinct_outcomes = 0;  // summed over the scopes searched
   bool smallest_first = false;         // every smaller scope was searched first
   std::int64_t scopes = 1;             // scopes searched (smallest first: up to the asked one)
@@ -120,6 +126,9 @@ struct ExhaustiveResult {
 };
 
 // REQUIRES: validate_scenario(scenario) passed.
+// "dpor", "states" or "none": the reduction as the CLI, the JSON and the proof statement name it.
+std::string_view reduction_name(const ExhaustiveOptions& options);
+
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& options);
 
 // One line: what was proved, or what was covered when a budget ran out.

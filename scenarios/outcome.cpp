@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/digest128.h"
 #include "base/invariant.h"
 
 namespace contend {
@@ -26,78 +27,25 @@ class TextSink {
   std::string text_;
 };
 
-// The digest spelling: two 64-bit lanes of multiply-xorshift over the stream's 8-byte words,
-// each field behind its length, so the fields' boundaries are part of what is digested.
+// The digest spelling: base/digest128.h over the stream, each field behind its length, so the
+// fields' boundaries are part of what is digested.
 class DigestSink {
  public:
-  void add(std::string_view text) { feed(text); }
+  void add(std::string_view text) { digest_.add_raw(text); }
   void add_bytes(BytesView bytes) {
-    add_number(static_cast<std::int64_t>(bytes.size()));
-    feed(std::string_view(bytes.data(), bytes.size()));
+    digest_.add_field(std::string_view(bytes.data(), bytes.size()));
   }
-  void add_number(std::int64_t n) {
-    char word[sizeof n];
-    std::memcpy(word, &n, sizeof n);
-    feed(std::string_view(word, sizeof n));
-  }
-  void add_part(DigestSink part) {
-    const std::array<std::uint64_t, 2> lanes = part.finish();
-    add_number(static_cast<std::int64_t>(lanes[0]));
-    add_number(static_cast<std::int64_t>(lanes[1]));
-  }
+  void add_number(std::int64_t n) { digest_.add_i64(n); }
+  void add_part(const DigestSink& part) { digest_.add_value(part.digest_.finish()); }
   std::string take() {
-    const std::array<std::uint64_t, 2> lanes = finish();
+    const Digest128::Value lanes = digest_.finish();
     char bytes[16];
     std::memcpy(bytes, lanes.data(), sizeof bytes);
     return to_hex(BytesView(bytes, sizeof bytes));
   }
 
  private:
-  static std::uint64_t mix(std::uint64_t h) {
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebULL;
-    return h ^ (h >> 31);
-  }
-
-  void word(std::uint64_t w) {
-    a_ = mix(a_ ^ w) * 0x9e3779b97f4a7c15ULL;
-    b_ = mix(b_ + w + 0x632be59bd9b4e019ULL) ^ (b_ >> 17);
-    ++words_;
-  }
-
-  void feed(std::string_view bytes) {
-    if (pending_bytes_ == 0) {  // whole words at a time while the stream is at a word boundary
-      while (bytes.size() >= 8) {
-        std::uint64_t w = 0;
-        for (std::size_t i = 0; i < 8; ++i)
-          w |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
-        word(w);
-        bytes.remove_prefix(8);
-      }
-    }
-    for (char c : bytes) {
-      pending_ |= static_cast<std::uint64_t>(static_cast<unsigned char>(c)) << (8 * pending_bytes_);
-      if (++pending_bytes_ == 8) {
-        word(pending_);
-        pending_ = 0;
-        pending_bytes_ = 0;
-      }
-    }
-  }
-
-  std::array<std::uint64_t, 2> finish() {
-    word(pending_ ^ (static_cast<std::uint64_t>(pending_bytes_) << 56));
-    const std::uint64_t length = words_;
-    return {mix(a_ ^ length), mix(b_ + mix(length))};
-  }
-
-  std::uint64_t a_ = 0x243f6a8885a308d3ULL;
-  std::uint64_t b_ = 0x13198a2e03707344ULL;
-  std::uint64_t pending_ = 0;
-  unsigned pending_bytes_ = 0;
-  std::uint64_t words_ = 0;
+  Digest128 digest_;
 };
 
 template <typename Sink>

@@ -19,6 +19,22 @@ using model::EventType;
 using model::Item;
 using model::OpFunction;
 
+// An event as a state digest takes it (World::note_operation_event): all of it but its index
+// (its place in the stream) and its time (the world notes ties).
+Digest128::Value event_digest(const Event& e) {
+  Digest128 d;
+  d.add_u64(static_cast<std::uint64_t>(e.type));
+  d.add_i64(e.process);
+  d.add_u64(static_cast<std::uint64_t>(e.f));
+  d.add_u64(e.value.has_value() ? 1 : 0);
+  if (e.value) {
+    d.add_field(e.value->value);
+    d.add_u64(e.value->priority.has_value() ? 1 : 0);
+    d.add_i64(e.value->priority.value_or(0));
+  }
+  return d.finish();
+}
+
 struct PlannedOp {
   OpFunction f = OpFunction::enqueue;
   std::optional<Item> item;  // inserts only
@@ -217,8 +233,9 @@ class Workload {
     e.f = slot.current.f;
     e.value = std::move(value);
     const std::int64_t index = e.index;
+    const Digest128::Value digest = event_digest(e);
     history_.push_back(std::move(e));
-    world_.note_operation_event(index, type == EventType::invoke, type == EventType::ok);
+    world_.note_operation_event(index, type == EventType::invoke, type == EventType::ok, digest);
   }
 
   void launch(Slot& slot) {

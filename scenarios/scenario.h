@@ -50,9 +50,10 @@ struct StrategyConfig {
   int pct_depth = 3;
   int dfs_max_preemptions = 2;
   std::int64_t dfs_max_schedules = 100'000;
-  std::vector<std::uint32_t> choices;  // replay
-  int dpor_max_faults = 0;             // dpor: faults per execution
-  std::string dpor_plans = "all";      // dpor: all | seed
+  std::vector<std::uint32_t> choices;   // replay
+  int dpor_max_faults = 0;              // dpor: faults per execution
+  std::string dpor_plans = "all";       // dpor: all | seed
+  std::string dpor_reduction = "dpor";  // dpor: dpor | states | none (exhaustive.h, reduce)
 };
 
 struct Scenario {

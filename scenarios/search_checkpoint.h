@@ -38,6 +38,10 @@ struct UnitResult {
   std::optional<ExhaustiveFinding> violation;
   std::int64_t resumed =
       0;  // of the executions and abandoned, those the checkpoint held (not saved)
+  // States cached (reduction states) when the unit's run here ended, and whether its cache filled
+  // (it searched on without pruning at new states). Not saved: a resumed unit starts a new cache.
+  std::int64_t states_cached = 0;
+  bool state_cache_full = false;
   // Where the unit's budget stopped it, to go on from when unused budget is shared out (kept in
   // memory; the file has its own copy through Checkpoint::progressed).
   std::optional<DporProgress> stopped_at;

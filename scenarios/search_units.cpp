@@ -73,10 +73,6 @@ SearchNode root_node(const Root& root, int thread) {
   return n;
 }
 
-bool may_cut_below_root(const ExhaustiveOptions& o) {
-  return o.reduce && !o.max_preemptions && o.max_faults == 0;
-}
-
 // The units below `prefix` (the nodes before a scheduling node `at`): one per thread ready and
 // awake at `at` that `taken` leaves out, each with the taken threads and the earlier siblings
 // asleep (a sibling's step there probed when `at` lacks its footprint).
@@ -155,11 +151,17 @@ std::optional<std::vector<Unit>> one_level_deeper(const std::vector<Scenario>& p
 
 }  // namespace
 
+bool may_cut_below_root(const ExhaustiveOptions& o) {
+  return o.reduce && !o.max_preemptions && o.max_faults == 0;
+}
+
 DporOptions dpor_options(const ExhaustiveOptions& o) {
   DporOptions d;
   d.max_faults = o.max_faults;
   d.max_preemptions = o.max_preemptions;
   d.reduce = o.reduce;
+  d.cache_states = o.cache_states;
+  d.broken_states = o.broken_states;
   d.broken_independence = o.broken_independence;
   d.real_time_dependence = o.real_time_by_schedule;
   return d;

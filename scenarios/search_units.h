@@ -50,6 +50,9 @@ struct Unit {
 inline constexpr std::size_t kCutDepthMax = 8;
 
 DporOptions dpor_options(const ExhaustiveOptions& options);
+// Whether units may be cut below their root (the reduced search, unbounded, without faults): sizing
+// cuts too, so without it there is nothing to size.
+bool may_cut_below_root(const ExhaustiveOptions& options);
 
 // The threads ready at a plan's first step (one run).
 std::uint64_t probe_enabled(const Scenario& planned, const ExhaustiveOptions& options);

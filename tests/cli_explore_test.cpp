@@ -76,6 +76,41 @@ TEST(CliExplore, JsonToStandardOutputIsAllThatIsThere) {
   EXPECT_NE(words.output.find("VERIFIED: every execution of"), std::string::npos) << words.output;
 }
 
+TEST(CliExplore, TheReductionIsChosenByFlagOrScenarioAndNamedInTheJson) {
+  const std::string dir = scratch("reduction");
+  const std::string plain = small_queue(dir, 2, 2);
+  CliResult states = run_cli("explore " + plain + " --strategy dpor --plans seed --reduction " +
+                             "states --json - 2>/dev/null | cat");
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(states.output)) << states.output;
+  EXPECT_EQ(j.at("reduction"), "states");
+  EXPECT_EQ(j.at("exhausted"), true);
+  EXPECT_EQ(j.at("verdict"), "linearizable");
+  // The scenario's dpor_reduction is the default; the flag wins over it.
+  const std::string configured = small_queue(scratch("reduction-configured"), 2, 2, "queue",
+                                             "[strategy]\ndpor_reduction = \"none\"\n");
+  CliResult none = run_cli("explore " + configured +
+                           " --strategy dpor --plans seed --json - "
+                           "2>/dev/null | cat");
+  ASSERT_NO_THROW(j = nlohmann::json::parse(none.output)) << none.output;
+  EXPECT_EQ(j.at("reduction"), "none");
+  CliResult flag =
+      run_cli("explore " + configured +
+              " --strategy dpor --plans seed --reduction dpor --json - 2>/dev/null | cat");
+  ASSERT_NO_THROW(j = nlohmann::json::parse(flag.output)) << flag.output;
+  EXPECT_EQ(j.at("reduction"), "dpor");
+  // A value that is none of the three, or both spellings of "none", is bad input.
+  EXPECT_EQ(run_cli("explore " + plain + " --strategy dpor --reduction fast").exit_code, 2);
+  EXPECT_EQ(
+      run_cli("explore " + plain + " --strategy dpor --reduction none --no-reduction").exit_code,
+      2);
+  const std::string bad =
+      small_queue(scratch("reduction-bad"), 2, 2, "queue", "[strategy]\ndpor_reduction = 3\n");
+  CliResult refused = run_cli("explore " + bad + " --strategy dpor");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.output.find("dpor_reduction"), std::string::npos) << refused.output;
+}
+
 TEST(CliExplore, AFaultBudgetFindsTheUnknownResultBugAndItsPathReplays) {
   const std::string dir = scratch("faults");
   const std::string scenario = small_queue(

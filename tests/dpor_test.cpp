@@ -17,21 +17,13 @@
 #include "scenarios/expectation.h"
 #include "scenarios/runner.h"
 #include "sim/runtime/dpor.h"
+#include "tests/support/search_cases.h"
 
 namespace contend {
 namespace {
 
 Scenario scope(const std::string& recipe, int clients, int ops) {
-  Scenario s;
-  s.file = "(test)";
-  s.name = recipe;
-  s.recipe = recipe;
-  s.clients = clients;
-  s.operations_per_client = ops;
-  s.checks = {"fast", "accounting", "serializability"};
-  s.priority_min = 0;
-  s.priority_max = 1;
-  return s;
+  return testing::small_scope(recipe, clients, ops);
 }
 
 ExhaustiveOptions options(bool reduce, bool all_plans, int faults = 0) {
@@ -47,42 +39,15 @@ ExhaustiveOptions options(bool reduce, bool all_plans, int faults = 0) {
   return o;
 }
 
-// The first outcome one set has and the other lacks, for the failure message.
-std::string first_difference(const std::set<std::string>& a, const std::set<std::string>& b) {
-  for (const std::string& x : a) {
-    if (b.count(x) == 0) return "only in the full search: " + x;
-  }
-  for (const std::string& x : b) {
-    if (a.count(x) == 0) return "only in the reduced search: " + x;
-  }
-  return "none";
+using Case = testing::SearchCase;
+using testing::scope_of;
+
+std::string first_difference(const std::set<std::string>& full,
+                             const std::set<std::string>& reduced) {
+  return testing::first_difference(full, reduced, "reduced search");
 }
 
-struct Case {
-  const char* recipe;
-  int clients;
-  int ops;
-  bool all_plans;
-  int faults;
-};
-
-void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.recipe << " " << c.clients << "x" << c.ops << (c.all_plans ? " all plans" : " seed plan")
-      << " faults<=" << c.faults;
-}
-
-// The case's scope, with the commit faults a fault budget may place enabled.
-Scenario scope_of(const Case& c) {
-  Scenario s = scope(c.recipe, c.clients, c.ops);
-  if (c.faults > 0) {
-    s.faults.unknown_result_applied = 0.1;
-    s.faults.unknown_result_not_applied = 0.1;
-    s.faults.not_committed = 0.1;
-  }
-  return s;
-}
-
-class Soundness : public testing::TestWithParam<Case> {};
+class Soundness : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Soundness, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
   const Case c = GetParam();
@@ -98,7 +63,7 @@ TEST_P(Soundness, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
 
 INSTANTIATE_TEST_SUITE_P(
     EveryRecipe, Soundness,
-    testing::Values(
+    ::testing::Values(
         Case{"queue", 2, 2, true, 0}, Case{"queue", 3, 1, true, 0},
         Case{"priority-queue", 2, 1, true, 0}, Case{"priority-queue", 2, 2, false, 0},
         // Four clients: a pop's limited read once made the relation depend on the order.
@@ -114,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"skip-on-conflict-queue", 3, 1, true, 0}, Case{"hc-queue", 3, 1, true, 0}));
 
 // Larger scopes take minutes of full search: run with the `long` label (CONTEND_DPOR_LONG=1).
-class LargerScopes : public testing::TestWithParam<Case> {};
+class LargerScopes : public ::testing::TestWithParam<Case> {};
 
 TEST_P(LargerScopes, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
   if (std::getenv("CONTEND_DPOR_LONG") == nullptr) GTEST_SKIP() << "set CONTEND_DPOR_LONG=1";
@@ -130,16 +95,16 @@ TEST_P(LargerScopes, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Long, LargerScopes,
-                         testing::Values(Case{"queue", 3, 2, false, 0},
-                                         Case{"priority-queue", 3, 2, false, 0},
-                                         Case{"queue", 2, 3, true, 0},
-                                         Case{"priority-queue", 3, 1, true, 0},
-                                         Case{"idempotent-queue", 2, 2, false, 1},
-                                         Case{"idempotent-queue", 3, 1, true, 1},
-                                         Case{"checked-dequeue-queue", 2, 2, false, 1},
-                                         Case{"skip-on-conflict-queue", 2, 2, false, 1},
-                                         Case{"hc-queue", 2, 2, false, 0},
-                                         Case{"hc-priority-queue-ordered", 2, 2, false, 0}));
+                         ::testing::Values(Case{"queue", 3, 2, false, 0},
+                                           Case{"priority-queue", 3, 2, false, 0},
+                                           Case{"queue", 2, 3, true, 0},
+                                           Case{"priority-queue", 3, 1, true, 0},
+                                           Case{"idempotent-queue", 2, 2, false, 1},
+                                           Case{"idempotent-queue", 3, 1, true, 1},
+                                           Case{"checked-dequeue-queue", 2, 2, false, 1},
+                                           Case{"skip-on-conflict-queue", 2, 2, false, 1},
+                                           Case{"hc-queue", 2, 2, false, 0},
+                                           Case{"hc-priority-queue-ordered", 2, 2, false, 0}));
 
 TEST(Soundness, ABrokenIndependenceRuleMakesTheReducedSearchMissOutcomes) {
   // Reads that never depend on commits: the reduction then takes a dequeue's read as commuting
@@ -311,7 +276,7 @@ TEST(Outcomes, DigestsCountAsManyDistinctOutcomesAsTheReadableForm) {
   }
 }
 
-class KnownWrong : public testing::TestWithParam<WrongCase> {};
+class KnownWrong : public ::testing::TestWithParam<WrongCase> {};
 
 TEST_P(KnownWrong, TheReducedSearchFindsTheViolationAtItsSmallestScope) {
   const WrongCase w = GetParam();
@@ -340,7 +305,7 @@ TEST_P(KnownWrong, TheReducedSearchFindsTheViolationAtItsSmallestScope) {
 
 INSTANTIATE_TEST_SUITE_P(
     Catalog, KnownWrong,
-    testing::Values(
+    ::testing::Values(
         WrongCase{"first-cut-queue", 2, 1, 0, model::ViolationKind::lost},
         WrongCase{"snapshot-dequeue-queue", 2, 2, 0, model::ViolationKind::duplicate_delivery},
         WrongCase{"split-dequeue-queue", 2, 2, 0, model::ViolationKind::duplicate_delivery},

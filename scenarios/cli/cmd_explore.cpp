@@ -50,7 +50,12 @@ int explore_command(ExploreArgs& args) {
     if (args.schedules) o.max_executions = *args.schedules;
     o.stop_at_first_violation = !args.all;
     o.minimise = !args.no_shrink;
-    o.reduce = !args.exhaustive.no_reduction;
+    const std::string reduction =
+        args.exhaustive.no_reduction
+            ? "none"
+            : args.exhaustive.reduction.value_or(configured.dpor_reduction);
+    o.reduce = reduction == "dpor";
+    o.cache_states = reduction == "states";
     o.max_faults = args.max_faults.value_or(configured.dpor_max_faults);
     args.exhaustive.plans = args.plans.value_or(configured.dpor_plans);
     args.exhaustive.out_dir = args.out_dir;
@@ -131,9 +136,16 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--progress", x.progress_every,
                   "dpor: a progress line on stderr every N runs (default 1000000; 0: none)")
       ->check(CLI::Range(std::int64_t{0}, INT64_MAX));
+  CLI::Option* reduction =
+      cmd->add_option("--reduction", x.reduction,
+                      "dpor: dpor (one execution per equivalence class), states (the full search, "
+                      "pruned at states it explored before) or none (every interleaving); "
+                      "default: the scenario's dpor_reduction, else dpor")
+          ->check(CLI::IsMember({"dpor", "states", "none"}));
   cmd->add_flag("--no-reduction", x.no_reduction,
                 "dpor: try every ready thread at every step (the full search over the same "
-                "choices, for cross-checks)");
+                "choices, for cross-checks); the same as --reduction none")
+      ->excludes(reduction);
   cmd->add_option("--out", args->out_dir,
                   "Write the shrunk counterexample scenario into this directory (default: none)")
       ->check(CLI::ExistingDirectory);

@@ -38,7 +38,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["max_faults"] = o.max_faults;
   j["max_preemptions"] =
       o.max_preemptions ? nlohmann::json(*o.max_preemptions) : nlohmann::json(nullptr);
-  j["reduction"] = o.reduce ? "dpor" : "none";
+  j["reduction"] = std::string(reduction_name(o));
   j["exhausted"] = r.exhausted;
   j["executions"] = r.executions;
   j["equivalence_classes"] = r.executions;

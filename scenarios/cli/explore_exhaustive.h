@@ -14,9 +14,10 @@ struct ExhaustiveArgs {
   ExhaustiveOptions options;
   std::string plans = "all";
   std::string shard;
-  std::string json_path;  // "" = none, "-" = stdout
-  std::string out_dir;    // "" = the counterexample file is not written
-  bool no_reduction = false;
+  std::string json_path;                    // "" = none, "-" = stdout
+  std::string out_dir;                      // "" = the counterexample file is not written
+  std::optional<std::string> reduction;     // dpor | states | none (default: the scenario's)
+  bool no_reduction = false;                // the same as --reduction none
   std::int64_t progress_every = 1'000'000;  // runs between two progress lines on stderr; 0: none
 };
 

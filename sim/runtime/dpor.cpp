@@ -112,6 +112,20 @@ std::size_t DporRun::new_node(std::span<const Candidate> candidates) {
   return pick;
 }
 
+bool DporRun::arrive(const Digest128::Value& state) {
+  CONTEND_ASSERT(states_ != nullptr && cursor_ >= follow_, "a state given where none was wanted");
+  Digest128 key;
+  key.add_value(state);
+  key.add_u64(static_cast<std::uint64_t>(faults_));
+  if (options_.max_preemptions) {  // what the bound still allows from here
+    key.add_u64(static_cast<std::uint64_t>(preemptions_));
+    key.add_u64(static_cast<std::uint64_t>(last_thread_ + 1));
+  }
+  if (states_->insert(key.finish())) return true;
+  blocked_ = true;  // explored from an equal state before: abandoned, like a blocked run
+  return false;
+}
+
 std::uint32_t DporRun::choose_fault(ClientId, FaultSite site, std::uint32_t options) {
   if (diverged_) return 0;
   if (cursor_ < follow_) {
@@ -135,6 +149,12 @@ std::uint32_t DporRun::choose_fault(ClientId, FaultSite site, std::uint32_t opti
 }
 
 // ---- DporExplorer ----
+
+DporExplorer::DporExplorer(DporOptions options) : options_(options) {
+  CONTEND_ASSERT(!(options_.cache_states && options_.reduce),
+                 "states are cached by the full search only (dpor.h)");
+  if (options_.cache_states) states_ = std::make_shared<StateCache>();
+}
 
 void DporExplorer::start_from(std::vector<SearchNode> nodes, std::size_t fixed_depth) {
   CONTEND_ASSERT(!started_, "start_from after the search began");
@@ -170,7 +190,7 @@ std::shared_ptr<DporRun> DporExplorer::begin() {
     exhausted_ = true;
     return nullptr;
   }
-  return std::make_shared<DporRun>(&nodes_, follow_, options_);
+  return std::make_shared<DporRun>(&nodes_, follow_, options_, states_.get());
 }
 
 bool DporExplorer::has_next() const {

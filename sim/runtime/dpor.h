@@ -21,6 +21,16 @@
 // Dependence is footprint.h's, computed on the concrete execution. Without `reduce` every ready
 // thread is tried at every node: the full search over exactly the same choices, for cross-checks.
 //
+// State caching (`cache_states`, the full search only): before each new scheduling node the run
+// hands the world's state (World::state_digest: the store, every operation event so far, what
+// each client's steps returned since its operation began) with the faults placed and the
+// preemptions so far to the explorer's StateCache; a state met before ends the run there, as an
+// abandoned run. The search is a depth-first search of the state graph, which has no cycles
+// (every step adds to the world): a state's continuations were all explored from its first visit
+// (or are being, by the units its subtree was dealt to), and equal states have equal futures, so
+// every outcome is still reached. Not combined with the reduction: pruning at a state would hide
+// the races of its continuations from the nodes above it (stateful DPOR needs their summaries).
+//
 // Faults are choices, bounded by max_faults per execution; preemptions (switching away from a
 // thread that could have continued) may be bounded too. A bound with the reduction explores a
 // subset of the bounded space (Coons, Musuvathi, McKinley, OOPSLA 2013): the result says so.
@@ -36,6 +46,7 @@
 #include <vector>
 
 #include "sim/runtime/footprint.h"
+#include "sim/runtime/state_cache.h"
 #include "sim/runtime/strategy.h"
 
 namespace contend {
@@ -46,6 +57,8 @@ struct DporOptions {
   int max_faults = 0;
   std::optional<int> max_preemptions;  // none: unbounded
   bool reduce = true;
+  bool cache_states = false;         // full search only (reduce false): prune at states met before
+  bool broken_states = false;        // tests only: states without the operation events
   bool broken_independence = false;  // tests only: a wrong dependence relation
   // Invocations and completions depend on each other (footprint.h): the real-time order is
   // explored by scheduling. Off, the caller checks each execution's most ordered schedules.
@@ -82,14 +95,21 @@ std::optional<std::vector<SearchNode>> parse_path(const std::string& text, std::
 // The strategy for one execution: follows the first `follow` nodes, then extends the path.
 class DporRun final : public Strategy {
  public:
-  DporRun(std::vector<SearchNode>* nodes, std::size_t follow, const DporOptions& options)
-      : nodes_(nodes), follow_(follow), options_(options) {}
+  // `states`: where explored states are kept when options.cache_states (else unused).
+  DporRun(std::vector<SearchNode>* nodes, std::size_t follow, const DporOptions& options,
+          StateCache* states = nullptr)
+      : nodes_(nodes), follow_(follow), options_(options), states_(states) {}
   std::string name() const override { return "dpor"; }
   bool chooses_every_step() const override { return true; }
   std::size_t choose(std::span<const Candidate> candidates) override;
   std::uint32_t choose_fault(ClientId client, FaultSite site, std::uint32_t options) override;
   // The world's step log so far (the steps before the current node have finished).
   void watch(const StepLog* log) override { log_ = log; }
+  bool caches_states() const override { return states_ != nullptr; }
+  // Only where the path is new: a followed node's state was judged by the run that made it.
+  bool wants_state() const override { return states_ != nullptr && cursor_ >= follow_; }
+  bool arrive(const Digest128::Value& state) override;
+  bool states_without_history() const override { return options_.broken_states; }
   bool blocked() const { return blocked_; }
   // Whether the followed prefix met different nodes than it recorded (nondeterminism).
   bool diverged() const { return diverged_; }
@@ -99,6 +119,7 @@ class DporRun final : public Strategy {
   std::vector<SearchNode>* nodes_;
   std::size_t follow_;
   DporOptions options_;
+  StateCache* states_;
   const StepLog* log_ = nullptr;
   std::size_t cursor_ = 0;
   std::size_t steps_seen_ = 0;
@@ -123,7 +144,7 @@ struct DporProgress {
 // run left (its step log, whether it completed) and adds the backtrack points its races demand.
 class DporExplorer {
  public:
-  explicit DporExplorer(DporOptions options) : options_(options) {}
+  explicit DporExplorer(DporOptions options);
   // The next execution's strategy, or null when the space is exhausted.
   std::shared_ptr<DporRun> begin();
   void finish(DporRun& run, const StepLog& log, bool complete);
@@ -131,6 +152,8 @@ class DporExplorer {
   // Whether begin() would give another execution (it is not called: the search stays where it is).
   bool has_next() const;
   const std::vector<SearchNode>& path() const { return nodes_; }
+  // The explored states (cache_states), or null. Shared by copies of the explorer.
+  const StateCache* states() const { return states_.get(); }
   std::int64_t executions() const { return executions_; }
   std::int64_t blocked() const { return blocked_; }
   // Whether the last finished run was abandoned as equivalent to one explored before: blocked
@@ -154,6 +177,7 @@ class DporExplorer {
                          const std::vector<std::size_t>& node_of,
                          const ExecutionDependence& depends, std::size_t refused);
   DporOptions options_;
+  std::shared_ptr<StateCache> states_;
   std::vector<SearchNode> nodes_;
   std::size_t follow_ = 0;
   std::size_t fixed_depth_ = 0;  // nodes above this never change (a shard's root)

@@ -56,6 +56,16 @@ class Strategy {
   }
   // Exhaustive worlds hand the strategy their step log, which holds every finished step.
   virtual void watch(const StepLog* /*log*/) {}
+  // Exhaustive worlds: whether the strategy caches states. A world whose strategy does keeps what
+  // makes up its state (World::state_digest) as it runs, and before each choice of the main
+  // phase that the strategy wants the state at (wants_state) gives it to arrive(): false ends
+  // the run there (its continuations were explored from an equal state).
+  virtual bool caches_states() const { return false; }
+  virtual bool wants_state() const { return false; }
+  virtual bool arrive(const Digest128::Value& /*state*/) { return true; }
+  // Tests only: the state leaves out the operation events so far (a wrong notion of state, which
+  // the soundness comparison must catch).
+  virtual bool states_without_history() const { return false; }
   // What choose() returns to end the run at once (the rest of the execution is redundant).
   static constexpr std::size_t kStop = static_cast<std::size_t>(-1);
 };

@@ -17,6 +17,7 @@ World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
   if (options_.exhaustive) {
     strategy_->watch(&step_log_);
     step_log_.steps.reserve(kStepsReserved);
+    digest_states_ = strategy_->caches_states();
   }
 }
 
@@ -81,6 +82,12 @@ std::optional<ClientId> World::pick_next() {
       const Client& c = *clients_[static_cast<std::size_t>(top.client)];
       if (c.pending != nullptr && c.sequence == top.sequence) return top.client;
     }
+    return std::nullopt;
+  }
+  if (digesting() && strategy_->wants_state() &&
+      !strategy_->arrive(strategy_->states_without_history() ? state_digest_without_history()
+                                                             : state_digest())) {
+    bound_hit_ = BoundHit::stopped;  // explored from an equal state before
     return std::nullopt;
   }
   candidates_.clear();
@@ -165,6 +172,7 @@ void World::run_step(ClientId id) {
     crash(id, op);
   } else {
     op.complete();
+    if (digesting()) op.add_observed(c.observed);
     op.continuation.resume();
   }
   stepping_ = -1;
@@ -183,12 +191,47 @@ std::uint32_t World::fault_choice(ClientId client, FaultSite site,
   return choice;
 }
 
-void World::note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok) {
+void World::note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok,
+                                 const Digest128::Value& event) {
   if (!recording()) return;
+  if (digesting()) {
+    history_events_.add_value(event);
+    history_events_.add_u64(now_us_ == last_event_us_ ? 1 : 0);
+    last_event_us_ = now_us_;
+    // The client begins an operation (its observations from here are that operation's) or ends
+    // one (it holds nothing of it but what the event says).
+    clients_[static_cast<std::size_t>(stepping_)]->observed = Digest128{};
+  }
   StepFootprint& step = step_log_.steps.back();
   step.events.push_back(event_index);
   step.invokes |= invoke;
   step.completes |= completes_ok;
+}
+
+Digest128::Value World::state_digest() const {
+  return digest_state(/*history=*/true);
+}
+
+Digest128::Value World::state_digest_without_history() const {
+  return digest_state(/*history=*/false);
+}
+
+Digest128::Value World::digest_state(bool history) const {
+  Digest128 d;
+  store_.add_state(d);
+  if (history) d.add_value(history_events_.finish());
+  d.add_u64(now_us_ == last_event_us_ ? 1 : 0);
+  d.add_u64(clients_.size());
+  for (std::size_t i = 0; i < clients_.size(); ++i) {
+    const Client& c = *clients_[i];
+    d.add_u64(c.started ? 1 : 0);
+    d.add_u64(static_cast<std::uint64_t>(thread_of_[i]));
+    d.add_u64(c.pending != nullptr ? static_cast<std::uint64_t>(c.pending->kind) + 1 : 0);
+    if (c.pending != nullptr) d.add_i64(std::max<std::int64_t>(0, c.due_us - now_us_));
+    d.add_i64(c.draws);
+    d.add_value(c.observed.finish());
+  }
+  return d.finish();
 }
 
 void World::on_read_version(const Transaction& tr) {

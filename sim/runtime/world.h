@@ -126,7 +126,9 @@ class World final : public Environment, private FootprintSink {
   std::coroutine_handle<> submit(PendingOp& op) override;
   std::uint64_t random_u64(ClientId client) override {
     ++random_draws_;
-    return client_rng(client).next();
+    Rng& rng = client_rng(client);
+    ++clients_[static_cast<std::size_t>(client)]->draws;
+    return rng.next();
   }
   ReadFault read_fault(ClientId client) override;
   CommitFault commit_fault(ClientId client) override;
@@ -136,7 +138,22 @@ class World final : public Environment, private FootprintSink {
   // The workload tells the world of each history event it records (its index in the history,
   // whether it invokes an operation or completes one ok), so an exhaustive run's footprints know
   // which step each event belongs to and which steps the real-time order depends on.
-  void note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok);
+  // `event` digests the event as the history holds it (what a state digest needs of it: whatever
+  // the history check and the outcome read, save its time, which the world adds as "the same as
+  // the event before or not").
+  void note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok,
+                            const Digest128::Value& event);
+  // Exhaustive worlds whose strategy caches states: a digest of everything the rest of the run
+  // depends on. The store (Store::add_state); the operation events so far, in order, with which
+  // of them share a time; and per client, whether it started, its thread, its pending step's kind
+  // and how far its due time lies ahead, its random draws, and what its store steps returned since
+  // its current operation began (PendingOp::add_observed). A client's code is deterministic, so
+  // those observations fix where it stands in its operation and what it holds; between
+  // operations it holds nothing but its place in its plan (its events). Time itself is left out:
+  // in an exhaustive world it only dates events and sets no choice.
+  Digest128::Value state_digest() const;
+  // Tests only: the same, without the operation events (a wrong notion of state).
+  Digest128::Value state_digest_without_history() const;
 
   // ---- results ----
   // Exhaustive worlds: every step of the main phase, in order, with what it touched.
@@ -166,6 +183,8 @@ class World final : public Environment, private FootprintSink {
     bool started = false;
     std::int64_t attempts = 0;
     Rng rng;
+    std::int64_t draws = 0;
+    Digest128 observed;  // states: what its steps returned since its operation began
   };
   struct QueueEntry {
     std::int64_t due_us;
@@ -182,6 +201,9 @@ class World final : public Environment, private FootprintSink {
   void on_database_read(const Transaction& tr, KeyRangeRef range) override;
   void on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) override;
   bool recording() const { return footprints_ != nullptr && stepping_ >= 0; }
+  // Whether the main phase keeps the state (state_digest) for a strategy that caches states.
+  bool digesting() const { return footprints_ != nullptr && digest_states_; }
+  Digest128::Value digest_state(bool history) const;
   // Asks the strategy which of the outcomes named (names[0]: no fault) happens, and notes it.
   std::uint32_t fault_choice(ClientId client, FaultSite site, std::span<const char* const> names);
 
@@ -212,6 +234,9 @@ class World final : public Environment, private FootprintSink {
   bool running_ = false;
   int runs_ = 0;                // run() calls so far: the first is the main phase
   ClientId stepping_ = -1;      // the client whose step is running, or -1
+  bool digest_states_ = false;  // the strategy caches states (fixed at construction)
+  Digest128 history_events_;    // states: every operation event of the main phase so far
+  std::int64_t last_event_us_ = -1;
   std::vector<int> thread_of_;  // by client
   int threads_ = 0;
   static constexpr std::size_t kStepsReserved = 64;  // an exhaustive run's steps, mostly fewer

@@ -14,6 +14,7 @@
 #include <coroutine>
 #include <cstdint>
 
+#include "base/digest128.h"
 #include "sim/store/bytes.h"
 #include "sim/store/error.h"
 
@@ -54,6 +55,10 @@ struct PendingOp {
 
   // Performs the operation at the instant it takes effect. May redirect `continuation`.
   virtual void complete() = 0;
+  // After complete(): adds everything the operation returned to its client (a value, rows, an
+  // error, a version) to `into`. A search that caches states takes a client's future to depend
+  // on nothing else its store steps gave it; an operation that returns nothing adds nothing.
+  virtual void add_observed(Digest128& /*into*/) const {}
 
  protected:
   ~PendingOp() = default;

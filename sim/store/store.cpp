@@ -172,6 +172,39 @@ std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) 
   return std::nullopt;
 }
 
+namespace {
+void add_bytes(Digest128& into, BytesView bytes) {
+  into.add_field(std::string_view(bytes.data(), bytes.size()));
+}
+}  // namespace
+
+void Store::add_state(Digest128& into) const {
+  into.add_u64(current_.size());
+  for (const auto& [key, value] : current_) {
+    add_bytes(into, key.bytes);
+    add_bytes(into, value);
+  }
+  into.add_u64(log_.end() - log_.begin());
+  for (auto n = log_.begin(); n != log_.end(); ++n) {
+    const LoggedCommit& commit = log_[n];
+    into.add_i64(commit.version);
+    into.add_u64(commit.undo_end - commit.undo_begin);
+    for (auto u = commit.undo_begin; u != commit.undo_end; ++u) {
+      add_bytes(into, undo_[u].key);
+      into.add_u64(undo_[u].existed ? 1 : 0);
+      if (undo_[u].existed) add_bytes(into, undo_[u].before);
+    }
+    into.add_u64(commit.write_is_undo_key ? 1 : 0);
+    into.add_u64(commit.writes_end - commit.writes_begin);
+    for (auto w = commit.writes_begin; w != commit.writes_end; ++w) {
+      add_bytes(into, logged_writes_[w].begin);
+      add_bytes(into, logged_writes_[w].end);
+    }
+  }
+  into.add_i64(latest_version_);
+  into.add_i64(granted_version_);
+}
+
 void Store::catch_up_history() {
   // Commits the window dropped before they were added are older than every read version a
   // commit can still have: the history would read them as no write anyway.

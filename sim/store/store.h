@@ -122,6 +122,11 @@ class Store {
   std::uint64_t commits() const { return commit_count_; }
   // A copy of the latest value of every key, for tests and end-of-run accounting.
   std::map<Bytes, Bytes, KeyLess> latest_state() const;
+  // Adds to `into` everything a later step can observe of the store: the latest data, the logged
+  // commits (version, the values their writes replaced, their write ranges), from which every
+  // readable version and every conflict check follows, and the latest and granted versions.
+  // Two stores that add the same answer every read and commit alike (a search caching states).
+  void add_state(Digest128& into) const;
 
  private:
   // Keys carry their heads (key_head.h): a descent rarely reads a key's bytes.

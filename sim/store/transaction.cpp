@@ -531,6 +531,21 @@ void Transaction::GetOp::complete() {
   }
 }
 
+void Transaction::GetOp::add_observed(Digest128& into) const {
+  into.add_u64(static_cast<std::uint64_t>(aborted_));
+  into.add_u64(result_.has_value() ? 1 : 0);
+  if (result_) into.add_field(std::string_view(result_->data(), result_->size()));
+}
+
+void Transaction::RangeOp::add_observed(Digest128& into) const {
+  into.add_u64(static_cast<std::uint64_t>(aborted_));
+  into.add_u64(result_.size());
+  for (const KeyValue& row : result_) {
+    into.add_field(std::string_view(row.key.data(), row.key.size()));
+    into.add_field(std::string_view(row.value.data(), row.value.size()));
+  }
+}
+
 void Transaction::RangeOp::complete() {
   if (ErrorCode e = tr_->begin_read(); !ok(e)) return abort_with(e);
   if (ErrorCode e = tr_->do_get_range(range_, options_, result_); !ok(e)) return abort_with(e);

@@ -278,17 +278,22 @@ class StoreOpBase : public PendingOp {
   // Abandons the reader: the enclosing attempt resumes and sees `e`.
   void abort_with(ErrorCode e) {
     CONTEND_ASSERT(tr_->abort_target_, "a read must run inside attempt() or run()");
+    aborted_ = e;
     tr_->read_error_ = e;
     continuation = tr_->abort_target_;
     tr_->env().on_attempt_end(*tr_, e);
   }
   Transaction* tr_;
+  ErrorCode aborted_ = ErrorCode::success;  // the error a failed read resumed the attempt with
 };
 
 class Transaction::ReadVersionOp : public StoreOpBase {
  public:
   explicit ReadVersionOp(Transaction& tr) : StoreOpBase(tr, StepKind::read_version) {}
   void complete() override { tr_->take_read_version_if_needed(); }
+  void add_observed(Digest128& into) const override {
+    into.add_i64(tr_->read_version_.value_or(kInvalidVersion));
+  }
   Version await_resume() const { return *tr_->read_version_; }
 };
 
@@ -297,6 +302,7 @@ class Transaction::GetOp : public StoreOpBase {
   GetOp(Transaction& tr, BytesView key, bool snapshot)
       : StoreOpBase(tr, StepKind::read), key_(tr.copy_key(key)), snapshot_(snapshot) {}
   void complete() override;
+  void add_observed(Digest128& into) const override;
   std::optional<Bytes> await_resume() { return std::move(result_); }
 
  private:
@@ -310,6 +316,7 @@ class Transaction::RangeOp : public StoreOpBase {
   RangeOp(Transaction& tr, KeyRangeRef range, RangeOptions options)
       : StoreOpBase(tr, StepKind::read), range_(tr.copy_range(range)), options_(options) {}
   void complete() override;
+  void add_observed(Digest128& into) const override;
   RangeResult await_resume() { return std::move(result_); }
 
  private:
@@ -324,6 +331,10 @@ class Transaction::CommitOp : public StoreOpBase {
   void complete() override {
     error_ = tr_->do_commit();
     tr_->env().on_attempt_end(*tr_, error_);
+  }
+  void add_observed(Digest128& into) const override {
+    into.add_u64(static_cast<std::uint64_t>(error_));
+    into.add_i64(tr_->committed_version_);
   }
   ErrorCode await_resume() const { return error_; }
 

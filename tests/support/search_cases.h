@@ -1,0 +1,64 @@
+// Test support for the exhaustive search's soundness tests (dpor_test, state_cache_test): small
+// scopes of a recipe, the cases they are listed as, and the first outcome two searches disagree
+// on, for the failure message.
+#pragma once
+
+#include <ostream>
+#include <set>
+#include <string>
+
+#include "scenarios/scenario.h"
+
+namespace contend::testing {
+
+// `clients` x `ops` of `recipe`, checked by every checker; with `faults`, the commit faults a
+// fault budget may place are enabled.
+inline Scenario small_scope(const std::string& recipe, int clients, int ops, int faults = 0) {
+  Scenario s;
+  s.file = "(test)";
+  s.name = recipe;
+  s.recipe = recipe;
+  s.clients = clients;
+  s.operations_per_client = ops;
+  s.checks = {"fast", "accounting", "serializability"};
+  s.priority_min = 0;
+  s.priority_max = 1;
+  if (faults > 0) {
+    s.faults.unknown_result_applied = 0.1;
+    s.faults.unknown_result_not_applied = 0.1;
+    s.faults.not_committed = 0.1;
+  }
+  return s;
+}
+
+struct SearchCase {
+  const char* recipe;
+  int clients;
+  int ops;
+  bool all_plans;
+  int faults;
+};
+
+inline void PrintTo(const SearchCase& c, std::ostream* os) {
+  *os << c.recipe << " " << c.clients << "x" << c.ops << (c.all_plans ? " all plans" : " seed plan")
+      << " faults<=" << c.faults;
+}
+
+inline Scenario scope_of(const SearchCase& c) {
+  return small_scope(c.recipe, c.clients, c.ops, c.faults);
+}
+
+// The first outcome one set has and the other lacks ("only in <name>: ..."), or "none".
+inline std::string first_difference(const std::set<std::string>& full,
+                                    const std::set<std::string>& other,
+                                    const std::string& other_name) {
+  for (const std::string& x : full) {
+    if (other.count(x) == 0) return "only in the full search: " + x;
+  }
+  for (const std::string& x : other) {
+    if (full.count(x) == 0) return "only in the " + other_name + ": " + x;
+  }
+  return "none";
+}
+
+}  // namespace contend::testing
