@@ -21,7 +21,9 @@ class RatioReporter : public benchmark::ConsoleReporter {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
       if (run.run_type != Run::RT_Iteration || run.iterations == 0) continue;
-      times_[without_time_kind(run.benchmark_name())] = run.GetAdjustedRealTime();
+      // In seconds: a benchmark and its baseline may report in different units.
+      times_[without_time_kind(run.benchmark_name())] =
+          run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
     }
   }
   void Finalize() override {
