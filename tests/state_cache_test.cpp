@@ -100,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Case{"queue", 2, 2, true, 0}, Case{"queue", 3, 1, true, 0},
         Case{"priority-queue", 2, 2, false, 0}, Case{"priority-queue", 3, 1, false, 0},
-        Case{"hc-queue", 2, 2, false, 0}, Case{"hc-priority-queue", 2, 1, true, 0},
+        Case{"hc-queue", 2, 1, true, 0}, Case{"hc-priority-queue", 2, 1, true, 0},
         Case{"hc-priority-queue-ordered", 2, 1, true, 0}, Case{"first-cut-queue", 2, 2, true, 0},
         Case{"strict-queue", 2, 2, true, 0}, Case{"snapshot-dequeue-queue", 2, 2, true, 0},
         Case{"split-dequeue-queue", 2, 2, true, 0}, Case{"hc-queue-no-reads", 2, 1, true, 0},
@@ -187,7 +187,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(StatesParallel, JobsChangeNothingButTheTime) {
   // Each unit keeps its own table, so what a unit prunes does not depend on which thread ran
   // the units before it.
-  const Scenario s = small_scope("hc-queue", 2, 2);
+  const Scenario s = small_scope("queue", 2, 2);
   ExhaustiveOptions o = full_search(true, true, 0);
   const ExhaustiveResult one = explore_exhaustively(s, o);
   o.jobs = 2;
