@@ -11,9 +11,15 @@
 //   conflict ranges it was checked against), and independent of every other commit (the fetch
 //   then only moves which commit versions lie after the read version, which no read and no
 //   conflict check of the attempt can see). A range read counts whole, not only up to the last
-//   row a limit let it return: that row depends on the data, so the narrower range would make
-//   the relation depend on the order it is meant to judge (a pop that saw item B after a push of
-//   A < B would look independent of a push of C > B that it must see when it runs first);
+//   row a limit let it return. That narrower range (the keys that decided the answer) still
+//   makes each swap of two adjacent independent steps change nothing, but the relation of a
+//   fetch and one commit then depends on where a third commit stands: a fetch that saw the
+//   larger of two items pushed at one index (they sort by their random suffixes) looks
+//   independent of the push of the smaller, and once its race with the larger's push is
+//   reversed, where it sees only the smaller, no race is left that runs the smaller's push
+//   before it. Measured: with the narrower range for races and sleep sets, or for sleep sets
+//   alone, the reduced search misses outcomes of idempotent-queue 3 x 1, every plan, one fault
+//   (dpor_test's long cases), so races and sleep sets judge by one relation, this one;
 // - reads after the fetch, sleeps and local code touch nothing shared: independent of all;
 // - a resolved commit is dependent with an applied commit of another client when one's writes
 //   meet the other's writes or checked read ranges (the order decides a conflict or a final
