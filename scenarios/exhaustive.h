@@ -52,8 +52,9 @@ struct ExhaustiveOptions {
   // With reduce false: the full search, pruned where it meets a state it explored before
   // (dpor.h). Every outcome is still reached; the attempts' reads (observe_attempts) are not.
   bool cache_states = false;
-  bool broken_states = false;        // tests only: states without the operation events so far
-  bool broken_independence = false;  // tests only
+  bool broken_states = false;            // tests only: states without the operation events so far
+  bool broken_independence = false;      // tests only
+  bool broken_reads_as_decided = false;  // tests only: DporOptions::broken_reads_as_decided
   // Tests only: explore the real-time order of operations by scheduling (footprint.h) instead
   // of judging each execution by its class's most ordered schedules (real_time_orders.h).
   bool real_time_by_schedule = false;

@@ -163,6 +163,7 @@ DporOptions dpor_options(const ExhaustiveOptions& o) {
   d.cache_states = o.cache_states;
   d.broken_states = o.broken_states;
   d.broken_independence = o.broken_independence;
+  d.broken_reads_as_decided = o.broken_reads_as_decided;
   d.real_time_dependence = o.real_time_by_schedule;
   return d;
 }

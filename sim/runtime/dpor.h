@@ -60,6 +60,7 @@ struct DporOptions {
   bool cache_states = false;         // full search only (reduce false): prune at states met before
   bool broken_states = false;        // tests only: states without the operation events
   bool broken_independence = false;  // tests only: a wrong dependence relation
+  bool broken_reads_as_decided = false;  // tests only: reads judged by the keys that decided them
   // Invocations and completions depend on each other (footprint.h): the real-time order is
   // explored by scheduling. Off, the caller checks each execution's most ordered schedules.
   bool real_time_dependence = false;
@@ -110,6 +111,7 @@ class DporRun final : public Strategy {
   bool wants_state() const override { return states_ != nullptr && cursor_ >= follow_; }
   bool arrive(const Digest128::Value& state) override;
   bool states_without_history() const override { return options_.broken_states; }
+  bool reads_as_decided() const override { return options_.broken_reads_as_decided; }
   bool blocked() const { return blocked_; }
   // Whether the followed prefix met different nodes than it recorded (nondeterminism).
   bool diverged() const { return diverged_; }

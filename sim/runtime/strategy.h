@@ -66,6 +66,10 @@ class Strategy {
   // Tests only: the state leaves out the operation events so far (a wrong notion of state, which
   // the soundness comparison must catch).
   virtual bool states_without_history() const { return false; }
+  // Tests only: a read's footprint is the keys that decided its answer, not the range it asked
+  // for (footprint.h: a relation that depends on the order it judges, which the soundness
+  // comparison must catch).
+  virtual bool reads_as_decided() const { return false; }
   // What choose() returns to end the run at once (the rest of the execution is redundant).
   static constexpr std::size_t kStop = static_cast<std::size_t>(-1);
 };

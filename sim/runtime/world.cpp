@@ -18,6 +18,7 @@ World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
     strategy_->watch(&step_log_);
     step_log_.steps.reserve(kStepsReserved);
     digest_states_ = strategy_->caches_states();
+    record_decided_ = strategy_->reads_as_decided();
   }
 }
 
@@ -240,9 +241,9 @@ void World::on_read_version(const Transaction& tr) {
   step_log_.attempts[tr.id()];
 }
 
-void World::on_database_read(const Transaction& tr, KeyRangeRef range) {
+void World::on_database_read(const Transaction& tr, KeyRangeRef asked, KeyRangeRef decided) {
   if (!recording()) return;
-  step_log_.attempts[tr.id()].reads.push_back(copy_of(range));
+  step_log_.attempts[tr.id()].reads.push_back(copy_of(record_decided_ ? decided : asked));
 }
 
 void World::on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) {

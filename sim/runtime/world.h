@@ -198,7 +198,7 @@ class World final : public Environment, private FootprintSink {
 
   // ---- FootprintSink (exhaustive main phase) ----
   void on_read_version(const Transaction& tr) override;
-  void on_database_read(const Transaction& tr, KeyRangeRef range) override;
+  void on_database_read(const Transaction& tr, KeyRangeRef asked, KeyRangeRef decided) override;
   void on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) override;
   bool recording() const { return footprints_ != nullptr && stepping_ >= 0; }
   // Whether the main phase keeps the state (state_digest) for a strategy that caches states.
@@ -232,10 +232,11 @@ class World final : public Environment, private FootprintSink {
   std::uint64_t sequence_ = 0;
   BoundHit bound_hit_ = BoundHit::none;
   bool running_ = false;
-  int runs_ = 0;                // run() calls so far: the first is the main phase
-  ClientId stepping_ = -1;      // the client whose step is running, or -1
-  bool digest_states_ = false;  // the strategy caches states (fixed at construction)
-  Digest128 history_events_;    // states: every operation event of the main phase so far
+  int runs_ = 0;                 // run() calls so far: the first is the main phase
+  ClientId stepping_ = -1;       // the client whose step is running, or -1
+  bool digest_states_ = false;   // the strategy caches states (fixed at construction)
+  bool record_decided_ = false;  // tests only: the footprints read as the reads decided
+  Digest128 history_events_;     // states: every operation event of the main phase so far
   std::int64_t last_event_us_ = -1;
   std::vector<int> thread_of_;  // by client
   int threads_ = 0;

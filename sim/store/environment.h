@@ -81,10 +81,11 @@ class FootprintSink {
   virtual ~FootprintSink() = default;
   // `tr` took its read version in the step being run.
   virtual void on_read_version(const Transaction& tr) = 0;
-  // `tr` read the database at its read version; `range` is the range it asked for, whole. (For a
-  // limited read, the keys that decided this answer end at the last row returned, but where that
-  // row lies depends on the data: in another order the same read would decide on other keys.)
-  virtual void on_database_read(const Transaction& tr, KeyRangeRef range) = 0;
+  // `tr` read the database at its read version: `asked` is the range it asked for, whole, and
+  // `decided` the keys whose values decided the answer (for a read its limit stopped, up to the
+  // last row returned; where that row lies depends on the data, so in another order the same
+  // read decides on other keys).
+  virtual void on_database_read(const Transaction& tr, KeyRangeRef asked, KeyRangeRef decided) = 0;
   // `tr`'s commit was resolved against the writes after its read version (and applied when
   // `applied`; refused because one of them met its read conflict ranges when `conflicted`).
   virtual void on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) = 0;

@@ -399,7 +399,7 @@ ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snaps
   const KeyRangeRef just_key{key.key, key.after};
   if (unreadable(just_key)) return ErrorCode::accessed_unreadable;
   std::optional<Bytes> db_value = db_.store->get(key.key, *read_version_);
-  if (FootprintSink* sink = env().footprints()) sink->on_database_read(*this, just_key);
+  if (FootprintSink* sink = env().footprints()) sink->on_database_read(*this, just_key, just_key);
   auto result = overlay(key.key, db_value);
   if (!result.ok()) return result;
   if ((!snapshot && !CONTEND_MUTANT(1)) || (snapshot && CONTEND_MUTANT(23)))
@@ -491,7 +491,7 @@ ErrorCode Transaction::do_get_range(KeyRangeRef range, const RangeOptions& optio
   }
   CONTEND_DEBUG_ASSERT(!(decided.begin < range.begin) && !(range.end < decided.end),
                        "a read's conflict range lies within the range read");
-  if (sink != nullptr) sink->on_database_read(*this, range);
+  if (sink != nullptr) sink->on_database_read(*this, range, decided);
   if ((!options.snapshot && !CONTEND_MUTANT(3)) || (options.snapshot && CONTEND_MUTANT(2)))
     add_conflict_for_read(decided);
   return ErrorCode::success;
