@@ -208,11 +208,13 @@ class ProgressMeter {
     next_report_ = (progress_.runs / o_.progress_every + 1) * o_.progress_every;
     o_.on_progress(progress_);
   }
-  // The units counted from here on: the search's own once sizing has cut them (its runs go on).
-  void restart_units(std::int64_t units_done, std::int64_t units) {
+  // The units counted from here on: a sizing round's (`sizing_round` from 1), or the search's own
+  // once sizing has cut them (0). The runs go on counting.
+  void restart_units(std::int64_t units_done, std::int64_t units, int sizing_round = 0) {
     std::lock_guard lock(mutex_);
     progress_.units_done = units_done;
     progress_.units = units;
+    progress_.sizing_round = sizing_round;
   }
   // A unit searched to the end.
   void unit_done() {
@@ -684,7 +686,7 @@ void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& r
     }
     if (!any) break;
     meter.restart_units(static_cast<std::int64_t>(sized.done.size()),
-                        static_cast<std::int64_t>(sized.units.size()));
+                        static_cast<std::int64_t>(sized.units.size()), sized.rounds + 1);
     std::map<std::size_t, UnitResult> results =
         run_units(planned, roots, sized.units, budgets, o, sized.done, sized.partial, none, meter);
     for (const auto& [index, r] : sized.done)

@@ -41,6 +41,9 @@ struct ExhaustiveProgress {
   std::int64_t runs = 0;  // executions and abandoned, every job together
   std::int64_t units_done = 0;
   std::int64_t units = 0;
+  // The sizing round under way (from 1; the units then are that round's, cut finer each round),
+  // or 0 once the units are searched to their budgets.
+  int sizing_round = 0;
 };
 
 struct ExhaustiveOptions {

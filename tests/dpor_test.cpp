@@ -664,6 +664,31 @@ TEST(Units, SizingCutsTheUnitsThatOutgrowTheirRunsAndChangesNoOutcome) {
   EXPECT_EQ(outcomes, sized.outcomes);
 }
 
+TEST(Progress, ASizedSearchSaysWhichSizingRoundItIsInThenThatItSearches) {
+  // queue 3 x 3 in sizing rounds of 4 runs: reports in round 1, then in later rounds only, then
+  // (round 0) in the search that goes on from the units sizing cut.
+  ExhaustiveOptions o = sized_options(4);
+  o.progress_every = 1;
+  std::vector<ExhaustiveProgress> seen;
+  o.on_progress = [&seen](const ExhaustiveProgress& p) { seen.push_back(p); };
+  const ExhaustiveResult r = explore_exhaustively(scope("queue", 3, 3), o);
+  ASSERT_TRUE(r.exhausted);
+  ASSERT_GE(seen.size(), 2U);
+  EXPECT_EQ(seen.front().sizing_round, 1);
+  EXPECT_GT(std::count_if(seen.begin(), seen.end(),
+                          [](const ExhaustiveProgress& p) { return p.sizing_round > 1; }),
+            0)
+      << "no report from a later sizing round";
+  EXPECT_EQ(seen.back().sizing_round, 0);
+  for (std::size_t k = 1; k < seen.size(); ++k) {
+    if (seen[k - 1].sizing_round == 0) {
+      EXPECT_EQ(seen[k].sizing_round, 0) << "report " << k << ": sizing after the search began";
+    } else if (seen[k].sizing_round != 0) {
+      EXPECT_GE(seen[k].sizing_round, seen[k - 1].sizing_round) << "report " << k;
+    }
+  }
+}
+
 // queue 3 x 3 in sizing rounds of 4 runs, searched whole without a checkpoint; `o` then saves to
 // a fresh file of that name.
 struct SizedResume {

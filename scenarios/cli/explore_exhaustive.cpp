@@ -146,10 +146,13 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   o.on_progress = [start](const ExhaustiveProgress& p) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string phase =
+        p.sizing_round > 0 ? fmt::format("sizing round {}: ", p.sizing_round) : "";
     fmt::print(stderr,
                "contend explore: {} x {}, faults <= {}: {} runs (executions and abandoned) so "
-               "far, {} of {} units done, {:.0f} s\n",
-               p.clients, p.operations, p.max_faults, p.runs, p.units_done, p.units, seconds);
+               "far, {}{} of {} units done, {:.0f} s\n",
+               p.clients, p.operations, p.max_faults, p.runs, phase, p.units_done, p.units,
+               seconds);
   };
   ExhaustiveResult r = explore_exhaustively(scenario, o);
   if (!r.error.empty()) {
