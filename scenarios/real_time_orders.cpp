@@ -133,7 +133,9 @@ std::vector<StepSet> dependence_order(const std::vector<ResolvedStep>& steps) {
   for (std::size_t j = 0; j < n; ++j) {
     before.emplace_back(n);
     for (std::size_t i = j; i-- > 0;) {
-      if (before[j].has(i) || !depends(i, j)) continue;
+      if (before[j].has(i)) continue;
+      if (steps[i].thread != steps[j].thread && (depends.inert(i) || depends.inert(j))) continue;
+      if (!depends(i, j)) continue;
       before[j].add(i);
       before[j].add_all(before[i]);
     }

@@ -102,6 +102,27 @@ TEST(ExecutionDependence, RealTimeDependenceIsNeverNarrowed) {
   EXPECT_TRUE(ExecutionDependence(steps, DependenceRule{.real_time = true})(2, 3));
 }
 
+TEST(ExecutionDependence, AStepThatTouchesNothingSharedIsInertAndIndependentOfEveryOther) {
+  // A read after its fetch, a sleep, local code: no read version, no commit.
+  std::vector<ResolvedStep> steps = two_conflicting_commits();
+  ResolvedStep read;
+  read.thread = 1;
+  steps.insert(steps.begin() + 1, read);
+  ResolvedStep invoking = read;
+  invoking.thread = 2;
+  invoking.invokes = true;
+  steps.push_back(invoking);
+  const ExecutionDependence depends(steps, DependenceRule{});
+  EXPECT_TRUE(depends.inert(1));
+  EXPECT_TRUE(depends.inert(5)) << "operation boundaries count only with the real-time rule";
+  for (std::size_t k : {0U, 2U, 3U, 4U})
+    EXPECT_FALSE(depends.inert(k)) << "step " << k;
+  for (std::size_t j = 2; j < steps.size(); ++j)
+    EXPECT_FALSE(steps[j].thread != 1 && depends(1, j)) << "step " << j;
+  const ExecutionDependence real_time(steps, DependenceRule{.real_time = true});
+  EXPECT_FALSE(real_time.inert(5));
+}
+
 TEST(ExecutionDependence, AConflictBeforeTheReadVersionIsNotInTheWindow) {
   // Thread 1's commit lands before thread 0 fetches: thread 2's is the first in the window.
   std::vector<ResolvedStep> steps = two_conflicting_commits();

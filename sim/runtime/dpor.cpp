@@ -352,9 +352,9 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
     pos[j] = ++count[tj];
     std::fill(dep_last.begin(), dep_last.end(), -1);
     dep_last[tj] = last_of_thread[tj];
-    for (std::size_t k = j; k-- > 0;) {
+    for (std::size_t k = depends.inert(j) ? 0 : j; k-- > 0;) {
       const auto tk = static_cast<std::size_t>(steps[k].thread);
-      if (tk == tj || dep_last[tk] >= 0) continue;
+      if (tk == tj || dep_last[tk] >= 0 || depends.inert(k)) continue;
       if (depends(k, j)) {
         dep_last[tk] = static_cast<long>(k);
       }

@@ -90,7 +90,11 @@ bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule
 
 ExecutionDependence::ExecutionDependence(const std::vector<ResolvedStep>& steps,
                                          DependenceRule rule)
-    : steps_(steps), rule_(rule), first_conflict_(steps.size(), -1) {
+    : steps_(steps), rule_(rule), first_conflict_(steps.size(), -1), inert_(steps.size()) {
+  for (std::size_t j = 0; j < steps.size(); ++j) {
+    const ResolvedStep& x = steps[j];
+    inert_[j] = !x.snapshot && !x.resolved && !(rule.real_time && (x.completes || x.invokes));
+  }
   if (rule.broken) return;
   for (std::size_t j = 0; j < steps.size(); ++j) {
     const ResolvedStep& x = steps[j];

@@ -127,6 +127,10 @@ class ExecutionDependence {
   ExecutionDependence(const std::vector<ResolvedStep>& steps, DependenceRule rule);
   // REQUIRES: k < j, both indexes of `steps`.
   bool operator()(std::size_t k, std::size_t j) const;
+  // Whether the step depends on no step of another thread: it takes no read version, resolves no
+  // commit and (with the real-time rule) neither invokes nor completes an operation. Callers that
+  // ask of every pair skip such steps (most of a run's: its reads, sleeps and local code).
+  bool inert(std::size_t step) const { return inert_[step]; }
   // For a commit refused by a conflict, the index of the first conflicting commit after its read
   // version; -1 for every other step (or when the log shows none).
   long first_conflict(std::size_t step) const { return first_conflict_[step]; }
@@ -139,6 +143,7 @@ class ExecutionDependence {
   const std::vector<ResolvedStep>& steps_;
   DependenceRule rule_;
   std::vector<long> first_conflict_;  // per step: a refused commit's first conflicting commit
+  std::vector<bool> inert_;           // per step: inert()
 };
 
 // The step as it may run when a race reverses it: moved before a step it depends on, a read
