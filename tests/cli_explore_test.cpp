@@ -177,8 +177,7 @@ TEST(CliExplore, ClientsAndOperationsFlagsSearchTheScopeAFileOfThatScopeDefines)
   EXPECT_NE(progress.output.find("contend explore: 3 x 2, faults <= 0: "), std::string::npos)
       << progress.output;
   // This search ends within its units' first sizing runs: its lines say so.
-  EXPECT_NE(progress.output.find("so far, sizing round 1: "), std::string::npos)
-      << progress.output;
+  EXPECT_NE(progress.output.find("so far, sizing round 1: "), std::string::npos) << progress.output;
   std::filesystem::create_directories(dir + "/small");
   CliResult direct = run_cli("explore " + small_queue(dir + "/small", 2, 1) +
                              " --strategy dpor --json " + dir + "/direct.json");
