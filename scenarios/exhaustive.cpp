@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/digest128.h"
 #include "base/invariant.h"
 #include "scenarios/expectation.h"
 #include "scenarios/real_time_orders.h"
@@ -364,12 +365,26 @@ constexpr std::int64_t kSizingGoingMax = 64;
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
       "cut={}|units={}|{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}{}|"
-      "real_time={}|shard={}/{}",
+      "real_time={}|shard={}/{}{}",
       kUnitCutVersion, o.units_wanted, s.file, s.recipe, s.clients, s.operations_per_client,
       o.all_plans ? "all" : "seed", o.seed, o.max_faults,
       o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
       o.cache_states ? "|states" : "", o.real_time_by_schedule ? "scheduled" : "most-ordered",
-      o.shard.index, o.shard.count);
+      o.shard.index, o.shard.count, o.deal_from.empty() ? "" : "|dealt=" + o.deal_digest);
+}
+
+// The digest of a file's bytes in hex: shards dealt from one sized search name it (merge checks
+// that they are of one), and a shard's own checkpoint belongs to it.
+std::optional<std::string> file_digest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  Digest128 digest;
+  std::string chunk(1 << 16, '\0');
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    digest.add_raw(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
+  if (in.bad()) return std::nullopt;
+  const Digest128::Value v = digest.finish();
+  return fmt::format("{:016x}{:016x}", v[0], v[1]);
 }
 
 std::string scope_key(const Scenario& scoped_scenario, int faults) {
@@ -716,19 +731,19 @@ bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::s
 // What the checkpoint holds of the units (finished, in progress) into `sized`, checked against
 // them; false (and `error`) when it names a unit the search does not have.
 bool take_saved_results(std::map<std::size_t, UnitResult> saved_done,
-                        std::map<std::size_t, UnitProgress> saved_partial,
-                        const ExhaustiveOptions& o, SizedUnits& sized, std::string& error) {
+                        std::map<std::size_t, UnitProgress> saved_partial, const std::string& file,
+                        SizedUnits& sized, std::string& error) {
   const std::vector<Unit>& units = sized.units;
   for (const auto& [index, result] : saved_done) {
     if (index >= units.size()) {
-      error = o.checkpoint_file + ": unit " + std::to_string(index) + " is not in this search";
+      error = file + ": unit " + std::to_string(index) + " is not in this search";
       return false;
     }
   }
   for (const auto& [index, progress] : saved_partial) {
     if (index >= units.size() || !progress_belongs_to(progress.explorer, units[index])) {
-      error = o.checkpoint_file + ": the progress saved for unit " + std::to_string(index) +
-              " is not that unit's";
+      error =
+          file + ": the progress saved for unit " + std::to_string(index) + " is not that unit's";
       return false;
     }
   }
@@ -767,7 +782,8 @@ bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Roo
     }
     sized.units = std::move(own);
   }
-  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), o, sized, error)) {
+  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), o.checkpoint_file, sized,
+                          error)) {
     return false;
   }
   if (cut_below_root && !(kept && kept->sizing_finished)) {
@@ -775,6 +791,79 @@ bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Roo
   }
   share_lineage_budgets(sized, shares);
   return true;
+}
+
+// Two-phase sharding (ExhaustiveOptions::deal_from): the whole search's units as the file of its
+// sizing holds them, each with what sizing found of it and the budget the whole search gives it
+// (share_lineage_budgets); the shard takes every N-th, as a lineage of its own whose share is that
+// budget, and what its own checkpoint holds of them. `first`: the whole search's first units (the
+// same in every shard), `shares` theirs; on return, `shares` holds the dealt units'.
+bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> first,
+                      std::vector<std::int64_t>& shares, const std::string& scope,
+                      const ExhaustiveOptions& o, Checkpoint& checkpoint, SizedUnits& sized,
+                      std::string& error) {
+  Checkpoint cut_file(o.deal_from, o.deal_identity, scope, o.checkpoint_every);
+  std::map<std::size_t, UnitResult> cut_done;
+  std::map<std::size_t, UnitProgress> cut_partial;
+  if (!cut_file.load_read_only(cut_done, cut_partial, error)) return false;
+  SizedUnits whole;
+  const bool cut_below_root = !first.empty() && !first.front().path.empty();
+  if (cut_below_root) {
+    std::optional<SavedCut> kept;
+    if (!cut_file.saved_units(kept, error)) return false;
+    if (!kept || !kept->sizing_finished) {
+      error = fmt::format(
+          "{}: holds no finished sizing of the scope {}: run the whole search with "
+          "--sizing-only --checkpoint {} to its end, then deal from it",
+          o.deal_from, scope, o.deal_from);
+      return false;
+    }
+    if (!check_saved_units(kept->units, planned.size(), first.size(), o.deal_from, error)) {
+      return false;
+    }
+    whole.units = std::move(kept->units);
+    whole.rounds = kept->sizing_rounds;
+  } else {
+    whole.units = std::move(first);
+  }
+  if (!take_saved_results(std::move(cut_done), std::move(cut_partial), o.deal_from, whole, error)) {
+    return false;
+  }
+  share_lineage_budgets(whole, shares);
+  shares.clear();
+  sized = SizedUnits{};
+  sized.rounds = whole.rounds;
+  for (std::size_t i = 0; i < whole.units.size(); ++i) {
+    if (!o.shard.includes(i, 0)) continue;
+    const std::size_t index = sized.units.size();
+    sized.units.push_back(std::move(whole.units[i]));
+    sized.units.back().lineage = index;
+    if (auto d = whole.done.find(i); d != whole.done.end())
+      sized.done[index] = std::move(d->second);
+    if (auto p = whole.partial.find(i); p != whole.partial.end()) {
+      sized.partial[index] = std::move(p->second);
+    }
+    shares.push_back(whole.budgets[i]);
+  }
+  std::map<std::size_t, UnitResult> saved_done;
+  std::map<std::size_t, UnitProgress> saved_partial;
+  if (!checkpoint.load(saved_done, saved_partial, error)) return false;
+  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), o.checkpoint_file, sized,
+                          error)) {
+    return false;
+  }
+  share_lineage_budgets(sized, shares);
+  return true;
+}
+
+// Sizing only (ExhaustiveOptions::sizing_only): the totals of what sizing ran, the units it left
+// going counted with their runs so far (they are not searched to the end).
+void total_after_sizing(const SizedUnits& sized, const ExhaustiveOptions& o, ExhaustiveResult& r) {
+  std::map<std::size_t, UnitResult> ran = sized.done;
+  for (const auto& [index, progress] : sized.partial)
+    ran[index] = progress.result;
+  total(sized.units, ran, o, r);
+  r.sized_only = !r.exhausted && !r.violation;
 }
 
 ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
@@ -802,30 +891,49 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   for (const Unit& u : all_units)
     rank_in_plan.push_back(units_of_plan[u.plan]++);
   // This shard's units, in order; a plan's budget is shared evenly by its units.
+  // Dealt from a sized search, the shard starts from every first unit (deal_sized_units).
+  const Shard first_units = o.deal_from.empty() ? o.shard : Shard{};
   std::vector<Unit> own;
   std::vector<std::int64_t> shares;
   for (std::size_t u = 0; u < all_units.size(); ++u) {
-    if (o.shard.includes(u, 0)) {
+    if (first_units.includes(u, 0)) {
       const std::size_t p = all_units[u].plan;
-      probe_first_steps(planned[p], o, roots[p]);
+      if (o.deal_from.empty()) probe_first_steps(planned[p], o, roots[p]);
       own.push_back(all_units[u]);
       own.back().lineage = own.size() - 1;
       shares.push_back(even_share(o.max_executions, units_of_plan[p], rank_in_plan[u]));
     }
   }
-  const std::vector<std::int64_t> plan_budgets = budgets_by_plan(own, shares, plans.size());
+  std::vector<std::int64_t> plan_budgets = budgets_by_plan(own, shares, plans.size());
   // One meter for sizing and every round after it: a long search's runs count on across them.
   ProgressMeter meter(o, ExhaustiveProgress{s.clients, s.operations_per_client, o.max_faults, 0, 0,
                                             static_cast<std::int64_t>(own.size())});
   Checkpoint checkpoint(o.checkpoint_file, o.checkpoint_identity, scope_key(s, o.max_faults),
                         o.checkpoint_every);
   SizedUnits sized;
-  if (!units_to_search(planned, roots, std::move(own), shares, o, checkpoint, meter, sized,
-                       r.error)) {
-    return r;
+  if (o.deal_from.empty()) {
+    if (!units_to_search(planned, roots, std::move(own), shares, o, checkpoint, meter, sized,
+                         r.error)) {
+      return r;
+    }
+  } else {
+    if (!deal_sized_units(planned, std::move(own), shares, scope_key(s, o.max_faults), o,
+                          checkpoint, sized, r.error)) {
+      return r;
+    }
+    plan_budgets = budgets_by_plan(sized.units, shares, plans.size());  // lineage = unit
+    for (const Unit& u : sized.units)  // the root units dealt to this shard need their probes
+      probe_first_steps(planned[u.plan], o, roots[u.plan]);
   }
   if (sized.interrupted) {  // tests: as if killed after the saved sizing rounds
     r.checkpoint_error = checkpoint.write_error();
+    return r;
+  }
+  if (o.sizing_only) {
+    checkpoint.flush();
+    r.checkpoint_error = checkpoint.write_error();
+    r.units = static_cast<std::int64_t>(sized.units.size());
+    total_after_sizing(sized, o, r);
     return r;
   }
   const std::vector<Unit>& units = sized.units;
@@ -926,6 +1034,11 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
         total.exhausted = false;
         return total;
       }
+      if (r.sized_only) {  // sizing only: every scope is sized, none is searched to its end
+        total.exhausted = false;
+        total.sized_only = true;
+        continue;
+      }
       if (!r.exhausted) {
         total.exhausted = false;  // a budget ran out: larger scopes would prove nothing more
         return total;
@@ -952,11 +1065,25 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
   }
   // The checkpoint file is the asked search's, whichever scope runs.
   ExhaustiveOptions options = o;
-  options.checkpoint_identity = search_identity(scenario, o);
+  if (!o.deal_from.empty()) {
+    ExhaustiveOptions whole = o;  // the search whose sizing saved the file: unsharded
+    whole.shard = Shard{};
+    whole.deal_from.clear();
+    options.deal_identity = search_identity(scenario, whole);
+    std::optional<std::string> digest = file_digest(o.deal_from);
+    if (!digest) {
+      ExhaustiveResult r;
+      r.error = o.deal_from + ": cannot read it (--deal-from)";
+      return r;
+    }
+    options.deal_digest = *digest;
+  }
+  options.checkpoint_identity = search_identity(scenario, options);
   const bool smallest_first = o.stop_at_first_violation && o.minimise;
   ExhaustiveResult r =
       smallest_first ? search_smallest_first(scenario, options) : search(scenario, options);
   if (!o.collect_outcomes) r.outcomes.clear();
+  r.deal_digest = options.deal_digest;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
@@ -1008,7 +1135,9 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                                    : "every interleaving, no reduction",
                   r.blocked, r.distinct_outcomes, r.seconds) +
       (r.resumed > 0
-           ? fmt::format(" ({} of the executions and abandoned from the checkpoint)", r.resumed)
+           ? fmt::format(" ({} of the executions and abandoned from {})", r.resumed,
+                         o.deal_from.empty() ? "the checkpoint"
+                                             : "the sized search's file and the checkpoint")
            : std::string()) +
       (o.cache_states ? states_note(r) : std::string()) + draws;
   const std::string shard = o.shard.count > 1
@@ -1024,6 +1153,13 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
         f.minimal ? " (minimal)" : "", s.name, s.recipe, s.clients, s.operations_per_client,
         o.all_plans && s.plan.empty() ? "every plan" : "the seed's plan",
         r.smallest_first ? ", smallest scope first" : "", bounds, counts, shard);
+  }
+  if (r.sized_only) {
+    return fmt::format(
+        "SIZED, NOT VERIFIED: the search of {} is cut into {} unit(s), {} of them searched to "
+        "the end while sizing; {}; {}; the units are saved in {}: search them with --shard K/N "
+        "--deal-from {} on each of N machines, then `contend merge` their --json",
+        scope, r.units, r.units_done, bounds, counts, o.checkpoint_file, o.checkpoint_file);
   }
   const std::int64_t clean = r.verdicts.count("linearizable") ? r.verdicts.at("linearizable") : 0;
   if (r.exhausted && clean != r.executions) {

@@ -83,6 +83,16 @@ struct ExhaustiveOptions {
   // it), so a killed search loses at most this much of each running unit.
   std::int64_t checkpoint_every = 100'000;
   std::string checkpoint_identity;  // set by explore_exhaustively: the search the file is for
+  // Two-phase sharding of a search cut below the root. `sizing_only`: cut and size every scope's
+  // units (saved to checkpoint_file, which it needs), then stop: the result says what sizing
+  // finished. `deal_from`: a file such a search (unsharded, its sizing done) saved; the shard
+  // takes every N-th of its sized units, each with what sizing found of it, instead of cutting
+  // and sizing its own first units — so the shards share the one large first unit a search may
+  // have, which dealing first units gives to one shard whole.
+  bool sizing_only = false;
+  std::string deal_from;      // "" = none
+  std::string deal_identity;  // set by explore_exhaustively: the unsharded search's identity
+  std::string deal_digest;    // set by explore_exhaustively: the hex digest of deal_from's bytes
   bool stop_at_first_violation = true;
   bool minimise = true;           // look for the smallest scope showing the violation
   bool collect_outcomes = false;  // keep every distinct outcome readable (tests), not digests
@@ -127,6 +137,8 @@ struct ExhaustiveResult {
   std::string error;  // bad input found on the way (too many plans, a bad checkpoint)
   // A checkpoint write that failed during the search (its results stand; they are not saved).
   std::string checkpoint_error;
+  bool sized_only = false;  // sizing_only stopped the search after sizing (not exhausted)
+  std::string deal_digest;  // deal_from: the digest of the file the units were dealt from
 };
 
 // REQUIRES: validate_scenario(scenario) passed.

@@ -59,6 +59,18 @@ bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
   return error.empty();
 }
 
+bool Checkpoint::load_read_only(std::map<std::size_t, UnitResult>& done,
+                                std::map<std::size_t, UnitProgress>& partial, std::string& error) {
+  std::lock_guard lock(mutex_);
+  CONTEND_ASSERT(!path_.empty(), "a read-only checkpoint names its file");
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) {
+    error = path_ + ": cannot read it";
+    return false;
+  }
+  return read_locked(in, done, partial, error);
+}
+
 bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>& done,
                              std::map<std::size_t, UnitProgress>& partial, std::string& error) {
   try {

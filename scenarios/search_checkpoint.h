@@ -77,6 +77,11 @@ class Checkpoint {
   // file) when the file is another search's, not a checkpoint, or cannot be written.
   bool load(std::map<std::size_t, UnitResult>& done, std::map<std::size_t, UnitProgress>& partial,
             std::string& error);
+  // The same for a file this search only takes units from (explore --deal-from: the checkpoint
+  // of the whole search, after its sizing): never writes it; a file that is missing or cannot be
+  // read is refused (`error`, naming it).
+  bool load_read_only(std::map<std::size_t, UnitResult>& done,
+                      std::map<std::size_t, UnitProgress>& partial, std::string& error);
   // The units this scope's search was cut into by the last sizing round saved (sizing cuts them
   // by the runs they take, so a search resumed with another budget must take them from here):
   // nothing when the file holds none; false (and `error`) when they are malformed.

@@ -163,6 +163,51 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
 }
 
+TEST(CliExplore, ShardsDealtFromASizedSearchMergeToItAndNotWithOthers) {
+  const std::string dir = scratch("dealt");
+  const std::string scenario = small_queue(dir, 3, 3);
+  const std::string search = "explore " + scenario + " --strategy dpor --plans seed";
+  const std::string cut = dir + "/cut.ckpt";
+  // This search ends within its sizing: the sizing run proves it, and its shards take the
+  // finished units from the file.
+  CliResult sized =
+      run_cli(search + " --sizing-only --checkpoint " + cut + " --json " + dir + "/sized.json");
+  ASSERT_EQ(sized.exit_code, 0) << sized.output;
+  std::string shards;
+  for (int k = 1; k <= 2; ++k) {
+    const std::string out = dir + "/dealt-" + std::to_string(k) + ".json";
+    CliResult r = run_cli(search + " --shard " + std::to_string(k) + "/2 --deal-from " + cut +
+                          " --json " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("from the sized search's file"), std::string::npos) << r.output;
+    EXPECT_TRUE(read_json(out).at("dealt_from").is_string());
+    shards += " " + out;
+  }
+  CliResult merged = run_cli("merge" + shards + " --out " + dir + "/merged.json");
+  ASSERT_EQ(merged.exit_code, 0) << merged.output;
+  EXPECT_EQ(read_json(dir + "/merged.json").at("executions"),
+            read_json(dir + "/sized.json").at("executions"));
+  // A shard that cut its own first units is of another search than the dealt ones.
+  CliResult own = run_cli(search + " --shard 2/2 --json " + dir + "/own-2.json");
+  ASSERT_EQ(own.exit_code, 0) << own.output;
+  CliResult mixed =
+      run_cli("merge " + dir + "/dealt-1.json " + dir + "/own-2.json --out " + dir + "/mixed.json");
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.output;
+  EXPECT_NE(mixed.output.find("\"dealt_from\" differs"), std::string::npos) << mixed.output;
+  // Bad uses say what they need.
+  CliResult no_file = run_cli(search + " --sizing-only");
+  EXPECT_EQ(no_file.exit_code, 2) << no_file.output;
+  EXPECT_NE(no_file.output.find("needs --checkpoint FILE"), std::string::npos) << no_file.output;
+  EXPECT_EQ(run_cli(search + " --sizing-only --checkpoint " + cut + " --shard 1/2").exit_code, 2);
+  CliResult missing = run_cli(search + " --shard 1/2 --deal-from " + dir + "/none.ckpt");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find(dir + "/none.ckpt: cannot read it"), std::string::npos)
+      << missing.output;
+  CliResult same = run_cli(search + " --shard 1/2 --deal-from " + cut + " --checkpoint " + cut);
+  EXPECT_EQ(same.exit_code, 2) << same.output;
+  EXPECT_NE(same.output.find("must be another file"), std::string::npos) << same.output;
+}
+
 TEST(CliExplore, ClientsAndOperationsFlagsSearchTheScopeAFileOfThatScopeDefines) {
   const std::string dir = scratch("rescope");
   const std::string large = small_queue(dir, 3, 2);

@@ -775,6 +775,136 @@ TEST(Checkpoint, AnEditedProgressIsRefusedWithTheFileNamed) {
   std::remove(file.c_str());
 }
 
+// queue 3 x 3 in sizing rounds of 4 runs: its sizing alone saved to `file`, and (`search_whole`)
+// the whole search.
+struct SizedFile {
+  std::string file;
+  Scenario s = scope("queue", 3, 3);
+  ExhaustiveOptions o = sized_options(4);
+  ExhaustiveResult whole;
+  ExhaustiveResult sized;
+};
+
+SizedFile sized_file(const std::string& name, bool search_whole) {
+  SizedFile c;
+  c.file = fresh_checkpoint(name);
+  if (search_whole) c.whole = explore_exhaustively(c.s, c.o);
+  ExhaustiveOptions sizing = c.o;
+  sizing.checkpoint_file = c.file;
+  sizing.sizing_only = true;
+  c.sized = explore_exhaustively(c.s, sizing);
+  return c;
+}
+
+TEST(Dealt, ShardsDealtASizedSearchsUnitsAddUpToTheWholeSearch) {
+  auto [file, s, o, whole, sized] = sized_file("contend-dpor-dealt-test.json", true);
+  ASSERT_TRUE(whole.exhausted);
+  EXPECT_FALSE(sized.exhausted);
+  EXPECT_TRUE(sized.sized_only) << "sizing finished the whole search: nothing left to deal";
+  EXPECT_EQ(sized.units, whole.units) << "sizing alone cut otherwise than the whole search";
+  EXPECT_LT(sized.units_done, sized.units);
+  ExhaustiveOptions sizing = o;
+  sizing.checkpoint_file = file;
+  sizing.sizing_only = true;
+  const std::string statement = proof_statement(s, sizing, sized);
+  EXPECT_EQ(statement.rfind("SIZED, NOT VERIFIED: ", 0), 0U) << statement;
+  EXPECT_NE(statement.find("--deal-from " + file), std::string::npos) << statement;
+  std::int64_t executions = 0, blocked = 0, units = 0, resumed = 0;
+  std::set<std::string> outcomes;
+  std::set<std::string> digests;
+  for (std::uint64_t k = 1; k <= 3; ++k) {
+    ExhaustiveOptions part = o;
+    part.shard = Shard{k, 3};
+    part.deal_from = file;
+    const ExhaustiveResult r = explore_exhaustively(s, part);
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    EXPECT_TRUE(r.exhausted) << "shard " << k;
+    // Dealt in turn from the sized units: the shards' unit counts differ by at most one.
+    EXPECT_GE(r.units, whole.units / 3) << "shard " << k;
+    EXPECT_LE(r.units, whole.units / 3 + 1) << "shard " << k;
+    executions += r.executions;
+    blocked += r.blocked;
+    units += r.units;
+    resumed += r.resumed;
+    digests.insert(r.deal_digest);
+    outcomes.insert(r.outcomes.begin(), r.outcomes.end());
+  }
+  EXPECT_EQ(executions, whole.executions);
+  EXPECT_EQ(blocked, whole.blocked);
+  EXPECT_EQ(units, whole.units);
+  EXPECT_EQ(outcomes, whole.outcomes) << first_difference(whole.outcomes, outcomes);
+  EXPECT_EQ(resumed, sized.executions + sized.blocked) << "sizing's runs ran again in a shard";
+  ASSERT_EQ(digests.size(), 1U);
+  EXPECT_EQ(digests.begin()->size(), 32U) << *digests.begin();
+  std::remove(file.c_str());
+}
+
+TEST(Dealt, AShardResumesFromItsOwnCheckpointAndRefusesOneOfAnotherCut) {
+  auto [file, s, o, whole, sized] = sized_file("contend-dpor-dealt-resume-test.json", false);
+  const std::string own = fresh_checkpoint("contend-dpor-dealt-own-test.json");
+  ExhaustiveOptions part = o;
+  part.shard = Shard{1, 2};
+  part.deal_from = file;
+  const ExhaustiveResult uninterrupted = explore_exhaustively(s, part);
+  ASSERT_TRUE(uninterrupted.exhausted) << uninterrupted.error;
+  part.checkpoint_file = own;
+  part.checkpoint_every = 10;
+  part.stop_at_first_violation = true;
+  part.max_executions = 40;  // stops the shard's units on their way
+  const ExhaustiveResult stopped = explore_exhaustively(s, part);
+  ASSERT_TRUE(stopped.error.empty()) << stopped.error;
+  EXPECT_FALSE(stopped.exhausted);
+  part.max_executions = o.max_executions;
+  const ExhaustiveResult resumed = explore_exhaustively(s, part);
+  ASSERT_TRUE(resumed.exhausted) << resumed.error;
+  EXPECT_EQ(resumed.executions, uninterrupted.executions);
+  EXPECT_EQ(resumed.outcomes, uninterrupted.outcomes);
+  EXPECT_GT(resumed.resumed, sized.executions / 2 + 1) << "the shard's own progress was not used";
+  // The sized file changed (sizing run again into it with other rounds): the shard's checkpoint
+  // belongs to the units of the old one and is refused.
+  ExhaustiveOptions again = o;
+  again.checkpoint_file = file;
+  again.sizing_only = true;
+  again.sizing_runs = 8;
+  std::remove(file.c_str());
+  explore_exhaustively(s, again);
+  const ExhaustiveResult refused = explore_exhaustively(s, part);
+  EXPECT_NE(refused.error.find(own), std::string::npos) << refused.error;
+  EXPECT_NE(refused.error.find("another search"), std::string::npos) << refused.error;
+  std::remove(file.c_str());
+  std::remove(own.c_str());
+}
+
+TEST(Dealt, AFileWithoutAFinishedSizingOfTheSearchIsRefusedWithItsName) {
+  const std::string file = fresh_checkpoint("contend-dpor-dealt-unsized-test.json");
+  const Scenario s = scope("queue", 3, 3);
+  ExhaustiveOptions o = sized_options(4);
+  ExhaustiveOptions dealt = o;
+  dealt.shard = Shard{1, 2};
+  dealt.deal_from = file;
+  const ExhaustiveResult missing = explore_exhaustively(s, dealt);
+  EXPECT_NE(missing.error.find(file), std::string::npos) << missing.error;
+  EXPECT_NE(missing.error.find("cannot read"), std::string::npos) << missing.error;
+  // Killed in its second sizing round: the file holds a cut that sizing has not finished.
+  ExhaustiveOptions killed = o;
+  killed.checkpoint_file = file;
+  killed.stop_after_sizing_rounds = 1;
+  explore_exhaustively(s, killed);
+  const ExhaustiveResult unsized = explore_exhaustively(s, dealt);
+  EXPECT_NE(unsized.error.find(file), std::string::npos) << unsized.error;
+  EXPECT_NE(unsized.error.find("no finished sizing"), std::string::npos) << unsized.error;
+  // Another search's file (another seed) is refused as such.
+  std::remove(file.c_str());
+  ExhaustiveOptions other = o;
+  other.seed = 2;
+  other.checkpoint_file = file;
+  other.stop_after_sizing_rounds = 1;
+  explore_exhaustively(s, other);
+  const ExhaustiveResult foreign = explore_exhaustively(s, dealt);
+  EXPECT_NE(foreign.error.find("another search"), std::string::npos) << foreign.error;
+  std::remove(file.c_str());
+}
+
 TEST(Paths, AMalformedPathIsRejectedWithItsPosition) {
   std::string error;
   EXPECT_FALSE(parse_path("0,1,x", error).has_value());

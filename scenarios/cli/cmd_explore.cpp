@@ -3,7 +3,8 @@
 // many ran, whether the (bounded) space was exhausted, the PCT probability bound, the verdicts;
 // on a violation, the shrunk counterexample and its one-line reproduction.
 // `--strategy dpor [--plans all|seed] [--max-faults F] [--jobs N] [--shard K/N] [--checkpoint F]
-//  [--json F]`: the exhaustive search with partial-order reduction (explore_exhaustive.h).
+//  [--sizing-only] [--deal-from F] [--json F]`: the exhaustive search with partial-order reduction
+//  (explore_exhaustive.h).
 // `--clients C --operations O` explore the scenario at another scope (a scenario with a [plan]
 // keeps its own).
 #include <fmt/format.h>
@@ -131,6 +132,12 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option(
       "--checkpoint", x.options.checkpoint_file,
       "dpor: save finished units and each running unit's place here, and resume from it");
+  cmd->add_flag("--sizing-only", x.options.sizing_only,
+                "dpor: cut and size the units into --checkpoint FILE, then stop (shards then "
+                "search them with --deal-from FILE)");
+  cmd->add_option("--deal-from", x.options.deal_from,
+                  "dpor: with --shard K/N, search every N-th unit of the sized search saved in "
+                  "this file (--sizing-only) instead of every N-th first unit");
   cmd->add_option("--json", x.json_path,
                   "dpor: a JSON summary to FILE (-: stdout, the report then on stderr)");
   cmd->add_option("--progress", x.progress_every,

@@ -50,6 +50,9 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["units_done"] = r.units_done;
   j["resumed_from_checkpoint"] = r.resumed;
   j["shard"] = fmt::format("{}/{}", o.shard.index, o.shard.count);
+  // Shards dealt from one sized search name its file's digest (merge checks they agree).
+  j["dealt_from"] = o.deal_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.deal_digest);
+  j["sized_only"] = r.sized_only;
   j["seconds"] = r.seconds;
   j["verdicts"] = r.verdicts;
   j["verdict"] = r.violation                             ? "violation"
@@ -132,6 +135,19 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
       return 2;
     }
     o.shard = *shard;
+  }
+  if (o.sizing_only && (o.checkpoint_file.empty() || o.shard.count > 1 || !o.deal_from.empty())) {
+    fmt::print(stderr,
+               "contend explore: --sizing-only: saves the whole search's units for --deal-from, "
+               "so it needs --checkpoint FILE and takes neither --shard nor --deal-from\n");
+    return 2;
+  }
+  if (!o.deal_from.empty() && o.deal_from == o.checkpoint_file) {
+    fmt::print(stderr,
+               "contend explore: --deal-from {}: the shard's own --checkpoint must be another "
+               "file (the sized search's is only read)\n",
+               o.deal_from);
+    return 2;
   }
   // With --json - the JSON is all there is on stdout, for scripts; the words go to stderr.
   std::FILE* text = args.json_path == "-" ? stderr : stdout;

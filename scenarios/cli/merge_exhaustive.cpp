@@ -17,7 +17,7 @@ namespace {
 // The fields every shard of one search must share.
 constexpr const char* kSameSearch[] = {"scenario",  "recipe", "clients",    "operations_per_client",
                                        "plans",     "seed",   "max_faults", "max_preemptions",
-                                       "reduction", "expect"};
+                                       "reduction", "expect", "dealt_from"};
 
 constexpr const char* kSummed[] = {"executions",
                                    "equivalence_classes",
