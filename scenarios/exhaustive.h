@@ -70,7 +70,7 @@ struct ExhaustiveOptions {
   // four hc-queue 3 x 3 shards (seed 5) from 1.65 to 1.17 times their mean.
   std::size_t units_wanted = 256;
   // A search cut below the root sizes its units in rounds of this many runs each, cutting again
-  // those that do not finish (exhaustive.cpp, size_units); 0: no sizing. Outcomes do not depend
+  // those that do not finish (search_sizing.h); 0: no sizing. Outcomes do not depend
   // on it; the runs sleep sets abandon do, and the first units' sizes, which jobs share out.
   std::int64_t sizing_runs = 2048;
   // Tests only: the search returns (not exhausted, nothing searched after) once sizing has run

@@ -44,7 +44,7 @@ struct Unit {
   std::size_t plan = 0;
   int thread = 0;                // the thread that takes the first step
   std::vector<SearchNode> path;  // shares its footprints: copy with unit_path before searching
-  std::size_t lineage = 0;       // sizing (exhaustive.cpp): the shard's first unit it was cut from
+  std::size_t lineage = 0;       // sizing (search_sizing.h): the shard's first unit it was cut from
 };
 
 inline constexpr std::size_t kCutDepthMax = 8;

@@ -1,0 +1,367 @@
+#include "scenarios/search_run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <thread>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "base/invariant.h"
+#include "scenarios/real_time_orders.h"
+#include "scenarios/runner.h"
+#include "sim/runtime/dpor.h"
+
+namespace contend {
+
+namespace {
+
+struct Checked {
+  SeedRun run;
+  model::Verdict verdict;
+};
+
+SeedRun run_unchecked(const Scenario& s, std::uint64_t seed, std::shared_ptr<Strategy> strategy,
+                      bool record_attempts) {
+  RunControls controls;
+  controls.record_attempts = record_attempts;
+  controls.strategy = std::move(strategy);
+  controls.exhaustive = true;
+  controls.summarize = false;
+  return run_seed(s, seed, std::move(controls));
+}
+
+Checked run_one(const Scenario& s, std::uint64_t seed, std::shared_ptr<Strategy> strategy,
+                bool record_attempts) {
+  Checked out{run_unchecked(s, seed, std::move(strategy), record_attempts), {}};
+  out.verdict = check_run(s, out.run).verdict;
+  return out;
+}
+
+// The verdicts of the histories one unit has checked. A run's verdict is a function of its
+// history and of its two run-wide findings (a store that did not replay, a simulator fault), and
+// the executions of one plan record the same histories again and again: a history met before
+// is not checked again. Looked up only, never iterated; cleared when it reaches its bound.
+class VerdictCache {
+ public:
+  model::Verdict verdict(const Scenario& planned, const SeedRun& run) {
+    if (run.store_not_serializable || run.simulator_fault) return check_run(planned, run).verdict;
+    key_of(run.history);
+    if (auto it = verdicts_.find(key_); it != verdicts_.end()) return it->second;
+    model::Verdict v = check_run(planned, run).verdict;
+    if (verdicts_.size() >= kEntriesMax) verdicts_.clear();
+    verdicts_.emplace(key_, v);
+    return v;
+  }
+
+ private:
+  static constexpr std::size_t kEntriesMax = 1 << 16;
+
+  // Every field at a fixed width or behind its length, so distinct histories get distinct keys.
+  void key_of(const model::History& history) {
+    key_.clear();
+    for (const model::Event& e : history) {
+      key_ += static_cast<char>(e.type);
+      key_ += static_cast<char>(e.f);
+      append_int(e.process);
+      key_ += static_cast<char>(e.value.has_value());
+      if (!e.value) continue;
+      append_int(static_cast<std::int64_t>(e.value->value.size()));
+      key_ += e.value->value;
+      key_ += static_cast<char>(e.value->priority.has_value());
+      if (e.value->priority) append_int(*e.value->priority);
+    }
+  }
+
+  void append_int(std::int64_t v) {
+    char bytes[sizeof v];
+    std::memcpy(bytes, &v, sizeof v);
+    key_.append(bytes, sizeof v);
+  }
+
+  std::string key_;
+  std::unordered_map<std::string, model::Verdict> verdicts_;
+};
+
+std::vector<std::string> fault_notes(const StepLog& log) {
+  std::vector<std::string> out;
+  for (std::size_t k = 0; k < log.steps.size(); ++k) {
+    const StepFootprint& step = log.steps[k];
+    for (const std::string& note : step.fault_notes) {
+      out.push_back(fmt::format("client {}, step {} ({}): {}", step.thread + 1, k + 1,
+                                to_string(step.kind), note));
+    }
+  }
+  return out;
+}
+
+ExhaustiveFinding finding_of(const Scenario& planned, const Checked& c, std::string path) {
+  ExhaustiveFinding f;
+  f.scenario = planned;
+  f.scenario.name = planned.name + "-counterexample";
+  f.scenario.expect = std::string(model::to_string(c.verdict.violation));
+  f.path = std::move(path);
+  f.verdict = c.verdict;
+  f.faults = fault_notes(c.run.step_log);
+  f.steps = static_cast<std::int64_t>(c.run.step_log.steps.size());
+  return f;
+}
+
+// An execution's verdict for its whole class: the reduced search (without real-time
+// dependence) runs one schedule of each class, and a class violates exactly when one of its most
+// ordered schedules does (real_time_orders.h). `order`: the violating schedule, when it is not
+// the executed one. The full search, or one that schedules real time, judges each run as it ran.
+struct ClassVerdict {
+  model::Verdict verdict;
+  std::optional<std::vector<std::size_t>> order;
+};
+
+ClassVerdict class_verdict(const Scenario& planned, const DporOptions& d,
+                           const std::vector<ResolvedStep>& steps, SeedRun& run,
+                           VerdictCache& cache) {
+  if (!d.reduce || d.real_time_dependence) return {cache.verdict(planned, run), std::nullopt};
+  // The class is the store's true one even when a test breaks the search's rule: what is
+  // reordered must replay to the same store outcomes.
+  const RealTimeOrders orders = most_ordered_schedules(steps, run.step_log, run.history);
+  if (orders.executed_is_most_ordered) return {cache.verdict(planned, run), std::nullopt};
+  model::History executed = std::move(run.history);
+  std::optional<ClassVerdict> out;
+  for (const std::vector<std::size_t>& order : orders.orders) {
+    run.history = reordered_history(executed, run.step_log, order);
+    model::Verdict v = cache.verdict(planned, run);
+    if (v.kind == model::VerdictKind::violation) {
+      out = ClassVerdict{std::move(v), order};
+      break;
+    }
+    if (!out) out = ClassVerdict{std::move(v), std::nullopt};
+  }
+  run.history = std::move(executed);
+  CONTEND_ASSERT(out.has_value(), "a class has at least one most ordered schedule");
+  CONTEND_DEBUG_ASSERT(
+      out->order || cache.verdict(planned, run).kind != model::VerdictKind::violation,
+      "a schedule violates while every most ordered schedule of its class "
+      "passes: the checks are not monotone in real-time order");
+  return *out;
+}
+
+// The path of `order` (a schedule of the executed steps): each scheduling node with the fault
+// nodes that follow it (the faults its step chose) moves with it.
+std::vector<SearchNode> reordered_path(const std::vector<SearchNode>& path,
+                                       const std::vector<std::size_t>& order) {
+  std::vector<std::vector<SearchNode>> groups;
+  for (const SearchNode& n : path) {
+    CONTEND_ASSERT(!groups.empty() || !n.fault, "a fault node before the first step");
+    if (!n.fault) groups.emplace_back();
+    groups.back().push_back(n);
+  }
+  CONTEND_ASSERT(groups.size() == order.size(), "one scheduling node per step");
+  std::vector<SearchNode> out;
+  for (std::size_t k : order)
+    out.insert(out.end(), groups[k].begin(), groups[k].end());
+  return out;
+}
+
+// Runs `path` again: the finding a user replays, checked to be the violation it was found as.
+ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOptions& o,
+                                   std::vector<SearchNode> path, const Checked& executed,
+                                   const model::Verdict& expected) {
+  const std::size_t length = path.size();
+  auto replay = std::make_shared<DporRun>(&path, length, DporOptions{});
+  Checked c = run_one(planned, o.seed, replay, o.observe_attempts);
+  CONTEND_ASSERT(!replay->diverged(), "a most ordered schedule does not replay");
+  CONTEND_ASSERT(c.verdict.violation == expected.violation,
+                 "a most ordered schedule replays to another verdict than its reordered history");
+  CONTEND_ASSERT(outcome_of(c.run, expected) == outcome_of(executed.run, expected),
+                 "a schedule of the executed class replays to other store outcomes");
+  return finding_of(planned, c, path_to_string(path));
+}
+
+// A unit's runs not yet told to the meter (it is told in batches: one lock per batch, not per
+// run), and all of them when the unit returns.
+class UnitRuns {
+ public:
+  explicit UnitRuns(ProgressMeter& meter) : meter_(meter) {}
+  ~UnitRuns() { meter_.add_runs(unreported_); }
+  UnitRuns(const UnitRuns&) = delete;
+  UnitRuns& operator=(const UnitRuns&) = delete;
+
+  void ran() {
+    if (++unreported_ < kBatch) return;
+    meter_.add_runs(unreported_);
+    unreported_ = 0;
+  }
+
+ private:
+  static constexpr std::int64_t kBatch = 1024;
+  ProgressMeter& meter_;
+  std::int64_t unreported_ = 0;
+};
+
+// Where a unit saves its progress, and the progress it resumes from (none: from its root).
+struct UnitCheckpoint {
+  Checkpoint& file;
+  std::size_t index = 0;
+  const UnitProgress* resume = nullptr;
+};
+
+// A unit's result with how its state cache stood (reduction states) when its run here ended.
+UnitResult with_states(const DporExplorer& explorer, UnitResult r) {
+  if (const StateCache* states = explorer.states()) {
+    r.states_cached = static_cast<std::int64_t>(states->size());
+    r.state_cache_full = states->full();
+  }
+  return r;
+}
+
+UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
+                    const ExhaustiveOptions& o, std::int64_t budget,
+                    const std::atomic<std::size_t>& stop_after, UnitCheckpoint saved,
+                    ProgressMeter& meter) {
+  UnitResult r;
+  UnitRuns runs(meter);
+  const DporOptions d = dpor_options(o);
+  DporExplorer explorer(d);
+  VerdictCache cache;
+  if (saved.resume != nullptr) {
+    r = saved.resume->result;
+    r.stopped_at.reset();
+    explorer.resume(saved.resume->explorer);
+  } else {
+    std::vector<SearchNode> path = unit_path(root, unit);
+    const std::size_t fixed = path.size();
+    explorer.start_from(std::move(path), fixed);
+  }
+  std::int64_t since_saved = 0;
+  // At a budget stop the write waits for the round's end (Checkpoint::flush): a budget that
+  // stops hundreds of units would otherwise rewrite the file once for each.
+  auto save = [&](bool now) {
+    if (!r.violation && r.executions + r.blocked > 0) {
+      saved.file.progressed(saved.index, r, explorer.progress(), now);
+    }
+    since_saved = 0;
+  };
+  while (true) {
+    if (r.executions + r.blocked >= budget) {
+      if (!explorer.has_next()) break;  // its last run was the subtree's last
+      save(false);
+      if (!r.violation) r.stopped_at = explorer.progress();
+      return with_states(explorer, std::move(r));
+    }
+    if (since_saved >= o.checkpoint_every) save(true);
+    std::shared_ptr<DporRun> run = explorer.begin();
+    if (!run) break;
+    Checked c{run_unchecked(planned, o.seed, run, o.observe_attempts), {}};
+    const bool complete = c.run.metrics.bound == BoundHit::none ||
+                          (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
+    explorer.finish(*run, c.run.step_log, complete);
+    ++since_saved;
+    runs.ran();
+    if (explorer.last_blocked()) {
+      ++r.blocked;
+      continue;
+    }
+    ++r.executions;
+    r.bound_hits += c.run.metrics.bound != BoundHit::none ? 1 : 0;
+    r.seeded_draws += c.run.random_draws > 0 ? 1 : 0;
+    const ClassVerdict judged = class_verdict(planned, d, explorer.resolved_steps(), c.run, cache);
+    c.verdict = judged.verdict;
+    ++r.verdicts[judged.verdict.summary()];
+    r.outcomes.insert(o.collect_outcomes ? outcome_of(c.run, judged.verdict)
+                                         : outcome_digest(c.run, judged.verdict));
+    if (judged.verdict.kind == model::VerdictKind::violation && !r.violation) {
+      r.violation = judged.order ? replayed_finding(planned, o,
+                                                    reordered_path(explorer.path(), *judged.order),
+                                                    c, judged.verdict)
+                                 : finding_of(planned, c, path_to_string(explorer.path()));
+      if (o.stop_at_first_violation) return with_states(explorer, std::move(r));
+    }
+    if (stop_after.load() < unit.plan)
+      return with_states(explorer, std::move(r));  // an earlier unit already found a violation
+  }
+  r.exhausted = true;
+  return with_states(explorer, std::move(r));
+}
+
+}  // namespace
+
+std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned,
+                                            const std::vector<Root>& roots,
+                                            const std::vector<Unit>& units,
+                                            const std::vector<std::int64_t>& budgets,
+                                            const ExhaustiveOptions& o,
+                                            std::map<std::size_t, UnitResult> done,
+                                            const std::map<std::size_t, UnitProgress>& partial,
+                                            Checkpoint& checkpoint, ProgressMeter& meter) {
+  std::mutex mutex;
+  std::atomic<std::size_t> next{0};
+  // The lowest plan index that showed a violation: later units need not run.
+  std::atomic<std::size_t> stop_after{SIZE_MAX};
+  for (const auto& [index, result] : done) {
+    if (result.violation && o.stop_at_first_violation) {
+      stop_after = std::min(stop_after.load(), units[index].plan);
+    }
+  }
+  auto worker = [&] {
+    for (std::size_t i = next++; i < units.size(); i = next++) {
+      {
+        std::lock_guard lock(mutex);
+        if (done.count(i) != 0) continue;
+      }
+      if (o.stop_at_first_violation && units[i].plan > stop_after.load()) continue;
+      if (budgets[i] == 0) continue;  // waits for what other units leave (share_unused_budget)
+      auto resume = partial.find(i);
+      UnitResult r = run_unit(
+          planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i], stop_after,
+          {checkpoint, i, resume == partial.end() ? nullptr : &resume->second}, meter);
+      if (r.exhausted) meter.unit_done();
+      std::lock_guard lock(mutex);
+      if (r.violation && o.stop_at_first_violation) {
+        std::size_t seen = stop_after.load();
+        while (units[i].plan < seen && !stop_after.compare_exchange_weak(seen, units[i].plan)) {
+        }
+      }
+      checkpoint.finished(i, r);
+      done[i] = std::move(r);
+    }
+  };
+  const int jobs = std::max(1, o.jobs);
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads)
+    t.join();
+  return done;
+}
+
+void add_up_units(const std::vector<Unit>& units, std::map<std::size_t, UnitResult>& done,
+                  const ExhaustiveOptions& o, ExhaustiveResult& r) {
+  std::set<std::string> outcomes;
+  r.exhausted = true;
+  std::optional<std::size_t> violation_plan;
+  for (auto& [index, u] : done) {
+    if (violation_plan && units[index].plan > *violation_plan) continue;
+    r.executions += u.executions;
+    r.blocked += u.blocked;
+    r.bound_hits += u.bound_hits;
+    r.seeded_draws += u.seeded_draws;
+    r.states_cached += u.states_cached;
+    r.state_caches_full += u.state_cache_full ? 1 : 0;
+    for (const auto& [verdict, n] : u.verdicts)
+      r.verdicts[verdict] += n;
+    outcomes.insert(u.outcomes.begin(), u.outcomes.end());
+    r.exhausted &= u.exhausted;
+    r.units_done += u.exhausted ? 1 : 0;
+    r.resumed += u.resumed;
+    if (u.violation && !r.violation) {
+      r.violation = std::move(u.violation);
+      if (o.stop_at_first_violation) violation_plan = units[index].plan;
+    }
+  }
+  r.exhausted &= done.size() == units.size() && !(r.violation && o.stop_at_first_violation);
+  r.distinct_outcomes = static_cast<std::int64_t>(outcomes.size());
+  if (o.collect_outcomes) r.outcomes = std::move(outcomes);
+}
+
+}  // namespace contend

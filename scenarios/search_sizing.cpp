@@ -1,0 +1,313 @@
+#include "scenarios/search_sizing.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "base/invariant.h"
+
+namespace contend {
+
+namespace {
+
+// Sizing (size_units): rounds, the nodes a stopped unit is cut at in one round, and the parts
+// still going at which a lineage is cut no further. Without that bound a large budget cut the
+// units ever finer (hc-queue 4 x 2 with --schedules 2000000000: 69,665 units by the third
+// round, whose runs alone were over a hundred million, none of them saved by a checkpoint).
+constexpr int kSizingRoundsMax = 6;
+constexpr int kSizingCutLevels = 4;
+constexpr std::int64_t kSizingGoingMax = 64;
+
+std::int64_t runs_of(const UnitResult& r) {
+  return r.executions + r.blocked;
+}
+
+std::int64_t runs_of(const SizedUnits& sized, std::size_t unit) {
+  if (auto d = sized.done.find(unit); d != sized.done.end()) return runs_of(d->second);
+  if (auto p = sized.partial.find(unit); p != sized.partial.end()) return runs_of(p->second.result);
+  return 0;
+}
+
+// Per lineage: the runs its parts have made, and how many of them are still to finish.
+struct LineageUse {
+  std::int64_t runs = 0;
+  std::int64_t going = 0;
+};
+
+std::vector<LineageUse> lineage_use(const SizedUnits& sized, std::size_t lineages) {
+  std::vector<LineageUse> use(lineages);
+  for (std::size_t i = 0; i < sized.units.size(); ++i) {
+    LineageUse& u = use[sized.units[i].lineage];
+    u.runs += runs_of(sized, i);
+    u.going += sized.done.count(i) == 0 ? 1 : 0;
+  }
+  return use;
+}
+
+// A unit its sizing runs stopped, cut kSizingCutLevels nodes deep, into `next`; as it stands
+// when it may not be cut there.
+void cut_stopped(const Scenario& planned, const ExhaustiveOptions& o, const Unit& unit,
+                 UnitResult r, SizedUnits& next) {
+  DporProgress stopped = std::move(*r.stopped_at);
+  r.stopped_at.reset();
+  Unit going = unit;
+  std::vector<Unit> fresh;  // deepest cut node first
+  for (int level = 0; level < kSizingCutLevels; ++level) {
+    std::optional<SplitUnit> split = split_stopped(planned, o, going, stopped);
+    if (!split) break;
+    going = std::move(split->units.front());
+    stopped = std::move(split->resumed);
+    for (std::size_t k = split->units.size(); k-- > 1;)
+      fresh.push_back(std::move(split->units[k]));
+  }
+  next.partial[next.units.size()] = UnitProgress{std::move(r), std::move(stopped)};
+  next.units.push_back(std::move(going));
+  // In the order one search would take them: the shallowest cut node's threads last.
+  for (auto it = fresh.rbegin(); it != fresh.rend(); ++it)
+    next.units.push_back(std::move(*it));
+}
+
+// One round's results into the next round's units, cutting the stopped units of `cut` lineages.
+SizedUnits after_sizing_round(const std::vector<Scenario>& planned, const ExhaustiveOptions& o,
+                              const SizedUnits& was, std::map<std::size_t, UnitResult> results,
+                              const std::vector<bool>& cut) {
+  std::int64_t runs = 0;  // every unit's runs: the same after the round's cuts
+  for (std::size_t i = 0; i < was.units.size(); ++i) {
+    auto it = results.find(i);
+    runs += it == results.end() ? runs_of(was, i) : runs_of(it->second);
+  }
+  SizedUnits next;
+  next.rounds = was.rounds;
+  for (std::size_t i = 0; i < was.units.size(); ++i) {
+    const Unit& u = was.units[i];
+    const std::size_t index = next.units.size();
+    auto it = results.find(i);
+    if (it == results.end()) {  // not run this round: as it was
+      next.units.push_back(u);
+      if (auto d = was.done.find(i); d != was.done.end()) next.done[index] = d->second;
+      if (auto p = was.partial.find(i); p != was.partial.end()) next.partial[index] = p->second;
+      continue;
+    }
+    UnitResult r = std::move(it->second);
+    if (r.stopped_at && cut[u.lineage]) {
+      cut_stopped(planned[u.plan], o, u, std::move(r), next);
+      continue;
+    }
+    next.units.push_back(u);
+    if (r.stopped_at) {
+      DporProgress at = std::move(*r.stopped_at);
+      r.stopped_at.reset();
+      next.partial[index] = UnitProgress{std::move(r), std::move(at)};
+    } else {
+      next.done[index] = std::move(r);
+    }
+  }
+  std::int64_t kept = 0;
+  for (std::size_t i = 0; i < next.units.size(); ++i)
+    kept += runs_of(next, i);
+  CONTEND_ASSERT(kept == runs, "cutting the stopped units lost or doubled some of their runs");
+  return next;
+}
+
+// Each unit's budget after sizing: its runs so far and an even part of what its lineage has left.
+void share_lineage_budgets(SizedUnits& sized, const std::vector<std::int64_t>& shares) {
+  const std::vector<LineageUse> use = lineage_use(sized, shares.size());
+  std::vector<std::int64_t> rank(shares.size(), 0);
+  sized.budgets.assign(sized.units.size(), 0);
+  for (std::size_t i = 0; i < sized.units.size(); ++i) {
+    const std::size_t l = sized.units[i].lineage;
+    sized.budgets[i] = runs_of(sized, i);
+    if (sized.done.count(i) != 0) continue;
+    const std::int64_t left = std::max<std::int64_t>(0, shares[l] - use[l].runs);
+    sized.budgets[i] += even_share(left, use[l].going, rank[l]++);
+  }
+}
+
+// `sized` holds the shard's units (and, resumed, what the saved rounds found of them), `shares`
+// their budgets; every part of a unit keeps to its budget. Each round's cut is saved.
+void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& roots,
+                SizedUnits& sized, const std::vector<std::int64_t>& shares,
+                const ExhaustiveOptions& o, ProgressMeter& meter, Checkpoint& checkpoint) {
+  Checkpoint none("", "", "", 1);
+  for (; o.sizing_runs > 0 && may_cut_below_root(o) && sized.rounds < kSizingRoundsMax;
+       ++sized.rounds) {
+    if (o.stop_after_sizing_rounds && sized.rounds >= *o.stop_after_sizing_rounds) {
+      sized.interrupted = true;
+      return;
+    }
+    // A lineage runs a round only while it stays under half its budget by the round's end, and
+    // while it has fewer than kSizingGoingMax parts going.
+    const std::vector<LineageUse> use = lineage_use(sized, shares.size());
+    std::vector<bool> sizing(shares.size());
+    for (std::size_t l = 0; l < shares.size(); ++l) {
+      sizing[l] = use[l].going > 0 && use[l].going < kSizingGoingMax &&
+                  use[l].runs + use[l].going * o.sizing_runs <= shares[l] / 2;
+    }
+    std::vector<std::int64_t> budgets(sized.units.size(), 0);
+    bool any = false;
+    for (std::size_t i = 0; i < sized.units.size(); ++i) {
+      if (sized.done.count(i) != 0 || !sizing[sized.units[i].lineage]) continue;
+      budgets[i] = runs_of(sized, i) + o.sizing_runs;
+      any = true;
+    }
+    if (!any) break;
+    meter.restart_units(static_cast<std::int64_t>(sized.done.size()),
+                        static_cast<std::int64_t>(sized.units.size()), sized.rounds + 1);
+    std::map<std::size_t, UnitResult> results =
+        run_units(planned, roots, sized.units, budgets, o, sized.done, sized.partial, none, meter);
+    for (const auto& [index, r] : sized.done)
+      results.erase(index);  // run_units hands the finished units back
+    std::vector<bool> cut = sizing;
+    if (sized.rounds + 1 == kSizingRoundsMax) cut.assign(cut.size(), false);
+    sized = after_sizing_round(planned, o, sized, std::move(results), cut);
+    checkpoint.save_units(SavedCut{sized.units, sized.rounds + 1, false}, sized.done,
+                          sized.partial);
+  }
+  checkpoint.save_units(SavedCut{sized.units, sized.rounds, true}, sized.done, sized.partial);
+}
+
+// The units a checkpoint kept, checked against this search: each of a plan of it, cut from one of
+// the shard's first units.
+bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::size_t lineages,
+                       const std::string& file, std::string& error) {
+  for (std::size_t i = 0; i < saved.size(); ++i) {
+    if (saved[i].plan >= plans || saved[i].lineage >= lineages || saved[i].path.empty()) {
+      error = fmt::format("{}: unit {} is not one of this search's", file, i);
+      return false;
+    }
+  }
+  return true;
+}
+
+// What the checkpoint holds of the units (finished, in progress) into `sized`, checked against
+// them; false (and `error`) when it names a unit the search does not have.
+bool take_saved_results(std::map<std::size_t, UnitResult> saved_done,
+                        std::map<std::size_t, UnitProgress> saved_partial, const std::string& file,
+                        SizedUnits& sized, std::string& error) {
+  const std::vector<Unit>& units = sized.units;
+  for (const auto& [index, result] : saved_done) {
+    if (index >= units.size()) {
+      error = file + ": unit " + std::to_string(index) + " is not in this search";
+      return false;
+    }
+  }
+  for (const auto& [index, progress] : saved_partial) {
+    if (index >= units.size() || !progress_belongs_to(progress.explorer, units[index])) {
+      error =
+          file + ": the progress saved for unit " + std::to_string(index) + " is not that unit's";
+      return false;
+    }
+  }
+  for (auto& [index, progress] : saved_partial)
+    sized.partial[index] = std::move(progress);
+  for (auto& [index, result] : saved_done) {
+    sized.partial.erase(index);
+    sized.done[index] = std::move(result);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Root>& roots,
+                     std::vector<Unit> own, const std::vector<std::int64_t>& shares,
+                     const ExhaustiveOptions& o, Checkpoint& checkpoint, ProgressMeter& meter,
+                     SizedUnits& sized, std::string& error) {
+  std::map<std::size_t, UnitResult> saved_done;
+  std::map<std::size_t, UnitProgress> saved_partial;
+  if (!checkpoint.load(saved_done, saved_partial, error)) return false;
+  const bool cut_below_root = !own.empty() && !own.front().path.empty();
+  std::optional<SavedCut> kept;
+  if (cut_below_root && !checkpoint.saved_units(kept, error)) return false;
+  if (kept) {
+    if (!check_saved_units(kept->units, planned.size(), own.size(), o.checkpoint_file, error)) {
+      return false;
+    }
+    sized.units = std::move(kept->units);
+    sized.rounds = kept->sizing_rounds;
+  } else {
+    if (cut_below_root && (!saved_done.empty() || !saved_partial.empty())) {
+      error = o.checkpoint_file + ": holds units but not the cut they belong to";
+      return false;
+    }
+    sized.units = std::move(own);
+  }
+  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), o.checkpoint_file, sized,
+                          error)) {
+    return false;
+  }
+  if (cut_below_root && !(kept && kept->sizing_finished)) {
+    size_units(planned, roots, sized, shares, o, meter, checkpoint);
+  }
+  share_lineage_budgets(sized, shares);
+  return true;
+}
+
+bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> first,
+                      std::vector<std::int64_t>& shares, const std::string& scope,
+                      const ExhaustiveOptions& o, Checkpoint& checkpoint, SizedUnits& sized,
+                      std::string& error) {
+  Checkpoint cut_file(o.deal_from, o.deal_identity, scope, o.checkpoint_every);
+  std::map<std::size_t, UnitResult> cut_done;
+  std::map<std::size_t, UnitProgress> cut_partial;
+  if (!cut_file.load_read_only(cut_done, cut_partial, error)) return false;
+  SizedUnits whole;
+  const bool cut_below_root = !first.empty() && !first.front().path.empty();
+  if (cut_below_root) {
+    std::optional<SavedCut> kept;
+    if (!cut_file.saved_units(kept, error)) return false;
+    if (!kept || !kept->sizing_finished) {
+      error = fmt::format(
+          "{}: holds no finished sizing of the scope {}: run the whole search with "
+          "--sizing-only --checkpoint {} to its end, then deal from it",
+          o.deal_from, scope, o.deal_from);
+      return false;
+    }
+    if (!check_saved_units(kept->units, planned.size(), first.size(), o.deal_from, error)) {
+      return false;
+    }
+    whole.units = std::move(kept->units);
+    whole.rounds = kept->sizing_rounds;
+  } else {
+    whole.units = std::move(first);
+  }
+  if (!take_saved_results(std::move(cut_done), std::move(cut_partial), o.deal_from, whole, error)) {
+    return false;
+  }
+  share_lineage_budgets(whole, shares);
+  shares.clear();
+  sized = SizedUnits{};
+  sized.rounds = whole.rounds;
+  for (std::size_t i = 0; i < whole.units.size(); ++i) {
+    if (!o.shard.includes(i, 0)) continue;
+    const std::size_t index = sized.units.size();
+    sized.units.push_back(std::move(whole.units[i]));
+    sized.units.back().lineage = index;
+    if (auto d = whole.done.find(i); d != whole.done.end())
+      sized.done[index] = std::move(d->second);
+    if (auto p = whole.partial.find(i); p != whole.partial.end()) {
+      sized.partial[index] = std::move(p->second);
+    }
+    shares.push_back(whole.budgets[i]);
+  }
+  std::map<std::size_t, UnitResult> saved_done;
+  std::map<std::size_t, UnitProgress> saved_partial;
+  if (!checkpoint.load(saved_done, saved_partial, error)) return false;
+  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), o.checkpoint_file, sized,
+                          error)) {
+    return false;
+  }
+  share_lineage_budgets(sized, shares);
+  return true;
+}
+
+void total_after_sizing(const SizedUnits& sized, const ExhaustiveOptions& o, ExhaustiveResult& r) {
+  std::map<std::size_t, UnitResult> ran = sized.done;
+  for (const auto& [index, progress] : sized.partial)
+    ran[index] = progress.result;
+  add_up_units(sized.units, ran, o, r);
+  r.sized_only = !r.exhausted && !r.violation;
+}
+
+}  // namespace contend
