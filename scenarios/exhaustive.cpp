@@ -352,6 +352,9 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
       return r;
     }
     options.deal_digest = *digest;
+    ExhaustiveResult r;
+    options.deal_file = parse_checkpoint_file(o.deal_from, r.error);
+    if (options.deal_file == nullptr) return r;
   }
   options.checkpoint_identity = search_identity(scenario, options);
   const bool smallest_first = o.stop_at_first_violation && o.minimise;

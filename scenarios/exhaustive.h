@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -93,6 +95,8 @@ struct ExhaustiveOptions {
   std::string deal_from;      // "" = none
   std::string deal_identity;  // set by explore_exhaustively: the unsharded search's identity
   std::string deal_digest;    // set by explore_exhaustively: the hex digest of deal_from's bytes
+  // Set by explore_exhaustively: deal_from parsed once for every scope the search runs.
+  std::shared_ptr<const nlohmann::json> deal_file;
   bool stop_at_first_violation = true;
   bool minimise = true;           // look for the smallest scope showing the violation
   bool collect_outcomes = false;  // keep every distinct outcome readable (tests), not digests

@@ -59,49 +59,72 @@ bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
   return error.empty();
 }
 
+ParsedCheckpoint parse_checkpoint_file(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot read it";
+    return nullptr;
+  }
+  try {
+    return std::make_shared<const json>(json::parse(in));
+  } catch (const std::exception& e) {
+    error = path + ": not a contend checkpoint: " + e.what();
+    return nullptr;
+  }
+}
+
 bool Checkpoint::load_read_only(std::map<std::size_t, UnitResult>& done,
                                 std::map<std::size_t, UnitProgress>& partial, std::string& error) {
   std::lock_guard lock(mutex_);
-  CONTEND_ASSERT(!path_.empty(), "a read-only checkpoint names its file");
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) {
-    error = path_ + ": cannot read it";
+  CONTEND_ASSERT(parsed_ != nullptr, "a read-only checkpoint reads a parsed file");
+  try {
+    return read_scope(*parsed_, done, partial, error);
+  } catch (const std::exception& e) {
+    error = path_ + ": not a contend checkpoint: " + e.what();
     return false;
   }
-  return read_locked(in, done, partial, error);
 }
 
 bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>& done,
                              std::map<std::size_t, UnitProgress>& partial, std::string& error) {
   try {
     file_ = json::parse(in);
-    if (file_.at("search").get<std::string>() != identity_) {
-      error = path_ + ": checkpoint of another search (" + file_.at("search").get<std::string>() +
-              "); remove it or name another file";
-      return false;
-    }
+    if (!read_scope(file_, done, partial, error)) return false;
     if (file_.contains("units")) {  // kept apart: written as dumped once (it never changes)
       units_ = std::move(file_["units"]);
       file_.erase("units");
-      if (!units_.is_object()) throw std::invalid_argument("\"units\" is not an object");
       units_dump_ = units_.dump();
-    }
-    if (const json& scopes = file_.at("scopes"); scopes.contains(scope_)) {
-      for (const auto& [unit, result] : scopes.at(scope_).items())
-        done[unit_index(unit)] = unit_from_json(result);
-    }
-    if (const json& running = file_.at("in_progress"); running.contains(scope_)) {
-      for (const auto& [unit, saved] : running.at(scope_).items()) {
-        std::string why;
-        std::optional<DporProgress> explorer = progress_from_json(saved.at("explorer"), why);
-        if (!explorer) throw std::invalid_argument("unit " + unit + ": " + why);
-        partial[unit_index(unit)] =
-            UnitProgress{unit_from_json(saved.at("result")), std::move(*explorer)};
-      }
     }
   } catch (const std::exception& e) {
     error = path_ + ": not a contend checkpoint: " + e.what();
     return false;
+  }
+  return true;
+}
+
+bool Checkpoint::read_scope(const json& file, std::map<std::size_t, UnitResult>& done,
+                            std::map<std::size_t, UnitProgress>& partial,
+                            std::string& error) const {
+  if (file.at("search").get<std::string>() != identity_) {
+    error = path_ + ": checkpoint of another search (" + file.at("search").get<std::string>() +
+            "); remove it or name another file";
+    return false;
+  }
+  if (file.contains("units") && !file.at("units").is_object()) {
+    throw std::invalid_argument("\"units\" is not an object");
+  }
+  if (const json& scopes = file.at("scopes"); scopes.contains(scope_)) {
+    for (const auto& [unit, result] : scopes.at(scope_).items())
+      done[unit_index(unit)] = unit_from_json(result);
+  }
+  if (const json& running = file.at("in_progress"); running.contains(scope_)) {
+    for (const auto& [unit, saved] : running.at(scope_).items()) {
+      std::string why;
+      std::optional<DporProgress> explorer = progress_from_json(saved.at("explorer"), why);
+      if (!explorer) throw std::invalid_argument("unit " + unit + ": " + why);
+      partial[unit_index(unit)] =
+          UnitProgress{unit_from_json(saved.at("result")), std::move(*explorer)};
+    }
   }
   return true;
 }
@@ -128,10 +151,12 @@ void Checkpoint::finished_locked(std::size_t unit, const UnitResult& result) {
 bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) const {
   std::lock_guard lock(mutex_);
   cut.reset();
-  if (path_.empty() || !units_.contains(scope_)) return true;
+  const json* units = &units_;
+  if (parsed_ != nullptr) units = parsed_->contains("units") ? &parsed_->at("units") : nullptr;
+  if (path_.empty() || units == nullptr || !units->contains(scope_)) return true;
   try {
     SavedCut out;
-    const json& saved_cut = units_.at(scope_);
+    const json& saved_cut = units->at(scope_);
     out.sizing_rounds = saved_cut.at("sizing_rounds").get<int>();
     out.sizing_finished = saved_cut.at("sizing_finished").get<bool>();
     if (out.sizing_rounds < 0) throw std::invalid_argument("negative sizing_rounds");
@@ -209,6 +234,7 @@ std::string Checkpoint::write_error() const {
 }
 
 void Checkpoint::write_locked() {
+  CONTEND_ASSERT(parsed_ == nullptr, "a read-only checkpoint is never written");
   unwritten_ = false;
   unwritten_executions_ = 0;
   file_["search"] = identity_;

@@ -248,7 +248,8 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
                       std::vector<std::int64_t>& shares, const std::string& scope,
                       const ExhaustiveOptions& o, Checkpoint& checkpoint, SizedUnits& sized,
                       std::string& error) {
-  Checkpoint cut_file(o.deal_from, o.deal_identity, scope, o.checkpoint_every);
+  CONTEND_ASSERT(o.deal_file != nullptr, "explore_exhaustively parses the file to deal from");
+  Checkpoint cut_file(o.deal_file, o.deal_from, o.deal_identity, scope);
   std::map<std::size_t, UnitResult> cut_done;
   std::map<std::size_t, UnitProgress> cut_partial;
   if (!cut_file.load_read_only(cut_done, cut_partial, error)) return false;
