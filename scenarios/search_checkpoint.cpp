@@ -59,14 +59,64 @@ bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
   return error.empty();
 }
 
-ParsedCheckpoint parse_checkpoint_file(const std::string& path, std::string& error) {
+namespace {
+
+// parse_checkpoint_file's filter: drops `in_progress.<scope>.<unit>.explorer` and
+// `units.<scope>.cut[i].path` of the units `keep` leaves out (depths as nlohmann's parser
+// callback counts them: a key's is that of the object it is in, from 1 for the file's).
+class KeepShardsUnits {
+ public:
+  explicit KeepShardsUnits(Shard keep) : keep_(keep) {}
+
+  bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::key)
+      return on_key(depth, parsed.get_ref<const std::string&>());
+    const bool in_cut = top_ == "units" && key_in_scope_ == "cut";
+    if (event == json::parse_event_t::array_start && depth == 3 && in_cut) next_cut_unit_ = 0;
+    if (event == json::parse_event_t::object_start && depth == 4 && in_cut) {
+      cut_unit_kept_ = keep_.includes(next_cut_unit_++, 0);
+    }
+    return true;
+  }
+
+ private:
+  bool on_key(int depth, const std::string& key) {
+    if (depth == 1) top_ = key;
+    if (depth == 3) {
+      key_in_scope_ = key;
+      if (top_ == "in_progress") running_unit_kept_ = kept_by_name(key);
+    }
+    if (depth == 4 && top_ == "in_progress" && key == "explorer") return running_unit_kept_;
+    if (depth == 5 && top_ == "units" && key == "path") return cut_unit_kept_;
+    return true;
+  }
+  // A unit named by something other than its index is kept: reading it reports the file.
+  bool kept_by_name(const std::string& name) const {
+    if (name.empty() || name.size() > 18 ||
+        name.find_first_not_of("0123456789") != std::string::npos) {
+      return true;
+    }
+    return keep_.includes(std::stoull(name), 0);
+  }
+
+  Shard keep_;
+  std::string top_;           // the file's key we are under
+  std::string key_in_scope_;  // the last key inside a scope (units: "cut"; in_progress: a unit)
+  std::uint64_t next_cut_unit_ = 0;
+  bool cut_unit_kept_ = true;
+  bool running_unit_kept_ = true;
+};
+
+}  // namespace
+
+ParsedCheckpoint parse_checkpoint_file(const std::string& path, Shard keep, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot read it";
     return nullptr;
   }
   try {
-    return std::make_shared<const json>(json::parse(in));
+    return std::make_shared<const json>(json::parse(in, KeepShardsUnits(keep)));
   } catch (const std::exception& e) {
     error = path + ": not a contend checkpoint: " + e.what();
     return nullptr;
@@ -119,11 +169,17 @@ bool Checkpoint::read_scope(const json& file, std::map<std::size_t, UnitResult>&
   }
   if (const json& running = file.at("in_progress"); running.contains(scope_)) {
     for (const auto& [unit, saved] : running.at(scope_).items()) {
-      std::string why;
-      std::optional<DporProgress> explorer = progress_from_json(saved.at("explorer"), why);
-      if (!explorer) throw std::invalid_argument("unit " + unit + ": " + why);
+      // Without "explorer" (a unit parse_checkpoint_file left out), its progress is empty:
+      // it belongs to no unit, so it is taken only where its unit is not searched.
+      DporProgress explorer;
+      if (saved.contains("explorer")) {
+        std::string why;
+        std::optional<DporProgress> read = progress_from_json(saved.at("explorer"), why);
+        if (!read) throw std::invalid_argument("unit " + unit + ": " + why);
+        explorer = std::move(*read);
+      }
       partial[unit_index(unit)] =
-          UnitProgress{unit_from_json(saved.at("result")), std::move(*explorer)};
+          UnitProgress{unit_from_json(saved.at("result")), std::move(explorer)};
     }
   }
   return true;
@@ -168,10 +224,12 @@ bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) c
       if (u.thread < 0 || u.thread >= kMaxThreads) {
         throw std::invalid_argument("thread " + std::to_string(u.thread) + " out of range");
       }
-      std::string why;
-      std::optional<std::vector<SearchNode>> path = nodes_from_json(saved.at("path"), why);
-      if (!path) throw std::invalid_argument(why);
-      u.path = std::move(*path);
+      if (saved.contains("path")) {  // without (parse_checkpoint_file left it out): empty
+        std::string why;
+        std::optional<std::vector<SearchNode>> path = nodes_from_json(saved.at("path"), why);
+        if (!path) throw std::invalid_argument(why);
+        u.path = std::move(*path);
+      }
       out.units.push_back(std::move(u));
     }
     cut = std::move(out);

@@ -66,8 +66,11 @@ struct SavedCut {
 // --deal-from): each scope's read-only Checkpoint reads it instead of parsing it again (a sized
 // hc-queue 4 x 2 search's file is 368 MB, about 30 s to parse).
 using ParsedCheckpoint = std::shared_ptr<const nlohmann::json>;
-// Null (and `error`, naming the file) when it cannot be read or is not JSON.
-ParsedCheckpoint parse_checkpoint_file(const std::string& path, std::string& error);
+// The file parsed without what only the units `keep` leaves out need — their paths in the cut
+// and their searches' progress (most of a sized file) — so a shard holds about its own part.
+// Their results (runs, verdicts) stay. Null (and `error`, naming the file) when it cannot be
+// read or is not JSON.
+ParsedCheckpoint parse_checkpoint_file(const std::string& path, Shard keep, std::string& error);
 
 class Checkpoint {
  public:

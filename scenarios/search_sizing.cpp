@@ -168,11 +168,13 @@ void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& r
 }
 
 // The units a checkpoint kept, checked against this search: each of a plan of it, cut from one of
-// the shard's first units.
+// the shard's first units, and with its path where `searched` takes it (a dealt shard's file
+// holds the paths of its own units only: parse_checkpoint_file).
 bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::size_t lineages,
-                       const std::string& file, std::string& error) {
+                       const std::string& file, std::string& error, Shard searched = Shard{}) {
   for (std::size_t i = 0; i < saved.size(); ++i) {
-    if (saved[i].plan >= plans || saved[i].lineage >= lineages || saved[i].path.empty()) {
+    const bool pathless = saved[i].path.empty() && searched.includes(i, 0);
+    if (saved[i].plan >= plans || saved[i].lineage >= lineages || pathless) {
       error = fmt::format("{}: unit {} is not one of this search's", file, i);
       return false;
     }
@@ -181,10 +183,11 @@ bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::s
 }
 
 // What the checkpoint holds of the units (finished, in progress) into `sized`, checked against
-// them; false (and `error`) when it names a unit the search does not have.
+// them — the progress of those `searched` takes (the others' runs only count for budgets); false
+// (and `error`) when it names a unit the search does not have.
 bool take_saved_results(std::map<std::size_t, UnitResult> saved_done,
                         std::map<std::size_t, UnitProgress> saved_partial, const std::string& file,
-                        SizedUnits& sized, std::string& error) {
+                        SizedUnits& sized, std::string& error, Shard searched = Shard{}) {
   const std::vector<Unit>& units = sized.units;
   for (const auto& [index, result] : saved_done) {
     if (index >= units.size()) {
@@ -193,7 +196,8 @@ bool take_saved_results(std::map<std::size_t, UnitResult> saved_done,
     }
   }
   for (const auto& [index, progress] : saved_partial) {
-    if (index >= units.size() || !progress_belongs_to(progress.explorer, units[index])) {
+    if (index >= units.size() ||
+        (searched.includes(index, 0) && !progress_belongs_to(progress.explorer, units[index]))) {
       error =
           file + ": the progress saved for unit " + std::to_string(index) + " is not that unit's";
       return false;
@@ -265,7 +269,8 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
           o.deal_from, scope, o.deal_from);
       return false;
     }
-    if (!check_saved_units(kept->units, planned.size(), first.size(), o.deal_from, error)) {
+    if (!check_saved_units(kept->units, planned.size(), first.size(), o.deal_from, error,
+                           o.shard)) {
       return false;
     }
     whole.units = std::move(kept->units);
@@ -273,7 +278,8 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
   } else {
     whole.units = std::move(first);
   }
-  if (!take_saved_results(std::move(cut_done), std::move(cut_partial), o.deal_from, whole, error)) {
+  if (!take_saved_results(std::move(cut_done), std::move(cut_partial), o.deal_from, whole, error,
+                          o.shard)) {
     return false;
   }
   share_lineage_budgets(whole, shares);

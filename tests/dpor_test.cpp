@@ -17,6 +17,7 @@
 #include "scenarios/exhaustive.h"
 #include "scenarios/expectation.h"
 #include "scenarios/runner.h"
+#include "scenarios/search_checkpoint.h"
 #include "sim/runtime/dpor.h"
 #include "tests/support/search_cases.h"
 
@@ -728,6 +729,15 @@ TEST(Checkpoint, ASizedSearchResumedWithAnotherBudgetTakesTheUnitsItWasCutInto) 
   const ExhaustiveResult refused = explore_exhaustively(s, o);
   EXPECT_NE(refused.error.find(file), std::string::npos) << refused.error;
   EXPECT_NE(refused.error.find("digest"), std::string::npos) << refused.error;
+  // A progress left without its search state (as a dealt shard parses other shards' units) is
+  // refused where the search would take it.
+  for (auto& [scope_key, units] : saved.at("in_progress").items()) {
+    for (auto& [unit, progress] : units.items())
+      progress.erase("explorer");
+  }
+  std::ofstream(file) << saved.dump();
+  const ExhaustiveResult stateless = explore_exhaustively(s, o);
+  EXPECT_NE(stateless.error.find("is not that unit's"), std::string::npos) << stateless.error;
   std::remove(file.c_str());
 }
 
@@ -836,6 +846,27 @@ TEST(Dealt, ShardsDealtASizedSearchsUnitsAddUpToTheWholeSearch) {
   EXPECT_EQ(resumed, sized.executions + sized.blocked) << "sizing's runs ran again in a shard";
   ASSERT_EQ(digests.size(), 1U);
   EXPECT_EQ(digests.begin()->size(), 32U) << *digests.begin();
+  // Each shard parses only its own units' paths and search states out of the file.
+  std::string error;
+  const ParsedCheckpoint parsed = parse_checkpoint_file(file, Shard{2, 3}, error);
+  ASSERT_NE(parsed, nullptr) << error;
+  std::size_t paths = 0, states = 0;
+  for (const auto& [scope_key, cut] : parsed->at("units").items()) {
+    const nlohmann::json& list = cut.at("cut");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      EXPECT_EQ(list[i].contains("path"), i % 3 == 1) << scope_key << " unit " << i;
+      paths += list[i].contains("path") ? 1 : 0;
+    }
+  }
+  for (const auto& [scope_key, running] : parsed->at("in_progress").items()) {
+    for (const auto& [unit, progress] : running.items()) {
+      EXPECT_EQ(progress.contains("explorer"), std::stoull(unit) % 3 == 1) << scope_key << unit;
+      EXPECT_TRUE(progress.contains("result")) << scope_key << " unit " << unit;
+      states += progress.contains("explorer") ? 1 : 0;
+    }
+  }
+  EXPECT_GT(paths, 0U);
+  EXPECT_GT(states, 0U);
   std::remove(file.c_str());
 }
 
