@@ -8,6 +8,10 @@
 // not finish kSizingCutLevels nodes deep (split_stopped: its search goes on in its first part,
 // the threads it has not taken at those nodes are fresh parts) — for kSizingRoundsMax rounds, while
 // the parts of one of the shard's first units (a lineage) have used under half of its budget.
+// A lineage with kSizingGoingMax parts going is cut no further, so its fresh parts may never run.
+// Sizing alone (`sizing_only`, which runs once for every shard of a dealt search) goes on with
+// rounds that run those fresh parts and cut the ones that do not finish, the last round cutting
+// none: every unit it saves has run, and no part of a large lineage is dealt unsized.
 // Whether a part is cut depends on its lineage alone, never on jobs, shards or other units: the
 // units, and the totals, are the same however the search is shared out. It does depend on the
 // budget, so a checkpoint keeps the units after every round: a search killed while sizing goes

@@ -10,9 +10,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "scenarios/exhaustive.h"
 #include "scenarios/expectation.h"
@@ -787,23 +789,61 @@ TEST(Checkpoint, AnEditedProgressIsRefusedWithTheFileNamed) {
 
 // queue 3 x 3 in sizing rounds of 4 runs: its sizing alone saved to `file`, and (`search_whole`)
 // the whole search.
+// Few first units, so that lineages reach the parts going at which a whole search's sizing stops
+// cutting them (and leaves some of its units never run: 277 of 917 here).
+ExhaustiveOptions few_lineages() {
+  ExhaustiveOptions o = sized_options(4);
+  o.units_wanted = 16;
+  return o;
+}
+
 struct SizedFile {
   std::string file;
   Scenario s = scope("queue", 3, 3);
-  ExhaustiveOptions o = sized_options(4);
+  ExhaustiveOptions o = few_lineages();
   ExhaustiveResult whole;
   ExhaustiveResult sized;
 };
 
+// `whole`: the unsharded search of the sized file's cut (it goes on from a copy of the file).
 SizedFile sized_file(const std::string& name, bool search_whole) {
   SizedFile c;
   c.file = fresh_checkpoint(name);
-  if (search_whole) c.whole = explore_exhaustively(c.s, c.o);
   ExhaustiveOptions sizing = c.o;
   sizing.checkpoint_file = c.file;
   sizing.sizing_only = true;
   c.sized = explore_exhaustively(c.s, sizing);
+  if (search_whole) {
+    const std::string copy = fresh_checkpoint("whole-" + name);
+    std::filesystem::copy_file(c.file, copy);
+    ExhaustiveOptions whole = c.o;
+    whole.checkpoint_file = copy;
+    c.whole = explore_exhaustively(c.s, whole);
+    std::remove(copy.c_str());
+  }
   return c;
+}
+
+// Per scope of a checkpoint file: its units, and how many of them no run has reached.
+std::map<std::string, std::pair<std::size_t, std::size_t>> units_never_run(
+    const std::string& file) {
+  std::ifstream in(file);
+  const nlohmann::json saved = nlohmann::json::parse(in);
+  std::map<std::string, std::pair<std::size_t, std::size_t>> scopes;
+  for (const auto& [scope_key, cut] : saved.at("units").items()) {
+    const std::size_t units = cut.at("cut").size();
+    std::size_t never = 0;
+    for (std::size_t i = 0; i < units; ++i) {
+      const std::string index = std::to_string(i);
+      const bool done = saved.at("scopes").contains(scope_key) &&
+                        saved.at("scopes").at(scope_key).contains(index);
+      const bool going = saved.at("in_progress").contains(scope_key) &&
+                         saved.at("in_progress").at(scope_key).contains(index);
+      never += done || going ? 0 : 1;
+    }
+    scopes[scope_key] = {units, never};
+  }
+  return scopes;
 }
 
 TEST(Dealt, ShardsDealtASizedSearchsUnitsAddUpToTheWholeSearch) {
@@ -811,8 +851,15 @@ TEST(Dealt, ShardsDealtASizedSearchsUnitsAddUpToTheWholeSearch) {
   ASSERT_TRUE(whole.exhausted);
   EXPECT_FALSE(sized.exhausted);
   EXPECT_TRUE(sized.sized_only) << "sizing finished the whole search: nothing left to deal";
-  EXPECT_EQ(sized.units, whole.units) << "sizing alone cut otherwise than the whole search";
+  EXPECT_EQ(sized.units, whole.units) << "the search from the sized file cut its units again";
   EXPECT_LT(sized.units_done, sized.units);
+  // Sizing alone runs every unit it cuts (the last round cuts none): a shard is never dealt a
+  // unit of unknown size, and the large lineages are cut past the parts a whole search keeps.
+  const ExhaustiveResult cut_as_searched = explore_exhaustively(s, o);
+  ASSERT_TRUE(cut_as_searched.exhausted);
+  EXPECT_GT(sized.units, cut_as_searched.units) << "sizing alone cut no deeper than a search";
+  for (const auto& [scope_key, units] : units_never_run(file))
+    EXPECT_EQ(units.second, 0U) << scope_key << ": of " << units.first << " units";
   ExhaustiveOptions sizing = o;
   sizing.checkpoint_file = file;
   sizing.sizing_only = true;
