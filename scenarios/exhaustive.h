@@ -75,6 +75,9 @@ struct ExhaustiveOptions {
   // those that do not finish (search_sizing.h); 0: no sizing. Outcomes do not depend
   // on it; the runs sleep sets abandon do, and the first units' sizes, which jobs share out.
   std::int64_t sizing_runs = 2048;
+  // Sizing only: the rounds that run the units the usual rounds never reached keep the units in
+  // progress (each holding its search's state in memory) within this many (search_sizing.cpp).
+  std::size_t sizing_going_max = 2048;
   // Tests only: the search returns (not exhausted, nothing searched after) once sizing has run
   // this many rounds and saved them, as a search killed there would leave its checkpoint.
   std::optional<int> stop_after_sizing_rounds;

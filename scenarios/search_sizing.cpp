@@ -22,6 +22,11 @@ constexpr std::int64_t kSizingGoingMax = 64;
 // round ran yet (fresh parts cut off a lineage that had reached kSizingGoingMax), cutting the ones
 // that do not finish, the last of them without cutting. In hc-queue 3 x 3 seed 1 such units held
 // 69% of the runs, one of them 14.1%: no deal of the cut could take a shard below that.
+// A going unit keeps its search's state in memory, and cutting every fresh unit that does not
+// finish multiplies them (hc-queue 4 x 2 seed 1: 17,968 units, then 33,761 and 59,765 in two
+// rounds, 13.9 GB), so a fresh round runs only as many fresh units as keep the units in progress
+// within ExhaustiveOptions::sizing_going_max, those rooted highest first (the shortest paths,
+// likely the largest).
 constexpr int kFreshRoundsMax = 4;
 
 int sizing_rounds_max(const ExhaustiveOptions& o) {
@@ -133,8 +138,6 @@ void share_lineage_budgets(SizedUnits& sized, const std::vector<std::int64_t>& s
   }
 }
 
-// `sized` holds the shard's units (and, resumed, what the saved rounds found of them), `shares`
-// their budgets; every part of a unit keeps to its budget. Each round's cut is saved.
 // The units a sizing round runs (by unit: the runs it may reach; 0: not run) and the lineages whose
 // stopped units it cuts. The choice depends on the units and the rounds so far alone, so a search
 // resumed between rounds chooses as the uninterrupted one would.
@@ -165,34 +168,52 @@ SizingRound regular_round(const SizedUnits& sized, const std::vector<std::int64_
 }
 
 // A fresh round (sizing only): the units no round ran, of lineages that stay under half their
-// budget by its end.
+// budget by its end, as many as keep the units in progress within o.sizing_going_max.
 SizingRound fresh_round(const SizedUnits& sized, const std::vector<std::int64_t>& shares,
                         const ExhaustiveOptions& o) {
   const std::vector<LineageUse> use = lineage_use(sized, shares.size());
   std::vector<std::int64_t> fresh(shares.size(), 0);
+  std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < sized.units.size(); ++i) {
-    if (sized.done.count(i) == 0 && runs_of(sized, i) == 0) ++fresh[sized.units[i].lineage];
+    if (sized.done.count(i) == 0 && runs_of(sized, i) == 0) {
+      ++fresh[sized.units[i].lineage];
+      candidates.push_back(i);
+    }
   }
   SizingRound round;
   round.cut.assign(shares.size(), false);
   for (std::size_t l = 0; l < shares.size(); ++l)
     round.cut[l] = fresh[l] > 0 && use[l].runs + fresh[l] * o.sizing_runs <= shares[l] / 2;
   round.budgets.assign(sized.units.size(), 0);
-  for (std::size_t i = 0; i < sized.units.size(); ++i) {
-    if (sized.done.count(i) != 0 || runs_of(sized, i) != 0) continue;
+  const std::size_t in_progress = sized.partial.size();
+  const std::size_t room = o.sizing_going_max - std::min(o.sizing_going_max, in_progress);
+  std::stable_sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
+    return sized.units[a].path.size() < sized.units[b].path.size();
+  });
+  std::size_t taken = 0;
+  for (std::size_t i : candidates) {
+    if (taken == room) break;
     if (!round.cut[sized.units[i].lineage]) continue;
     round.budgets[i] = o.sizing_runs;
     round.any = true;
+    ++taken;
   }
   return round;
 }
 
 SizingRound next_sizing_round(const SizedUnits& sized, const std::vector<std::int64_t>& shares,
                               const ExhaustiveOptions& o) {
+  // Each phase's last round cuts none, so the usual rounds cut as a search's own sizing does.
   SizingRound round;
-  if (sized.rounds < kSizingRoundsMax) round = regular_round(sized, shares, o);
-  if (!round.any && o.sizing_only) round = fresh_round(sized, shares, o);
-  if (sized.rounds + 1 == sizing_rounds_max(o)) round.cut.assign(round.cut.size(), false);
+  if (sized.rounds < kSizingRoundsMax) {
+    round = regular_round(sized, shares, o);
+    if (round.any && sized.rounds + 1 == kSizingRoundsMax)
+      round.cut.assign(round.cut.size(), false);
+  }
+  if (!round.any && o.sizing_only) {
+    round = fresh_round(sized, shares, o);
+    if (sized.rounds + 1 == sizing_rounds_max(o)) round.cut.assign(round.cut.size(), false);
+  }
   return round;
 }
 

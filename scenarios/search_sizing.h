@@ -11,12 +11,15 @@
 // A lineage with kSizingGoingMax parts going is cut no further, so its fresh parts may never run.
 // Sizing alone (`sizing_only`, which runs once for every shard of a dealt search) goes on with
 // rounds that run those fresh parts and cut the ones that do not finish, the last round cutting
-// none: every unit it saves has run, and no part of a large lineage is dealt unsized.
+// none — as many as keep the units in progress (each holds its search's state) within a bound,
+// those rooted highest first. Within that bound every unit it saves has run, and no part of a
+// large lineage is dealt unsized.
 // Whether a part is cut depends on its lineage alone, never on jobs, shards or other units: the
-// units, and the totals, are the same however the search is shared out. It does depend on the
-// budget, so a checkpoint keeps the units after every round: a search killed while sizing goes
-// on sizing from the last round saved, and one resumed after sizing (with another budget too)
-// takes the units as they were cut.
+// units, and the totals, are the same however the search is shared out. (The fresh rounds' bound
+// counts every lineage's units; sizing alone is never sharded, and jobs do not change it.) It does
+// depend on the budget, so a checkpoint keeps the units after every round: a search killed while
+// sizing goes on sizing from the last round saved, and one resumed after sizing (with another
+// budget too) takes the units as they were cut.
 //
 // Invariant (asserted after every round): a cut never loses or doubles a run — each part keeps
 // the runs it made.

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -860,6 +861,13 @@ TEST(Dealt, ShardsDealtASizedSearchsUnitsAddUpToTheWholeSearch) {
   EXPECT_GT(sized.units, cut_as_searched.units) << "sizing alone cut no deeper than a search";
   for (const auto& [scope_key, units] : units_never_run(file))
     EXPECT_EQ(units.second, 0U) << scope_key << ": of " << units.first << " units";
+  // With no room for more units in progress, sizing alone cuts as the search does.
+  ExhaustiveOptions unroomy = o;
+  unroomy.checkpoint_file = fresh_checkpoint("contend-dpor-dealt-unroomy-test.json");
+  unroomy.sizing_only = true;
+  unroomy.sizing_going_max = 0;
+  EXPECT_EQ(explore_exhaustively(s, unroomy).units, cut_as_searched.units);
+  std::remove(unroomy.checkpoint_file.c_str());
   ExhaustiveOptions sizing = o;
   sizing.checkpoint_file = file;
   sizing.sizing_only = true;
@@ -951,6 +959,32 @@ TEST(Dealt, AShardResumesFromItsOwnCheckpointAndRefusesOneOfAnotherCut) {
   EXPECT_NE(refused.error.find("another search"), std::string::npos) << refused.error;
   std::remove(file.c_str());
   std::remove(own.c_str());
+}
+
+TEST(Dealt, SizingAloneKilledInARoundOfUnrunUnitsGoesOnAsIfNot) {
+  // Rounds 7 on run the units the usual six left unrun; each round's choice is made from the
+  // saved units alone, so a sizing killed after round 7 ends with the uninterrupted one's cut.
+  auto [file, s, o, whole, sized] = sized_file("contend-dpor-dealt-killed-test.json", false);
+  ExhaustiveOptions killed = o;
+  killed.checkpoint_file = fresh_checkpoint("contend-dpor-dealt-killed-again-test.json");
+  killed.sizing_only = true;
+  killed.stop_after_sizing_rounds = 7;
+  const ExhaustiveResult stopped = explore_exhaustively(s, killed);
+  ASSERT_TRUE(stopped.error.empty()) << stopped.error;
+  EXPECT_FALSE(stopped.sized_only) << "stopped before its sizing finished";
+  killed.stop_after_sizing_rounds.reset();
+  const ExhaustiveResult resumed = explore_exhaustively(s, killed);
+  ASSERT_TRUE(resumed.sized_only) << resumed.error;
+  EXPECT_EQ(resumed.units, sized.units);
+  EXPECT_EQ(resumed.units_done, sized.units_done);
+  EXPECT_EQ(resumed.executions + resumed.blocked, sized.executions + sized.blocked);
+  std::ifstream again(killed.checkpoint_file), uninterrupted(file);
+  EXPECT_TRUE(std::equal(std::istreambuf_iterator<char>(again), std::istreambuf_iterator<char>(),
+                         std::istreambuf_iterator<char>(uninterrupted),
+                         std::istreambuf_iterator<char>()))
+      << "the files differ";
+  std::remove(killed.checkpoint_file.c_str());
+  std::remove(file.c_str());
 }
 
 TEST(Dealt, AFileWithoutAFinishedSizingOfTheSearchIsRefusedWithItsName) {
