@@ -298,6 +298,7 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
       total.plans = r.plans;  // the plans of the scope searched last
       total.units = r.units;
       total.units_done = r.units_done;
+      total.units_unrun = r.units_unrun;
       total.scopes += 1;
       if (r.violation) {
         total.violation = std::move(r.violation);
@@ -433,11 +434,16 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
         r.smallest_first ? ", smallest scope first" : "", bounds, counts, shard);
   }
   if (r.sized_only) {
+    const std::string unrun =
+        r.units_unrun == 0
+            ? std::string()
+            : fmt::format(" and {} never run (sizing keeps at most {} units in progress)",
+                          r.units_unrun, o.sizing_going_max);
     return fmt::format(
         "SIZED, NOT VERIFIED: the search of {} is cut into {} unit(s), {} of them searched to "
-        "the end while sizing; {}; {}; the units are saved in {}: search them with --shard K/N "
-        "--deal-from {} on each of N machines, then `contend merge` their --json",
-        scope, r.units, r.units_done, bounds, counts, o.checkpoint_file, o.checkpoint_file);
+        "the end while sizing{}; {}; {}; the units are saved in {}: search them with --shard "
+        "K/N --deal-from {} on each of N machines, then `contend merge` their --json",
+        scope, r.units, r.units_done, unrun, bounds, counts, o.checkpoint_file, o.checkpoint_file);
   }
   const std::int64_t clean = r.verdicts.count("linearizable") ? r.verdicts.at("linearizable") : 0;
   if (r.exhausted && clean != r.executions) {

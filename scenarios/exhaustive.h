@@ -144,8 +144,9 @@ struct ExhaustiveResult {
   std::string error;  // bad input found on the way (too many plans, a bad checkpoint)
   // A checkpoint write that failed during the search (its results stand; they are not saved).
   std::string checkpoint_error;
-  bool sized_only = false;  // sizing_only stopped the search after sizing (not exhausted)
-  std::string deal_digest;  // deal_from: the digest of the file the units were dealt from
+  bool sized_only = false;       // sizing_only stopped the search after sizing (not exhausted)
+  std::int64_t units_unrun = 0;  // sized_only: units of the last scope that sizing never ran
+  std::string deal_digest;       // deal_from: the digest of the file the units were dealt from
 };
 
 // REQUIRES: validate_scenario(scenario) passed.

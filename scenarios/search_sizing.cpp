@@ -390,6 +390,7 @@ void total_after_sizing(const SizedUnits& sized, const ExhaustiveOptions& o, Exh
   std::map<std::size_t, UnitResult> ran = sized.done;
   for (const auto& [index, progress] : sized.partial)
     ran[index] = progress.result;
+  r.units_unrun = static_cast<std::int64_t>(sized.units.size() - ran.size());
   add_up_units(sized.units, ran, o, r);
   r.sized_only = !r.exhausted && !r.violation;
 }

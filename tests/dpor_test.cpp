@@ -866,7 +866,18 @@ TEST(Dealt, ShardsDealtASizedSearchsUnitsAddUpToTheWholeSearch) {
   unroomy.checkpoint_file = fresh_checkpoint("contend-dpor-dealt-unroomy-test.json");
   unroomy.sizing_only = true;
   unroomy.sizing_going_max = 0;
-  EXPECT_EQ(explore_exhaustively(s, unroomy).units, cut_as_searched.units);
+  const ExhaustiveResult unroomy_sized = explore_exhaustively(s, unroomy);
+  EXPECT_EQ(unroomy_sized.units, cut_as_searched.units);
+  // The units left unrun are counted, and the statement says why.
+  const auto unrun = units_never_run(unroomy.checkpoint_file);
+  ASSERT_EQ(unrun.count("3x3|faults=0"), 1U);
+  EXPECT_GT(unroomy_sized.units_unrun, 0);
+  EXPECT_EQ(unroomy_sized.units_unrun, static_cast<std::int64_t>(unrun.at("3x3|faults=0").second));
+  const std::string unroomy_statement = proof_statement(s, unroomy, unroomy_sized);
+  EXPECT_NE(unroomy_statement.find("and " + std::to_string(unroomy_sized.units_unrun) +
+                                   " never run (sizing keeps at most 0 units in progress)"),
+            std::string::npos)
+      << unroomy_statement;
   std::remove(unroomy.checkpoint_file.c_str());
   ExhaustiveOptions sizing = o;
   sizing.checkpoint_file = file;
@@ -874,6 +885,8 @@ TEST(Dealt, ShardsDealtASizedSearchsUnitsAddUpToTheWholeSearch) {
   const std::string statement = proof_statement(s, sizing, sized);
   EXPECT_EQ(statement.rfind("SIZED, NOT VERIFIED: ", 0), 0U) << statement;
   EXPECT_NE(statement.find("--deal-from " + file), std::string::npos) << statement;
+  EXPECT_EQ(sized.units_unrun, 0);
+  EXPECT_EQ(statement.find("never run"), std::string::npos) << statement;
   std::int64_t executions = 0, blocked = 0, units = 0, resumed = 0;
   std::set<std::string> outcomes;
   std::set<std::string> digests;

@@ -53,6 +53,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   // Shards dealt from one sized search name its file's digest (merge checks they agree).
   j["dealt_from"] = o.deal_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.deal_digest);
   j["sized_only"] = r.sized_only;
+  if (r.sized_only) j["units_unrun"] = r.units_unrun;
   j["seconds"] = r.seconds;
   j["verdicts"] = r.verdicts;
   j["verdict"] = r.violation                             ? "violation"
