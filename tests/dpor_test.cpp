@@ -788,8 +788,6 @@ TEST(Checkpoint, AnEditedProgressIsRefusedWithTheFileNamed) {
   std::remove(file.c_str());
 }
 
-// queue 3 x 3 in sizing rounds of 4 runs: its sizing alone saved to `file`, and (`search_whole`)
-// the whole search.
 // Few first units, so that lineages reach the parts going at which a whole search's sizing stops
 // cutting them (and leaves some of its units never run: 277 of 917 here).
 ExhaustiveOptions few_lineages() {
@@ -798,6 +796,8 @@ ExhaustiveOptions few_lineages() {
   return o;
 }
 
+// queue 3 x 3 in sizing rounds of 4 runs: its sizing alone saved to `file`, and (`search_whole`)
+// the whole search.
 struct SizedFile {
   std::string file;
   Scenario s = scope("queue", 3, 3);
