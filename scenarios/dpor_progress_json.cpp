@@ -58,17 +58,20 @@ int thread_from(const json& j, const char* field, int lowest) {
 }
 
 json step_to_json(const ResolvedStep& s) {
-  return json{{"thread", s.thread},
-              {"snapshot", s.snapshot},
-              {"resolved", s.resolved},
-              {"applied", s.applied},
-              {"version_sensitive", s.version_sensitive},
-              {"reads", ranges_to_json(s.reads)},
-              {"checked", ranges_to_json(s.checked)},
-              {"written", ranges_to_json(s.written)},
-              {"refused_writes", ranges_to_json(s.refused_writes)},
-              {"completes", s.completes},
-              {"invokes", s.invokes}};
+  json out{{"thread", s.thread},
+           {"snapshot", s.snapshot},
+           {"resolved", s.resolved},
+           {"applied", s.applied},
+           {"version_sensitive", s.version_sensitive},
+           {"reads", ranges_to_json(s.reads)},
+           {"checked", ranges_to_json(s.checked)},
+           {"written", ranges_to_json(s.written)},
+           {"refused_writes", ranges_to_json(s.refused_writes)},
+           {"completes", s.completes},
+           {"invokes", s.invokes}};
+  if (!s.draw_groups.empty())
+    out["draw_groups"] = s.draw_groups;  // files from before draws have none
+  return out;
 }
 
 ResolvedStep step_from_json(const json& j) {
@@ -84,6 +87,10 @@ ResolvedStep step_from_json(const json& j) {
   s.refused_writes = ranges_from(j, "refused_writes");
   s.completes = j.at("completes").get<bool>();
   s.invokes = j.at("invokes").get<bool>();
+  if (j.contains("draw_groups")) {
+    s.draw_groups = j.at("draw_groups").get<std::vector<std::uint64_t>>();
+    if (s.draw_groups.empty()) refuse("draw_groups written but empty");
+  }
   return s;
 }
 
@@ -91,24 +98,29 @@ json node_to_json(const SearchNode& n) {
   json footprints = json::array();
   for (const auto& f : n.footprints)
     footprints.push_back(f ? step_to_json(*f) : json(nullptr));
-  return json{{"fault", n.fault},
-              {"enabled", n.enabled},
-              {"backtrack", n.backtrack},
-              {"done", n.done},
-              {"sleep", n.sleep},
-              {"thread", n.thread},
-              {"previous", n.previous},
-              {"preemptions_before", n.preemptions_before},
-              {"footprints", std::move(footprints)},
-              {"site", static_cast<int>(n.site)},
-              {"options", n.options},
-              {"choice", n.choice},
-              {"faults_before", n.faults_before}};
+  json out{{"fault", n.kind == NodeKind::fault},
+           {"enabled", n.enabled},
+           {"backtrack", n.backtrack},
+           {"done", n.done},
+           {"sleep", n.sleep},
+           {"thread", n.thread},
+           {"previous", n.previous},
+           {"preemptions_before", n.preemptions_before},
+           {"footprints", std::move(footprints)},
+           {"site", static_cast<int>(n.site)},
+           {"options", n.options},
+           {"choice", n.choice},
+           {"faults_before", n.faults_before}};
+  if (n.kind == NodeKind::draw) out["draw"] = true;  // files from before draws have none
+  return out;
 }
 
 SearchNode node_from_json(const json& j) {
   SearchNode n;
-  n.fault = j.at("fault").get<bool>();
+  const bool fault = j.at("fault").get<bool>();
+  const bool draw = j.contains("draw") && j.at("draw").get<bool>();
+  if (fault && draw) refuse("a node both a fault and a draw");
+  n.kind = fault ? NodeKind::fault : draw ? NodeKind::draw : NodeKind::schedule;
   n.enabled = j.at("enabled").get<std::uint64_t>();
   n.backtrack = j.at("backtrack").get<std::uint64_t>();
   n.done = j.at("done").get<std::uint64_t>();
@@ -126,8 +138,8 @@ SearchNode node_from_json(const json& j) {
   n.site = static_cast<FaultSite>(site);
   n.options = j.at("options").get<std::uint32_t>();
   n.choice = j.at("choice").get<std::uint32_t>();
-  if (n.fault && n.choice >= n.options) refuse("a fault choice beyond its options");
-  if (!n.fault && n.thread < 0) refuse("a scheduling node without a thread");
+  if (!n.schedules() && n.choice >= n.options) refuse("a fault or draw choice beyond its options");
+  if (n.schedules() && n.thread < 0) refuse("a scheduling node without a thread");
   n.faults_before = j.at("faults_before").get<int>();
   return n;
 }

@@ -48,12 +48,13 @@ constexpr int kUnitCutVersion = 7;
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
       "cut={}|units={}|{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}{}|"
-      "real_time={}|shard={}/{}{}",
+      "real_time={}|shard={}/{}{}{}",
       kUnitCutVersion, o.units_wanted, s.file, s.recipe, s.clients, s.operations_per_client,
       o.all_plans ? "all" : "seed", o.seed, o.max_faults,
       o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
       o.cache_states ? "|states" : "", o.real_time_by_schedule ? "scheduled" : "most-ordered",
-      o.shard.index, o.shard.count, o.deal_from.empty() ? "" : "|dealt=" + o.deal_digest);
+      o.shard.index, o.shard.count, o.deal_from.empty() ? "" : "|dealt=" + o.deal_digest,
+      o.explore_draws ? "|draws=all" : "");
 }
 
 // The digest of a file's bytes in hex: shards dealt from one sized search name it (merge checks
@@ -400,12 +401,16 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                   o.all_plans && s.plan.empty() ? fmt::format("every plan ({})", r.plans)
                                                 : std::string("the seed's plan"),
                   smaller);
-  // Random draws (key suffixes, back-off jitter) are the seed's: the search covers those values.
-  const std::string draws =
-      r.seeded_draws > 0
-          ? fmt::format("; the recipe's random draws are seed {}'s ({} execution(s) drew)", o.seed,
-                        r.seeded_draws)
-          : std::string();
+  // Without explore_draws, random draws (key suffixes, back-off jitter, ids) are the seed's: the
+  // search covers those values. With it, key suffixes take every order under their prefix; what
+  // is left drawn from the seed (jitter, which sets no choice here, and ids) changes no outcome.
+  std::string draws;
+  if (o.explore_draws) {
+    draws = "; random key suffixes in every order under each key prefix";
+  } else if (r.seeded_draws > 0) {
+    draws = fmt::format("; the recipe's random draws are seed {}'s ({} execution(s) drew)", o.seed,
+                        r.seeded_draws);
+  }
   const std::string counts =
       fmt::format("{} executions ({}), {} abandoned as equivalent, {} distinct outcomes, {:.2f} s",
                   r.executions,

@@ -52,6 +52,9 @@ struct ExhaustiveOptions {
   std::uint64_t seed = 1;  // the world's seed: client streams; with all_plans false, the plan
   bool all_plans = true;
   int max_faults = 0;
+  // Random key suffixes are explored (every order under each key prefix: suffix_draws.h), not
+  // the seed's. The search is then cut into one unit per plan and first thread.
+  bool explore_draws = false;
   std::optional<int> max_preemptions;  // none: unbounded
   bool reduce = true;                  // false: the full search over the same choices
   // With reduce false: the full search, pruned where it meets a state it explored before
@@ -60,6 +63,7 @@ struct ExhaustiveOptions {
   bool broken_states = false;            // tests only: states without the operation events so far
   bool broken_independence = false;      // tests only
   bool broken_reads_as_decided = false;  // tests only: DporOptions::broken_reads_as_decided
+  bool broken_draws = false;             // tests only: DporOptions::broken_draws
   // Tests only: explore the real-time order of operations by scheduling (footprint.h) instead
   // of judging each execution by its class's most ordered schedules (real_time_orders.h).
   bool real_time_by_schedule = false;

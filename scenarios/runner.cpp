@@ -526,6 +526,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   options.log_transactions = serializability;
   options.retry_limit = scenario.retry_limit;
   options.exhaustive = controls.exhaustive;
+  options.explore_draws = controls.explore_draws;
   out.faults = options.faults;
   std::shared_ptr<Strategy> strategy =
       controls.strategy ? controls.strategy : std::make_shared<RandomStrategy>();

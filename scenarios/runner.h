@@ -79,6 +79,8 @@ struct RunControls {
   // The run's metrics (percentiles, throughput, run hash); off, only `bound` and `steps` are set
   // (the exhaustive search reads nothing else, millions of times).
   bool summarize = true;
+  // Exhaustive only: key suffixes are the strategy's choices (WorldOptions::explore_draws).
+  bool explore_draws = false;
 };
 
 // The operations each client runs for this seed: the scenario's explicit plan, or the mix drawn

@@ -53,6 +53,7 @@ struct StrategyConfig {
   std::vector<std::uint32_t> choices;   // replay
   int dpor_max_faults = 0;              // dpor: faults per execution
   std::string dpor_plans = "all";       // dpor: all | seed
+  std::string dpor_draws = "seed";      // dpor: key suffixes in every order (all) | seed's
   std::string dpor_reduction = "dpor";  // dpor: dpor | states | none (exhaustive.h, reduce)
 };
 

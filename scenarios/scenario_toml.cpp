@@ -208,10 +208,11 @@ void read_strategy(Reader& r, const toml::table& t, StrategyConfig& c) {
   const std::string p = "strategy";
   r.only_keys(t, p,
               {"name", "pct_depth", "dfs_max_preemptions", "dfs_max_schedules", "dpor_max_faults",
-               "dpor_plans", "dpor_reduction"});
+               "dpor_plans", "dpor_draws", "dpor_reduction"});
   r.string(t, p, "name", c.name, {"random", "pct", "dfs", "dpor"});
   r.integer(t, p, "dpor_max_faults", c.dpor_max_faults, 0, 16);
   r.string(t, p, "dpor_plans", c.dpor_plans, {"all", "seed"});
+  r.string(t, p, "dpor_draws", c.dpor_draws, {"all", "seed"});
   r.string(t, p, "dpor_reduction", c.dpor_reduction, {"dpor", "states", "none"});
   r.integer(t, p, "pct_depth", c.pct_depth, 1, 64);
   r.integer(t, p, "dfs_max_preemptions", c.dfs_max_preemptions, 0, 64);
@@ -446,6 +447,7 @@ std::string to_toml(const Scenario& s) {
       << "\ndfs_max_schedules = " << s.strategy.dfs_max_schedules
       << "\ndpor_max_faults = " << s.strategy.dpor_max_faults
       << "\ndpor_plans = " << quoted(s.strategy.dpor_plans)
+      << "\ndpor_draws = " << quoted(s.strategy.dpor_draws)
       << "\ndpor_reduction = " << quoted(s.strategy.dpor_reduction) << "\n";
   out << "\n[limits]\nmax_steps = " << s.max_steps
       << "\nmax_virtual_seconds = " << s.max_virtual_seconds << "\nretry_limit = " << s.retry_limit

@@ -22,19 +22,19 @@ struct Checked {
   model::Verdict verdict;
 };
 
-SeedRun run_unchecked(const Scenario& s, std::uint64_t seed, std::shared_ptr<Strategy> strategy,
-                      bool record_attempts) {
+SeedRun run_unchecked(const Scenario& s, const ExhaustiveOptions& o,
+                      std::shared_ptr<Strategy> strategy) {
   RunControls controls;
-  controls.record_attempts = record_attempts;
+  controls.record_attempts = o.observe_attempts;
   controls.strategy = std::move(strategy);
   controls.exhaustive = true;
   controls.summarize = false;
-  return run_seed(s, seed, std::move(controls));
+  controls.explore_draws = o.explore_draws;
+  return run_seed(s, o.seed, std::move(controls));
 }
 
-Checked run_one(const Scenario& s, std::uint64_t seed, std::shared_ptr<Strategy> strategy,
-                bool record_attempts) {
-  Checked out{run_unchecked(s, seed, std::move(strategy), record_attempts), {}};
+Checked run_one(const Scenario& s, const ExhaustiveOptions& o, std::shared_ptr<Strategy> strategy) {
+  Checked out{run_unchecked(s, o, std::move(strategy)), {}};
   out.verdict = check_run(s, out.run).verdict;
   return out;
 }
@@ -151,8 +151,8 @@ std::vector<SearchNode> reordered_path(const std::vector<SearchNode>& path,
                                        const std::vector<std::size_t>& order) {
   std::vector<std::vector<SearchNode>> groups;
   for (const SearchNode& n : path) {
-    CONTEND_ASSERT(!groups.empty() || !n.fault, "a fault node before the first step");
-    if (!n.fault) groups.emplace_back();
+    CONTEND_ASSERT(!groups.empty() || n.schedules(), "a fault or draw node before the first step");
+    if (n.schedules()) groups.emplace_back();
     groups.back().push_back(n);
   }
   CONTEND_ASSERT(groups.size() == order.size(), "one scheduling node per step");
@@ -168,7 +168,7 @@ ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOpti
                                    const model::Verdict& expected) {
   const std::size_t length = path.size();
   auto replay = std::make_shared<DporRun>(&path, length, DporOptions{});
-  Checked c = run_one(planned, o.seed, replay, o.observe_attempts);
+  Checked c = run_one(planned, o, replay);
   CONTEND_ASSERT(!replay->diverged(), "a most ordered schedule does not replay");
   CONTEND_ASSERT(c.verdict.violation == expected.violation,
                  "a most ordered schedule replays to another verdict than its reordered history");
@@ -251,7 +251,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     if (since_saved >= o.checkpoint_every) save(true);
     std::shared_ptr<DporRun> run = explorer.begin();
     if (!run) break;
-    Checked c{run_unchecked(planned, o.seed, run, o.observe_attempts), {}};
+    Checked c{run_unchecked(planned, o, run), {}};
     const bool complete = c.run.metrics.bound == BoundHit::none ||
                           (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
     explorer.finish(*run, c.run.step_log, complete);

@@ -19,7 +19,12 @@ std::uint64_t bit(int thread) {
 SeedRun probe_run(const Scenario& planned, const ExhaustiveOptions& o,
                   std::vector<SearchNode>& path, std::size_t follow, bool* blocked_out = nullptr) {
   auto run = std::make_shared<DporRun>(&path, follow, dpor_options(o));
-  SeedRun seed_run = run_seed(planned, o.seed, RunControls{false, false, run, true, false});
+  RunControls controls;
+  controls.strategy = run;
+  controls.exhaustive = true;
+  controls.summarize = false;
+  controls.explore_draws = o.explore_draws;
+  SeedRun seed_run = run_seed(planned, o.seed, std::move(controls));
   CONTEND_ASSERT(!run->diverged(), "a probe did not replay the path it followed");
   if (blocked_out != nullptr) *blocked_out = run->blocked();
   return seed_run;
@@ -45,12 +50,12 @@ std::shared_ptr<ResolvedStep> probe_first_step(const Scenario& planned, const Ex
   for (int combination = 1;; ++combination) {
     if (combination > kFaultCombinationsMax) return nullptr;
     std::size_t fault_nodes = 1;
-    while (fault_nodes < path.size() && path[fault_nodes].fault)
+    while (fault_nodes < path.size() && !path[fault_nodes].schedules())
       ++fault_nodes;
     std::size_t i = fault_nodes;
     for (; i-- > 1;) {
       SearchNode& n = path[i];
-      if (n.choice + 1 < n.options && n.faults_before + 1 <= o.max_faults) break;
+      if (n.has_next_choice(o.max_faults)) break;
     }
     if (i == 0) return merged;
     ++path[i].choice;
@@ -81,7 +86,7 @@ std::vector<Unit> siblings_at(const Scenario& planned, const ExhaustiveOptions& 
                               std::uint64_t taken) {
   std::size_t steps_before = 0;
   for (const SearchNode& n : prefix)
-    steps_before += n.fault ? 0 : 1;
+    steps_before += n.schedules() ? 1 : 0;
   const std::uint64_t awake = node.enabled & ~node.sleep & ~taken;
   const std::uint64_t asleep = node.sleep | taken;
   std::uint64_t earlier = 0;
@@ -118,7 +123,7 @@ std::optional<std::vector<Unit>> children_of(const Scenario& planned, const Exha
   bool probe_blocked = false;
   probe_run(planned, o, path, fixed, &probe_blocked);
   std::size_t at = fixed;
-  while (at < path.size() && path[at].fault)
+  while (at < path.size() && !path[at].schedules())
     ++at;
   if (at == path.size()) {
     if (probe_blocked) return std::vector<Unit>{};
@@ -152,7 +157,7 @@ std::optional<std::vector<Unit>> one_level_deeper(const std::vector<Scenario>& p
 }  // namespace
 
 bool may_cut_below_root(const ExhaustiveOptions& o) {
-  return o.reduce && !o.max_preemptions && o.max_faults == 0;
+  return o.reduce && !o.max_preemptions && o.max_faults == 0 && !o.explore_draws;
 }
 
 DporOptions dpor_options(const ExhaustiveOptions& o) {
@@ -164,6 +169,7 @@ DporOptions dpor_options(const ExhaustiveOptions& o) {
   d.broken_states = o.broken_states;
   d.broken_independence = o.broken_independence;
   d.broken_reads_as_decided = o.broken_reads_as_decided;
+  d.broken_draws = o.broken_draws;
   d.real_time_dependence = o.real_time_by_schedule;
   return d;
 }
@@ -213,7 +219,7 @@ std::optional<SplitUnit> split_stopped(const Scenario& planned, const Exhaustive
   // Fault nodes come first where the scenario enables faults; without a fault budget each keeps
   // its one choice (none), so they join the fixed path, as children_of's cut does.
   std::size_t at_index = fixed;
-  while (at_index < stopped.nodes.size() && stopped.nodes[at_index].fault) {
+  while (at_index < stopped.nodes.size() && !stopped.nodes[at_index].schedules()) {
     CONTEND_ASSERT(stopped.nodes[at_index].choice == 0,
                    "a search without a fault budget placed a fault");
     ++at_index;
@@ -260,7 +266,7 @@ bool progress_belongs_to(const DporProgress& progress, const Unit& unit) {
   for (std::size_t i = 0; i < fixed; ++i) {
     const SearchNode& saved = progress.nodes[i];
     const SearchNode& own = unit.path[i];
-    if (saved.fault != own.fault || saved.thread != own.thread || saved.choice != own.choice) {
+    if (saved.kind != own.kind || saved.thread != own.thread || saved.choice != own.choice) {
       return false;
     }
   }

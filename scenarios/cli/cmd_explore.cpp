@@ -2,7 +2,8 @@
 //  [--depth d] [--max-preemptions p] [--all]`: explores schedules of one scenario; prints how
 // many ran, whether the (bounded) space was exhausted, the PCT probability bound, the verdicts;
 // on a violation, the shrunk counterexample and its one-line reproduction.
-// `--strategy dpor [--plans all|seed] [--max-faults F] [--jobs N] [--shard K/N] [--checkpoint F]
+// `--strategy dpor [--plans all|seed] [--draws all|seed] [--max-faults F] [--jobs N] [--shard K/N]
+// [--checkpoint F]
 //  [--sizing-only] [--deal-from F] [--json F]`: the exhaustive search with partial-order reduction
 //  (explore_exhaustive.h).
 // `--clients C --operations O` explore the scenario at another scope (a scenario with a [plan]
@@ -35,6 +36,7 @@ struct ExploreArgs {
   ExhaustiveArgs exhaustive;
   std::optional<int> max_faults;
   std::optional<std::string> plans;
+  std::optional<std::string> draws;
   ScopeArgs scope;  // the scope, instead of the scenario's
 };
 
@@ -59,6 +61,7 @@ int explore_command(ExploreArgs& args) {
     o.cache_states = reduction == "states";
     o.max_faults = args.max_faults.value_or(configured.dpor_max_faults);
     args.exhaustive.plans = args.plans.value_or(configured.dpor_plans);
+    o.explore_draws = args.draws.value_or(configured.dpor_draws) == "all";
     args.exhaustive.out_dir = args.out_dir;
     return explore_exhaustive_command(*scenario, args.exhaustive);
   }
@@ -125,6 +128,10 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--plans", args->plans,
                   "dpor: every plan the mix allows (all) or the seed's (seed); default: the "
                   "scenario's dpor_plans, else all")
+      ->check(CLI::IsMember({"all", "seed"}));
+  cmd->add_option("--draws", args->draws,
+                  "dpor: random key suffixes in every order under each key prefix (all) or the "
+                  "seed's bytes (seed); default: the scenario's dpor_draws, else seed")
       ->check(CLI::IsMember({"all", "seed"}));
   cmd->add_option("--jobs", x.options.jobs, "dpor: threads (results identical to --jobs 1)")
       ->check(CLI::Range(1, 256));

@@ -24,6 +24,7 @@ struct ReplayArgs {
   std::uint64_t seed = 1;
   std::string choices;
   std::string path;
+  std::string draws = "seed";
   std::string history_path;
   bool quiet = false;
   ScopeArgs scope;
@@ -68,12 +69,17 @@ int replay_command(const ReplayArgs& args) {
     path_run = std::make_shared<DporRun>(&path, path.size(), DporOptions{});
     controls.strategy = path_run;
     controls.exhaustive = true;
+    controls.explore_draws = args.draws == "all";
+  } else if (args.draws == "all") {
+    fmt::print(stderr, "contend replay: --draws all needs --path (an exhaustive search's run)\n");
+    return 2;
   }
   SeedRun run = run_seed(*scenario, args.seed, std::move(controls));
   if (path_run && path_run->diverged()) {
     fmt::print(stderr,
                "contend replay: --path does not fit this scenario: it names a thread that is not "
-               "ready, or a fault where none can be placed (was it recorded from this file?)\n");
+               "ready, or a fault or draw choice where none can be made (was it recorded from this "
+               "file, with the same --draws?)\n");
     return 2;
   }
   model::CheckReport report = check_run(*scenario, run);
@@ -101,8 +107,13 @@ void register_replay_command(CLI::App& app, CommandContext& ctx) {
   auto* choices = cmd->add_option("--choices", args->choices,
                                   "A recorded schedule: comma-separated choice indexes");
   cmd->add_option("--path", args->path,
-                  "An exhaustive search's execution: threads and f<fault choice>, comma-separated")
+                  "An exhaustive search's execution: threads, f<fault choice> and d<draw choice>, "
+                  "comma-separated")
       ->excludes(choices);
+  cmd->add_option("--draws", args->draws,
+                  "With --path: key suffixes as the search chose them (all: it ran with --draws "
+                  "all) or the seed's (seed, the default)")
+      ->check(CLI::IsMember({"all", "seed"}));
   cmd->add_option("--history", args->history_path, "Also write the history as JSON lines");
   cmd->add_flag("--quiet", args->quiet, "Only the metrics and the verdict, no trace");
   cmd->callback([args, &ctx] { ctx.exit_code = replay_command(*args); });

@@ -18,7 +18,8 @@ namespace {
 
 std::string replay_command_for(const std::string& file, const ExhaustiveOptions& o,
                                const ExhaustiveFinding& f) {
-  return fmt::format("contend replay {} --seed {} --path {}", file, o.seed, f.path);
+  return fmt::format("contend replay {} --seed {}{} --path {}", file, o.seed,
+                     o.explore_draws ? " --draws all" : "", f.path);
 }
 
 nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
@@ -34,6 +35,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["operations_per_client"] = s.operations_per_client;
   j["plans"] = args.plans;
   j["plan_count"] = r.plans;
+  j["draws"] = o.explore_draws ? "all" : "seed";
   j["seed"] = o.seed;
   j["max_faults"] = o.max_faults;
   j["max_preemptions"] =
@@ -154,9 +156,10 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   std::FILE* text = args.json_path == "-" ? stderr : stdout;
   fmt::print(text,
              "exhaustive search of {} ({}, {} client(s) x {} operation(s)), plans: {}, "
-             "faults <= {}, preemptions: {}, {} job(s)\n",
+             "key suffixes: {}, faults <= {}, preemptions: {}, {} job(s)\n",
              scenario.file, scenario.recipe, scenario.clients, scenario.operations_per_client,
-             o.all_plans && scenario.plan.empty() ? "all" : "the seed's", o.max_faults,
+             o.all_plans && scenario.plan.empty() ? "all" : "the seed's",
+             o.explore_draws ? "every order" : "the seed's", o.max_faults,
              o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
   const auto start = std::chrono::steady_clock::now();
   o.progress_every = args.progress_every;

@@ -15,9 +15,10 @@ namespace contend::cli {
 namespace {
 
 // The fields every shard of one search must share.
-constexpr const char* kSameSearch[] = {"scenario",  "recipe", "clients",    "operations_per_client",
-                                       "plans",     "seed",   "max_faults", "max_preemptions",
-                                       "reduction", "expect", "dealt_from"};
+constexpr const char* kSameSearch[] = {
+    "scenario",        "recipe",    "clients", "operations_per_client",
+    "plans",           "draws",     "seed",    "max_faults",
+    "max_preemptions", "reduction", "expect",  "dealt_from"};
 
 constexpr const char* kSummed[] = {"executions",
                                    "equivalence_classes",

@@ -43,8 +43,11 @@ Task<OpResult> Staging::push(Database db, std::string value, std::int64_t priori
     std::optional<std::int64_t> p;
     if (layout_.priority) p = priority;
     std::int64_t index = co_await next_index(tr, layout_.items, p);
-    Bytes key = layout_.priority ? layout_.items.key(priority, index, random_bytes(db, 20))
-                                 : layout_.items.key(index, random_bytes(db, 20));
+    const Bytes prefix =
+        layout_.priority ? layout_.items.key(priority, index) : layout_.items.key(index);
+    const Bytes suffix = random_suffix(db, prefix, 20);
+    Bytes key = layout_.priority ? layout_.items.key(priority, index, suffix)
+                                 : layout_.items.key(index, suffix);
     if (layout_.dummy_reads) co_await tr.get(key);  // read = tr[key]
     tr.set(key, keys::encode_value(value));
   });
@@ -57,7 +60,7 @@ Task<std::optional<Bytes>> Staging::add_conflicted_pop(Transaction& tr, Database
   tr.set_step("pop.register_request");
   std::int64_t index = co_await next_index(tr, layout_.pops, std::nullopt);
   if (index == 0 && !forced) co_return std::nullopt;
-  Bytes wait_key = layout_.pops.key(index, random_bytes(db, 20));
+  Bytes wait_key = layout_.pops.key(index, random_suffix(db, layout_.pops.key(index), 20));
   if (layout_.dummy_reads) co_await tr.get(wait_key);  // read = tr[waitKey]
   tr.set(wait_key, layout_.directed_requests ? keys::encode_value(max ? "max" : "min") : Bytes());
   co_return wait_key;

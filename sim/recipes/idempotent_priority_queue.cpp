@@ -29,7 +29,8 @@ class IdempotentPriorityQueue final : public Recipe {
       tr.set_step("push.check_marker");
       if (co_await tr.get(marker)) co_return;
       std::int64_t count = co_await next_count(tr, priority);
-      tr.set(pq_space().key(priority, count, random_bytes(db, 20)), keys::encode_value(value));
+      const Bytes suffix = random_suffix(db, pq_space().key(priority, count), 20);
+      tr.set(pq_space().key(priority, count, suffix), keys::encode_value(value));
       tr.set(marker, "");
     });
     co_return outcome_of(r);

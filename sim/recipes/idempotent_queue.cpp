@@ -34,7 +34,8 @@ class IdempotentQueue final : public Recipe {
       tr.set_step("enqueue.check_marker");
       if (co_await tr.get(marker)) co_return;  // an earlier attempt committed
       std::int64_t index = co_await last_index(tr) + 1;
-      tr.set(queue_space().key(index, random_bytes(db, 20)), keys::encode_value(value));
+      const Bytes suffix = random_suffix(db, queue_space().key(index), 20);
+      tr.set(queue_space().key(index, suffix), keys::encode_value(value));
       tr.set(marker, "");
     });
     co_return outcome_of(r);

@@ -62,6 +62,12 @@ Bytes Space::key(std::int64_t a, BytesView random) const {
   CONTEND_DEBUG_ASSERT(first_int(out) == a, "a key decodes to the index it was made with");
   return out;
 }
+Bytes Space::key(std::int64_t a, std::int64_t b) const {
+  Bytes out = start_key(20);
+  pack_int(out, a);
+  pack_int(out, b);
+  return out;
+}
 Bytes Space::key(std::int64_t a, std::int64_t b, BytesView random) const {
   Bytes out = start_key(22 + random.size());
   pack_int(out, a);

@@ -30,6 +30,7 @@ class Space {
 
   Bytes key(std::int64_t a) const;                                    // (a,)
   Bytes key(std::int64_t a, BytesView random) const;                  // (a, random)
+  Bytes key(std::int64_t a, std::int64_t b) const;                    // (a, b)
   Bytes key(std::int64_t a, std::int64_t b, BytesView random) const;  // (a, b, random)
   Bytes key(BytesView bytes) const;                                   // (bytes,)
   // (incomplete versionstamp, user_version 0) with the 4-byte offset SET_VERSIONSTAMPED_KEY needs.

@@ -19,7 +19,8 @@ class PriorityQueue final : public Recipe {
   Task<OpResult> push(Database db, std::string value, std::int64_t priority) override {
     auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
       std::int64_t count = co_await next_count(tr, priority);
-      tr.set(pq_space().key(priority, count, random_bytes(db, 20)), keys::encode_value(value));
+      const Bytes suffix = random_suffix(db, pq_space().key(priority, count), 20);
+      tr.set(pq_space().key(priority, count, suffix), keys::encode_value(value));
     });
     co_return outcome_of(r);
   }

@@ -24,7 +24,8 @@ class Queue final : public Recipe {
   Task<OpResult> enqueue(Database db, std::string value) override {
     auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
       std::int64_t index = co_await last_index(tr) + 1;
-      tr.set(queue_space().key(index, random_bytes(db, 20)), keys::encode_value(value));
+      const Bytes suffix = random_suffix(db, queue_space().key(index), 20);
+      tr.set(queue_space().key(index, suffix), keys::encode_value(value));
     });
     co_return outcome_of(r);
   }

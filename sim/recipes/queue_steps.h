@@ -68,7 +68,8 @@ inline Task<OpResult> dequeue(Database db, bool snapshot_first_item = false) {
 inline Task<OpResult> enqueue(Database db, std::string value, bool snapshot_last_index = true) {
   auto r = co_await run(db, [&](Transaction& tr) -> Task<void> {
     std::int64_t index = co_await last_index(tr, snapshot_last_index) + 1;
-    tr.set(queue_space().key(index, random_bytes(db, 20)), keys::encode_value(value));
+    const Bytes suffix = random_suffix(db, queue_space().key(index), 20);
+    tr.set(queue_space().key(index, suffix), keys::encode_value(value));
   });
   co_return outcome_of(r);
 }

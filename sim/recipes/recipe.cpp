@@ -34,15 +34,12 @@ Task<OpResult> Recipe::peek(Database, bool) {
 
 std::string random_bytes(const Database& db, std::size_t n) {
   CONTEND_ASSERT(db.env != nullptr && n <= 1024, "a few random bytes from the client's stream");
-  std::string out(n, '\0');
-  for (std::size_t i = 0; i < n; i += 8) {  // each draw gives eight bytes, low byte first
-    std::uint64_t word = db.env->random_u64(db.client);
-    for (std::size_t j = i; j < std::min(n, i + 8); ++j) {
-      out[j] = static_cast<char>(word & 0xff);
-      word >>= 8;
-    }
-  }
-  return out;
+  return db.env->random_bytes(db.client, n);
+}
+
+std::string random_suffix(const Database& db, BytesView prefix, std::size_t n) {
+  CONTEND_ASSERT(db.env != nullptr && n >= 1 && n <= 64, "a key suffix of 1 to 64 bytes");
+  return db.env->random_suffix(db.client, prefix, n);
 }
 
 namespace {

@@ -43,7 +43,7 @@ std::size_t DporRun::choose(std::span<const Candidate> candidates) {
     const SearchNode& n = (*nodes_)[cursor_];
     auto it = std::find_if(candidates.begin(), candidates.end(),
                            [&](const Candidate& c) { return c.thread == n.thread; });
-    if (n.fault || it == candidates.end()) {
+    if (!n.schedules() || it == candidates.end()) {
       diverged_ = true;
       return kStop;
     }
@@ -70,7 +70,7 @@ std::size_t DporRun::new_node(std::span<const Candidate> candidates) {
     // Sleep set: the threads asleep or explored at the previous scheduling node stay asleep
     // while the step taken there is independent of theirs.
     auto prev = std::find_if((*nodes_).rbegin(), (*nodes_).rend(),
-                             [](const SearchNode& s) { return !s.fault; });
+                             [](const SearchNode& s) { return s.schedules(); });
     CONTEND_ASSERT(prev != (*nodes_).rend(), "a step ran without a scheduling node");
     std::uint64_t candidates_asleep = (prev->sleep | prev->done) & ~bit(prev->thread);
     const ResolvedStep taken =
@@ -127,19 +127,28 @@ bool DporRun::arrive(const Digest128::Value& state) {
 }
 
 std::uint32_t DporRun::choose_fault(ClientId, FaultSite site, std::uint32_t options) {
+  return choice_node(NodeKind::fault, site, options);
+}
+
+std::uint32_t DporRun::choose_draw(ClientId, std::uint32_t options) {
+  return choice_node(NodeKind::draw, FaultSite::step, options);
+}
+
+std::uint32_t DporRun::choice_node(NodeKind kind, FaultSite site, std::uint32_t options) {
+  CONTEND_ASSERT(kind != NodeKind::schedule, "a choice node is a fault or a draw");
   if (diverged_) return 0;
   if (cursor_ < follow_) {
     const SearchNode& n = (*nodes_)[cursor_];
-    if (!n.fault || n.choice >= options) {
+    if (n.kind != kind || n.choice >= options) {
       diverged_ = true;
       return 0;
     }
     ++cursor_;
-    faults_ += n.choice != 0 ? 1 : 0;
+    faults_ += kind == NodeKind::fault && n.choice != 0 ? 1 : 0;
     return n.choice;
   }
   SearchNode n;
-  n.fault = true;
+  n.kind = kind;
   n.site = site;
   n.options = options;
   n.faults_before = faults_;
@@ -203,8 +212,8 @@ bool DporExplorer::has_next() const {
 bool DporExplorer::advance() {
   for (std::size_t i = nodes_.size(); i-- > fixed_depth_;) {
     SearchNode& n = nodes_[i];
-    if (n.fault) {
-      if (n.choice + 1 < n.options && n.faults_before + 1 <= options_.max_faults) {
+    if (!n.schedules()) {
+      if (n.has_next_choice(options_.max_faults)) {
         ++n.choice;
         nodes_.resize(i + 1);
         follow_ = i + 1;
@@ -234,7 +243,7 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
   CONTEND_ASSERT(!run.diverged(), "re-executing a path met different choices: nondeterminism");
   std::vector<std::size_t> node_of;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    if (!nodes_[i].fault) node_of.push_back(i);
+    if (nodes_[i].schedules()) node_of.push_back(i);
   }
   CONTEND_ASSERT(node_of.size() == log.steps.size(), "every step has one scheduling node");
   // Resized, not cleared: each step resolves into the storage the last run's step at its index
@@ -428,7 +437,17 @@ std::string path_to_string(const std::vector<SearchNode>& nodes) {
   std::string out;
   for (const SearchNode& n : nodes) {
     if (!out.empty()) out += ',';
-    out += n.fault ? "f" + std::to_string(n.choice) : std::to_string(n.thread);
+    switch (n.kind) {
+      case NodeKind::schedule:
+        out += std::to_string(n.thread);
+        break;
+      case NodeKind::fault:
+        out += "f" + std::to_string(n.choice);
+        break;
+      case NodeKind::draw:
+        out += "d" + std::to_string(n.choice);
+        break;
+    }
   }
   return out;
 }
@@ -441,18 +460,20 @@ std::optional<std::vector<SearchNode>> parse_path(const std::string& text, std::
     if (end == std::string::npos) end = text.size();
     std::string_view token(text.data() + at, end - at);
     SearchNode n;
-    n.fault = !token.empty() && token.front() == 'f';
-    if (n.fault) token.remove_prefix(1);
+    if (!token.empty() && (token.front() == 'f' || token.front() == 'd')) {
+      n.kind = token.front() == 'f' ? NodeKind::fault : NodeKind::draw;
+      token.remove_prefix(1);
+    }
     unsigned value = 0;
     auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
     if (token.empty() || ec != std::errc() || ptr != token.data() + token.size() ||
-        (!n.fault && value >= static_cast<unsigned>(kMaxThreads))) {
+        (n.schedules() && value >= static_cast<unsigned>(kMaxThreads))) {
       error = "item " + std::to_string(nodes.size() + 1) + " ('" + std::string(token) +
               "', at character " + std::to_string(at + 1) +
-              ") is neither a thread number below 64 nor f<fault choice>";
+              ") is neither a thread number below 64, f<fault choice> nor d<draw choice>";
       return std::nullopt;
     }
-    if (n.fault) {
+    if (!n.schedules()) {
       n.choice = value;
       n.options = value + 1;
     } else {

@@ -1,9 +1,11 @@
 // Exhaustive search by stateless re-execution, with dynamic partial-order reduction.
 //
-// The search tree has two kinds of nodes, in execution order: *scheduling* nodes (which thread's
-// step runs next) and *fault* nodes (which fault outcome a step gets: none, or one the scenario
-// enables). A path through the tree is one execution; DporRun follows a path's prefix and then
-// extends it with default choices, and DporExplorer picks the next path after each run.
+// The search tree has three kinds of nodes, in execution order: *scheduling* nodes (which
+// thread's step runs next), *fault* nodes (which fault outcome a step gets: none, or one the
+// scenario enables) and *draw* nodes (where a random key suffix the step draws sorts among those
+// drawn under its key prefix before it, when the search explores draws: suffix_draws.h). A path
+// through the tree is one execution; DporRun follows a path's prefix and then extends it with
+// default choices, and DporExplorer picks the next path after each run.
 //
 // Reduction (`reduce`): Source-DPOR with sleep sets (Abdulla, Aronis, Jonsson, Sagonas, POPL
 // 2014). After each execution, every *race* — two dependent steps of different threads with no
@@ -31,7 +33,8 @@
 // every outcome is still reached. Not combined with the reduction: pruning at a state would hide
 // the races of its continuations from the nodes above it (stateful DPOR needs their summaries).
 //
-// Faults are choices, bounded by max_faults per execution; preemptions (switching away from a
+// Faults are choices, bounded by max_faults per execution; every draw choice is tried, unbounded
+// (a draw has one place more than its prefix had draws); preemptions (switching away from a
 // thread that could have continued) may be bounded too. A bound with the reduction explores a
 // subset of the bounded space (Coons, Musuvathi, McKinley, OOPSLA 2013): the result says so.
 //
@@ -61,15 +64,24 @@ struct DporOptions {
   bool broken_states = false;        // tests only: states without the operation events
   bool broken_independence = false;  // tests only: a wrong dependence relation
   bool broken_reads_as_decided = false;  // tests only: reads judged by the keys that decided them
+  bool broken_draws = false;             // tests only: DependenceRule::broken_draws
   // Invocations and completions depend on each other (footprint.h): the real-time order is
   // explored by scheduling. Off, the caller checks each execution's most ordered schedules.
   bool real_time_dependence = false;
 
-  DependenceRule rule() const { return {real_time_dependence, broken_independence}; }
+  DependenceRule rule() const { return {real_time_dependence, broken_independence, broken_draws}; }
 };
 
+enum class NodeKind : std::uint8_t { schedule, fault, draw };
+
 struct SearchNode {
-  bool fault = false;
+  NodeKind kind = NodeKind::schedule;
+  bool schedules() const { return kind == NodeKind::schedule; }
+  // A fault or draw node: whether a path may take its next choice, faults within `max_faults`.
+  bool has_next_choice(int max_faults) const {
+    if (schedules() || choice + 1 >= options) return false;
+    return kind == NodeKind::draw || faults_before + 1 <= max_faults;
+  }
   // Scheduling node: the ready threads, the threads to try, tried, and asleep on arrival.
   std::uint64_t enabled = 0;
   std::uint64_t backtrack = 0;
@@ -80,7 +92,7 @@ struct SearchNode {
   int preemptions_before = 0;  // preemptions on the path before this node
   // Per thread: its step from here as far as explored (faults merged), or as inherited asleep.
   std::vector<std::shared_ptr<ResolvedStep>> footprints;
-  // Fault node.
+  // Fault or draw node (a draw's site is unused).
   FaultSite site = FaultSite::step;
   std::uint32_t options = 1;
   std::uint32_t choice = 0;
@@ -88,7 +100,7 @@ struct SearchNode {
 };
 
 // One point of a path as scripts and reproduction commands spell it: a thread for a scheduling
-// node, `f<choice>` for a fault node.
+// node, `f<choice>` for a fault node, `d<choice>` for a draw node.
 std::string path_to_string(const std::vector<SearchNode>& nodes);
 // Parses path_to_string's output into nodes to follow; nothing (and `error` set) when malformed.
 std::optional<std::vector<SearchNode>> parse_path(const std::string& text, std::string& error);
@@ -104,6 +116,7 @@ class DporRun final : public Strategy {
   bool chooses_every_step() const override { return true; }
   std::size_t choose(std::span<const Candidate> candidates) override;
   std::uint32_t choose_fault(ClientId client, FaultSite site, std::uint32_t options) override;
+  std::uint32_t choose_draw(ClientId client, std::uint32_t options) override;
   // The world's step log so far (the steps before the current node have finished).
   void watch(const StepLog* log) override { log_ = log; }
   bool caches_states() const override { return states_ != nullptr; }
@@ -118,6 +131,8 @@ class DporRun final : public Strategy {
 
  private:
   std::size_t new_node(std::span<const Candidate> candidates);
+  // A fault or draw node: the followed one's choice, or a new node's first.
+  std::uint32_t choice_node(NodeKind kind, FaultSite site, std::uint32_t options);
   std::vector<SearchNode>* nodes_;
   std::size_t follow_;
   DporOptions options_;

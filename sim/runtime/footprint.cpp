@@ -39,6 +39,16 @@ bool store_dependent(const ResolvedStep& a, const ResolvedStep& b, bool broken_r
   return false;
 }
 
+bool draw_groups_meet(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+  if (a.empty() || b.empty()) return false;
+  for (std::uint64_t x : a) {
+    for (std::uint64_t y : b) {
+      if (x == y || x == kAnyGroup || y == kAnyGroup) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog& log,
@@ -46,6 +56,7 @@ void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog
   r.thread = step.thread;
   r.completes = step.completes;
   r.invokes = step.invokes;
+  r.draw_groups = step.draw_groups;
   r.snapshot = step.snapshot_attempt != 0;
   r.snapshot_attempt = step.snapshot_attempt;
   r.version_sensitive = false;
@@ -85,6 +96,7 @@ ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool fi
 bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule) {
   if (a.thread == b.thread) return true;
   if (rule.real_time && ((a.completes && b.invokes) || (a.invokes && b.completes))) return true;
+  if (!rule.broken_draws && draw_groups_meet(a.draw_groups, b.draw_groups)) return true;
   return store_dependent(a, b, rule.broken) || store_dependent(b, a, rule.broken);
 }
 
@@ -93,7 +105,8 @@ ExecutionDependence::ExecutionDependence(const std::vector<ResolvedStep>& steps,
     : steps_(steps), rule_(rule), first_conflict_(steps.size(), -1), inert_(steps.size()) {
   for (std::size_t j = 0; j < steps.size(); ++j) {
     const ResolvedStep& x = steps[j];
-    inert_[j] = !x.snapshot && !x.resolved && !(rule.real_time && (x.completes || x.invokes));
+    inert_[j] = !x.snapshot && !x.resolved && (x.draw_groups.empty() || rule.broken_draws) &&
+                !(rule.real_time && (x.completes || x.invokes));
   }
   if (rule.broken) return;
   for (std::size_t j = 0; j < steps.size(); ++j) {
@@ -122,6 +135,7 @@ bool ExecutionDependence::conflict_decided_elsewhere(std::size_t commit,
   const ResolvedStep& x = steps_[refused];
   if (c.thread == x.thread || c.version_sensitive || x.version_sensitive) return false;
   if (rule_.real_time && ((c.completes && x.invokes) || (c.invokes && x.completes))) return false;
+  if (draw_groups_meet(c.draw_groups, x.draw_groups)) return false;
   // What is left of `dependent`: c's applied writes meet x's checked ranges (x wrote nothing).
   return true;
 }
@@ -135,6 +149,7 @@ bool ExecutionDependence::operator()(std::size_t k, std::size_t j) const {
 ResolvedStep as_reversed(const ResolvedStep& step) {
   ResolvedStep r = step;
   if (r.snapshot) r.reads = {every_key()};
+  if (r.snapshot && !r.draw_groups.empty()) r.draw_groups = {kAnyGroup};
   if (r.resolved && !r.applied) {
     r.applied = true;
     append(r.written, r.refused_writes);
@@ -153,6 +168,10 @@ void merge_into(ResolvedStep& a, const ResolvedStep& b) {
   append(a.refused_writes, b.refused_writes);
   a.completes |= b.completes;
   a.invokes |= b.invokes;
+  for (std::uint64_t g : b.draw_groups) {
+    if (std::find(a.draw_groups.begin(), a.draw_groups.end(), g) == a.draw_groups.end())
+      a.draw_groups.push_back(g);
+  }
 }
 
 }  // namespace contend

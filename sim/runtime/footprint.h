@@ -25,6 +25,10 @@
 // - a resolved commit is dependent with an applied commit of another client when one's writes
 //   meet the other's writes or checked read ranges (the order decides a conflict or a final
 //   value);
+// - random key suffixes, when the search explores their order (suffix_draws.h): a draw chooses
+//   where its suffix sorts among the suffixes drawn under the same key prefix *before it*, so two
+//   steps that draw under one prefix are dependent (swapping them changes what each choice
+//   means); a step that takes a read version and draws is taken, reversed, to draw under any;
 // - versionstamps make the commit version itself observable: an attempt that writes one is
 //   dependent with every applied commit at its fetch and at its commit;
 // - history (only with DependenceRule::real_time): a step that completes an operation is dependent
@@ -58,18 +62,19 @@ struct StepFootprint {
   int thread = -1;  // the exploration thread (a client slot; a crash's replacement keeps it)
   ClientId client = -1;
   StepKind kind = StepKind::read;
-  std::uint64_t snapshot_attempt = 0;    // nonzero: took the read version of this attempt
-  std::uint64_t commit_attempt = 0;      // nonzero: resolved this attempt's commit
-  bool applied = false;                  // the commit's writes applied
-  bool conflicted = false;               // the commit was refused: a write met its checked ranges
-  std::vector<KeyRange> checked;         // read conflict ranges the resolver checked
-  std::vector<KeyRange> written;         // write conflict ranges of an applied commit
-  std::vector<KeyRange> refused_writes;  // write conflict ranges of a commit that did not apply
-  bool completes = false;                // an operation completed (ok) in this step
-  bool invokes = false;                  // an operation was invoked in this step
-  std::vector<std::int64_t> events;      // indexes of the history events recorded in this step
-  std::vector<std::uint32_t> faults;     // fault choices made in this step (index 0 = none)
-  std::vector<std::string> fault_notes;  // the faults placed, in words
+  std::uint64_t snapshot_attempt = 0;      // nonzero: took the read version of this attempt
+  std::uint64_t commit_attempt = 0;        // nonzero: resolved this attempt's commit
+  bool applied = false;                    // the commit's writes applied
+  bool conflicted = false;                 // the commit was refused: a write met its checked ranges
+  std::vector<KeyRange> checked;           // read conflict ranges the resolver checked
+  std::vector<KeyRange> written;           // write conflict ranges of an applied commit
+  std::vector<KeyRange> refused_writes;    // write conflict ranges of a commit that did not apply
+  bool completes = false;                  // an operation completed (ok) in this step
+  bool invokes = false;                    // an operation was invoked in this step
+  std::vector<std::int64_t> events;        // indexes of the history events recorded in this step
+  std::vector<std::uint32_t> faults;       // fault choices made in this step (index 0 = none)
+  std::vector<std::uint64_t> draw_groups;  // explored suffix draws: SuffixDraws::group_id of each
+  std::vector<std::string> fault_notes;    // the faults placed, in words
 };
 
 // Everything one run's steps touched: the steps in order and the attempts' reads.
@@ -94,7 +99,11 @@ struct ResolvedStep {
   std::vector<KeyRange> refused_writes;  // resolved but not applied: the writes it would have made
   bool completes = false;
   bool invokes = false;
+  std::vector<std::uint64_t> draw_groups;  // groups it drew suffixes under (kAnyGroup: any)
 };
+
+// In draw_groups: a step that may draw under any key prefix.
+inline constexpr std::uint64_t kAnyGroup = 0;
 
 // With `final_reads` false (the run has not finished), an attempt that has not ended may read
 // more: its read version fetch is taken to depend on every key.
@@ -110,6 +119,8 @@ struct DependenceRule {
   // Tests only: a deliberately wrong relation (reads never depend on commits) that must make the
   // reduced search miss outcomes.
   bool broken = false;
+  // Tests only: steps that draw suffixes under one key prefix taken as independent.
+  bool broken_draws = false;
 };
 
 bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule);
@@ -128,7 +139,8 @@ class ExecutionDependence {
   // REQUIRES: k < j, both indexes of `steps`.
   bool operator()(std::size_t k, std::size_t j) const;
   // Whether the step depends on no step of another thread: it takes no read version, resolves no
-  // commit and (with the real-time rule) neither invokes nor completes an operation. Callers that
+  // commit, draws no explored suffix and (with the real-time rule) neither invokes nor completes
+  // an operation. Callers that
   // ask of every pair skip such steps (most of a run's: its reads, sleeps and local code).
   bool inert(std::size_t step) const { return inert_[step]; }
   // For a commit refused by a conflict, the index of the first conflicting commit after its read

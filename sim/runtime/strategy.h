@@ -54,6 +54,9 @@ class Strategy {
                                      std::uint32_t /*options*/) {
     return 0;
   }
+  // Exhaustive worlds that explore draws: where a random key suffix sorts among the `options - 1`
+  // drawn under its key prefix before it (0: above them all; suffix_draws.h).
+  virtual std::uint32_t choose_draw(ClientId /*client*/, std::uint32_t /*options*/) { return 0; }
   // Exhaustive worlds hand the strategy their step log, which holds every finished step.
   virtual void watch(const StepLog* /*log*/) {}
   // Exhaustive worlds: whether the strategy caches states. A world whose strategy does keeps what

@@ -192,6 +192,21 @@ std::uint32_t World::fault_choice(ClientId client, FaultSite site,
   return choice;
 }
 
+std::string World::random_suffix(ClientId client, std::string_view group, std::size_t n) {
+  if (!options_.exhaustive || !options_.explore_draws) return random_bytes(client, n);
+  Client& c = *clients_[static_cast<std::size_t>(client)];
+  // Outside the main phase's steps (the drain) a suffix sorts above its prefix's earlier ones.
+  const std::uint32_t places = suffix_draws_.places(group);
+  std::uint32_t choice = 0;
+  if (recording()) {
+    if (places > 1) choice = strategy_->choose_draw(client, places);
+    CONTEND_ASSERT(choice < places, "a strategy chose a place for a suffix that does not exist");
+    step_log_.steps.back().draw_groups.push_back(SuffixDraws::group_id(group));
+  }
+  const std::uint64_t tag = (static_cast<std::uint64_t>(client) << 32) | c.suffixes++;
+  return suffix_draws_.draw(group, n, choice, tag);
+}
+
 void World::note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok,
                                  const Digest128::Value& event) {
   if (!recording()) return;
@@ -230,8 +245,10 @@ Digest128::Value World::digest_state(bool history) const {
     d.add_u64(c.pending != nullptr ? static_cast<std::uint64_t>(c.pending->kind) + 1 : 0);
     if (c.pending != nullptr) d.add_i64(std::max<std::int64_t>(0, c.due_us - now_us_));
     d.add_i64(c.draws);
+    d.add_u64(c.suffixes);
     d.add_value(c.observed.finish());
   }
+  suffix_draws_.add_state(d);
   return d.finish();
 }
 

@@ -26,6 +26,7 @@
 #include "sim/runtime/latency.h"
 #include "sim/runtime/rng.h"
 #include "sim/runtime/strategy.h"
+#include "sim/runtime/suffix_draws.h"
 #include "sim/runtime/task.h"
 #include "sim/store/store.h"
 #include "sim/store/transaction.h"
@@ -46,6 +47,9 @@ struct WorldOptions {
   // choices among those the knobs enable (a knob > 0 enables its fault, its value is ignored),
   // never coin flips, and pauses are off; the main phase records every step's footprint.
   bool exhaustive = false;
+  // Exhaustive only: random key suffixes (Environment::random_suffix) are the strategy's choices
+  // of where each sorts under its key prefix (suffix_draws.h), not the seed's bytes.
+  bool explore_draws = false;
 };
 
 inline constexpr std::int64_t kExhaustiveStepUs = 1'000;
@@ -130,6 +134,7 @@ class World final : public Environment, private FootprintSink {
     ++clients_[static_cast<std::size_t>(client)]->draws;
     return rng.next();
   }
+  std::string random_suffix(ClientId client, std::string_view group, std::size_t n) override;
   ReadFault read_fault(ClientId client) override;
   CommitFault commit_fault(ClientId client) override;
   void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
@@ -184,7 +189,8 @@ class World final : public Environment, private FootprintSink {
     std::int64_t attempts = 0;
     Rng rng;
     std::int64_t draws = 0;
-    Digest128 observed;  // states: what its steps returned since its operation began
+    std::uint32_t suffixes = 0;  // explored suffix draws (tags them: suffix_draws.h)
+    Digest128 observed;          // states: what its steps returned since its operation began
   };
   struct QueueEntry {
     std::int64_t due_us;
@@ -223,6 +229,7 @@ class World final : public Environment, private FootprintSink {
   std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue_;
   std::vector<Candidate> candidates_;
   std::vector<std::uint32_t> choices_;
+  SuffixDraws suffix_draws_;  // explore_draws: every suffix drawn so far, by key prefix
   std::vector<AttemptRecord> attempt_records_;
   std::vector<CommittedTransaction> committed_;
   AttemptStats stats_;

@@ -13,6 +13,8 @@
 
 #include <coroutine>
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "base/digest128.h"
 #include "sim/store/bytes.h"
@@ -106,6 +108,25 @@ class Environment {
   virtual std::coroutine_handle<> submit(PendingOp& op) = 0;
   // Deterministic randomness for a client (on_error jitter, recipes' random key suffixes).
   virtual std::uint64_t random_u64(ClientId client) = 0;
+  // A random suffix of n bytes for a key whose bytes before it are `group`, where only the
+  // order of the suffixes drawn under one group can matter (the recipes' os.urandom(20) after an
+  // index). The default draws it from the client's stream; an exhaustive world that explores
+  // draws chooses instead where it sorts among the group's earlier suffixes (suffix_draws.h).
+  virtual std::string random_suffix(ClientId client, std::string_view /*group*/, std::size_t n) {
+    return random_bytes(client, n);
+  }
+  // n bytes from the client's stream, eight to a draw of random_u64, low byte first.
+  std::string random_bytes(ClientId client, std::size_t n) {
+    std::string out(n, '\0');
+    for (std::size_t i = 0; i < n; i += 8) {
+      std::uint64_t word = random_u64(client);
+      for (std::size_t j = i; j < n && j < i + 8; ++j) {
+        out[j] = static_cast<char>(word & 0xff);
+        word >>= 8;
+      }
+    }
+    return out;
+  }
   virtual ReadFault read_fault(ClientId client) = 0;
   virtual CommitFault commit_fault(ClientId client) = 0;
   // Whether transactions should log every read and its result (for the serializability replay).
