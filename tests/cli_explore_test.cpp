@@ -134,6 +134,35 @@ TEST(CliExplore, AFaultBudgetFindsTheUnknownResultBugAndItsPathReplays) {
       << replay.output;
 }
 
+// --draws all: every order of the random key suffixes. The tie bug of the priority queue needs
+// the later push's suffix to sort first; its counterexample's path carries that draw and replays
+// only with the flag.
+TEST(CliExplore, EveryOrderOfTheSuffixesFindsTheTieBugAndItsPathReplaysWithTheFlag) {
+  const std::string dir = scratch("draws");
+  CliResult r = run_cli("explore " + source_path("scenarios/priority-queue-ties.toml") +
+                        " --strategy dpor --clients 2 --operations 2 --draws all --out " + dir +
+                        " --json " + dir + "/found.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("key suffixes: every order"), std::string::npos) << r.output;
+  nlohmann::json j = read_json(dir + "/found.json");
+  EXPECT_EQ(j.at("draws"), "all");
+  ASSERT_EQ(j.at("verdict"), "violation");
+  const nlohmann::json& c = j.at("counterexample");
+  const std::string path = c.at("path").get<std::string>();
+  ASSERT_NE(path.find(",d"), std::string::npos) << "the counterexample placed no draw: " << path;
+  EXPECT_NE(c.at("reproduce").get<std::string>().find("--draws all --path"), std::string::npos);
+  const std::string file = c.at("file").get<std::string>();
+  const std::string seed = std::to_string(j.at("seed").get<std::uint64_t>());
+  CliResult replay =
+      run_cli("replay " + file + " --seed " + seed + " --draws all --path " + path + " --quiet");
+  EXPECT_EQ(replay.exit_code, 0) << replay.output;
+  EXPECT_NE(replay.output.find("verdict: violation: not_linearizable"), std::string::npos)
+      << replay.output;
+  CliResult seeds = run_cli("replay " + file + " --seed " + seed + " --path " + path);
+  EXPECT_EQ(seeds.exit_code, 2) << seeds.output;
+  EXPECT_NE(seeds.output.find("with the same --draws?"), std::string::npos) << seeds.output;
+}
+
 TEST(CliExplore, ShardsMergeToTheWholeSearch) {
   const std::string dir = scratch("shards");
   const std::string scenario = small_queue(dir, 2, 2);
@@ -238,6 +267,14 @@ TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
   const std::string scenario = small_queue(dir, 2, 1);
   EXPECT_EQ(run_cli("explore " + scenario + " --strategy dpor --plans some").exit_code, 2);
   EXPECT_EQ(run_cli("explore " + scenario + " --strategy dpor --shard 4/3").exit_code, 2);
+  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dpor --draws some").exit_code, 2);
+  CliResult draws = run_cli("replay " + scenario + " --seed 1 --draws all");
+  EXPECT_EQ(draws.exit_code, 2);
+  EXPECT_NE(draws.output.find("--draws all needs --path"), std::string::npos) << draws.output;
+  std::ofstream(dir + "/draws.toml") << "recipe = \"queue\"\n[strategy]\ndpor_draws = \"some\"\n";
+  CliResult configured = run_cli("explore " + dir + "/draws.toml --strategy dpor");
+  EXPECT_EQ(configured.exit_code, 2);
+  EXPECT_NE(configured.output.find("dpor_draws"), std::string::npos) << configured.output;
   CliResult path = run_cli("replay " + scenario + " --seed 1 --path 0,x");
   EXPECT_EQ(path.exit_code, 2);
   EXPECT_NE(path.output.find("item 2"), std::string::npos) << path.output;

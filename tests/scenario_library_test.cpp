@@ -43,6 +43,7 @@ TEST_P(ShippedScenarios, GiveTheirExpectedVerdict) {
     o.seed = s->seed_first;
     o.max_faults = s->strategy.dpor_max_faults;
     o.all_plans = s->strategy.dpor_plans == "all";
+    o.explore_draws = s->strategy.dpor_draws == "all";
     ExhaustiveResult r = explore_exhaustively(*s, o);
     ASSERT_TRUE(r.violation.has_value()) << s->name << ": " << proof_statement(*s, o, r);
     EXPECT_TRUE(shows_expected_violation(s->expect, r.violation->verdict))
