@@ -439,11 +439,16 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
         r.smallest_first ? ", smallest scope first" : "", bounds, counts, shard);
   }
   if (r.sized_only) {
-    const std::string unrun =
-        r.units_unrun == 0
-            ? std::string()
-            : fmt::format(" and {} never run (sizing keeps at most {} units in progress)",
-                          r.units_unrun, o.sizing_going_max);
+    // A search that is not cut below the root is not sized: its units are the root's.
+    const std::string why_unrun =
+        may_cut_below_root(o)
+            ? fmt::format("sizing keeps at most {} units in progress", o.sizing_going_max)
+            : std::string(
+                  "a search with a fault budget, a preemption bound or --draws all is "
+                  "not sized: its units are the root's");
+    const std::string unrun = r.units_unrun == 0
+                                  ? std::string()
+                                  : fmt::format(" and {} never run ({})", r.units_unrun, why_unrun);
     return fmt::format(
         "SIZED, NOT VERIFIED: the search of {} is cut into {} unit(s), {} of them searched to "
         "the end while sizing{}; {}; {}; the units are saved in {}: search them with --shard "

@@ -220,6 +220,27 @@ TEST(Draws, AStoppedSearchResumesFromItsCheckpointWithTheSameTotals) {
   std::remove(file.c_str());
 }
 
+// Sizing cuts below the root, which a search that explores draws is not: sizing alone runs
+// nothing and says why, rather than blaming its bound on units in progress.
+TEST(Draws, SizingAloneSaysASearchThatExploresDrawsIsNotSized) {
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "contend-draws-sizing-test.json").string();
+  std::remove(file.c_str());
+  const testing::SearchCase c{"queue", 3, 2, false, 0};
+  const Scenario s = testing::scope_of(c);
+  ExhaustiveOptions o = draw_options(true, c);
+  o.collect_outcomes = false;
+  o.sizing_only = true;
+  o.checkpoint_file = file;
+  const ExhaustiveResult r = explore_exhaustively(s, o);
+  ASSERT_TRUE(r.sized_only) << r.error;
+  EXPECT_EQ(r.executions + r.blocked, 0);
+  EXPECT_EQ(r.units_unrun, r.units);
+  const std::string statement = proof_statement(s, o, r);
+  EXPECT_NE(statement.find("--draws all is not sized"), std::string::npos) << statement;
+  std::remove(file.c_str());
+}
+
 TEST(Draws, TheStatementSaysEveryOrderOfTheSuffixesWasCovered) {
   const testing::SearchCase c{"queue", 2, 1, true, 0};
   const Scenario s = testing::scope_of(c);
