@@ -84,11 +84,13 @@ class VerdictCache {
   std::unordered_map<std::string, model::Verdict> verdicts_;
 };
 
-std::vector<std::string> fault_notes(const StepLog& log) {
+// The notes a run's steps made of their faults (or, with `draws`, of their suffix draws), each
+// with its client and step.
+std::vector<std::string> step_notes(const StepLog& log, bool draws) {
   std::vector<std::string> out;
   for (std::size_t k = 0; k < log.steps.size(); ++k) {
     const StepFootprint& step = log.steps[k];
-    for (const std::string& note : step.fault_notes) {
+    for (const std::string& note : draws ? step.draw_notes : step.fault_notes) {
       out.push_back(fmt::format("client {}, step {} ({}): {}", step.thread + 1, k + 1,
                                 to_string(step.kind), note));
     }
@@ -103,7 +105,8 @@ ExhaustiveFinding finding_of(const Scenario& planned, const Checked& c, std::str
   f.scenario.expect = std::string(model::to_string(c.verdict.violation));
   f.path = std::move(path);
   f.verdict = c.verdict;
-  f.faults = fault_notes(c.run.step_log);
+  f.faults = step_notes(c.run.step_log, /*draws=*/false);
+  f.draws = step_notes(c.run.step_log, /*draws=*/true);
   f.steps = static_cast<std::int64_t>(c.run.step_log.steps.size());
   return f;
 }

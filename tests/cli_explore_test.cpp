@@ -151,6 +151,17 @@ TEST(CliExplore, EveryOrderOfTheSuffixesFindsTheTieBugAndItsPathReplaysWithTheFl
   const std::string path = c.at("path").get<std::string>();
   ASSERT_NE(path.find(",d"), std::string::npos) << "the counterexample placed no draw: " << path;
   EXPECT_NE(c.at("reproduce").get<std::string>().find("--draws all --path"), std::string::npos);
+  // One note per draw choice on the path, saying where the suffix sorts.
+  std::size_t draw_nodes = 0;
+  for (std::size_t at = path.find(",d"); at != std::string::npos; at = path.find(",d", at + 1))
+    ++draw_nodes;
+  ASSERT_EQ(c.at("draws").size(), draw_nodes) << c.dump();
+  EXPECT_NE(c.at("draws")[0].get<std::string>().find("its suffix under (\"P\", "),
+            std::string::npos)
+      << c.dump();
+  EXPECT_NE(r.output.find("key suffixes placed (" + std::to_string(draw_nodes) + "):"),
+            std::string::npos)
+      << r.output;
   const std::string file = c.at("file").get<std::string>();
   const std::string seed = std::to_string(j.at("seed").get<std::uint64_t>());
   CliResult replay =

@@ -71,6 +71,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
     c["operations_per_client"] = f.scenario.operations_per_client;
     c["plan"] = describe_plan(f.scenario.plan);
     c["faults"] = f.faults;
+    if (o.explore_draws) c["draws"] = f.draws;
     c["steps"] = f.steps;
     c["path"] = f.path;
     c["minimal"] = f.minimal;
@@ -95,6 +96,12 @@ std::string report(const ExhaustiveArgs& args, const ExhaustiveFinding& f, std::
   } else {
     fmt::print(text, "faults placed ({}):\n", f.faults.size());
     for (const std::string& note : f.faults)
+      fmt::print(text, "  {}\n", note);
+  }
+  if (o.explore_draws) {
+    fmt::print(text, "key suffixes placed ({}){}\n", f.draws.size(),
+               f.draws.empty() ? ": none under a prefix drawn under before" : ":");
+    for (const std::string& note : f.draws)
       fmt::print(text, "  {}\n", note);
   }
   fmt::print(text, "verdict: {}\n  {}\n\n", f.verdict.summary(), f.verdict.explanation);

@@ -74,6 +74,7 @@ struct StepFootprint {
   std::vector<std::int64_t> events;        // indexes of the history events recorded in this step
   std::vector<std::uint32_t> faults;       // fault choices made in this step (index 0 = none)
   std::vector<std::uint64_t> draw_groups;  // explored suffix draws: SuffixDraws::group_id of each
+  std::vector<std::string> draw_notes;     // explored suffix draws with a choice, in words
   std::vector<std::string> fault_notes;    // the faults placed, in words
 };
 

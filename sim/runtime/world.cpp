@@ -4,6 +4,7 @@
 
 #include "base/invariant.h"
 #include "sim/store/transaction.h"
+#include "sim/store/tuple.h"
 
 namespace contend {
 
@@ -199,9 +200,18 @@ std::string World::random_suffix(ClientId client, std::string_view group, std::s
   const std::uint32_t places = suffix_draws_.places(group);
   std::uint32_t choice = 0;
   if (recording()) {
-    if (places > 1) choice = strategy_->choose_draw(client, places);
-    CONTEND_ASSERT(choice < places, "a strategy chose a place for a suffix that does not exist");
-    step_log_.steps.back().draw_groups.push_back(SuffixDraws::group_id(group));
+    StepFootprint& step = step_log_.steps.back();
+    if (places > 1) {
+      choice = strategy_->choose_draw(client, places);
+      CONTEND_ASSERT(choice < places, "a strategy chose a place for a suffix that does not exist");
+      const std::string earlier = std::to_string(places - 1);
+      step.draw_notes.push_back("its suffix under " + describe_key(group) + " sorts " +
+                                (choice == 0
+                                     ? "above the " + earlier
+                                     : "below " + std::to_string(choice) + " of the " + earlier) +
+                                " drawn there before it");
+    }
+    step.draw_groups.push_back(SuffixDraws::group_id(group));
   }
   const std::uint64_t tag = (static_cast<std::uint64_t>(client) << 32) | c.suffixes++;
   return suffix_draws_.draw(group, n, choice, tag);
