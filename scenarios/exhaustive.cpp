@@ -403,10 +403,12 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                   smaller);
   // Without explore_draws, random draws (key suffixes, back-off jitter, ids) are the seed's: the
   // search covers those values. With it, key suffixes take every order under their prefix; what
-  // is left drawn from the seed (jitter, which sets no choice here, and ids) changes no outcome.
+  // is left drawn from the seed is named: back-off jitter (which sets no choice in an exhaustive
+  // world) and ids (random_bytes: only their being distinct matters).
   std::string draws;
   if (o.explore_draws) {
     draws = "; random key suffixes in every order under each key prefix";
+    if (r.seeded_draws > 0) draws += fmt::format(" (ids and back-off jitter: seed {}'s)", o.seed);
   } else if (r.seeded_draws > 0) {
     draws = fmt::format("; the recipe's random draws are seed {}'s ({} execution(s) drew)", o.seed,
                         r.seeded_draws);
