@@ -273,40 +273,35 @@ TEST(CliExplore, ClientsAndOperationsFlagsSearchTheScopeAFileOfThatScopeDefines)
     EXPECT_EQ(a.at(field), b.at(field)) << field;
 }
 
+// `contend <command>` exits 2 and its output says `message`.
+void expect_refused_saying(const std::string& command, const std::string& message) {
+  CliResult r = run_cli(command);
+  EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << command << "\n" << r.output;
+}
+
 TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
   const std::string dir = scratch("bad");
   const std::string scenario = small_queue(dir, 2, 1);
-  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dpor --plans some").exit_code, 2);
-  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dpor --shard 4/3").exit_code, 2);
-  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dpor --draws some").exit_code, 2);
-  CliResult draws = run_cli("replay " + scenario + " --seed 1 --draws all");
-  EXPECT_EQ(draws.exit_code, 2);
-  EXPECT_NE(draws.output.find("--draws all needs --path"), std::string::npos) << draws.output;
+  expect_refused_saying("explore " + scenario + " --strategy dpor --plans some", "--plans");
+  expect_refused_saying("explore " + scenario + " --strategy dpor --shard 4/3", "--shard");
+  expect_refused_saying("explore " + scenario + " --strategy dpor --draws some", "--draws");
+  expect_refused_saying("replay " + scenario + " --seed 1 --draws all", "--draws all needs --path");
   std::ofstream(dir + "/draws.toml") << "recipe = \"queue\"\n[strategy]\ndpor_draws = \"some\"\n";
-  CliResult configured = run_cli("explore " + dir + "/draws.toml --strategy dpor");
-  EXPECT_EQ(configured.exit_code, 2);
-  EXPECT_NE(configured.output.find("dpor_draws"), std::string::npos) << configured.output;
-  CliResult path = run_cli("replay " + scenario + " --seed 1 --path 0,x");
-  EXPECT_EQ(path.exit_code, 2);
-  EXPECT_NE(path.output.find("item 2"), std::string::npos) << path.output;
-  CliResult unfit = run_cli("replay " + scenario + " --seed 1 --path 7,7,7");
-  EXPECT_EQ(unfit.exit_code, 2);
-  EXPECT_NE(unfit.output.find("does not fit this scenario"), std::string::npos) << unfit.output;
+  expect_refused_saying("explore " + dir + "/draws.toml --strategy dpor", "dpor_draws");
+  expect_refused_saying("replay " + scenario + " --seed 1 --path 0,x", "item 2");
+  expect_refused_saying("replay " + scenario + " --seed 1 --path 7,7,7",
+                        "does not fit this scenario");
   std::ofstream(dir + "/plan.toml") << "recipe = \"queue\"\nplan = [[\"enqueue\", \"pop_min\"]]\n";
-  CliResult plan = run_cli("explore " + dir + "/plan.toml --strategy dpor");
-  EXPECT_EQ(plan.exit_code, 2);
-  EXPECT_NE(plan.output.find("'pop_min' is not an operation of queue"), std::string::npos)
-      << plan.output;
+  expect_refused_saying("explore " + dir + "/plan.toml --strategy dpor",
+                        "'pop_min' is not an operation of queue");
   // The search's thread sets hold 64 clients: more is refused, not an internal check failing.
-  CliResult many = run_cli("explore " + scenario + " --strategy dpor --clients 65 --no-shrink");
-  EXPECT_EQ(many.exit_code, 2) << many.output;
-  EXPECT_NE(many.output.find("at most 64 clients"), std::string::npos) << many.output;
-  EXPECT_EQ(run_cli("explore " + scenario + " --clients 0").exit_code, 2);
+  expect_refused_saying("explore " + scenario + " --strategy dpor --clients 65 --no-shrink",
+                        "at most 64 clients");
+  expect_refused_saying("explore " + scenario + " --clients 0", "--clients");
   std::ofstream(dir + "/planned.toml") << "recipe = \"queue\"\nplan = [[\"enqueue\"]]\n";
-  CliResult resized = run_cli("explore " + dir + "/planned.toml --strategy dpor --clients 2");
-  EXPECT_EQ(resized.exit_code, 2) << resized.output;
-  EXPECT_NE(resized.output.find("cannot resize a scenario with a plan"), std::string::npos)
-      << resized.output;
+  expect_refused_saying("explore " + dir + "/planned.toml --strategy dpor --clients 2",
+                        "cannot resize a scenario with a plan");
 }
 
 }  // namespace

@@ -32,16 +32,7 @@ Scenario scope(const std::string& recipe, int clients, int ops) {
 }
 
 ExhaustiveOptions options(bool reduce, bool all_plans, int faults = 0) {
-  ExhaustiveOptions o;
-  o.reduce = reduce;
-  o.all_plans = all_plans;
-  o.max_faults = faults;
-  o.stop_at_first_violation = false;
-  o.minimise = false;
-  o.collect_outcomes = true;
-  o.observe_attempts = true;
-  o.max_executions = 3'000'000;
-  return o;
+  return testing::soundness_options(reduce, all_plans, faults);
 }
 
 using Case = testing::SearchCase;

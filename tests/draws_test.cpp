@@ -121,16 +121,8 @@ TEST(Draws, EveryOrderOfTwoItemsAtOneIndexIsReachedOnlyWhenDrawsAreExplored) {
 // ---- soundness ----
 
 ExhaustiveOptions draw_options(bool reduce, const testing::SearchCase& c) {
-  ExhaustiveOptions o;
-  o.reduce = reduce;
-  o.all_plans = c.all_plans;
-  o.max_faults = c.faults;
+  ExhaustiveOptions o = testing::soundness_options(reduce, c.all_plans, c.faults);
   o.explore_draws = true;
-  o.stop_at_first_violation = false;
-  o.minimise = false;
-  o.collect_outcomes = true;
-  o.observe_attempts = true;
-  o.max_executions = 3'000'000;
   return o;
 }
 

@@ -62,16 +62,9 @@ using Case = testing::SearchCase;
 // verdict, each operation's result and the final store: not the attempts' reads, which differ
 // between the paths that reach one state.
 ExhaustiveOptions full_search(bool states, bool all_plans, int faults) {
-  ExhaustiveOptions o;
-  o.reduce = false;
+  ExhaustiveOptions o = testing::soundness_options(/*reduce=*/false, all_plans, faults);
   o.cache_states = states;
-  o.all_plans = all_plans;
-  o.max_faults = faults;
-  o.stop_at_first_violation = false;
-  o.minimise = false;
-  o.collect_outcomes = true;
   o.observe_attempts = false;
-  o.max_executions = 3'000'000;
   return o;
 }
 

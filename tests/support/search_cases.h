@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "scenarios/exhaustive.h"
 #include "scenarios/scenario.h"
 
 namespace contend::testing {
@@ -29,6 +30,21 @@ inline Scenario small_scope(const std::string& recipe, int clients, int ops, int
     s.faults.not_committed = 0.1;
   }
   return s;
+}
+
+// A search that a soundness comparison runs: to the end (every violation, no minimising), every
+// outcome kept readable with what each attempt read, `reduce` or the full search.
+inline ExhaustiveOptions soundness_options(bool reduce, bool all_plans, int faults) {
+  ExhaustiveOptions o;
+  o.reduce = reduce;
+  o.all_plans = all_plans;
+  o.max_faults = faults;
+  o.stop_at_first_violation = false;
+  o.minimise = false;
+  o.collect_outcomes = true;
+  o.observe_attempts = true;
+  o.max_executions = 3'000'000;
+  return o;
 }
 
 struct SearchCase {
