@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -150,6 +151,27 @@ INSTANTIATE_TEST_SUITE_P(RecipesThatDrawSuffixes, DrawSoundness,
                                            testing::SearchCase{"hc-queue", 2, 1, true, 0},
                                            testing::SearchCase{"hc-priority-queue", 2, 1, true, 0},
                                            testing::SearchCase{"idempotent-queue", 2, 1, true, 1}));
+
+// Larger scopes take a minute of full search: run with the `long` label (CONTEND_DPOR_LONG=1).
+class LargerDrawSoundness : public ::testing::TestWithParam<testing::SearchCase> {};
+
+TEST_P(LargerDrawSoundness, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
+  if (std::getenv("CONTEND_DPOR_LONG") == nullptr) GTEST_SKIP() << "set CONTEND_DPOR_LONG=1";
+  const testing::SearchCase c = GetParam();
+  const Scenario s = testing::scope_of(c);
+  ExhaustiveOptions full_options = draw_options(false, c);
+  full_options.max_executions = 50'000'000;
+  ExhaustiveResult full = explore_exhaustively(s, full_options);
+  ExhaustiveResult reduced = explore_exhaustively(s, draw_options(true, c));
+  ASSERT_TRUE(full.exhausted && reduced.exhausted) << full.error << reduced.error;
+  EXPECT_EQ(full.outcomes, reduced.outcomes)
+      << testing::first_difference(full.outcomes, reduced.outcomes, "reduced search");
+}
+
+INSTANTIATE_TEST_SUITE_P(Long, LargerDrawSoundness,
+                         ::testing::Values(testing::SearchCase{"queue", 2, 3, true, 0},
+                                           testing::SearchCase{"priority-queue", 3, 2, false, 0},
+                                           testing::SearchCase{"hc-queue", 2, 2, false, 0}));
 
 TEST(DrawSoundness, DrawsUnderOnePrefixTakenAsIndependentMakeTheReducedSearchMissOutcomes) {
   bool missed = false;
