@@ -5,7 +5,8 @@
 // independent searches at once, and 2 jobs on one plan with and without sizing its units. Counters:
 // executions per search and per second of search. `ratio` lines at the end compare times; the
 // executions counters give the reduction. With CONTEND_BENCH_LONG=1 it also times priority-queue 3
-// x 2 over every plan (about a minute).
+// x 2 over every plan (about a minute). `draws_all` searches every order of the random key suffixes
+// (--draws all) against the seed's suffixes (the baseline of the same scope).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -54,8 +55,10 @@ Scenario hc_queue_scope(int clients, int operations) {
 }
 
 void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_plans, int jobs,
-            bool real_time_by_schedule = false, bool sized = true, bool cache_states = false) {
+            bool real_time_by_schedule = false, bool sized = true, bool cache_states = false,
+            bool explore_draws = false) {
   ExhaustiveOptions o;
+  o.explore_draws = explore_draws;
   if (!sized) o.sizing_runs = 0;
   o.reduce = reduce;
   o.cache_states = cache_states;
@@ -132,6 +135,15 @@ BENCHMARK(BM_DporQueue3x2AllPlansTwoJobs)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Every order of the key suffixes: against baseline/queue_3x2_all_plans.
+void BM_DrawsQueue3x2AllPlans(benchmark::State& state) {
+  search(state, queue_scope(3, 2), true, true, 1, false, true, false, /*explore_draws=*/true);
+}
+BENCHMARK(BM_DrawsQueue3x2AllPlans)
+    ->Name("draws_all/queue_3x2_all_plans")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // One plan whose classes crowd into a few of the units cut below the root (hc-queue 3 x 2, the
 // seed's plan: 44,295 classes; when the first cut aimed at 64 units, one of 67 held 56% of the
 // runs unless sizing cut it again): one job, two jobs, and two jobs without sizing.
@@ -156,6 +168,15 @@ void BM_DporHcQueue3x2TwoJobsUnsized(benchmark::State& state) {
 }
 BENCHMARK(BM_DporHcQueue3x2TwoJobsUnsized)
     ->Name("jobs_2_unsized/hc_queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Every order of the key suffixes: against baseline/hc_queue_3x2_seed_plan.
+void BM_DrawsHcQueue3x2(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 2), true, false, 1, false, true, false, /*explore_draws=*/true);
+}
+BENCHMARK(BM_DrawsHcQueue3x2)
+    ->Name("draws_all/hc_queue_3x2_seed_plan")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
