@@ -12,6 +12,7 @@
 #include "scenarios/real_time_orders.h"
 #include "scenarios/runner.h"
 #include "sim/runtime/dpor.h"
+#include "sim/store/tuple.h"
 
 namespace contend {
 
@@ -84,13 +85,28 @@ class VerdictCache {
   std::unordered_map<std::string, model::Verdict> verdicts_;
 };
 
-// The notes a run's steps made of their faults (or, with `draws`, of their suffix draws), each
-// with its client and step.
+std::string draw_note(const DrawPlaced& d) {
+  const std::string where = d.choice == 0
+                                ? fmt::format("above the {}", d.places - 1)
+                                : fmt::format("below {} of the {}", d.choice, d.places - 1);
+  return fmt::format("its suffix under {} sorts {} drawn there before it", describe_key(d.group),
+                     where);
+}
+
+// The notes a run's steps made of their faults (or, with `draws`, of their suffix draws that had
+// a choice), each with its client and step.
 std::vector<std::string> step_notes(const StepLog& log, bool draws) {
   std::vector<std::string> out;
   for (std::size_t k = 0; k < log.steps.size(); ++k) {
     const StepFootprint& step = log.steps[k];
-    for (const std::string& note : draws ? step.draw_notes : step.fault_notes) {
+    std::vector<std::string> notes;
+    if (draws) {
+      for (const DrawPlaced& d : step.draws_placed)
+        notes.push_back(draw_note(d));
+    } else {
+      notes = step.fault_notes;
+    }
+    for (const std::string& note : notes) {
       out.push_back(fmt::format("client {}, step {} ({}): {}", step.thread + 1, k + 1,
                                 to_string(step.kind), note));
     }

@@ -38,7 +38,8 @@ std::string random_bytes(const Database& db, std::size_t n) {
 }
 
 std::string random_suffix(const Database& db, BytesView prefix, std::size_t n) {
-  CONTEND_ASSERT(db.env != nullptr && n >= 1 && n <= 64, "a key suffix of 1 to 64 bytes");
+  CONTEND_ASSERT(db.env != nullptr && n >= 9 && n <= 64,
+                 "a key suffix of 9 to 64 bytes: room to sort, and an 8-byte id (suffix_draws.h)");
   return db.env->random_suffix(db.client, prefix, n);
 }
 

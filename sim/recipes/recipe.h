@@ -67,9 +67,9 @@ void add_recipe(const RecipeInfo& info);
 // n random bytes from the client's stream (the recipes' os.urandom(16) for unique ids, whose
 // values matter only as being distinct): an exhaustive search covers the seed's values.
 std::string random_bytes(const Database& db, std::size_t n);
-// n random bytes to follow `prefix` in a key (os.urandom(20) after an index), where the suffix
-// decides only how the key sorts among keys with the same prefix (and, as an id, differs from
-// every other suffix). An exhaustive search with `--draws all` explores every such order
+// n (9 to 64) random bytes to follow `prefix` in a key (os.urandom(20) after an index), where the
+// suffix decides only how the key sorts among keys with the same prefix (and, as an id, differs
+// from every other suffix). An exhaustive search with `--draws all` explores every such order
 // (Environment::random_suffix), so a recipe may use the bytes as an id, but must not order them
 // in any other way (under another prefix, or by their values).
 std::string random_suffix(const Database& db, BytesView prefix, std::size_t n);

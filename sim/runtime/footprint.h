@@ -58,6 +58,13 @@ struct AttemptFootprint {
   bool ended = false;              // committed, failed or abandoned: no more reads will come
 };
 
+// An explored suffix draw that had a choice: under which key prefix, among how many places, which.
+struct DrawPlaced {
+  Bytes group;
+  std::uint32_t places = 1;
+  std::uint32_t choice = 0;  // it sorts below this many of the places - 1 drawn there before it
+};
+
 struct StepFootprint {
   int thread = -1;  // the exploration thread (a client slot; a crash's replacement keeps it)
   ClientId client = -1;
@@ -74,7 +81,7 @@ struct StepFootprint {
   std::vector<std::int64_t> events;        // indexes of the history events recorded in this step
   std::vector<std::uint32_t> faults;       // fault choices made in this step (index 0 = none)
   std::vector<std::uint64_t> draw_groups;  // explored suffix draws: SuffixDraws::group_id of each
-  std::vector<std::string> draw_notes;     // explored suffix draws with a choice, in words
+  std::vector<DrawPlaced> draws_placed;    // explored suffix draws with a choice
   std::vector<std::string> fault_notes;    // the faults placed, in words
 };
 

@@ -4,7 +4,6 @@
 
 #include "base/invariant.h"
 #include "sim/store/transaction.h"
-#include "sim/store/tuple.h"
 
 namespace contend {
 
@@ -204,12 +203,7 @@ std::string World::random_suffix(ClientId client, std::string_view group, std::s
     if (places > 1) {
       choice = strategy_->choose_draw(client, places);
       CONTEND_ASSERT(choice < places, "a strategy chose a place for a suffix that does not exist");
-      const std::string earlier = std::to_string(places - 1);
-      step.draw_notes.push_back("its suffix under " + describe_key(group) + " sorts " +
-                                (choice == 0
-                                     ? "above the " + earlier
-                                     : "below " + std::to_string(choice) + " of the " + earlier) +
-                                " drawn there before it");
+      step.draws_placed.push_back(DrawPlaced{Bytes(group), places, choice});
     }
     step.draw_groups.push_back(SuffixDraws::group_id(group));
   }
