@@ -2,10 +2,9 @@
 //  [--depth d] [--max-preemptions p] [--all]`: explores schedules of one scenario; prints how
 // many ran, whether the (bounded) space was exhausted, the PCT probability bound, the verdicts;
 // on a violation, the shrunk counterexample and its one-line reproduction.
-// `--strategy dpor [--plans all|seed] [--draws all|seed] [--max-faults F] [--jobs N] [--shard K/N]
-// [--checkpoint F]
-//  [--sizing-only] [--deal-from F] [--json F]`: the exhaustive search with partial-order reduction
-//  (explore_exhaustive.h).
+// `--strategy dpor [--plans all|seed] [--draws all|seed] [--max-faults F] [--jobs N]
+//  [--shard K/N] [--checkpoint F] [--sizing-only] [--deal-from F] [--json F]`: the exhaustive
+//  search with partial-order reduction (explore_exhaustive.h).
 // `--clients C --operations O` explore the scenario at another scope (a scenario with a [plan]
 // keeps its own).
 #include <fmt/format.h>
