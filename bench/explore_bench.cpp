@@ -6,7 +6,8 @@
 // executions per search and per second of search. `ratio` lines at the end compare times; the
 // executions counters give the reduction. With CONTEND_BENCH_LONG=1 it also times priority-queue 3
 // x 2 over every plan (about a minute). `draws_all` searches every order of the random key suffixes
-// (--draws all) against the seed's suffixes (the baseline of the same scope).
+// (--draws all) against the seed's suffixes (the baseline of the same scope), on one job and on
+// two.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -177,6 +178,16 @@ void BM_DrawsHcQueue3x2(benchmark::State& state) {
 }
 BENCHMARK(BM_DrawsHcQueue3x2)
     ->Name("draws_all/hc_queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// ... on two jobs: the search cut below the root over the draws' choices (its time against
+// draws_all's gives what the second job buys).
+void BM_DrawsHcQueue3x2TwoJobs(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 2), true, false, 2, false, true, false, /*explore_draws=*/true);
+}
+BENCHMARK(BM_DrawsHcQueue3x2TwoJobs)
+    ->Name("draws_all_jobs_2/hc_queue_3x2_seed_plan")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

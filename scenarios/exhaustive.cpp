@@ -43,7 +43,8 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 // 6: and its units that outgrow their sizing runs are cut again (size_units).
 // 7: a lineage stops being cut at kSizingGoingMax parts going; the file keeps the cut after every
 // sizing round (with the rounds it took and whether sizing finished).
-constexpr int kUnitCutVersion = 7;
+// 8: a search with --draws all is cut below the root too, over every choice of the draws it passes.
+constexpr int kUnitCutVersion = 8;
 
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
@@ -446,8 +447,8 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
         may_cut_below_root(o)
             ? fmt::format("sizing keeps at most {} units in progress", o.sizing_going_max)
             : std::string(
-                  "a search with a fault budget, a preemption bound or --draws all is "
-                  "not sized: its units are the root's");
+                  "a search with a fault budget or a preemption bound is not sized: its units "
+                  "are the root's");
     const std::string unrun = r.units_unrun == 0
                                   ? std::string()
                                   : fmt::format(" and {} never run ({})", r.units_unrun, why_unrun);

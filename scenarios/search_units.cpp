@@ -30,38 +30,70 @@ SeedRun probe_run(const Scenario& planned, const ExhaustiveOptions& o,
   return seed_run;
 }
 
-// The step taken at scheduling node number `step` of `path` (followed to `follow`), resolved.
-ResolvedStep step_of(const Scenario& planned, const ExhaustiveOptions& o,
-                     std::vector<SearchNode>& path, std::size_t follow, std::size_t step) {
-  SeedRun run = probe_run(planned, o, path, follow);
-  CONTEND_ASSERT(step < run.step_log.steps.size(), "a probe did not reach the step it probes");
-  return resolve_step(run.step_log.steps[step], run.step_log, run.metrics.bound == BoundHit::none);
+// The fault and draw choice combinations a cut or a probe enumerates at most at one place.
+constexpr int kChoiceCombinationsMax = 4096;
+
+// The index of the first scheduling node of `path` at or after `from` (its size: none).
+std::size_t next_scheduling_node(const std::vector<SearchNode>& path, std::size_t from) {
+  while (from < path.size() && !path[from].schedules())
+    ++from;
+  return from;
 }
 
-// Thread `thread`'s first step merged over the fault choices inside it (the fault nodes between
-// the root and the next scheduling node), within the fault budget; null past the probe's bound.
+// Runs `path` once per combination of choices at the fault and draw nodes from index `from` up to
+// the next scheduling node (those before `from` followed as they are), in the order one search
+// takes them, within the fault budget; `visit(path, run, blocked)` sees each run, its path
+// extended to the run's end with default choices. False, after kChoiceCombinationsMax runs, when
+// there were more combinations.
+template <typename Visit>
+bool each_choice_combination(const Scenario& planned, const ExhaustiveOptions& o,
+                             std::vector<SearchNode> path, std::size_t from, Visit&& visit) {
+  std::size_t follow = from;
+  for (int combination = 0; combination < kChoiceCombinationsMax; ++combination) {
+    bool blocked = false;
+    SeedRun run = probe_run(planned, o, path, follow, &blocked);
+    visit(path, run, blocked);
+    std::size_t i = next_scheduling_node(path, from);
+    while (i > from && !path[i - 1].has_next_choice(o.max_faults))
+      --i;
+    if (i == from) return true;
+    ++path[i - 1].choice;
+    path.resize(i);
+    follow = i;
+  }
+  return false;
+}
+
+// The step of the thread chosen at `path`'s last node (a scheduling node, the step's number
+// `step`), merged over the fault and draw choices inside it within the fault budget, as a
+// search's node merges them once the thread's subtree there is explored; null past
+// kChoiceCombinationsMax.
+std::shared_ptr<ResolvedStep> probe_step_merged(const Scenario& planned, const ExhaustiveOptions& o,
+                                                const std::vector<SearchNode>& path,
+                                                std::size_t step) {
+  CONTEND_ASSERT(!path.empty() && path.back().schedules(), "a step is probed at its node");
+  std::shared_ptr<ResolvedStep> merged;
+  const bool whole = each_choice_combination(
+      planned, o, path, path.size(), [&](std::vector<SearchNode>&, SeedRun& run, bool) {
+        CONTEND_ASSERT(step < run.step_log.steps.size(),
+                       "a probe did not reach the step it probes");
+        ResolvedStep taken = resolve_step(run.step_log.steps[step], run.step_log,
+                                          run.metrics.bound == BoundHit::none);
+        if (merged) {
+          merge_into(*merged, taken);
+        } else {
+          merged = std::make_shared<ResolvedStep>(std::move(taken));
+        }
+      });
+  return whole ? merged : nullptr;
+}
+
+// Thread `thread`'s first step merged over the choices inside it; null past the probe's bound.
 std::shared_ptr<ResolvedStep> probe_first_step(const Scenario& planned, const ExhaustiveOptions& o,
                                                int thread) {
   SearchNode root;
   root.thread = thread;
-  std::vector<SearchNode> path{root};
-  auto merged = std::make_shared<ResolvedStep>(step_of(planned, o, path, 1, 0));
-  constexpr int kFaultCombinationsMax = 4096;
-  for (int combination = 1;; ++combination) {
-    if (combination > kFaultCombinationsMax) return nullptr;
-    std::size_t fault_nodes = 1;
-    while (fault_nodes < path.size() && !path[fault_nodes].schedules())
-      ++fault_nodes;
-    std::size_t i = fault_nodes;
-    for (; i-- > 1;) {
-      SearchNode& n = path[i];
-      if (n.has_next_choice(o.max_faults)) break;
-    }
-    if (i == 0) return merged;
-    ++path[i].choice;
-    path.resize(i + 1);
-    merge_into(*merged, step_of(planned, o, path, i + 1, 0));
-  }
+  return probe_step_merged(planned, o, {root}, 0);
 }
 
 // The root node of `thread`'s unit: the threads before it asleep, with their first steps.
@@ -100,38 +132,48 @@ std::vector<Unit> siblings_at(const Scenario& planned, const ExhaustiveOptions& 
     Unit child = unit;
     child.path = prefix;
     child.path.push_back(node);
-    if ((t & (t - 1)) != 0) {  // a later sibling sleeps on this thread's step
-      std::vector<SearchNode> probe_path = child.path;
+    if ((t & (t - 1)) != 0) {  // a later sibling sleeps on this thread's step, when it is known
       const auto index = static_cast<std::size_t>(q);
       if (node.footprints.size() <= index) node.footprints.resize(index + 1);
-      node.footprints[index] = std::make_shared<ResolvedStep>(
-          step_of(planned, o, probe_path, probe_path.size(), steps_before));
-      earlier |= bit(q);
+      node.footprints[index] = probe_step_merged(planned, o, child.path, steps_before);
+      if (node.footprints[index]) earlier |= bit(q);
     }
     out.push_back(std::move(child));
   }
   return out;
 }
 
-// A unit's units one node deeper: one per thread ready and awake at the next scheduling node,
-// each with the earlier ones asleep (their step there probed). Nothing when every ready thread
-// sleeps there (other units search its classes); none when the execution ends on the path.
+// A unit's units one node deeper: for each combination of choices at the fault and draw nodes
+// below its path (one, without a fault budget or explored draws), one unit per thread ready and
+// awake at the next scheduling node, the earlier ones asleep (their step there probed); or, where
+// the execution ends before one, a unit of that one execution. Nothing for a combination in which
+// every ready thread sleeps (other units search its classes). None when the unit's only
+// execution ends on its path, or it has more combinations than a cut enumerates.
 std::optional<std::vector<Unit>> children_of(const Scenario& planned, const ExhaustiveOptions& o,
                                              const Unit& unit) {
-  std::vector<SearchNode> path = unit.path;
-  const std::size_t fixed = path.size();
-  bool probe_blocked = false;
-  probe_run(planned, o, path, fixed, &probe_blocked);
-  std::size_t at = fixed;
-  while (at < path.size() && !path[at].schedules())
-    ++at;
-  if (at == path.size()) {
-    if (probe_blocked) return std::vector<Unit>{};
-    return std::nullopt;
-  }
-  SearchNode node = path[at];
-  path.resize(at);
-  return siblings_at(planned, o, unit, path, std::move(node), 0);
+  const std::size_t fixed = unit.path.size();
+  std::vector<Unit> children;
+  int combinations = 0;
+  bool ends = false;
+  const bool whole = each_choice_combination(
+      planned, o, unit.path, fixed, [&](std::vector<SearchNode>& path, SeedRun&, bool blocked) {
+        ++combinations;
+        const std::size_t at = next_scheduling_node(path, fixed);
+        if (at == path.size()) {
+          if (blocked) return;
+          ends = true;
+          Unit last = unit;
+          last.path = path;
+          children.push_back(std::move(last));
+          return;
+        }
+        const std::vector<SearchNode> prefix(path.begin(),
+                                             path.begin() + static_cast<std::ptrdiff_t>(at));
+        for (Unit& u : siblings_at(planned, o, unit, prefix, path[at], 0))
+          children.push_back(std::move(u));
+      });
+  if (!whole || (combinations == 1 && ends)) return std::nullopt;
+  return children;
 }
 
 // Every unit one level deeper; nothing when no unit has a scheduling node below its path.
@@ -157,7 +199,7 @@ std::optional<std::vector<Unit>> one_level_deeper(const std::vector<Scenario>& p
 }  // namespace
 
 bool may_cut_below_root(const ExhaustiveOptions& o) {
-  return o.reduce && !o.max_preemptions && o.max_faults == 0 && !o.explore_draws;
+  return o.reduce && !o.max_preemptions && o.max_faults == 0;
 }
 
 DporOptions dpor_options(const ExhaustiveOptions& o) {
@@ -216,14 +258,9 @@ std::optional<SplitUnit> split_stopped(const Scenario& planned, const Exhaustive
   CONTEND_ASSERT(fixed == std::max<std::size_t>(unit.path.size(), 1),
                  "a stopped unit's progress starts below the unit's own path");
   if (!may_cut_below_root(o)) return std::nullopt;
-  // Fault nodes come first where the scenario enables faults; without a fault budget each keeps
-  // its one choice (none), so they join the fixed path, as children_of's cut does.
-  std::size_t at_index = fixed;
-  while (at_index < stopped.nodes.size() && !stopped.nodes[at_index].schedules()) {
-    CONTEND_ASSERT(stopped.nodes[at_index].choice == 0,
-                   "a search without a fault budget placed a fault");
-    ++at_index;
-  }
+  // Fault and draw nodes may come first: they join the fixed path at the choices the search
+  // stands at, and the choices it has yet to take there become units of their own (below).
+  const std::size_t at_index = next_scheduling_node(stopped.nodes, fixed);
   if (at_index >= stopped.nodes.size()) return std::nullopt;
   const SearchNode& at = stopped.nodes[at_index];
   CONTEND_ASSERT(at.thread >= 0 && (at.done & bit(at.thread)) != 0,
@@ -245,6 +282,18 @@ std::optional<SplitUnit> split_stopped(const Scenario& planned, const Exhaustive
   out.units.push_back(std::move(going));
   for (Unit& u : siblings_at(planned, o, unit, prefix, at, at.done))
     out.units.push_back(std::move(u));
+  // Then, deepest first as the search would go on, one unit per choice still to take at each
+  // fault or draw node above `at`, its path ending at that node.
+  for (std::size_t i = at_index; i-- > fixed;) {
+    SearchNode n = stopped.nodes[i];
+    while (n.has_next_choice(o.max_faults)) {
+      ++n.choice;
+      Unit u = unit;
+      u.path.assign(stopped.nodes.begin(), stopped.nodes.begin() + static_cast<std::ptrdiff_t>(i));
+      u.path.push_back(n);
+      out.units.push_back(std::move(u));
+    }
+  }
   return out;
 }
 

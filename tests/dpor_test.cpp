@@ -23,6 +23,7 @@
 #include "scenarios/search_checkpoint.h"
 #include "sim/runtime/dpor.h"
 #include "tests/support/search_cases.h"
+#include "tests/support/search_totals.h"
 
 namespace contend {
 namespace {
@@ -363,23 +364,8 @@ TEST(Plans, TooManyPlansIsAnErrorThatSaysHowToNarrowTheScope) {
   EXPECT_NE(error.find("--plans seed"), std::string::npos) << error;
 }
 
-ExhaustiveResult without_outcome_strings(ExhaustiveResult r) {
-  r.outcomes.clear();
-  r.seconds = 0;
-  return r;
-}
-
-void expect_same_totals(const ExhaustiveResult& a, const ExhaustiveResult& b) {
-  EXPECT_EQ(a.exhausted, b.exhausted);
-  EXPECT_EQ(a.executions, b.executions);
-  EXPECT_EQ(a.blocked, b.blocked);
-  EXPECT_EQ(a.distinct_outcomes, b.distinct_outcomes);
-  EXPECT_EQ(a.verdicts, b.verdicts);
-  EXPECT_EQ(a.violation.has_value(), b.violation.has_value());
-  if (a.violation && b.violation) {
-    EXPECT_EQ(a.violation->path, b.violation->path);
-  }
-}
+using testing::expect_same_totals;
+using testing::without_outcome_strings;
 
 TEST(Parallel, JobsChangeNothingButTheTime) {
   Scenario s = scope("first-cut-queue", 2, 2);
@@ -464,7 +450,8 @@ TEST(Units, ABudgetOneUnitLeavesUnusedGoesToTheOthers) {
 }
 
 TEST(Units, AFaultBudgetKeepsTheCutAtTheRoot) {
-  // Cut nodes below the root would need every fault choice above them enumerated.
+  // Cutting below a commit's fault choices costs a small search more than it gives
+  // (search_units.h).
   ExhaustiveOptions o = options(true, false, 1);
   const ExhaustiveResult r = explore_exhaustively(scope_of(Case{"queue", 2, 1, false, 1}), o);
   ASSERT_TRUE(r.exhausted);
@@ -619,6 +606,26 @@ TEST(Units, SizingCutsPastTheFaultNodesOfAScenarioThatEnablesFaults) {
   ASSERT_TRUE(whole.exhausted && sized.exhausted);
   EXPECT_GT(sized.units, whole.units);
   EXPECT_EQ(sized.outcomes, whole.outcomes) << first_difference(whole.outcomes, sized.outcomes);
+}
+
+// A fault budget keeps the cut at the root: sizing alone runs nothing and says why, rather than
+// blaming its bound on units in progress.
+TEST(Units, SizingAloneSaysASearchWithAFaultBudgetIsNotSized) {
+  const std::string file = fresh_checkpoint("contend-dpor-fault-sizing-test.json");
+  const Scenario s = testing::small_scope("idempotent-queue", 2, 2, 1);
+  ExhaustiveOptions o = sized_options(4);
+  o.max_faults = 1;
+  o.sizing_only = true;
+  o.checkpoint_file = file;
+  const ExhaustiveResult r = explore_exhaustively(s, o);
+  ASSERT_TRUE(r.sized_only) << r.error;
+  EXPECT_EQ(r.executions + r.blocked, 0);
+  EXPECT_EQ(r.units_unrun, r.units);
+  const std::string statement = proof_statement(s, o, r);
+  EXPECT_NE(statement.find("a search with a fault budget or a preemption bound is not sized"),
+            std::string::npos)
+      << statement;
+  std::remove(file.c_str());
 }
 
 TEST(Units, SizingCutsTheUnitsThatOutgrowTheirRunsAndChangesNoOutcome) {
