@@ -120,8 +120,8 @@ struct ExhaustiveFinding {
   Scenario scenario;  // the counterexample's scope, with its explicit plan
   std::string path;   // `contend replay <file> --path <path>` reproduces it
   model::Verdict verdict;
-  std::vector<std::string> faults;  // "client 1, step 4 (commit): commit_unknown_result, ..."
-  std::vector<std::string> draws;   // --draws all: "client 2, step 5 (read): its suffix under ..."
+  std::vector<std::string> faults;  // "client 0, step 4 (commit): commit_unknown_result, ..."
+  std::vector<std::string> draws;   // --draws all: "client 1, step 5 (read): its suffix under ..."
   std::int64_t steps = 0;
   bool minimal = false;  // no smaller scope (faults, operations, clients) shows this kind
   std::string minimal_note;

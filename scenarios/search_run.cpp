@@ -94,7 +94,8 @@ std::string draw_note(const DrawPlaced& d) {
 }
 
 // The notes a run's steps made of their faults (or, with `draws`, of their suffix draws that had
-// a choice), each with its client and step.
+// a choice), each with its client (numbered as the history numbers it, from 0) and step (the
+// execution's, from 1).
 std::vector<std::string> step_notes(const StepLog& log, bool draws) {
   std::vector<std::string> out;
   for (std::size_t k = 0; k < log.steps.size(); ++k) {
@@ -107,7 +108,7 @@ std::vector<std::string> step_notes(const StepLog& log, bool draws) {
       notes = step.fault_notes;
     }
     for (const std::string& note : notes) {
-      out.push_back(fmt::format("client {}, step {} ({}): {}", step.thread + 1, k + 1,
+      out.push_back(fmt::format("client {}, step {} ({}): {}", step.thread, k + 1,
                                 to_string(step.kind), note));
     }
   }

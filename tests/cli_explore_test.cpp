@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -120,6 +121,16 @@ TEST(CliExplore, AFaultBudgetFindsTheUnknownResultBugAndItsPathReplays) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("commit_unknown_result, and the commit applied"), std::string::npos)
       << r.output;
+  // The note names the client as the history below it does: the one whose commit came back
+  // unknown.
+  std::smatch note, attempt;
+  ASSERT_TRUE(std::regex_search(r.output, note,
+                                std::regex(R"(client (\d+), step \d+ \(commit\): commit_unknown)")))
+      << r.output;
+  ASSERT_TRUE(std::regex_search(
+      r.output, attempt, std::regex(R"(client (\d+) tx#\d+ [^\n]*-> commit_unknown_result)")))
+      << r.output;
+  EXPECT_EQ(note[1], attempt[1]) << r.output;
   nlohmann::json j = read_json(dir + "/found.json");
   ASSERT_EQ(j.at("verdict"), "violation");
   const nlohmann::json& c = j.at("counterexample");
