@@ -404,26 +404,8 @@ TEST(Parallel, ShardsAddUpToTheWholeSearch) {
 
 TEST(Units, CuttingBelowTheRootChangesNoOutcomeAndSplitsTheSeedPlan) {
   // The seed's plan at 3 clients has three root units; the cut goes on below them.
-  const Scenario s = scope("hc-queue", 3, 1);
-  ExhaustiveOptions root_only = options(true, false);
-  root_only.units_wanted = 1;
-  const ExhaustiveResult at_root = explore_exhaustively(s, root_only);
-  ASSERT_TRUE(at_root.exhausted);
-  EXPECT_EQ(at_root.units, 3);
-  for (std::size_t wanted : {8U, 64U, 400U}) {
-    ExhaustiveOptions deeper = options(true, false);
-    deeper.units_wanted = wanted;
-    const ExhaustiveResult cut = explore_exhaustively(s, deeper);
-    ASSERT_TRUE(cut.exhausted) << wanted << " units wanted";
-    EXPECT_GT(cut.units, at_root.units) << wanted << " units wanted";
-    EXPECT_EQ(cut.outcomes, at_root.outcomes)
-        << wanted << " units wanted: " << first_difference(at_root.outcomes, cut.outcomes);
-    EXPECT_EQ(cut.verdicts.count("linearizable"), at_root.verdicts.count("linearizable"));
-    ExhaustiveOptions two_jobs = deeper;
-    two_jobs.jobs = 2;
-    expect_same_totals(without_outcome_strings(cut),
-                       without_outcome_strings(explore_exhaustively(s, two_jobs)));
-  }
+  testing::expect_cutting_below_the_root_changes_nothing(scope("hc-queue", 3, 1),
+                                                         options(true, false), 3);
 }
 
 TEST(Units, ABudgetOneUnitLeavesUnusedGoesToTheOthers) {

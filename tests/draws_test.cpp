@@ -217,40 +217,8 @@ TEST(DrawCut, ACutBelowTheRootFixesEveryChoiceOfTheDrawsItPasses) {
 // and shared out among jobs or shards, the search reaches the same outcomes with the same totals.
 TEST(DrawCut, CuttingBelowTheRootChangesNoOutcomeAndJobsNoTotal) {
   const testing::SearchCase c{"hc-queue", 3, 1, false, 0};
-  const Scenario s = testing::scope_of(c);
-  ExhaustiveOptions root_only = draw_options(true, c);
-  root_only.units_wanted = 1;
-  const ExhaustiveResult at_root = explore_exhaustively(s, root_only);
-  ASSERT_TRUE(at_root.exhausted) << at_root.error;
-  EXPECT_EQ(at_root.units, 3);
-  for (std::size_t wanted : {8U, 64U, 400U}) {
-    ExhaustiveOptions deeper = draw_options(true, c);
-    deeper.units_wanted = wanted;
-    const ExhaustiveResult cut = explore_exhaustively(s, deeper);
-    ASSERT_TRUE(cut.exhausted) << wanted << " units wanted";
-    EXPECT_GT(cut.units, at_root.units) << wanted << " units wanted";
-    EXPECT_EQ(cut.outcomes, at_root.outcomes)
-        << wanted << " units wanted: "
-        << testing::first_difference(at_root.outcomes, cut.outcomes, "cut search");
-    ExhaustiveOptions two_jobs = deeper;
-    two_jobs.jobs = 2;
-    testing::expect_same_totals(
-        testing::without_outcome_strings(cut),
-        testing::without_outcome_strings(explore_exhaustively(s, two_jobs)));
-    // Three shards add up to the whole search.
-    std::int64_t executions = 0;
-    std::set<std::string> outcomes;
-    for (std::uint64_t k = 1; k <= 3; ++k) {
-      ExhaustiveOptions shard = deeper;
-      shard.shard = Shard{k, 3};
-      const ExhaustiveResult part = explore_exhaustively(s, shard);
-      EXPECT_TRUE(part.exhausted) << "shard " << k << "/3";
-      executions += part.executions;
-      outcomes.insert(part.outcomes.begin(), part.outcomes.end());
-    }
-    EXPECT_EQ(executions, cut.executions) << wanted << " units wanted";
-    EXPECT_EQ(outcomes, cut.outcomes) << wanted << " units wanted";
-  }
+  testing::expect_cutting_below_the_root_changes_nothing(testing::scope_of(c),
+                                                         draw_options(true, c), 3);
 }
 
 // Sizing rounds of 4 runs cut every unit that takes more, at the draw nodes above its cut too:
