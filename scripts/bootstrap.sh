@@ -4,7 +4,7 @@
 #   run      install what is missing, build the contend binary, run scenarios/queue.toml over 20 seeds
 #   test     install what is missing, build everything with warnings as errors, run the CTest suite
 #   build    install what is missing, build everything
-#   sanitize install what is missing (and clang), build everything with clang in Debug with
+#   sanitize install what is missing (and clang), build everything with clang in Debug (-O1) with
 #            AddressSanitizer + UndefinedBehaviorSanitizer, every CONTEND_DEBUG_ASSERT on and the
 #            libFuzzer targets, and run the suite (the fuzz targets for a short fixed number of
 #            runs; without the long searches, the consumer builds, the .deb and the mutants)
@@ -43,7 +43,10 @@ fi
 werror=OFF
 [ "$mode" = test ] || [ "$mode" = sanitize ] && werror=ON
 if [ "$mode" = sanitize ]; then
+  # Debug (assertions on) at -O1, as AddressSanitizer's documentation advises: at -O0 the suite's
+  # searches ran 6.4 times slower and the stage took 62 minutes on 2 cores; -O1 keeps every check.
   cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+    "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" \
     -DCONTEND_FUZZ=ON -DCONTEND_DEBUG_ASSERTS=ON -DCONTEND_BUILD_BENCH=OFF -DCONTEND_WERROR=ON
 else
   cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCONTEND_WERROR=$werror
