@@ -148,12 +148,12 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   const RecipeInfo* info = find_recipe(s.recipe);
   CONTEND_ASSERT(info != nullptr, "explore_exhaustively: validate the scenario first");
   std::vector<Plan> plans;
-  if (o.all_plans && s.plan.empty()) {
+  if (std::optional<Plan> one = searched_plan(s, o)) {
+    plans.push_back(std::move(*one));
+  } else {
     auto all = enumerate_plans(s, info->kind, o.max_plans, r.error);
     if (!all) return r;
     plans = std::move(*all);
-  } else {
-    plans.push_back(seed_plan(s, info->kind, o.seed));
   }
   r.plans = static_cast<std::int64_t>(plans.size());
   std::vector<Scenario> planned;
@@ -283,9 +283,7 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
   total.smallest_first = true;
   total.scopes = 0;
   Scenario base = s;
-  if (!o.all_plans && base.plan.empty()) {
-    base.plan = seed_plan(s, find_recipe(s.recipe)->kind, o.seed);
-  }
+  if (std::optional<Plan> one = searched_plan(s, o)) base.plan = std::move(*one);
   ExhaustiveOptions sub = o;
   for (auto [clients, operations] : smaller_scopes(s.clients, s.operations_per_client)) {
     for (int faults = 0; faults <= o.max_faults; ++faults) {
@@ -327,6 +325,27 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
 }
 
 }  // namespace
+
+std::string_view plans_name(const Scenario& s, const ExhaustiveOptions& o) {
+  if (!s.plan.empty()) return "scenario";
+  return o.all_plans ? "all" : "seed";
+}
+
+std::optional<Plan> searched_plan(const Scenario& s, const ExhaustiveOptions& o) {
+  if (!s.plan.empty()) return s.plan;
+  if (o.all_plans) return std::nullopt;
+  const RecipeInfo* info = find_recipe(s.recipe);
+  CONTEND_ASSERT(info != nullptr, "searched_plan: validate the scenario first");
+  return seed_plan(s, info->kind, o.seed);
+}
+
+std::string plans_covered(const Scenario& s, const ExhaustiveOptions& o,
+                          std::optional<std::int64_t> plan_count) {
+  std::optional<Plan> one = searched_plan(s, o);
+  if (!one) return plan_count ? fmt::format("every plan ({})", *plan_count) : "every plan";
+  return fmt::format("the {} plan {}", s.plan.empty() ? "seed's" : "scenario's",
+                     describe_plan(*one));
+}
 
 std::string_view reduction_name(const ExhaustiveOptions& o) {
   return o.reduce ? "dpor" : o.cache_states ? "states" : "none";
@@ -398,10 +417,7 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
           : std::string();
   const std::string scope =
       fmt::format("{} ({}), {} client(s) x {} operation(s), {}{}", s.name, s.recipe, s.clients,
-                  s.operations_per_client,
-                  o.all_plans && s.plan.empty() ? fmt::format("every plan ({})", r.plans)
-                                                : std::string("the seed's plan"),
-                  smaller);
+                  s.operations_per_client, plans_covered(s, o, r.plans), smaller);
   // Without explore_draws, random draws (key suffixes, back-off jitter, ids) are the seed's: the
   // search covers those values. With it, key suffixes take every order under their prefix; what
   // is left drawn from the seed is named: back-off jitter (which sets no choice in an exhaustive
@@ -438,8 +454,8 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
         "search of {} ({}) up to {} x {}, {}{}; {}; {}{}",
         f.verdict.summary(), f.scenario.clients, f.scenario.operations_per_client, f.faults.size(),
         f.minimal ? " (minimal)" : "", s.name, s.recipe, s.clients, s.operations_per_client,
-        o.all_plans && s.plan.empty() ? "every plan" : "the seed's plan",
-        r.smallest_first ? ", smallest scope first" : "", bounds, counts, shard);
+        plans_covered(s, o, std::nullopt), r.smallest_first ? ", smallest scope first" : "", bounds,
+        counts, shard);
   }
   if (r.sized_only) {
     // A search that is not cut below the root is not sized: its units are the root's.

@@ -158,6 +158,18 @@ struct ExhaustiveResult {
 // "dpor", "states" or "none": the reduction as the CLI, the JSON and the proof statement name it.
 std::string_view reduction_name(const ExhaustiveOptions& options);
 
+// Which plans a search covers, as `--plans`, the JSON and the statements name them: "all" (every
+// plan the mix allows), "seed" (the one the seed draws) or "scenario" (the scenario's own `plan`,
+// which every search of it covers whatever the options say).
+std::string_view plans_name(const Scenario& scenario, const ExhaustiveOptions& options);
+// The one plan a search covers (nothing when it covers every plan): the scenario's own, else the
+// seed's. REQUIRES: the scenario's recipe exists.
+std::optional<Plan> searched_plan(const Scenario& scenario, const ExhaustiveOptions& options);
+// "every plan (N)" (without a count: "every plan"), "the seed's plan [enqueue dequeue] [...]" or
+// "the scenario's plan [...]": what a search covers, in the words of its statements.
+std::string plans_covered(const Scenario& scenario, const ExhaustiveOptions& options,
+                          std::optional<std::int64_t> plan_count);
+
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& options);
 
 // One line: what was proved, or what was covered when a budget ran out.

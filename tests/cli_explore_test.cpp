@@ -315,5 +315,66 @@ TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
                         "cannot resize a scenario with a plan");
 }
 
+// "[enqueue dequeue] [dequeue]" (a plan as the statement spells it) as a scenario's `plan` key.
+std::string plan_key(const std::string& spelled) {
+  std::string key = "plan = [";
+  for (char c : spelled) {
+    if (c == '[')
+      key += "[\"";
+    else if (c == ']')
+      key += "\"]";
+    else if (c == ' ')
+      key += key.back() == ']' ? ", " : "\", \"";
+    else
+      key += c;
+  }
+  return key + "]\n";
+}
+
+TEST(CliExplore, AOnePlanSearchSpellsOutThePlanItSearched) {
+  const std::string dir = scratch("one-plan");
+  const std::string drawn = small_queue(dir, 2, 2);
+  CliResult seed =
+      run_cli("explore " + drawn + " --strategy dpor --plans seed --json " + dir + "/seed.json");
+  ASSERT_EQ(seed.exit_code, 0) << seed.output;
+  const nlohmann::json by_seed = read_json(dir + "/seed.json");
+  EXPECT_EQ(by_seed.at("plans"), "seed");
+  const std::string plan = by_seed.at("plan").get<std::string>();
+  EXPECT_TRUE(std::regex_match(plan, std::regex(R"(\[\w+ \w+\] \[\w+ \w+\])"))) << plan;
+  EXPECT_NE(seed.output.find("2 operation(s), the seed's plan " + plan + " ("), std::string::npos)
+      << seed.output;
+  // The plan named is the plan searched: a file that fixes it gives the same search.
+  std::filesystem::create_directories(dir + "/fixed");
+  const std::string fixed = small_queue(dir + "/fixed", 2, 2, "queue", plan_key(plan));
+  CliResult own = run_cli("explore " + fixed + " --strategy dpor --json " + dir + "/own.json");
+  ASSERT_EQ(own.exit_code, 0) << own.output;
+  const nlohmann::json by_file = read_json(dir + "/own.json");
+  EXPECT_EQ(by_file.at("plans"), "scenario");
+  EXPECT_EQ(by_file.at("plan"), plan);
+  EXPECT_NE(own.output.find("the scenario's plan " + plan), std::string::npos) << own.output;
+  for (const char* field : {"executions", "abandoned_as_equivalent", "distinct_outcomes"})
+    EXPECT_EQ(by_file.at(field), by_seed.at(field)) << field;
+  expect_refused_saying("explore " + fixed + " --strategy dpor --plans seed", "fixes its plan");
+  // Every plan: none is named.
+  CliResult all = run_cli("explore " + drawn + " --strategy dpor --json -");
+  ASSERT_EQ(all.exit_code, 0) << all.output;
+  EXPECT_NE(all.output.find("\"plan\": null"), std::string::npos) << all.output;
+}
+
+TEST(CliExplore, ShardsOfTwoPlansDoNotMerge) {
+  // One file, edited between two shards: the plan differs while every other field agrees.
+  const std::string dir = scratch("two-plans");
+  const std::string first =
+      small_queue(dir, 2, 1, "queue", "plan = [[\"enqueue\"], [\"enqueue\"]]\n");
+  ASSERT_EQ(run_cli("explore " + first + " --strategy dpor --shard 1/2 --json " + dir + "/1.json")
+                .exit_code,
+            0);
+  small_queue(dir, 2, 1, "queue", "plan = [[\"enqueue\"], [\"dequeue\"]]\n");
+  ASSERT_EQ(run_cli("explore " + first + " --strategy dpor --shard 2/2 --json " + dir + "/2.json")
+                .exit_code,
+            0);
+  expect_refused_saying("merge " + dir + "/1.json " + dir + "/2.json", "field \"plan\" differs");
+}
+
 }  // namespace
 }  // namespace contend::testing

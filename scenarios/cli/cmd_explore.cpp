@@ -59,6 +59,14 @@ int explore_command(ExploreArgs& args) {
     o.reduce = reduction == "dpor";
     o.cache_states = reduction == "states";
     o.max_faults = args.max_faults.value_or(configured.dpor_max_faults);
+    if (args.plans && !scenario->plan.empty()) {
+      fmt::print(stderr,
+                 "contend explore: --plans {}: {} fixes its plan (key `plan`), and a search of "
+                 "it covers that plan alone; leave --plans out, or remove the key to search {}\n",
+                 *args.plans, scenario->file,
+                 *args.plans == "all" ? "every plan" : "the seed's plan");
+      return 2;
+    }
     args.exhaustive.plans = args.plans.value_or(configured.dpor_plans);
     o.explore_draws = args.draws.value_or(configured.dpor_draws) == "all";
     args.exhaustive.out_dir = args.out_dir;

@@ -33,7 +33,9 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["search"] = "exhaustive";
   j["clients"] = s.clients;
   j["operations_per_client"] = s.operations_per_client;
-  j["plans"] = args.plans;
+  j["plans"] = std::string(plans_name(s, o));
+  const std::optional<Plan> plan = searched_plan(s, o);
+  j["plan"] = plan ? nlohmann::json(describe_plan(*plan)) : nlohmann::json(nullptr);
   j["plan_count"] = r.plans;
   j["draws"] = o.explore_draws ? "all" : "seed";
   j["seed"] = o.seed;
@@ -165,7 +167,7 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
              "exhaustive search of {} ({}, {} client(s) x {} operation(s)), plans: {}, "
              "key suffixes: {}, faults <= {}, preemptions: {}, {} job(s)\n",
              scenario.file, scenario.recipe, scenario.clients, scenario.operations_per_client,
-             o.all_plans && scenario.plan.empty() ? "all" : "the seed's",
+             plans_name(scenario, o) == "all" ? "all" : plans_covered(scenario, o, std::nullopt),
              o.explore_draws ? "every order" : "the seed's", o.max_faults,
              o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
   const auto start = std::chrono::steady_clock::now();

@@ -16,9 +16,9 @@ namespace {
 
 // The fields every shard of one search must share.
 constexpr const char* kSameSearch[] = {
-    "scenario",        "recipe",    "clients", "operations_per_client",
-    "plans",           "draws",     "seed",    "max_faults",
-    "max_preemptions", "reduction", "expect",  "dealt_from"};
+    "scenario",  "recipe", "clients",    "operations_per_client", "plans",     "plan",
+    "draws",     "seed",   "max_faults", "max_preemptions",       "reduction", "expect",
+    "dealt_from"};
 
 constexpr const char* kSummed[] = {"executions",
                                    "equivalence_classes",
@@ -43,6 +43,14 @@ bool smaller(const nlohmann::json& a, const nlohmann::json& b) {
                       c.value("faults", nlohmann::json::array()).size());
   };
   return size(a) < size(b);
+}
+
+// "all", or "seed [enqueue dequeue] [...]" when the shards searched one plan.
+std::string plans_searched(const nlohmann::json& merged) {
+  std::string out = merged.value("plans", "?");
+  const nlohmann::json plan = merged.value("plan", nlohmann::json());
+  if (plan.is_string()) out += " " + plan.get<std::string>();
+  return out;
 }
 
 }  // namespace
@@ -132,7 +140,7 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
       : counterexample                    ? "VIOLATION"
                                           : "NOT VERIFIED",
       count, merged.value("scenario", "?"), merged.value("clients", 0),
-      merged.value("operations_per_client", 0), merged.value("plans", "?"),
+      merged.value("operations_per_client", 0), plans_searched(merged),
       merged.value("executions", 0), merged.value("units_done", 0), merged.value("units", 0));
   const std::string text = merged.dump(2) + "\n";
   if (out.empty()) {
