@@ -28,6 +28,7 @@
 
 #include "model/verdict.h"
 #include "scenarios/batch.h"
+#include "scenarios/coverage.h"
 #include "scenarios/outcome.h"
 #include "scenarios/plans.h"
 #include "scenarios/scenario.h"
@@ -143,6 +144,7 @@ struct ExhaustiveResult {
   bool smallest_first = false;         // every smaller scope was searched first
   std::int64_t scopes = 1;             // scopes searched (smallest first: up to the asked one)
   std::map<std::string, std::int64_t> verdicts;  // summary -> executions
+  Coverage coverage;  // kind of event -> executions that met it (coverage.h)
   std::optional<ExhaustiveFinding> violation;
   std::set<std::string> outcomes;  // with collect_outcomes
   double seconds = 0;

@@ -541,7 +541,11 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   RunMetrics& m = out.metrics;
   m.steps = world.steps();
   m.bound = world.bound_hit();
-  if (controls.summarize) summarize_run(workload, world, m);
+  if (controls.summarize) {
+    summarize_run(workload, world, m);
+  } else if (controls.exhaustive) {
+    m.attempts = world.stats();  // what the search's coverage counts (coverage.h)
+  }
 
   if (serializability) {
     out.transactions_replayed = static_cast<std::int64_t>(world.committed_transactions().size());

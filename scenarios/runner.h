@@ -76,8 +76,8 @@ struct RunControls {
   std::shared_ptr<Strategy> strategy;
   // An exhaustive world (WorldOptions::exhaustive): faults are the strategy's choices.
   bool exhaustive = false;
-  // The run's metrics (percentiles, throughput, run hash); off, only `bound` and `steps` are set
-  // (the exhaustive search reads nothing else, millions of times).
+  // The run's metrics (percentiles, throughput, run hash); off, only `bound` and `steps` are set,
+  // and `attempts` in an exhaustive run (the search reads nothing else, millions of times).
   bool summarize = true;
   // Exhaustive only: key suffixes are the strategy's choices (WorldOptions::explore_draws).
   bool explore_draws = false;

@@ -20,6 +20,7 @@ json to_json(const UnitResult& r) {
   j["bound_hits"] = r.bound_hits;
   j["seeded_draws"] = r.seeded_draws;
   j["verdicts"] = r.verdicts;
+  j["coverage"] = r.coverage;
   j["outcomes"] = r.outcomes;
   return j;
 }
@@ -32,6 +33,7 @@ UnitResult unit_from_json(const json& j) {
   r.bound_hits = j.at("bound_hits").get<std::int64_t>();
   r.seeded_draws = j.at("seeded_draws").get<std::int64_t>();
   r.verdicts = j.at("verdicts").get<std::map<std::string, std::int64_t>>();
+  r.coverage = j.at("coverage").get<Coverage>();
   r.outcomes = j.at("outcomes").get<std::set<std::string>>();
   r.resumed = r.executions + r.blocked;
   return r;

@@ -35,6 +35,7 @@ struct UnitResult {
   std::int64_t bound_hits = 0;
   std::int64_t seeded_draws = 0;
   std::map<std::string, std::int64_t> verdicts;
+  Coverage coverage;  // of the executions (coverage.h)
   std::set<std::string> outcomes;
   std::optional<ExhaustiveFinding> violation;
   std::int64_t resumed =

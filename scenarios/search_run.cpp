@@ -287,6 +287,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     const ClassVerdict judged = class_verdict(planned, d, explorer.resolved_steps(), c.run, cache);
     c.verdict = judged.verdict;
     ++r.verdicts[judged.verdict.summary()];
+    add_execution_coverage(c.run, planned.clients, r.coverage);
     r.outcomes.insert(o.collect_outcomes ? outcome_of(c.run, judged.verdict)
                                          : outcome_digest(c.run, judged.verdict));
     if (judged.verdict.kind == model::VerdictKind::violation && !r.violation) {
@@ -370,6 +371,7 @@ void add_up_units(const std::vector<Unit>& units, std::map<std::size_t, UnitResu
     r.state_caches_full += u.state_cache_full ? 1 : 0;
     for (const auto& [verdict, n] : u.verdicts)
       r.verdicts[verdict] += n;
+    add_coverage(u.coverage, r.coverage);
     outcomes.insert(u.outcomes.begin(), u.outcomes.end());
     r.exhausted &= u.exhausted;
     r.units_done += u.exhausted ? 1 : 0;

@@ -52,6 +52,10 @@ TEST(CliExplore, AProofRunSaysVerifiedAndWritesTheJsonScriptsReadAndExitsZero) {
   EXPECT_EQ(j.at("plans"), "all");
   EXPECT_EQ(j.at("max_faults"), 0);
   EXPECT_TRUE(j.at("max_preemptions").is_null());
+  // What the proof exercised: two dequeues of one plan race for the head, and one conflicts.
+  EXPECT_NE(r.output.find("exercised (in how many of the"), std::string::npos) << r.output;
+  EXPECT_GT(j.at("coverage").at("conflict: dequeue.first_item").get<std::int64_t>(), 0);
+  EXPECT_EQ(r.output.find("exercises no contention"), std::string::npos) << r.output;
 }
 
 TEST(CliExplore, ABudgetThatRunsOutIsNeverAPass) {
@@ -209,6 +213,9 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
       << merged.output;
   EXPECT_EQ(read_json(dir + "/merged.json").at("executions"),
             read_json(dir + "/all.json").at("executions"));
+  EXPECT_EQ(read_json(dir + "/merged.json").at("coverage"),
+            read_json(dir + "/all.json").at("coverage"));
+  EXPECT_FALSE(read_json(dir + "/all.json").at("coverage").empty());
   CliResult missing = run_cli("merge " + dir + "/shard-1.json " + dir + "/shard-2.json");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;

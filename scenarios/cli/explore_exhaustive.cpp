@@ -60,6 +60,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   if (r.sized_only) j["units_unrun"] = r.units_unrun;
   j["seconds"] = r.seconds;
   j["verdicts"] = r.verdicts;
+  j["coverage"] = r.coverage;
   j["verdict"] = r.violation                             ? "violation"
                  : r.exhausted && r.verdicts.size() <= 1 ? "linearizable"
                                                          : "unknown";
@@ -190,6 +191,10 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   }
   for (const auto& [verdict, n] : r.verdicts)
     fmt::print(text, "  {:<32} {}\n", verdict, n);
+  if (r.executions > 0) {
+    for (const std::string& line : coverage_lines(r.coverage, r.executions))
+      fmt::print(text, "{}\n", line);
+  }
   const std::string statement = proof_statement(scenario, o, r);
   std::string file;
   if (r.violation) file = report(args, *r.violation, text);

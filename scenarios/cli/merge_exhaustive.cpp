@@ -97,6 +97,7 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
     merged[field] = total;
   }
   std::map<std::string, std::int64_t> verdicts;
+  std::map<std::string, std::int64_t> coverage;
   bool exhausted = true;
   double seconds = 0;
   std::optional<nlohmann::json> counterexample;
@@ -104,6 +105,9 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
     const nlohmann::json shard_verdicts = j.value("verdicts", nlohmann::json::object());
     for (const auto& [verdict, n] : shard_verdicts.items())
       verdicts[verdict] += n.get<std::int64_t>();
+    const nlohmann::json shard_coverage = j.value("coverage", nlohmann::json::object());
+    for (const auto& [kind, n] : shard_coverage.items())
+      coverage[kind] += n.get<std::int64_t>();
     exhausted = exhausted && j.value("exhausted", false);
     seconds += j.value("seconds", 0.0);
     if (j.contains("counterexample") &&
@@ -112,6 +116,7 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
     }
   }
   merged["verdicts"] = verdicts;
+  merged["coverage"] = coverage;
   merged["exhausted"] = exhausted;
   merged["seconds"] = seconds;  // machine time, summed over the shards
   merged["shard"] = "1/1";

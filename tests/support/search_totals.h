@@ -27,6 +27,7 @@ inline void expect_same_totals(const ExhaustiveResult& a, const ExhaustiveResult
   EXPECT_EQ(a.blocked, b.blocked);
   EXPECT_EQ(a.distinct_outcomes, b.distinct_outcomes);
   EXPECT_EQ(a.verdicts, b.verdicts);
+  EXPECT_EQ(a.coverage, b.coverage);
   EXPECT_EQ(a.violation.has_value(), b.violation.has_value());
   if (a.violation && b.violation) {
     EXPECT_EQ(a.violation->path, b.violation->path);
@@ -57,6 +58,7 @@ inline void expect_cutting_below_the_root_changes_nothing(const Scenario& s,
     expect_same_totals(without_outcome_strings(cut),
                        without_outcome_strings(explore_exhaustively(s, two_jobs)));
     std::int64_t executions = 0;
+    Coverage coverage;
     std::set<std::string> outcomes;
     for (std::uint64_t k = 1; k <= 3; ++k) {
       ExhaustiveOptions shard = deeper;
@@ -64,9 +66,11 @@ inline void expect_cutting_below_the_root_changes_nothing(const Scenario& s,
       const ExhaustiveResult part = explore_exhaustively(s, shard);
       EXPECT_TRUE(part.exhausted) << "shard " << k << "/3";
       executions += part.executions;
+      add_coverage(part.coverage, coverage);
       outcomes.insert(part.outcomes.begin(), part.outcomes.end());
     }
     EXPECT_EQ(executions, cut.executions) << wanted << " units wanted";
+    EXPECT_EQ(coverage, cut.coverage) << wanted << " units wanted";
     EXPECT_EQ(outcomes, cut.outcomes) << wanted << " units wanted";
   }
 }
