@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "base/digest128.h"
@@ -362,6 +363,16 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
         scenario.file, kMaxThreads, scenario.clients);
     return r;
   }
+  if (o.max_faults > 0 && seed_faults(scenario, o.seed).explored().empty()) {
+    ExhaustiveResult r;
+    r.error = fmt::format(
+        "{}: a fault budget of {} places nothing, since the scenario enables no fault a search "
+        "can place: set one of [faults] not_committed, unknown_result_applied, "
+        "unknown_result_not_applied, read_too_old, read_future_version or crash above 0 (each "
+        "is then a choice; its value is ignored)",
+        scenario.file, o.max_faults);
+    return r;
+  }
   // The checkpoint file is the asked search's, whichever scope runs.
   ExhaustiveOptions options = o;
   if (!o.deal_from.empty()) {
@@ -410,7 +421,10 @@ std::string states_note(const ExhaustiveResult& r) {
 std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                             const ExhaustiveResult& r) {
   const std::string bounds =
-      fmt::format("{} fault(s) per execution, {}", o.max_faults,
+      fmt::format("{} fault(s) per execution{}, {}", o.max_faults,
+                  o.max_faults > 0
+                      ? fmt::format(" (of: {})", fmt::join(seed_faults(s, o.seed).explored(), ", "))
+                      : std::string(),
                   o.max_preemptions ? fmt::format("at most {} preemption(s)", *o.max_preemptions)
                                     : std::string("no preemption bound"));
   const std::string smaller =

@@ -503,6 +503,12 @@ void summarize_run(Workload& workload, World& world, RunMetrics& m) {
 
 }  // namespace
 
+FaultKnobs seed_faults(const Scenario& scenario, std::uint64_t seed) {
+  if (!scenario.swarm) return scenario.faults;
+  Rng swarm_rng = Rng(seed).child("swarm");
+  return FaultKnobs::swarm(swarm_rng, scenario.faults);
+}
+
 SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls) {
   const SeedScope seed_scope(seed);  // a failed check names this seed
   const RecipeInfo* info = find_recipe(scenario.recipe);
@@ -512,11 +518,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   WorldOptions options;
   options.seed = seed;
   options.latency = scenario.latency;
-  options.faults = scenario.faults;
-  if (scenario.swarm) {
-    Rng swarm_rng = Rng(seed).child("swarm");
-    options.faults = FaultKnobs::swarm(swarm_rng, scenario.faults);
-  }
+  options.faults = seed_faults(scenario, seed);
   options.max_steps = scenario.max_steps;
   options.max_virtual_us = scenario.max_virtual_seconds * 1'000'000;
   options.record_attempts = controls.record_attempts;

@@ -83,6 +83,9 @@ struct RunControls {
   bool explore_draws = false;
 };
 
+// The fault knobs in force for this seed: the scenario's, or in swarm mode a draw within them.
+FaultKnobs seed_faults(const Scenario& scenario, std::uint64_t seed);
+
 // The operations each client runs for this seed: the scenario's explicit plan, or the mix drawn
 // with each slot's own stream of the seed.
 std::vector<ClientPlan> drawn_plan(const Scenario& scenario, RecipeKind kind, std::uint64_t seed);

@@ -137,6 +137,11 @@ TEST(CliExplore, AFaultBudgetFindsTheUnknownResultBugAndItsPathReplays) {
   EXPECT_EQ(note[1], attempt[1]) << r.output;
   nlohmann::json j = read_json(dir + "/found.json");
   ASSERT_EQ(j.at("verdict"), "violation");
+  // The bounds name the faults the budget chose among: the one the scenario enables.
+  EXPECT_EQ(j.at("fault_kinds"), nlohmann::json::array({"commit_unknown_result (applied)"}));
+  EXPECT_NE(r.output.find("1 fault(s) per execution (of: commit_unknown_result (applied))"),
+            std::string::npos)
+      << r.output;
   const nlohmann::json& c = j.at("counterexample");
   EXPECT_EQ(c.at("minimal"), true);
   EXPECT_EQ(c.at("faults").size(), 1u);
@@ -304,6 +309,9 @@ TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
   expect_refused_saying("explore " + scenario + " --strategy dpor --plans some", "--plans");
   expect_refused_saying("explore " + scenario + " --strategy dpor --shard 4/3", "--shard");
   expect_refused_saying("explore " + scenario + " --strategy dpor --draws some", "--draws");
+  // A fault budget where the scenario enables no fault would prove nothing about faults.
+  expect_refused_saying("explore " + scenario + " --strategy dpor --max-faults 1",
+                        "enables no fault a search can place");
   expect_refused_saying("replay " + scenario + " --seed 1 --draws all", "--draws all needs --path");
   std::ofstream(dir + "/draws.toml") << "recipe = \"queue\"\n[strategy]\ndpor_draws = \"some\"\n";
   expect_refused_saying("explore " + dir + "/draws.toml --strategy dpor", "dpor_draws");

@@ -461,7 +461,7 @@ TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
   EXPECT_EQ(resumed.resumed, whole.executions + whole.blocked) << "a unit ran again";
   // Another search refuses the file.
   ExhaustiveOptions other = o;
-  other.max_faults = 1;
+  other.max_preemptions = 2;
   ExhaustiveResult refused = explore_exhaustively(s, other);
   EXPECT_NE(refused.error.find("checkpoint of another search"), std::string::npos) << refused.error;
   std::remove(file.c_str());

@@ -40,6 +40,12 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["draws"] = o.explore_draws ? "all" : "seed";
   j["seed"] = o.seed;
   j["max_faults"] = o.max_faults;
+  nlohmann::json kinds = nlohmann::json::array();  // the faults the budget chooses among
+  if (o.max_faults > 0) {
+    for (std::string_view kind : seed_faults(s, o.seed).explored())
+      kinds.push_back(std::string(kind));
+  }
+  j["fault_kinds"] = kinds;
   j["max_preemptions"] =
       o.max_preemptions ? nlohmann::json(*o.max_preemptions) : nlohmann::json(nullptr);
   j["reduction"] = std::string(reduction_name(o));

@@ -16,9 +16,9 @@ namespace {
 
 // The fields every shard of one search must share.
 constexpr const char* kSameSearch[] = {
-    "scenario",  "recipe", "clients",    "operations_per_client", "plans",     "plan",
-    "draws",     "seed",   "max_faults", "max_preemptions",       "reduction", "expect",
-    "dealt_from"};
+    "scenario", "recipe",    "clients",    "operations_per_client", "plans",           "plan",
+    "draws",    "seed",      "max_faults", "fault_kinds",           "max_preemptions", "reduction",
+    "expect",   "dealt_from"};
 
 constexpr const char* kSummed[] = {"executions",
                                    "equivalence_classes",

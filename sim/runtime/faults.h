@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
+#include <vector>
 
 #include "base/invariant.h"
 #include "sim/runtime/rng.h"
@@ -23,6 +25,19 @@ struct FaultKnobs {
   bool any() const {
     return not_committed > 0 || unknown_result_applied > 0 || unknown_result_not_applied > 0 ||
            read_too_old > 0 || read_future_version > 0 || crash > 0 || pause > 0;
+  }
+
+  // The faults an exhaustive search places as choices, by name, in a fixed order: each knob above
+  // 0 enables its fault (its value is ignored there), and pauses are off in such a search.
+  std::vector<std::string_view> explored() const {
+    std::vector<std::string_view> names;
+    if (not_committed > 0) names.push_back("not_committed");
+    if (unknown_result_applied > 0) names.push_back("commit_unknown_result (applied)");
+    if (unknown_result_not_applied > 0) names.push_back("commit_unknown_result (not applied)");
+    if (read_too_old > 0) names.push_back("transaction_too_old on a read");
+    if (read_future_version > 0) names.push_back("future_version on a read");
+    if (crash > 0) names.push_back("crash");
+    return names;
   }
 
   // Swarm: each knob is on with probability 1/2, at a level uniform in [0, its maximum here].
