@@ -48,10 +48,6 @@ class CompletionKinds {
   std::string names_[kFunctions][kTypes][2];
 };
 
-bool starts_with(const std::string& text, std::string_view prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
-
 }  // namespace
 
 void add_execution_coverage(const SeedRun& run, int clients, Coverage& coverage) {
@@ -88,7 +84,7 @@ void add_coverage(const Coverage& part, Coverage& total) {
 
 bool exercised_contention(const Coverage& coverage) {
   return std::any_of(coverage.begin(), coverage.end(), [](const auto& entry) {
-    return starts_with(entry.first, kConflict) || starts_with(entry.first, kFault);
+    return entry.first.starts_with(kConflict) || entry.first.starts_with(kFault);
   });
 }
 
