@@ -45,15 +45,25 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 // 7: a lineage stops being cut at kSizingGoingMax parts going; the file keeps the cut after every
 // sizing round (with the rounds it took and whether sizing finished).
 // 8: a search with --draws all is cut below the root too, over every choice of the draws it passes.
-// 9: a unit keeps what its executions exercised (coverage.h).
+// 9: a unit keeps what its executions exercised (coverage.h); the identity names the scenario's
+// contents.
 constexpr int kUnitCutVersion = 9;
+
+// The digest of everything the scenario says (its mix, plan, faults, checks, limits), in hex: a
+// file edited between a stopped search and its resume is another search.
+std::string contents_digest(const Scenario& s) {
+  Digest128 digest;
+  digest.add_raw(to_toml(s));
+  const Digest128::Value v = digest.finish();
+  return fmt::format("{:016x}{:016x}", v[0], v[1]);
+}
 
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
-      "cut={}|units={}|{}|{}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|reduce={}{}|"
-      "real_time={}|shard={}/{}{}{}",
-      kUnitCutVersion, o.units_wanted, s.file, s.recipe, s.clients, s.operations_per_client,
-      o.all_plans ? "all" : "seed", o.seed, o.max_faults,
+      "cut={}|units={}|{}|{}|contents={}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|"
+      "reduce={}{}|real_time={}|shard={}/{}{}{}",
+      kUnitCutVersion, o.units_wanted, s.file, s.recipe, contents_digest(s), s.clients,
+      s.operations_per_client, o.all_plans ? "all" : "seed", o.seed, o.max_faults,
       o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
       o.cache_states ? "|states" : "", o.real_time_by_schedule ? "scheduled" : "most-ordered",
       o.shard.index, o.shard.count, o.deal_from.empty() ? "" : "|dealt=" + o.deal_digest,

@@ -464,6 +464,12 @@ TEST(Checkpoint, AStoppedSearchResumesWhereItWasAndEndsWithTheSameTotals) {
   other.max_preemptions = 2;
   ExhaustiveResult refused = explore_exhaustively(s, other);
   EXPECT_NE(refused.error.find("checkpoint of another search"), std::string::npos) << refused.error;
+  // So does the same file edited: here a fault enabled, with the same options and budget.
+  Scenario edited = s;
+  edited.faults.not_committed = 0.1;
+  ExhaustiveResult edited_refused = explore_exhaustively(edited, o);
+  EXPECT_NE(edited_refused.error.find("checkpoint of another search"), std::string::npos)
+      << edited_refused.error;
   std::remove(file.c_str());
 }
 
