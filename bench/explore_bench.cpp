@@ -7,7 +7,7 @@
 // executions counters give the reduction. With CONTEND_BENCH_LONG=1 it also times priority-queue 3
 // x 2 over every plan (about a minute). `draws_all` searches every order of the random key suffixes
 // (--draws all) against the seed's suffixes (the baseline of the same scope), on one job and on
-// two.
+// two. `unparked` searches hc-queue without parking pops at waits that made no progress.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -57,8 +57,9 @@ Scenario hc_queue_scope(int clients, int operations) {
 
 void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_plans, int jobs,
             bool real_time_by_schedule = false, bool sized = true, bool cache_states = false,
-            bool explore_draws = false) {
+            bool explore_draws = false, bool park_unproductive_waits = true) {
   ExhaustiveOptions o;
+  o.park_unproductive_waits = park_unproductive_waits;
   o.explore_draws = explore_draws;
   if (!sized) o.sizing_runs = 0;
   o.reduce = reduce;
@@ -75,6 +76,7 @@ void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_pl
   }
   state.counters["executions"] = benchmark::Counter(static_cast<double>(r.executions));
   state.counters["abandoned"] = benchmark::Counter(static_cast<double>(r.blocked));
+  state.counters["parked"] = benchmark::Counter(static_cast<double>(r.parked));
   state.counters["executions_per_s"] = benchmark::Counter(
       static_cast<double>(r.executions) * static_cast<double>(state.iterations()),
       benchmark::Counter::kIsRate);
@@ -169,6 +171,17 @@ void BM_DporHcQueue3x2TwoJobsUnsized(benchmark::State& state) {
 }
 BENCHMARK(BM_DporHcQueue3x2TwoJobsUnsized)
     ->Name("jobs_2_unsized/hc_queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Without parking a pop at a wait that made no progress (Environment::park): every such round
+// explored as its own class.
+void BM_DporHcQueue3x2Unparked(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 2), true, false, 1, false, true, false, false,
+         /*park_unproductive_waits=*/false);
+}
+BENCHMARK(BM_DporHcQueue3x2Unparked)
+    ->Name("unparked/hc_queue_3x2_seed_plan")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -47,7 +47,7 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 // 8: a search with --draws all is cut below the root too, over every choice of the draws it passes.
 // 9: a unit keeps what its executions exercised (coverage.h); the identity names the scenario's
 // contents.
-constexpr int kUnitCutVersion = 9;
+constexpr int kUnitCutVersion = 10;
 
 // The digest of everything the scenario says (its mix, plan, faults, checks, limits), in hex: a
 // file edited between a stopped search and its resume is another search.
@@ -275,6 +275,7 @@ Scenario scoped(const Scenario& s, int clients, int operations) {
 void accumulate(ExhaustiveResult& total, const ExhaustiveResult& r) {
   total.executions += r.executions;
   total.blocked += r.blocked;
+  total.parked += r.parked;
   total.bound_hits += r.bound_hits;
   total.seeded_draws += r.seeded_draws;
   total.states_cached += r.states_cached;
@@ -456,13 +457,17 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
     draws = fmt::format("; the recipe's random draws are seed {}'s ({} execution(s) drew)", o.seed,
                         r.seeded_draws);
   }
+  const std::string parked =
+      r.parked > 0 ? fmt::format(" ({} of them parked at a wait that made no progress)", r.parked)
+                   : std::string();
   const std::string counts =
-      fmt::format("{} executions ({}), {} abandoned as equivalent, {} distinct outcomes, {:.2f} s",
-                  r.executions,
-                  o.reduce         ? "one per equivalence class"
-                  : o.cache_states ? "the full search, each state's continuations explored once"
-                                   : "every interleaving, no reduction",
-                  r.blocked, r.distinct_outcomes, r.seconds) +
+      fmt::format(
+          "{} executions ({}), {} abandoned as equivalent{}, {} distinct outcomes, {:.2f} s",
+          r.executions,
+          o.reduce         ? "one per equivalence class"
+          : o.cache_states ? "the full search, each state's continuations explored once"
+                           : "every interleaving, no reduction",
+          r.blocked, parked, r.distinct_outcomes, r.seconds) +
       (r.resumed > 0
            ? fmt::format(" ({} of the executions and abandoned from {})", r.resumed,
                          o.deal_from.empty() ? "the checkpoint"

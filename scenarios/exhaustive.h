@@ -58,6 +58,9 @@ struct ExhaustiveOptions {
   bool explore_draws = false;
   std::optional<int> max_preemptions;  // none: unbounded
   bool reduce = true;                  // false: the full search over the same choices
+  // The reduced search parks a client at a wait that made no progress (Environment::park); off
+  // only in tests that measure what it saves. The full search never parks.
+  bool park_unproductive_waits = true;
   // With reduce false: the full search, pruned where it meets a state it explored before
   // (dpor.h). Every outcome is still reached; the attempts' reads (observe_attempts) are not.
   bool cache_states = false;
@@ -136,6 +139,7 @@ struct ExhaustiveResult {
   std::int64_t resumed = 0;            // executions (and abandoned) taken over from the checkpoint
   std::int64_t executions = 0;         // complete executions: one per equivalence class
   std::int64_t blocked = 0;            // abandoned: equivalent to one explored (sleep sets)
+  std::int64_t parked = 0;             // of blocked: parked at a wait that made no progress
   std::int64_t bound_hits = 0;         // executions that hit a step or time bound
   std::int64_t seeded_draws = 0;       // executions whose clients drew random values (seed's)
   std::int64_t states_cached = 0;      // reduction states: states the units cached (this process)

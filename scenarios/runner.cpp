@@ -529,6 +529,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   options.retry_limit = scenario.retry_limit;
   options.exhaustive = controls.exhaustive;
   options.explore_draws = controls.explore_draws;
+  options.park_unproductive_waits = controls.park_unproductive_waits;
   out.faults = options.faults;
   std::shared_ptr<Strategy> strategy =
       controls.strategy ? controls.strategy : std::make_shared<RandomStrategy>();
@@ -536,7 +537,8 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   Workload workload(scenario, *info, world, controls.exhaustive);
   workload.plan(seed);
   workload.run_main_phase();
-  if (scenario.drain && world.bound_hit() == BoundHit::none && !workload.fault()) {
+  out.parked = world.parked_clients() > 0;
+  if (scenario.drain && world.bound_hit() == BoundHit::none && !workload.fault() && !out.parked) {
     out.drained = workload.run_drain_phase();
   }
 

@@ -59,6 +59,9 @@ struct SeedRun {
   std::int64_t random_draws = 0;                    // clients' draws from their streams
   std::map<Bytes, Bytes, KeyLess> final_state;      // exhaustive runs: the store at the end
   bool drained = false;                             // the drain phase ended on an empty queue
+  // A recipe parked a client at a wait that made no progress (RunControls::park_unproductive_
+  // waits): the run is no evidence, and the search represents it by the run without that wait.
+  bool parked = false;
   // With the serializability check: how many committed transactions were replayed, and the
   // first read that did not replay (a store bug), if any.
   std::int64_t transactions_replayed = 0;
@@ -81,6 +84,9 @@ struct RunControls {
   bool summarize = true;
   // Exhaustive only: key suffixes are the strategy's choices (WorldOptions::explore_draws).
   bool explore_draws = false;
+  // Exhaustive only: recipes park clients at waits that made no progress
+  // (WorldOptions::park_unproductive_waits); the reduced search's runs set it.
+  bool park_unproductive_waits = false;
 };
 
 // The fault knobs in force for this seed: the scenario's, or in swarm mode a draw within them.

@@ -17,6 +17,7 @@ json to_json(const UnitResult& r) {
   j["exhausted"] = r.exhausted;
   j["executions"] = r.executions;
   j["blocked"] = r.blocked;
+  j["parked"] = r.parked;
   j["bound_hits"] = r.bound_hits;
   j["seeded_draws"] = r.seeded_draws;
   j["verdicts"] = r.verdicts;
@@ -30,6 +31,7 @@ UnitResult unit_from_json(const json& j) {
   r.exhausted = j.at("exhausted").get<bool>();
   r.executions = j.at("executions").get<std::int64_t>();
   r.blocked = j.at("blocked").get<std::int64_t>();
+  r.parked = j.at("parked").get<std::int64_t>();
   r.bound_hits = j.at("bound_hits").get<std::int64_t>();
   r.seeded_draws = j.at("seeded_draws").get<std::int64_t>();
   r.verdicts = j.at("verdicts").get<std::map<std::string, std::int64_t>>();

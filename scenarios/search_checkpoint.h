@@ -32,6 +32,7 @@ struct UnitResult {
   bool exhausted = false;
   std::int64_t executions = 0;
   std::int64_t blocked = 0;
+  std::int64_t parked = 0;  // of blocked: parked at a wait that made no progress
   std::int64_t bound_hits = 0;
   std::int64_t seeded_draws = 0;
   std::map<std::string, std::int64_t> verdicts;

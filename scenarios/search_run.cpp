@@ -31,6 +31,7 @@ SeedRun run_unchecked(const Scenario& s, const ExhaustiveOptions& o,
   controls.exhaustive = true;
   controls.summarize = false;
   controls.explore_draws = o.explore_draws;
+  controls.park_unproductive_waits = o.reduce && o.park_unproductive_waits;
   return run_seed(s, o.seed, std::move(controls));
 }
 
@@ -277,8 +278,9 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     explorer.finish(*run, c.run.step_log, complete);
     ++since_saved;
     runs.ran();
-    if (explorer.last_blocked()) {
+    if (explorer.last_blocked() || c.run.parked) {
       ++r.blocked;
+      r.parked += c.run.parked ? 1 : 0;
       continue;
     }
     ++r.executions;
@@ -365,6 +367,7 @@ void add_up_units(const std::vector<Unit>& units, std::map<std::size_t, UnitResu
     if (violation_plan && units[index].plan > *violation_plan) continue;
     r.executions += u.executions;
     r.blocked += u.blocked;
+    r.parked += u.parked;
     r.bound_hits += u.bound_hits;
     r.seeded_draws += u.seeded_draws;
     r.states_cached += u.states_cached;

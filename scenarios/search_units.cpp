@@ -24,6 +24,7 @@ SeedRun probe_run(const Scenario& planned, const ExhaustiveOptions& o,
   controls.exhaustive = true;
   controls.summarize = false;
   controls.explore_draws = o.explore_draws;
+  controls.park_unproductive_waits = o.reduce && o.park_unproductive_waits;
   SeedRun seed_run = run_seed(planned, o.seed, std::move(controls));
   CONTEND_ASSERT(!run->diverged(), "a probe did not replay the path it followed");
   if (blocked_out != nullptr) *blocked_out = run->blocked();

@@ -159,6 +159,39 @@ TEST(RealTime, MostOrderedSchedulesReachWhatSchedulingEveryRealTimeOrderReaches)
 }
 
 // A proof covers the random values its seed draws (the queue's key suffixes), and says so.
+// A high-contention pop whose fulfilment was refused and whose poll found its request still
+// waiting is parked: the execution without that round stands for it. The full search parks
+// nowhere, so it checks that no outcome is lost (pruned at states met before, which reaches every
+// outcome, or it would not finish at these scopes). Outcomes as a user sees them: the verdict,
+// the store and each operation's result, not every attempt's reads (the parked round's
+// attempts are what parking leaves out).
+TEST(Parking, AWaitThatMadeNoProgressIsParkedAndNoOutcomeIsLost) {
+  for (const Case& c : {Case{"hc-queue", 2, 2, true, 0}, Case{"hc-queue", 2, 3, false, 0},
+                        Case{"hc-priority-queue-ordered", 2, 2, true, 0}}) {
+    const Scenario s = scope_of(c);
+    ExhaustiveOptions parking = options(true, c.all_plans);
+    parking.park_unproductive_waits = true;
+    parking.observe_attempts = false;
+    ExhaustiveOptions waiting = parking;
+    waiting.park_unproductive_waits = false;
+    ExhaustiveOptions full_search = parking;
+    full_search.reduce = false;
+    full_search.cache_states = true;
+    const ExhaustiveResult full = explore_exhaustively(s, full_search);
+    const ExhaustiveResult parked = explore_exhaustively(s, parking);
+    const ExhaustiveResult unparked = explore_exhaustively(s, waiting);
+    ASSERT_TRUE(full.exhausted && parked.exhausted && unparked.exhausted) << c.recipe;
+    EXPECT_GT(parked.parked, 0) << c.recipe;
+    EXPECT_LE(parked.parked, parked.blocked) << c.recipe;
+    EXPECT_EQ(unparked.parked, 0) << c.recipe;
+    EXPECT_EQ(full.parked, 0) << c.recipe;
+    EXPECT_LT(parked.executions, unparked.executions) << c.recipe;
+    EXPECT_EQ(full.outcomes, parked.outcomes)
+        << c.recipe << ": " << first_difference(full.outcomes, parked.outcomes);
+    EXPECT_EQ(unparked.outcomes, parked.outcomes) << c.recipe;
+  }
+}
+
 TEST(Statement, NamesTheSeedWhoseRandomDrawsItCovers) {
   Scenario s = scope("queue", 2, 1);
   ExhaustiveOptions o = options(true, true);
@@ -308,6 +341,7 @@ TEST_P(KnownWrong, TheReducedSearchFindsTheViolationAtItsSmallestScope) {
   o.stop_at_first_violation = true;
   o.minimise = true;
   o.collect_outcomes = false;
+  o.park_unproductive_waits = true;  // the search as `explore` runs it
   ExhaustiveResult r = explore_exhaustively(s, o);
   ASSERT_TRUE(r.violation.has_value()) << w.recipe;
   EXPECT_EQ(r.violation->verdict.violation, w.kind) << r.violation->verdict.explanation;

@@ -53,6 +53,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["executions"] = r.executions;
   j["equivalence_classes"] = r.executions;
   j["abandoned_as_equivalent"] = r.blocked;
+  j["abandoned_parked"] = r.parked;
   j["bound_hits"] = r.bound_hits;
   j["seeded_draws"] = r.seeded_draws;
   j["distinct_outcomes"] = r.distinct_outcomes;

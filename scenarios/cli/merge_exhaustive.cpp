@@ -23,6 +23,7 @@ constexpr const char* kSameSearch[] = {
 constexpr const char* kSummed[] = {"executions",
                                    "equivalence_classes",
                                    "abandoned_as_equivalent",
+                                   "abandoned_parked",
                                    "bound_hits",
                                    "units",
                                    "units_done",

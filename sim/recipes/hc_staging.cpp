@@ -222,12 +222,14 @@ Task<OpResult> Staging::wait_for_result(Database db, Transaction& tr, Bytes wait
   std::int64_t backoff_us = kPollBackoffStartUs;
   for (int round = 0; round < kMaxRounds; ++round) {
     ErrorCode fulfil_error = ErrorCode::success;
+    bool fulfilled_some = false;  // a fulfilment of this round committed
     for (int batch = 0; batch < kMaxFulfilBatches; ++batch) {
       auto done = co_await fulfil(db, max);
       if (!done.ok()) {
         fulfil_error = done.error();
         break;
       }
+      fulfilled_some = true;
       if (done.value() || !layout_.fulfil_until_short_batch) break;
     }
     if (!ok(fulfil_error) && fulfil_error != ErrorCode::not_committed) {
@@ -247,6 +249,9 @@ Task<OpResult> Staging::wait_for_result(Database db, Transaction& tr, Bytes wait
     ErrorCode e = polled.error();
     if (polled.ok()) {
       if (polled->request_present) {
+        // This round wrote nothing and learnt only that the request waits: the execution is the
+        // one without the round, but for this client's round count and back-off.
+        if (!fulfilled_some && db.env->parks_unproductive_waits()) co_await park(db);
         co_await delay(db, backoff_us);
         backoff_us = std::min(backoff_us * 2, kPollBackoffMaxUs);
         continue;

@@ -75,6 +75,16 @@ std::coroutine_handle<> World::submit(PendingOp& op) {
   return std::noop_coroutine();
 }
 
+void World::park(ClientId client) {
+  CONTEND_ASSERT(parks_unproductive_waits(), "only a world that parks may park a client");
+  CONTEND_ASSERT(client >= 0 && static_cast<std::size_t>(client) < clients_.size(),
+                 "a client the world handed out parks");
+  Client& c = *clients_[static_cast<std::size_t>(client)];
+  CONTEND_ASSERT(c.pending == nullptr && !c.parked, "a client parks once, with no step in flight");
+  c.parked = true;
+  ++parked_clients_;
+}
+
 std::optional<ClientId> World::pick_next() {
   if (strategy_->earliest_first()) {
     while (!queue_.empty()) {
@@ -245,6 +255,7 @@ Digest128::Value World::digest_state(bool history) const {
   for (std::size_t i = 0; i < clients_.size(); ++i) {
     const Client& c = *clients_[i];
     d.add_u64(c.started ? 1 : 0);
+    d.add_u64(c.parked ? 1 : 0);
     d.add_u64(static_cast<std::uint64_t>(thread_of_[i]));
     d.add_u64(c.pending != nullptr ? static_cast<std::uint64_t>(c.pending->kind) + 1 : 0);
     if (c.pending != nullptr) d.add_i64(std::max<std::int64_t>(0, c.due_us - now_us_));

@@ -50,6 +50,9 @@ struct WorldOptions {
   // Exhaustive only: random key suffixes (Environment::random_suffix) are the strategy's choices
   // of where each sorts under its key prefix (suffix_draws.h), not the seed's bytes.
   bool explore_draws = false;
+  // Exhaustive only: a recipe may park a client at a wait that made no progress
+  // (Environment::park); the reduced search sets it, the full search it is checked against not.
+  bool park_unproductive_waits = false;
 };
 
 inline constexpr std::int64_t kExhaustiveStepUs = 1'000;
@@ -139,6 +142,10 @@ class World final : public Environment, private FootprintSink {
   CommitFault commit_fault(ClientId client) override;
   void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
   bool log_reads() const override { return options_.log_transactions || options_.record_attempts; }
+  bool parks_unproductive_waits() const override {
+    return options_.exhaustive && options_.park_unproductive_waits;
+  }
+  void park(ClientId client) override;
 
   // The workload tells the world of each history event it records (its index in the history,
   // whether it invokes an operation or completes one ok), so an exhaustive run's footprints know
@@ -175,6 +182,8 @@ class World final : public Environment, private FootprintSink {
   const std::vector<AttemptRecord>& attempt_records() const { return attempt_records_; }
   const std::vector<CommittedTransaction>& committed_transactions() const { return committed_; }
   std::size_t live_clients() const;
+  // Clients a recipe parked (Environment::park): a run with any is no evidence.
+  int parked_clients() const { return parked_clients_; }
   // A final draw from the scheduling stream: equal across reruns of the same seed, or the run
   // was not deterministic (FoundationDB's "unseed" check).
   std::uint64_t unseed();
@@ -186,6 +195,7 @@ class World final : public Environment, private FootprintSink {
     std::int64_t due_us = 0;
     std::uint64_t sequence = 0;  // submission order, for stable ordering of equal due times
     bool started = false;
+    bool parked = false;
     std::int64_t attempts = 0;
     Rng rng;
     std::int64_t draws = 0;
@@ -236,6 +246,7 @@ class World final : public Environment, private FootprintSink {
   std::int64_t now_us_ = 0;
   std::int64_t steps_ = 0;
   std::int64_t random_draws_ = 0;
+  int parked_clients_ = 0;
   std::uint64_t sequence_ = 0;
   BoundHit bound_hit_ = BoundHit::none;
   bool running_ = false;

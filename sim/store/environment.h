@@ -129,6 +129,14 @@ class Environment {
   }
   virtual ReadFault read_fault(ClientId client) = 0;
   virtual CommitFault commit_fault(ClientId client) = 0;
+  // Whether a recipe may park a client at a wait that made no progress (park(), below): an
+  // exhaustive search does, since it represents each execution with such a round by the same
+  // execution without it. Ordinary runs never park.
+  virtual bool parks_unproductive_waits() const { return false; }
+  // Ends the client's part in the run for good: it is never scheduled again and its operation
+  // never completes; the run is no evidence and the search does not judge it.
+  // REQUIRES: parks_unproductive_waits(), and the client has no PendingOp outstanding.
+  virtual void park(ClientId /*client*/) {}
   // Whether transactions should log every read and its result (for the serializability replay).
   virtual bool log_reads() const { return false; }
   // Told when a transaction attempt ends: at commit (with its outcome) or when a read fails.

@@ -378,6 +378,27 @@ inline DelayOp delay(Database db, std::int64_t us) {
   return DelayOp(db, us);
 }
 
+// Parks the awaiting client for good (Environment::park): it suspends and is never resumed; the
+// world destroys its frame with the others'.
+class ParkOp {
+ public:
+  explicit ParkOp(Database db) : env_(db.env), client_(db.client) {}
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> /*awaiting*/) {
+    env_->park(client_);
+    return std::noop_coroutine();
+  }
+  void await_resume() const { CONTEND_ASSERT(false, "a parked client is never resumed"); }
+
+ private:
+  Environment* env_;
+  ClientId client_;
+};
+inline ParkOp park(Database db) {
+  CONTEND_ASSERT(db.env->parks_unproductive_waits(), "only a world that parks may park a client");
+  return ParkOp(db);
+}
+
 inline Transaction::ReadVersionOp Transaction::get_read_version() {
   return ReadVersionOp(*this);
 }

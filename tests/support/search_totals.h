@@ -25,6 +25,7 @@ inline void expect_same_totals(const ExhaustiveResult& a, const ExhaustiveResult
   EXPECT_EQ(a.exhausted, b.exhausted);
   EXPECT_EQ(a.executions, b.executions);
   EXPECT_EQ(a.blocked, b.blocked);
+  EXPECT_EQ(a.parked, b.parked);
   EXPECT_EQ(a.distinct_outcomes, b.distinct_outcomes);
   EXPECT_EQ(a.verdicts, b.verdicts);
   EXPECT_EQ(a.coverage, b.coverage);
