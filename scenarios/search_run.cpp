@@ -25,13 +25,8 @@ struct Checked {
 
 SeedRun run_unchecked(const Scenario& s, const ExhaustiveOptions& o,
                       std::shared_ptr<Strategy> strategy) {
-  RunControls controls;
+  RunControls controls = search_run_controls(o, std::move(strategy));
   controls.record_attempts = o.observe_attempts;
-  controls.strategy = std::move(strategy);
-  controls.exhaustive = true;
-  controls.summarize = false;
-  controls.explore_draws = o.explore_draws;
-  controls.park_unproductive_waits = o.reduce && o.park_unproductive_waits;
   return run_seed(s, o.seed, std::move(controls));
 }
 

@@ -19,13 +19,7 @@ std::uint64_t bit(int thread) {
 SeedRun probe_run(const Scenario& planned, const ExhaustiveOptions& o,
                   std::vector<SearchNode>& path, std::size_t follow, bool* blocked_out = nullptr) {
   auto run = std::make_shared<DporRun>(&path, follow, dpor_options(o));
-  RunControls controls;
-  controls.strategy = run;
-  controls.exhaustive = true;
-  controls.summarize = false;
-  controls.explore_draws = o.explore_draws;
-  controls.park_unproductive_waits = o.reduce && o.park_unproductive_waits;
-  SeedRun seed_run = run_seed(planned, o.seed, std::move(controls));
+  SeedRun seed_run = run_seed(planned, o.seed, search_run_controls(o, run));
   CONTEND_ASSERT(!run->diverged(), "a probe did not replay the path it followed");
   if (blocked_out != nullptr) *blocked_out = run->blocked();
   return seed_run;
@@ -201,6 +195,16 @@ std::optional<std::vector<Unit>> one_level_deeper(const std::vector<Scenario>& p
 
 bool may_cut_below_root(const ExhaustiveOptions& o) {
   return o.reduce && !o.max_preemptions && o.max_faults == 0;
+}
+
+RunControls search_run_controls(const ExhaustiveOptions& o, std::shared_ptr<Strategy> strategy) {
+  RunControls controls;
+  controls.strategy = std::move(strategy);
+  controls.exhaustive = true;
+  controls.summarize = false;
+  controls.explore_draws = o.explore_draws;
+  controls.park_unproductive_waits = o.reduce && o.park_unproductive_waits;
+  return controls;
 }
 
 DporOptions dpor_options(const ExhaustiveOptions& o) {

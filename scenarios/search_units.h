@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "scenarios/exhaustive.h"
+#include "scenarios/runner.h"
 #include "scenarios/scenario.h"
 #include "sim/runtime/dpor.h"
 
@@ -58,6 +59,10 @@ struct Unit {
 inline constexpr std::size_t kCutDepthMax = 8;
 
 DporOptions dpor_options(const ExhaustiveOptions& options);
+// How a search's runs are run (an exhaustive world driven by `strategy`), the same for the units'
+// runs and the cut's probes, or a probe would not replay what a unit ran.
+RunControls search_run_controls(const ExhaustiveOptions& options,
+                                std::shared_ptr<Strategy> strategy);
 // Whether units may be cut below their root (the reduced search without a preemption bound or a
 // fault budget): sizing cuts too, so without it there is nothing to size.
 bool may_cut_below_root(const ExhaustiveOptions& options);
