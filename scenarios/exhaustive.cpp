@@ -365,23 +365,28 @@ std::string_view reduction_name(const ExhaustiveOptions& o) {
   return o.reduce ? "dpor" : o.cache_states ? "states" : "none";
 }
 
-ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
+std::string refusal(const Scenario& scenario, const ExhaustiveOptions& o) {
   if (scenario.clients > kMaxThreads) {  // each client is a thread of the search's bit sets
-    ExhaustiveResult r;
-    r.error = fmt::format(
+    return fmt::format(
         "{}: clients: the exhaustive search takes at most {} clients, and this scenario has {}",
         scenario.file, kMaxThreads, scenario.clients);
-    return r;
   }
   if (o.max_faults > 0 && seed_faults(scenario, o.seed).explored().empty()) {
-    ExhaustiveResult r;
-    r.error = fmt::format(
+    return fmt::format(
         "{}: a fault budget of {} places nothing, since the scenario enables no fault a search "
         "can place: set one of [faults] not_committed, unknown_result_applied, "
         "unknown_result_not_applied, read_too_old, read_future_version or crash above 0 (each "
         "is then a choice; its value is ignored)",
         scenario.file, o.max_faults);
+  }
+  return {};
+}
+
+ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  if (std::string why = refusal(scenario, o); !why.empty()) {
+    ExhaustiveResult r;
+    r.error = std::move(why);
     return r;
   }
   // The checkpoint file is the asked search's, whichever scope runs.

@@ -176,6 +176,11 @@ std::optional<Plan> searched_plan(const Scenario& scenario, const ExhaustiveOpti
 std::string plans_covered(const Scenario& scenario, const ExhaustiveOptions& options,
                           std::optional<std::int64_t> plan_count);
 
+// Why a search of this scope cannot start (too many clients, a fault budget with no fault to
+// place), or empty. explore_exhaustively refuses the same; callers ask first to say it before
+// anything else.
+std::string refusal(const Scenario& scenario, const ExhaustiveOptions& options);
+
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& options);
 
 // One line: what was proved, or what was covered when a budget ran out.

@@ -296,11 +296,14 @@ TEST(CliExplore, ClientsAndOperationsFlagsSearchTheScopeAFileOfThatScopeDefines)
     EXPECT_EQ(a.at(field), b.at(field)) << field;
 }
 
-// `contend <command>` exits 2 and its output says `message`.
+// `contend <command>` exits 2 and its output says `message`, before any search began: no
+// search's header line.
 void expect_refused_saying(const std::string& command, const std::string& message) {
   CliResult r = run_cli(command);
   EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
   EXPECT_NE(r.output.find(message), std::string::npos) << command << "\n" << r.output;
+  EXPECT_EQ(r.output.find("exhaustive search of"), std::string::npos) << command << "\n"
+                                                                      << r.output;
 }
 
 TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {

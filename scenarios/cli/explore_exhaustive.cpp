@@ -169,6 +169,10 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
                o.deal_from);
     return 2;
   }
+  if (std::string why = refusal(scenario, o); !why.empty()) {
+    fmt::print(stderr, "contend explore: {}\n", why);
+    return 2;
+  }
   // With --json - the JSON is all there is on stdout, for scripts; the words go to stderr.
   std::FILE* text = args.json_path == "-" ? stderr : stdout;
   fmt::print(text,
