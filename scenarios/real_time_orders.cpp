@@ -40,6 +40,11 @@ class StepBits {
     for (std::size_t w = 0; w < words_.size(); ++w)
       words_[w] |= other.words_[w];
   }
+  // Adds the steps of a set held as words_.size() raw words.
+  void add_words(const std::uint64_t* words) {
+    for (std::size_t w = 0; w < words_.size(); ++w)
+      words_[w] |= words[w];
+  }
   bool within(const StepBits& other) const {
     for (std::size_t w = 0; w < words_.size(); ++w) {
       if ((words_[w] & ~other.words_[w]) != 0) return false;
@@ -123,13 +128,53 @@ OperationMasks operation_masks(const model::History& history, const StepLog& log
   return m;
 }
 
-// before[j]: the steps that every schedule of the class runs before step j (the store's
-// dependence; real time is what the schedules differ in).
-std::vector<StepSet> dependence_order(const std::vector<ResolvedStep>& steps) {
+// dependence_order from vector clocks: the steps before step j are, for each thread, its first
+// clock(j)[thread] steps (step j's own excepted). So each row is the union of one prefix set per
+// thread: the prefix sets are built once, a row costs a few words per thread.
+std::vector<StepSet> order_of_clocks(const std::vector<ResolvedStep>& steps,
+                                     const KnownOrder& known) {
   const std::size_t n = steps.size();
-  const ExecutionDependence depends(steps, DependenceRule{});
+  const std::size_t width = known.width;
+  CONTEND_ASSERT(known.positions != nullptr && known.positions->size() == n &&
+                     known.clocks->size() == n * width,
+                 "the known order's clocks are the steps'");
+  const std::size_t words = (n + 63) / 64;
+  // prefixes[t]: rows of `words` words, row p the set of thread t's first p steps.
+  std::vector<std::vector<std::uint64_t>> prefixes(width, std::vector<std::uint64_t>(words, 0));
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto t = static_cast<std::size_t>(steps[i].thread);
+    CONTEND_ASSERT(t < width, "a step's thread outside the known clocks");
+    std::vector<std::uint64_t>& rows = prefixes[t];
+    CONTEND_ASSERT(rows.size() == words * static_cast<std::size_t>((*known.positions)[i]),
+                   "a step's position is one past its thread's steps before it");
+    rows.insert(rows.end(), rows.end() - static_cast<std::ptrdiff_t>(words), rows.end());
+    rows[rows.size() - words + i / 64] |= std::uint64_t{1} << (i % 64);
+  }
   std::vector<StepSet> before;
   before.reserve(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    StepSet& row = before.emplace_back(n);
+    const int* clock = known.clocks->data() + j * width;
+    const auto own = static_cast<std::size_t>(steps[j].thread);
+    for (std::size_t t = 0; t < width; ++t) {
+      const int seen = t == own ? (*known.positions)[j] - 1 : clock[t];
+      CONTEND_ASSERT(seen >= 0 && static_cast<std::size_t>(seen) * words < prefixes[t].size(),
+                     "a clock beyond its thread's steps");
+      row.add_words(prefixes[t].data() + static_cast<std::size_t>(seen) * words);
+    }
+  }
+  return before;
+}
+
+// before[j]: the steps that every schedule of the class runs before step j (the store's
+// dependence; real time is what the schedules differ in), from `known` when it is given.
+std::vector<StepSet> dependence_order(const std::vector<ResolvedStep>& steps,
+                                      const KnownOrder& known) {
+  const std::size_t n = steps.size();
+  std::vector<StepSet> before;
+  before.reserve(n);
+  if (known.clocks != nullptr) return order_of_clocks(steps, known);
+  const ExecutionDependence depends(steps, DependenceRule{});
   for (std::size_t j = 0; j < n; ++j) {
     before.emplace_back(n);
     for (std::size_t i = j; i-- > 0;) {
@@ -399,11 +444,11 @@ std::optional<std::vector<std::size_t>> schedule_with_every_precedence(
 }  // namespace
 
 RealTimeOrders most_ordered_schedules(const std::vector<ResolvedStep>& steps, const StepLog& log,
-                                      const model::History& history) {
+                                      const model::History& history, const KnownOrder& known) {
   CONTEND_ASSERT(steps.size() == log.steps.size(), "every step resolved");
   const std::vector<long> owner = owners(history, log);
   const OperationMasks ops = operation_masks(history, log, owner);
-  const std::vector<StepSet> before = dependence_order(steps);
+  const std::vector<StepSet> before = dependence_order(steps, known);
   if (executed_orders_most(before, ops)) {
     RealTimeOrders only;
     only.orders.emplace_back(steps.size());

@@ -39,10 +39,21 @@ struct RealTimeOrders {
   bool executed_is_most_ordered = false;         // the only order is the executed one's relation
 };
 
+// The steps' dependence order when the caller has it already — the transitive closure of
+// ExecutionDependence with DependenceRule{}, as vector clocks (the reduced search computes them
+// for its races: dpor.h's DporExplorer::clocks): step i comes before step j in every schedule of
+// the class exactly when (*clocks)[j * width + steps[i].thread] >= (*positions)[i]. Without
+// clocks the order is computed here.
+struct KnownOrder {
+  const std::vector<int>* clocks = nullptr;
+  const std::vector<int>* positions = nullptr;  // per step: 1-based, among its thread's steps
+  std::size_t width = 0;                        // entries a step: every thread id is below it
+};
+
 // REQUIRES: `steps` are the log's steps resolved (footprint.h's resolve_step), `history` the
 // run's history, whose events the log's steps name.
 RealTimeOrders most_ordered_schedules(const std::vector<ResolvedStep>& steps, const StepLog& log,
-                                      const model::History& history);
+                                      const model::History& history, const KnownOrder& known = {});
 
 // The history as the schedule `order` (a permutation of the log's steps) records it: the events
 // recorded outside any step (before the first step, and the drain after the last) stay where

@@ -134,12 +134,17 @@ struct ClassVerdict {
 };
 
 ClassVerdict class_verdict(const Scenario& planned, const DporOptions& d,
-                           const std::vector<ResolvedStep>& steps, SeedRun& run,
-                           VerdictCache& cache) {
+                           const DporExplorer& explorer, SeedRun& run, VerdictCache& cache) {
   if (!d.reduce || d.real_time_dependence) return {cache.verdict(planned, run), std::nullopt};
   // The class is the store's true one even when a test breaks the search's rule: what is
-  // reordered must replay to the same store outcomes.
-  const RealTimeOrders orders = most_ordered_schedules(steps, run.step_log, run.history);
+  // reordered must replay to the same store outcomes. With the true rule, the search's own
+  // happens-before is that order (the races needed it anyway).
+  KnownOrder known;
+  if (explorer.orders_steps() && !d.broken_independence && !d.broken_draws) {
+    known = KnownOrder{&explorer.clocks(), &explorer.positions(), explorer.clock_width()};
+  }
+  const RealTimeOrders orders =
+      most_ordered_schedules(explorer.resolved_steps(), run.step_log, run.history, known);
   if (orders.executed_is_most_ordered) return {cache.verdict(planned, run), std::nullopt};
   model::History executed = std::move(run.history);
   std::optional<ClassVerdict> out;
@@ -281,7 +286,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     ++r.executions;
     r.bound_hits += c.run.metrics.bound != BoundHit::none ? 1 : 0;
     r.seeded_draws += c.run.random_draws > 0 ? 1 : 0;
-    const ClassVerdict judged = class_verdict(planned, d, explorer.resolved_steps(), c.run, cache);
+    const ClassVerdict judged = class_verdict(planned, d, explorer, c.run, cache);
     c.verdict = judged.verdict;
     ++r.verdicts[judged.verdict.summary()];
     add_execution_coverage(c.run, planned.clients, r.coverage);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@
 
 #include "scenarios/exhaustive.h"
 #include "scenarios/expectation.h"
+#include "scenarios/real_time_orders.h"
 #include "scenarios/runner.h"
 #include "scenarios/search_checkpoint.h"
 #include "sim/runtime/dpor.h"
@@ -249,25 +251,69 @@ struct ClassCount {
   std::size_t classes = 0;
 };
 
-// The reduced search of the seed's plan in one explorer, and the distinct happens-before orders
-// of the executions it judged.
-ClassCount count_classes(const Scenario& s) {
+// The reduced search of the seed's plan in one explorer: `judge` sees each execution it judged
+// (not abandoned), with the explorer as that run left it.
+void for_each_judged(const Scenario& s,
+                     const std::function<void(const DporExplorer&, const SeedRun&)>& judge) {
   DporOptions d;
   DporExplorer explorer(d);
-  std::set<std::string> signatures;
-  ClassCount out;
+  std::int64_t executions = 0;
   while (std::shared_ptr<DporRun> run = explorer.begin()) {
     SeedRun r = run_seed(s, 1, RunControls{false, false, run, true, false});
     const bool complete = r.metrics.bound == BoundHit::none;
     explorer.finish(*run, r.step_log, complete);
     if (explorer.last_blocked()) continue;
-    ++out.executions;
-    signatures.insert(happens_before_signature(explorer.resolved_steps()));
-    if (out.executions > 1'000'000) break;
+    judge(explorer, r);
+    if (++executions > 1'000'000) break;
   }
   EXPECT_TRUE(explorer.exhausted());
+}
+
+// The distinct happens-before orders of the executions the reduced search judged.
+ClassCount count_classes(const Scenario& s) {
+  std::set<std::string> signatures;
+  ClassCount out;
+  for_each_judged(s, [&](const DporExplorer& explorer, const SeedRun&) {
+    ++out.executions;
+    signatures.insert(happens_before_signature(explorer.resolved_steps()));
+  });
   out.classes = signatures.size();
   return out;
+}
+
+TEST(Reduction, ItsClocksAreTheOrderTheRealTimeCheckComputes) {
+  // The class verdict takes the search's vector clocks for the steps' dependence order instead
+  // of computing it again: both must give the same most ordered schedules, execution by
+  // execution (among them classes whose executed schedule is not the most ordered one).
+  using model::OpFunction;
+  const PlannedOperation enqueue{OpFunction::enqueue, std::nullopt};
+  const PlannedOperation dequeue{OpFunction::dequeue, std::nullopt};
+  const std::vector<std::pair<std::string, Plan>> cases = {
+      {"queue", {{enqueue, dequeue}, {dequeue, enqueue}, {dequeue}}},
+      {"hc-queue", {{dequeue}, {enqueue, dequeue}, {dequeue}}},
+  };
+  for (const auto& [recipe, plan] : cases) {
+    Scenario s = scope(recipe, static_cast<int>(plan.size()), 2);
+    s.plan = plan;
+    s.drain = true;
+    std::int64_t executions = 0;
+    std::int64_t reordered = 0;
+    for_each_judged(s, [&](const DporExplorer& explorer, const SeedRun& r) {
+      ASSERT_TRUE(explorer.orders_steps());
+      const KnownOrder known{&explorer.clocks(), &explorer.positions(), explorer.clock_width()};
+      const RealTimeOrders computed =
+          most_ordered_schedules(explorer.resolved_steps(), r.step_log, r.history);
+      const RealTimeOrders given =
+          most_ordered_schedules(explorer.resolved_steps(), r.step_log, r.history, known);
+      ASSERT_EQ(given.orders, computed.orders) << recipe << ", execution " << executions + 1;
+      ASSERT_EQ(given.executed_is_most_ordered, computed.executed_is_most_ordered);
+      ++executions;
+      reordered += computed.executed_is_most_ordered ? 0 : 1;
+    });
+    EXPECT_GT(executions, 10) << recipe;
+    EXPECT_GT(reordered, 0) << recipe << ": no class whose executed schedule is not the most "
+                            << "ordered one, so the comparison tested little";
+  }
 }
 
 TEST(Reduction, ExploresAboutOneExecutionPerClass) {

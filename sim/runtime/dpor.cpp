@@ -280,6 +280,7 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
   } else {
     ++executions_;
   }
+  ordered_steps_ = 0;
   if (options_.reduce) add_races(steps, node_of);
 }
 
@@ -344,9 +345,12 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
     threads = std::max(threads, steps[k].thread + 1);
   const auto t_count = static_cast<std::size_t>(threads);
   // pos[k]: 1-based position of step k among its thread's steps; clock[k]: vector clock.
-  std::vector<int> pos(n);
+  std::vector<int>& pos = positions_;
+  pos.assign(n, 0);
   // One row of t_count entries per step, in one buffer kept across executions.
   clocks_.assign(n * t_count, 0);
+  clock_width_ = t_count;
+  ordered_steps_ = n;
   auto clock = [this, t_count](std::size_t step) { return clocks_.data() + step * t_count; };
   std::vector<int> count(t_count, 0);
   std::vector<long> last_of_thread(t_count, -1);

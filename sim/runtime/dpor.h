@@ -178,6 +178,19 @@ class DporExplorer {
   bool last_blocked() const { return last_blocked_; }
   // The last finished run's steps, resolved (its attempts' reads final when it completed).
   const std::vector<ResolvedStep>& resolved_steps() const { return resolved_; }
+  // Whether the last finished run's happens-before order (add_races' vector clocks: the
+  // transitive closure of its dependent pairs, footprint.h's ExecutionDependence) covers its
+  // steps: with the reduction, for a run not abandoned on its way.
+  bool orders_steps() const {
+    return options_.reduce && ordered_steps_ == resolved_.size() && !resolved_.empty();
+  }
+  // The last finished run's vector clocks (clock_width() entries a step: for each thread, how
+  // many of its steps come before this one in every schedule of the class, its own included) and
+  // each step's 1-based position among its thread's steps: step a comes before step b exactly
+  // when clocks()[b * clock_width() + thread of a] >= positions()[a]. REQUIRES: orders_steps().
+  const std::vector<int>& clocks() const { return clocks_; }
+  const std::vector<int>& positions() const { return positions_; }
+  std::size_t clock_width() const { return clock_width_; }
   // Starts from a given prefix instead of the root (a shard's subtree, a unit).
   void start_from(std::vector<SearchNode> nodes, std::size_t fixed_depth);
   // REQUIRES: at least one execution finished, and begin() not called since.
@@ -204,7 +217,12 @@ class DporExplorer {
   std::int64_t executions_ = 0;
   std::int64_t blocked_ = 0;
   std::vector<ResolvedStep> resolved_;
-  std::vector<int> clocks_;      // add_races' vector clocks, kept to spare an allocation per run
+  // add_races' vector clocks (clock_width_ entries a step) and each step's 1-based position
+  // among its thread's steps, for the last run's first ordered_steps_ steps.
+  std::vector<int> clocks_;
+  std::vector<int> positions_;
+  std::size_t clock_width_ = 0;
+  std::size_t ordered_steps_ = 0;
   std::vector<int> first_in_v_;  // add_races' per-race buffer, likewise
 };
 

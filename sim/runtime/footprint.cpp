@@ -51,6 +51,14 @@ bool draw_groups_meet(const std::vector<std::uint64_t>& a, const std::vector<std
 
 }  // namespace
 
+void add_read(AttemptFootprint& attempt, KeyRangeRef range) {
+  if (range.empty()) return;
+  for (const KeyRange& r : attempt.reads) {
+    if (compare_bytes(r.begin, range.begin) <= 0 && compare_bytes(range.end, r.end) <= 0) return;
+  }
+  attempt.reads.push_back(copy_of(range));
+}
+
 void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog& log,
                        bool final_reads) {
   r.thread = step.thread;

@@ -53,10 +53,18 @@
 namespace contend {
 
 struct AttemptFootprint {
-  std::vector<KeyRange> reads;     // every range whose values the attempt's reads depended on
+  // Every range whose values the attempt's reads depended on: their union is what counts (a
+  // range within one already held is not added again: add_read).
+  std::vector<KeyRange> reads;
   bool version_sensitive = false;  // it writes a versionstamp
   bool ended = false;              // committed, failed or abandoned: no more reads will come
 };
+
+// Adds `range` to an attempt's reads unless it is empty or within a range they hold: only the
+// union of the reads is ever asked about (whether a write meets it), and the dependence test is
+// a loop over them, so a fulfilment that reads two whole ranges and then keys inside them keeps
+// two ranges, not one per key.
+void add_read(AttemptFootprint& attempt, KeyRangeRef range);
 
 // An explored suffix draw that had a choice: under which key prefix, among how many places, which.
 struct DrawPlaced {

@@ -275,7 +275,7 @@ void World::on_read_version(const Transaction& tr) {
 
 void World::on_database_read(const Transaction& tr, KeyRangeRef asked, KeyRangeRef decided) {
   if (!recording()) return;
-  step_log_.attempts[tr.id()].reads.push_back(copy_of(record_decided_ ? decided : asked));
+  add_read(step_log_.attempts[tr.id()], record_decided_ ? decided : asked);
 }
 
 void World::on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) {
@@ -287,7 +287,8 @@ void World::on_commit_resolved(const Transaction& tr, bool applied, bool conflic
   step.checked = copy_of(tr.read_conflict_ranges());
   (applied ? step.written : step.refused_writes) = copy_of(tr.write_conflict_ranges());
   AttemptFootprint& attempt = step_log_.attempts[tr.id()];
-  attempt.reads.insert(attempt.reads.end(), step.checked.begin(), step.checked.end());
+  for (const KeyRange& r : step.checked)
+    add_read(attempt, r);
   for (const MutationRef& m : tr.mutations()) {
     if (m.type == MutationType::set_versionstamped_key ||
         m.type == MutationType::set_versionstamped_value) {
