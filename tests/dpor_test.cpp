@@ -292,7 +292,8 @@ TEST(Reduction, ItsClocksAreTheOrderTheRealTimeCheckComputes) {
       {"queue", {{enqueue, dequeue}, {dequeue, enqueue}, {dequeue}}},
       {"hc-queue", {{dequeue}, {enqueue, dequeue}, {dequeue}}},
   };
-  for (const auto& [recipe, plan] : cases) {
+  for (const auto& [recipe_name, plan] : cases) {
+    const std::string recipe = recipe_name;  // a lambda captures a variable, not a binding
     Scenario s = scope(recipe, static_cast<int>(plan.size()), 2);
     s.plan = plan;
     s.drain = true;
