@@ -218,12 +218,13 @@ class DporExplorer {
   std::int64_t blocked_ = 0;
   std::vector<ResolvedStep> resolved_;
   // add_races' vector clocks (clock_width_ entries a step) and each step's 1-based position
-  // among its thread's steps, for the last run's first ordered_steps_ steps.
+  // among its thread's steps, for the last run's first ordered_steps_ steps. Like first_in_v_,
+  // kept across runs to spare allocations.
   std::vector<int> clocks_;
   std::vector<int> positions_;
   std::size_t clock_width_ = 0;
   std::size_t ordered_steps_ = 0;
-  std::vector<int> first_in_v_;  // add_races' per-race buffer, likewise
+  std::vector<int> first_in_v_;  // add_races' per-race buffer
 };
 
 }  // namespace contend
