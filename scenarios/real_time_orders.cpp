@@ -170,10 +170,10 @@ std::vector<StepSet> order_of_clocks(const std::vector<ResolvedStep>& steps,
 // dependence; real time is what the schedules differ in), from `known` when it is given.
 std::vector<StepSet> dependence_order(const std::vector<ResolvedStep>& steps,
                                       const KnownOrder& known) {
+  if (known.clocks != nullptr) return order_of_clocks(steps, known);
   const std::size_t n = steps.size();
   std::vector<StepSet> before;
   before.reserve(n);
-  if (known.clocks != nullptr) return order_of_clocks(steps, known);
   const ExecutionDependence depends(steps, DependenceRule{});
   for (std::size_t j = 0; j < n; ++j) {
     before.emplace_back(n);

@@ -147,15 +147,15 @@ class World final : public Environment, private FootprintSink {
   }
   void park(ClientId client) override;
 
+  // Whether the next note_operation_event reads its `event` digest: a world whose strategy caches
+  // states, in a step of its main phase. (The reduced search's millions of runs skip digesting.)
+  bool digests_events() const { return recording() && digesting(); }
   // The workload tells the world of each history event it records (its index in the history,
   // whether it invokes an operation or completes one ok), so an exhaustive run's footprints know
   // which step each event belongs to and which steps the real-time order depends on.
   // `event` digests the event as the history holds it (what a state digest needs of it: whatever
   // the history check and the outcome read, save its time, which the world adds as "the same as
   // the event before or not"); it is read only when digests_events() (zero otherwise).
-  // Whether the next note_operation_event reads its `event` digest: a world whose strategy caches
-  // states, in a step of its main phase. (The reduced search's millions of runs skip digesting.)
-  bool digests_events() const { return recording() && digesting(); }
   void note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok,
                             const Digest128::Value& event);
   // Exhaustive worlds whose strategy caches states: a digest of everything the rest of the run
