@@ -322,21 +322,6 @@ std::size_t DporExplorer::first_step_asleep(const std::vector<ResolvedStep>& ste
   return steps.size();
 }
 
-// ExecutionDependence leaves out a refused commit's dependence on the conflicting commits after
-// its first one, so no race reverses it with those; the refused commit must still be tried
-// before all of them, where it may apply. Sleep sets see to it (the commits explored at the
-// first's node sleep until the refused commit runs), and as a guard its thread is also tried at
-// the first's node: when the commit is that thread's next step there, it runs before them all.
-void DporExplorer::try_refusal_first(const std::vector<ResolvedStep>& steps,
-                                     const std::vector<std::size_t>& node_of,
-                                     const ExecutionDependence& depends, std::size_t refused) {
-  const long first = depends.first_conflict(refused);
-  if (first < 0) return;
-  SearchNode& e = nodes_[node_of[static_cast<std::size_t>(first)]];
-  const int thread = steps[refused].thread;
-  e.backtrack |= has(e.enabled, thread) ? bit(thread) : e.enabled;
-}
-
 void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
                              const std::vector<std::size_t>& node_of) {
   const std::size_t n = node_of.size();  // the run's first n steps (the rest was dropped)
@@ -431,7 +416,6 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
             has(initials, steps[j].thread) ? bit(steps[j].thread) : bit(lowest(initials));
       }
     }
-    try_refusal_first(steps, node_of, depends, j);
   }
 }
 

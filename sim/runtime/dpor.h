@@ -203,9 +203,6 @@ class DporExplorer {
   std::size_t first_step_asleep(const std::vector<ResolvedStep>& steps,
                                 const std::vector<std::size_t>& node_of);
   void add_races(const std::vector<ResolvedStep>& steps, const std::vector<std::size_t>& node_of);
-  void try_refusal_first(const std::vector<ResolvedStep>& steps,
-                         const std::vector<std::size_t>& node_of,
-                         const ExecutionDependence& depends, std::size_t refused);
   DporOptions options_;
   std::shared_ptr<StateCache> states_;
   std::vector<SearchNode> nodes_;
