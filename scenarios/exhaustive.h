@@ -68,6 +68,8 @@ struct ExhaustiveOptions {
   bool broken_independence = false;      // tests only
   bool broken_reads_as_decided = false;  // tests only: DporOptions::broken_reads_as_decided
   bool broken_draws = false;             // tests only: DporOptions::broken_draws
+  bool check_reuse = false;              // tests only: DporOptions::check_reuse
+  bool broken_reuse = false;             // tests only: DporOptions::broken_reuse
   // Tests only: explore the real-time order of operations by scheduling (footprint.h) instead
   // of judging each execution by its class's most ordered schedules (real_time_orders.h).
   bool real_time_by_schedule = false;

@@ -217,6 +217,8 @@ DporOptions dpor_options(const ExhaustiveOptions& o) {
   d.broken_independence = o.broken_independence;
   d.broken_reads_as_decided = o.broken_reads_as_decided;
   d.broken_draws = o.broken_draws;
+  d.check_reuse = o.check_reuse;
+  d.broken_reuse = o.broken_reuse;
   d.real_time_dependence = o.real_time_by_schedule;
   return d;
 }

@@ -216,6 +216,23 @@ TEST(Reduction, TheSeedPlanOfQueueThreeByTwoNeedsFarFewerExecutionsThanTheFullSe
   EXPECT_LE(reduced.executions * 50, 716'130);
 }
 
+// Each run keeps from the last one the steps before the one its path changed (dpor.h). A fetch
+// whose attempt was still open there may read differently now (here a read the path now fails
+// with transaction_too_old ends it sooner): kept all the same, the check that computes the kept
+// steps afresh (on in every soundness test) stops the search.
+TEST(ReuseDeathTest, AFetchKeptWhileItsAttemptWasOpenFailsTheCheck) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  Scenario s = scope("hc-queue", 2, 2);
+  s.faults.read_too_old = 0.1;
+  ExhaustiveOptions checked = options(true, false, 1);
+  ASSERT_TRUE(checked.check_reuse);
+  EXPECT_TRUE(explore_exhaustively(s, checked).exhausted);
+  ExhaustiveOptions broken = checked;
+  broken.broken_reuse = true;
+  EXPECT_DEATH(explore_exhaustively(s, broken),
+               "a step kept from the last run resolves differently");
+}
+
 // An execution's happens-before order as a string: for each step (thread, position in the
 // thread), the steps of each thread before it. Executions of one class give the same string.
 std::string happens_before_signature(const std::vector<ResolvedStep>& steps) {

@@ -247,11 +247,13 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
   }
   CONTEND_ASSERT(node_of.size() == log.steps.size(), "every step has one scheduling node");
   // Resized, not cleared: each step resolves into the storage the last run's step at its index
-  // left, so the ranges are copied without allocating once the buffers have grown.
+  // left, so the ranges are copied without allocating once the buffers have grown. The steps
+  // this run shares with the last one are not resolved again (unchanged_steps).
+  const std::size_t unchanged = unchanged_steps(log, node_of, complete);
   std::vector<ResolvedStep>& steps = resolved_;
   steps.resize(log.steps.size());
   for (std::size_t k = 0; k < log.steps.size(); ++k) {
-    resolve_step_into(steps[k], log.steps[k], log, complete);
+    if (k >= unchanged) resolve_step_into(steps[k], log.steps[k], log, complete);
     // A step whose node and fault nodes all lie before the node this execution changed ran
     // exactly as before: its footprint is recorded already.
     const std::size_t next_node = k + 1 < node_of.size() ? node_of[k + 1] : nodes_.size();
@@ -280,8 +282,64 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
   } else {
     ++executions_;
   }
-  ordered_steps_ = 0;
-  if (options_.reduce) add_races(steps, node_of);
+  last_run_steps_ = log.steps.size();
+  if (!options_.reduce) return;
+  const std::size_t ordered_before = ordered_steps_;
+  add_races(steps, node_of, std::min(unchanged, ordered_before));
+  if (options_.check_reuse) check_reused(log, complete, unchanged);
+}
+
+// The steps before the first one the path changed ran exactly as in the last run (the world is
+// deterministic), and each resolves as it did then unless it takes a read version for an attempt
+// that was still open when the changed step ran: its reads may differ now (a read failed, the
+// run ended first), so such a fetch is resolved again and compared. The steps before the first
+// that resolves differently keep the last run's resolution, vector clocks and races: the races'
+// backtrack points were added then, and adding them again would change nothing.
+std::size_t DporExplorer::unchanged_steps(const StepLog& log,
+                                          const std::vector<std::size_t>& node_of, bool complete) {
+  if (follow_ == 0 || last_run_steps_ == 0) return 0;
+  // The changed node is a scheduling node (its step is the first to differ) or a fault or draw
+  // choice inside the step of the scheduling node before it.
+  const auto first_at_or_after = static_cast<std::size_t>(
+      std::lower_bound(node_of.begin(), node_of.end(), follow_ - 1) - node_of.begin());
+  const bool changed_schedules = nodes_[follow_ - 1].schedules();
+  if (!changed_schedules && first_at_or_after == 0) return 0;
+  const std::size_t changed = changed_schedules ? first_at_or_after : first_at_or_after - 1;
+  const std::size_t bound = std::min({changed, last_run_steps_, log.steps.size()});
+  for (std::size_t k = 0; k < bound; ++k) {
+    const std::uint64_t attempt = log.steps[k].snapshot_attempt;
+    if (attempt == 0 || options_.broken_reuse) continue;
+    auto it = log.attempts.find(attempt);
+    CONTEND_ASSERT(it != log.attempts.end(), "a read version was taken for an unknown attempt");
+    if (it->second.ended && it->second.ended_in_step < changed) continue;
+    resolve_step_into(reresolved_, log.steps[k], log, complete);
+    if (!(reresolved_ == resolved_[k])) return k;
+  }
+  return bound;
+}
+
+// Tests only: what unchanged_steps spared is what computing it afresh gives.
+void DporExplorer::check_reused(const StepLog& log, bool complete, std::size_t unchanged) {
+  for (std::size_t k = 0; k < unchanged; ++k) {
+    CONTEND_ASSERT(resolved_[k] == resolve_step(log.steps[k], log, complete),
+                   "a step kept from the last run resolves differently now");
+  }
+  const std::vector<int> clocks = clocks_;
+  const std::vector<int> positions = positions_;
+  std::vector<std::uint64_t> backtrack;
+  for (const SearchNode& n : nodes_)
+    backtrack.push_back(n.backtrack);
+  std::vector<std::size_t> node_of;
+  for (std::size_t i = 0; i < nodes_.size() && node_of.size() < ordered_steps_; ++i) {
+    if (nodes_[i].schedules()) node_of.push_back(i);
+  }
+  add_races(resolved_, node_of, 0);
+  CONTEND_ASSERT(clocks == clocks_ && positions == positions_,
+                 "vector clocks kept from the last run differ from those computed afresh");
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    CONTEND_ASSERT(nodes_[i].backtrack == backtrack[i],
+                   "a race of the steps kept from the last run adds a backtrack point");
+  }
 }
 
 // A node made by this run judged its sleep set with the step before it in flight: a read version
@@ -323,29 +381,39 @@ std::size_t DporExplorer::first_step_asleep(const std::vector<ResolvedStep>& ste
 }
 
 void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
-                             const std::vector<std::size_t>& node_of) {
+                             const std::vector<std::size_t>& node_of, std::size_t kept) {
   const std::size_t n = node_of.size();  // the run's first n steps (the rest was dropped)
   int threads = 0;
   for (std::size_t k = 0; k < n; ++k)
     threads = std::max(threads, steps[k].thread + 1);
   const auto t_count = static_cast<std::size_t>(threads);
-  // pos[k]: 1-based position of step k among its thread's steps; clock[k]: vector clock.
+  if (t_count != clock_width_) kept = 0;  // the rows are laid out for another width
+  kept = std::min(kept, n);
+  // pos[k]: 1-based position of step k among its thread's steps; clock[k]: vector clock. Both
+  // in buffers kept across executions, one row of t_count entries per step; the first `kept`
+  // steps' entries are the last run's.
   std::vector<int>& pos = positions_;
-  pos.assign(n, 0);
-  // One row of t_count entries per step, in one buffer kept across executions.
-  clocks_.assign(n * t_count, 0);
+  pos.resize(n);
+  std::fill(pos.begin() + static_cast<std::ptrdiff_t>(kept), pos.end(), 0);
+  clocks_.resize(n * t_count);
+  std::fill(clocks_.begin() + static_cast<std::ptrdiff_t>(kept * t_count), clocks_.end(), 0);
   clock_width_ = t_count;
   ordered_steps_ = n;
   auto clock = [this, t_count](std::size_t step) { return clocks_.data() + step * t_count; };
   std::vector<int> count(t_count, 0);
   std::vector<long> last_of_thread(t_count, -1);
+  for (std::size_t k = 0; k < kept; ++k) {
+    const auto t = static_cast<std::size_t>(steps[k].thread);
+    ++count[t];
+    last_of_thread[t] = static_cast<long>(k);
+  }
   std::vector<long> dep_last(t_count);
   std::vector<std::size_t> in_v;
   const ExecutionDependence depends(steps, options_.rule());
   auto hb = [&](std::size_t a, std::size_t b) {  // step a happens before step b
     return clock(b)[static_cast<std::size_t>(steps[a].thread)] >= pos[a];
   };
-  for (std::size_t j = 0; j < n; ++j) {
+  for (std::size_t j = kept; j < n; ++j) {
     const auto tj = static_cast<std::size_t>(steps[j].thread);
     pos[j] = ++count[tj];
     std::fill(dep_last.begin(), dep_last.end(), -1);

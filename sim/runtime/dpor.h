@@ -22,6 +22,10 @@
 // are chosen.
 // Dependence is footprint.h's, computed on the concrete execution. Without `reduce` every ready
 // thread is tried at every node: the full search over exactly the same choices, for cross-checks.
+// A run follows the last run's path up to the node advance() changed, so the steps before that
+// node ran as they did then: finish() keeps their resolved footprints, vector clocks and races
+// from the last run (a fetch whose attempt was still open there is resolved again and compared)
+// and computes only the rest.
 //
 // State caching (`cache_states`, the full search only): before each new scheduling node the run
 // hands the world's state (World::state_digest: the store, every operation event so far, what
@@ -65,6 +69,12 @@ struct DporOptions {
   bool broken_independence = false;  // tests only: a wrong dependence relation
   bool broken_reads_as_decided = false;  // tests only: reads judged by the keys that decided them
   bool broken_draws = false;             // tests only: DependenceRule::broken_draws
+  // Tests only: after each run, compute afresh what was kept from the last run (the resolved
+  // steps, vector clocks and races before the step the path changed) and assert it is equal.
+  bool check_reuse = false;
+  // Tests only: keep a fetch whose attempt was still open where the path changed without
+  // resolving it again to compare (what check_reuse must catch).
+  bool broken_reuse = false;
   // Invocations and completions depend on each other (footprint.h): the real-time order is
   // explored by scheduling. Off, the caller checks each execution's most ordered schedules.
   bool real_time_dependence = false;
@@ -202,7 +212,13 @@ class DporExplorer {
   bool advance();
   std::size_t first_step_asleep(const std::vector<ResolvedStep>& steps,
                                 const std::vector<std::size_t>& node_of);
-  void add_races(const std::vector<ResolvedStep>& steps, const std::vector<std::size_t>& node_of);
+  std::size_t unchanged_steps(const StepLog& log, const std::vector<std::size_t>& node_of,
+                              bool complete);
+  // Adds the races of the first node_of.size() steps, keeping the first `kept` steps' clocks
+  // (and their races, added before) from the last run.
+  void add_races(const std::vector<ResolvedStep>& steps, const std::vector<std::size_t>& node_of,
+                 std::size_t kept);
+  void check_reused(const StepLog& log, bool complete, std::size_t unchanged);
   DporOptions options_;
   std::shared_ptr<StateCache> states_;
   std::vector<SearchNode> nodes_;
@@ -221,7 +237,9 @@ class DporExplorer {
   std::vector<int> positions_;
   std::size_t clock_width_ = 0;
   std::size_t ordered_steps_ = 0;
-  std::vector<int> first_in_v_;  // add_races' per-race buffer
+  std::size_t last_run_steps_ = 0;  // the last finished run's steps, all in resolved_
+  ResolvedStep reresolved_;         // unchanged_steps' buffer
+  std::vector<int> first_in_v_;     // add_races' per-race buffer
 };
 
 }  // namespace contend

@@ -58,6 +58,7 @@ struct AttemptFootprint {
   std::vector<KeyRange> reads;
   bool version_sensitive = false;  // it writes a versionstamp
   bool ended = false;              // committed, failed or abandoned: no more reads will come
+  std::size_t ended_in_step = 0;   // when ended: the index of the step it ended in
 };
 
 // Adds `range` to an attempt's reads unless it is empty or within a range they hold: only the
@@ -116,6 +117,7 @@ struct ResolvedStep {
   bool completes = false;
   bool invokes = false;
   std::vector<std::uint64_t> draw_groups;  // groups it drew suffixes under (kAnyGroup: any)
+  friend bool operator==(const ResolvedStep&, const ResolvedStep&) = default;
 };
 
 // In draw_groups: a step that may draw under any key prefix.

@@ -364,7 +364,12 @@ CommitFault World::commit_fault(ClientId client) {
 }
 
 void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
-  if (recording()) step_log_.attempts[tr.id()].ended = true;
+  if (recording()) {
+    CONTEND_ASSERT(!step_log_.steps.empty(), "an attempt ends inside a step");
+    AttemptFootprint& attempt = step_log_.attempts[tr.id()];
+    attempt.ended = true;
+    attempt.ended_in_step = step_log_.steps.size() - 1;
+  }
   ++stats_.attempts;
   ++clients_[static_cast<std::size_t>(tr.client())]->attempts;
   switch (outcome) {

@@ -48,6 +48,9 @@ inline ExhaustiveOptions soundness_options(bool reduce, bool all_plans, int faul
   // Parking), by the outcomes a user sees.
   o.park_unproductive_waits = false;
   o.max_executions = 3'000'000;
+  // Each run keeps the steps it shares with the last one from it (dpor.h); here every run also
+  // computes them afresh and asserts they are equal.
+  o.check_reuse = true;
   return o;
 }
 
