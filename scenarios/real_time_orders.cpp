@@ -190,27 +190,14 @@ std::vector<StepSet> dependence_order(const std::vector<ResolvedStep>& steps,
 
 // Whether no schedule of the class orders an operation pair the executed one leaves concurrent:
 // every invocation that ran before another client's completion must precede it. Then every
-// schedule's relation is contained in the executed one's.
-bool executed_orders_most(const std::vector<StepSet>& before, const OperationMasks& ops) {
-  for (std::size_t c = 0; c < before.size(); ++c) {
+// schedule's relation is contained in the executed one's. `before(i, c)`: whether step i comes
+// before step c (i < c) in every schedule of the class.
+template <class Before>
+bool executed_orders_most(std::size_t steps, const OperationMasks& ops, Before before) {
+  for (std::size_t c = 0; c < steps; ++c) {
     if (ops.completes[c] == 0) continue;
     for (std::size_t i = 0; i < c; ++i) {
-      if (ops.invokes[i] != 0 && !before[c].has(i)) return false;
-    }
-  }
-  return true;
-}
-
-// executed_orders_most asked of the search's vector clocks, with no row built: step i (of another
-// thread) comes before step c in every schedule of the class when c's clock counts i's position.
-bool clocks_order_most(const std::vector<ResolvedStep>& steps, const KnownOrder& known,
-                       const OperationMasks& ops) {
-  for (std::size_t c = 0; c < steps.size(); ++c) {
-    if (ops.completes[c] == 0) continue;
-    const int* clock = known.clocks->data() + c * known.width;
-    for (std::size_t i = 0; i < c; ++i) {
-      if (ops.invokes[i] == 0 || steps[i].thread == steps[c].thread) continue;
-      if (clock[static_cast<std::size_t>(steps[i].thread)] < (*known.positions)[i]) return false;
+      if (ops.invokes[i] != 0 && !before(i, c)) return false;
     }
   }
   return true;
@@ -471,9 +458,21 @@ RealTimeOrders most_ordered_schedules(const std::vector<ResolvedStep>& steps, co
     only.executed_is_most_ordered = true;
     return only;
   };
-  if (known.clocks != nullptr && clocks_order_most(steps, known, ops)) return executed_only();
+  // Asked of the search's vector clocks first, with no row built: step i comes before step c
+  // when it is c's thread's, or c's clock counts i's position.
+  auto clocks_order = [&steps, &known](std::size_t i, std::size_t c) {
+    const auto t = static_cast<std::size_t>(steps[i].thread);
+    return steps[i].thread == steps[c].thread ||
+           (*known.clocks)[c * known.width + t] >= (*known.positions)[i];
+  };
+  if (known.clocks != nullptr && executed_orders_most(steps.size(), ops, clocks_order)) {
+    return executed_only();
+  }
   const std::vector<StepSet> before = dependence_order(steps, known);
-  if (executed_orders_most(before, ops)) return executed_only();
+  if (executed_orders_most(steps.size(), ops,
+                           [&before](std::size_t i, std::size_t c) { return before[c].has(i); })) {
+    return executed_only();
+  }
   const Relation executed = relation_of_executed(ops);
   const Relation possible = every_possible_precedence(before, ops);
   if (std::optional<std::vector<std::size_t>> order =

@@ -284,9 +284,8 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
   }
   last_run_steps_ = log.steps.size();
   if (!options_.reduce) return;
-  const std::size_t ordered_before = ordered_steps_;
-  add_races(steps, node_of, std::min(unchanged, ordered_before));
-  if (options_.check_reuse) check_reused(log, complete, unchanged);
+  add_races(steps, node_of, std::min(unchanged, ordered_steps_));
+  if (options_.check_reuse) check_reused(log, complete, unchanged, node_of);
 }
 
 // The steps before the first one the path changed ran exactly as in the last run (the world is
@@ -319,7 +318,8 @@ std::size_t DporExplorer::unchanged_steps(const StepLog& log,
 }
 
 // Tests only: what unchanged_steps spared is what computing it afresh gives.
-void DporExplorer::check_reused(const StepLog& log, bool complete, std::size_t unchanged) {
+void DporExplorer::check_reused(const StepLog& log, bool complete, std::size_t unchanged,
+                                const std::vector<std::size_t>& node_of) {
   for (std::size_t k = 0; k < unchanged; ++k) {
     CONTEND_ASSERT(resolved_[k] == resolve_step(log.steps[k], log, complete),
                    "a step kept from the last run resolves differently now");
@@ -329,10 +329,6 @@ void DporExplorer::check_reused(const StepLog& log, bool complete, std::size_t u
   std::vector<std::uint64_t> backtrack;
   for (const SearchNode& n : nodes_)
     backtrack.push_back(n.backtrack);
-  std::vector<std::size_t> node_of;
-  for (std::size_t i = 0; i < nodes_.size() && node_of.size() < ordered_steps_; ++i) {
-    if (nodes_[i].schedules()) node_of.push_back(i);
-  }
   add_races(resolved_, node_of, 0);
   CONTEND_ASSERT(clocks == clocks_ && positions == positions_,
                  "vector clocks kept from the last run differ from those computed afresh");

@@ -218,7 +218,8 @@ class DporExplorer {
   // (and their races, added before) from the last run.
   void add_races(const std::vector<ResolvedStep>& steps, const std::vector<std::size_t>& node_of,
                  std::size_t kept);
-  void check_reused(const StepLog& log, bool complete, std::size_t unchanged);
+  void check_reused(const StepLog& log, bool complete, std::size_t unchanged,
+                    const std::vector<std::size_t>& node_of);
   DporOptions options_;
   std::shared_ptr<StateCache> states_;
   std::vector<SearchNode> nodes_;
