@@ -46,7 +46,8 @@ set(CONTEND_PUBLIC_HEADERS
     sim/store/mutation.h sim/store/retry.h sim/store/slot_vector.h sim/store/store.h
     sim/store/transaction.h sim/store/invariant.h
     sim/runtime/faults.h sim/runtime/latency.h sim/runtime/rng.h sim/runtime/strategy.h
-    sim/runtime/footprint.h sim/runtime/suffix_draws.h sim/runtime/task.h sim/runtime/world.h
+    sim/runtime/footprint.h sim/runtime/range_set.h sim/runtime/suffix_draws.h sim/runtime/task.h
+    sim/runtime/world.h
     sim/recipes/keys.h sim/recipes/recipe.h
     scenarios/batch.h scenarios/expectation.h scenarios/runner.h scenarios/scenario.h
     scenarios/seed_range.h scenarios/testing/contend_testing.h)

@@ -21,7 +21,7 @@ std::string digest_of(const std::string& text) {
   return fmt::format("{:016x}", h);
 }
 
-json ranges_to_json(const std::vector<KeyRange>& ranges) {
+json ranges_to_json(const RangeSet& ranges) {
   json out = json::array();
   for (const KeyRange& r : ranges)
     out.push_back(json::array({to_hex(r.begin), to_hex(r.end)}));
@@ -40,13 +40,13 @@ Bytes bytes_from(const json& hex, const char* field) {
   return std::move(*b);
 }
 
-std::vector<KeyRange> ranges_from(const json& j, const char* field) {
+RangeSet ranges_from(const json& j, const char* field) {
   std::vector<KeyRange> out;
   for (const json& r : j.at(field)) {
     if (!r.is_array() || r.size() != 2) refuse(std::string(field) + ": a range is [begin, end]");
     out.push_back(KeyRange{bytes_from(r[0], field), bytes_from(r[1], field)});
   }
-  return out;
+  return RangeSet(std::move(out));
 }
 
 int thread_from(const json& j, const char* field, int lowest) {

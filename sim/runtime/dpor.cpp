@@ -246,9 +246,9 @@ void DporExplorer::finish(DporRun& run, const StepLog& log, bool complete) {
     if (nodes_[i].schedules()) node_of.push_back(i);
   }
   CONTEND_ASSERT(node_of.size() == log.steps.size(), "every step has one scheduling node");
-  // Resized, not cleared: each step resolves into the storage the last run's step at its index
-  // left, so the ranges are copied without allocating once the buffers have grown. The steps
-  // this run shares with the last one are not resolved again (unchanged_steps).
+  // Resized, not cleared: the steps this run shares with the last one are not resolved again
+  // (unchanged_steps). A resolved step shares its ranges with the log, and a node's footprint
+  // shares them with the resolved step (range_set.h).
   const std::size_t unchanged = unchanged_steps(log, node_of, complete);
   std::vector<ResolvedStep>& steps = resolved_;
   steps.resize(log.steps.size());

@@ -9,11 +9,12 @@ namespace contend {
 namespace {
 
 // A fetch whose reads are not known (yet, or after a reversal): it may read anything.
-KeyRange every_key() {
-  return KeyRange{Bytes(), Bytes(2, '\xff')};
+RangeSet every_key() {
+  static const RangeSet every{KeyRange{Bytes(), Bytes(2, '\xff')}};
+  return every;
 }
 
-bool any_meet(const std::vector<KeyRange>& a, const std::vector<KeyRange>& b) {
+bool any_meet(const RangeSet& a, const RangeSet& b) {
   for (const KeyRange& x : a) {
     for (const KeyRange& y : b) {
       if (x.intersects(y)) return true;
@@ -22,7 +23,7 @@ bool any_meet(const std::vector<KeyRange>& a, const std::vector<KeyRange>& b) {
   return false;
 }
 
-void append(std::vector<KeyRange>& to, const std::vector<KeyRange>& from) {
+void append(RangeSet& to, const RangeSet& from) {
   for (const KeyRange& r : from) {
     if (std::find(to.begin(), to.end(), r) == to.end()) to.push_back(r);
   }
@@ -68,13 +69,13 @@ void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog
   r.snapshot = step.snapshot_attempt != 0;
   r.snapshot_attempt = step.snapshot_attempt;
   r.version_sensitive = false;
-  r.reads.clear();
+  r.reads = RangeSet();
   if (r.snapshot) {
     auto it = log.attempts.find(step.snapshot_attempt);
     CONTEND_ASSERT(it != log.attempts.end(), "a read version was taken for an unknown attempt");
     r.version_sensitive = it->second.version_sensitive;
     if (!final_reads && !it->second.ended) {
-      r.reads.push_back(every_key());
+      r.reads = every_key();
     } else {
       r.reads = it->second.reads;
     }
@@ -83,9 +84,9 @@ void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog
   r.commit_attempt = step.commit_attempt;
   r.applied = step.applied;
   r.conflicted = step.conflicted;
-  r.checked.clear();
-  r.written.clear();
-  r.refused_writes.clear();
+  r.checked = RangeSet();
+  r.written = RangeSet();
+  r.refused_writes = RangeSet();
   if (r.resolved) {
     r.checked = step.checked;
     r.written = step.written;
@@ -156,7 +157,7 @@ bool ExecutionDependence::operator()(std::size_t k, std::size_t j) const {
 
 ResolvedStep as_reversed(const ResolvedStep& step) {
   ResolvedStep r = step;
-  if (r.snapshot) r.reads = {every_key()};
+  if (r.snapshot) r.reads = every_key();
   if (r.snapshot && !r.draw_groups.empty()) r.draw_groups = {kAnyGroup};
   if (r.resolved && !r.applied) {
     r.applied = true;

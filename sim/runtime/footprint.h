@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/runtime/range_set.h"
 #include "sim/store/bytes.h"
 #include "sim/store/environment.h"
 
@@ -55,7 +56,7 @@ namespace contend {
 struct AttemptFootprint {
   // Every range whose values the attempt's reads depended on: their union is what counts (a
   // range within one already held is not added again: add_read).
-  std::vector<KeyRange> reads;
+  RangeSet reads;
   bool version_sensitive = false;  // it writes a versionstamp
   bool ended = false;              // committed, failed or abandoned: no more reads will come
   std::size_t ended_in_step = 0;   // when ended: the index of the step it ended in
@@ -82,9 +83,9 @@ struct StepFootprint {
   std::uint64_t commit_attempt = 0;        // nonzero: resolved this attempt's commit
   bool applied = false;                    // the commit's writes applied
   bool conflicted = false;                 // the commit was refused: a write met its checked ranges
-  std::vector<KeyRange> checked;           // read conflict ranges the resolver checked
-  std::vector<KeyRange> written;           // write conflict ranges of an applied commit
-  std::vector<KeyRange> refused_writes;    // write conflict ranges of a commit that did not apply
+  RangeSet checked;                        // read conflict ranges the resolver checked
+  RangeSet written;                        // write conflict ranges of an applied commit
+  RangeSet refused_writes;                 // write conflict ranges of a commit that did not apply
   bool completes = false;                  // an operation completed (ok) in this step
   bool invokes = false;                    // an operation was invoked in this step
   std::vector<std::int64_t> events;        // indexes of the history events recorded in this step
@@ -108,12 +109,12 @@ struct ResolvedStep {
   bool applied = false;     // ... which applied
   bool conflicted = false;  // ... which a conflict refused
   bool version_sensitive = false;
-  std::uint64_t snapshot_attempt = 0;    // the attempt whose read version it took (0: none)
-  std::uint64_t commit_attempt = 0;      // the attempt whose commit it resolved (0: none)
-  std::vector<KeyRange> reads;           // snapshot: the attempt's reads and checked ranges
-  std::vector<KeyRange> checked;         // resolved: checked read conflict ranges
-  std::vector<KeyRange> written;         // applied: write ranges
-  std::vector<KeyRange> refused_writes;  // resolved but not applied: the writes it would have made
+  std::uint64_t snapshot_attempt = 0;  // the attempt whose read version it took (0: none)
+  std::uint64_t commit_attempt = 0;    // the attempt whose commit it resolved (0: none)
+  RangeSet reads;                      // snapshot: the attempt's reads and checked ranges
+  RangeSet checked;                    // resolved: checked read conflict ranges
+  RangeSet written;                    // applied: write ranges
+  RangeSet refused_writes;             // resolved but not applied: the writes it would have made
   bool completes = false;
   bool invokes = false;
   std::vector<std::uint64_t> draw_groups;  // groups it drew suffixes under (kAnyGroup: any)
@@ -126,8 +127,7 @@ inline constexpr std::uint64_t kAnyGroup = 0;
 // With `final_reads` false (the run has not finished), an attempt that has not ended may read
 // more: its read version fetch is taken to depend on every key.
 ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool final_reads);
-// The same into `r`, every field assigned: a caller that resolves run after run reuses the
-// storage of its ranges.
+// The same into `r`, every field assigned. The ranges are shared with the log (range_set.h).
 void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog& log,
                        bool final_reads);
 

@@ -284,8 +284,8 @@ void World::on_commit_resolved(const Transaction& tr, bool applied, bool conflic
   step.commit_attempt = tr.id();
   step.applied = applied;
   step.conflicted = conflicted;
-  step.checked = copy_of(tr.read_conflict_ranges());
-  (applied ? step.written : step.refused_writes) = copy_of(tr.write_conflict_ranges());
+  step.checked = RangeSet(copy_of(tr.read_conflict_ranges()));
+  (applied ? step.written : step.refused_writes) = RangeSet(copy_of(tr.write_conflict_ranges()));
   AttemptFootprint& attempt = step_log_.attempts[tr.id()];
   for (const KeyRange& r : step.checked)
     add_read(attempt, r);
