@@ -509,6 +509,13 @@ FaultKnobs seed_faults(const Scenario& scenario, std::uint64_t seed) {
   return FaultKnobs::swarm(swarm_rng, scenario.faults);
 }
 
+void check_serializability_of(SeedRun& run) {
+  std::vector<CommittedTransaction> committed = std::move(run.unchecked_transactions);
+  run.unchecked_transactions.clear();
+  run.transactions_replayed += static_cast<std::int64_t>(committed.size());
+  if (!run.store_not_serializable) run.store_not_serializable = check_serializable(committed);
+}
+
 SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls) {
   const SeedScope seed_scope(seed);  // a failed check names this seed
   const RecipeInfo* info = find_recipe(scenario.recipe);
@@ -552,8 +559,8 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   }
 
   if (serializability) {
-    out.transactions_replayed = static_cast<std::int64_t>(world.committed_transactions().size());
-    out.store_not_serializable = check_serializable(world.committed_transactions());
+    out.unchecked_transactions = world.take_committed_transactions();
+    if (!controls.defer_serializability) check_serializability_of(out);
   }
   out.simulator_fault = workload.fault();
   out.history = std::move(workload.history());

@@ -66,6 +66,8 @@ struct SeedRun {
   // first read that did not replay (a store bug), if any.
   std::int64_t transactions_replayed = 0;
   std::optional<std::string> store_not_serializable;
+  // RunControls::defer_serializability: the transactions to replay, until they are checked.
+  std::vector<CommittedTransaction> unchecked_transactions;
   // A recipe met data contend cannot have produced (a key it wrote that no longer decodes): the
   // run is not evidence about the recipe; it is reported as a simulator fault, with this message.
   std::optional<std::string> simulator_fault;
@@ -87,6 +89,10 @@ struct RunControls {
   // Exhaustive only: recipes park clients at waits that made no progress
   // (WorldOptions::park_unproductive_waits); the reduced search's runs set it.
   bool park_unproductive_waits = false;
+  // The serializability check (when on) is left to the caller: the run keeps its committed
+  // transactions (SeedRun::unchecked_transactions) for check_serializability_of. A search checks
+  // only the runs it judges; the runs it abandons are equivalent to runs it judges.
+  bool defer_serializability = false;
 };
 
 // The fault knobs in force for this seed: the scenario's, or in swarm mode a draw within them.
@@ -95,6 +101,10 @@ FaultKnobs seed_faults(const Scenario& scenario, std::uint64_t seed);
 // The operations each client runs for this seed: the scenario's explicit plan, or the mix drawn
 // with each slot's own stream of the seed.
 std::vector<ClientPlan> drawn_plan(const Scenario& scenario, RecipeKind kind, std::uint64_t seed);
+
+// Runs the serializability check a run deferred (RunControls::defer_serializability), setting
+// transactions_replayed and store_not_serializable; nothing when the check was not deferred.
+void check_serializability_of(SeedRun& run);
 
 // REQUIRES: the scenario names a registered recipe (validated by validate_scenario).
 SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls = {});

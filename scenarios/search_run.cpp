@@ -24,9 +24,10 @@ struct Checked {
 };
 
 SeedRun run_unchecked(const Scenario& s, const ExhaustiveOptions& o,
-                      std::shared_ptr<Strategy> strategy) {
+                      std::shared_ptr<Strategy> strategy, bool defer_serializability = false) {
   RunControls controls = search_run_controls(o, std::move(strategy));
   controls.record_attempts = o.observe_attempts;
+  controls.defer_serializability = defer_serializability;
   return run_seed(s, o.seed, std::move(controls));
 }
 
@@ -272,7 +273,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     if (since_saved >= o.checkpoint_every) save(true);
     std::shared_ptr<DporRun> run = explorer.begin();
     if (!run) break;
-    Checked c{run_unchecked(planned, o, run), {}};
+    Checked c{run_unchecked(planned, o, run, /*defer_serializability=*/true), {}};
     const bool complete = c.run.metrics.bound == BoundHit::none ||
                           (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
     explorer.finish(*run, c.run.step_log, complete);
@@ -284,6 +285,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
       continue;
     }
     ++r.executions;
+    check_serializability_of(c.run);
     r.bound_hits += c.run.metrics.bound != BoundHit::none ? 1 : 0;
     r.seeded_draws += c.run.random_draws > 0 ? 1 : 0;
     const ClassVerdict judged = class_verdict(planned, d, explorer, c.run, cache);

@@ -22,7 +22,7 @@ class MockEnvironment : public Environment {
   MOCK_METHOD(std::uint64_t, random_u64, (ClientId client), (override));
   MOCK_METHOD(ReadFault, read_fault, (ClientId client), (override));
   MOCK_METHOD(CommitFault, commit_fault, (ClientId client), (override));
-  MOCK_METHOD(void, on_attempt_end, (const Transaction& tr, ErrorCode outcome), (override));
+  MOCK_METHOD(void, on_attempt_end, (Transaction & tr, ErrorCode outcome), (override));
 
   MockEnvironment() {
     ON_CALL(*this, now_us()).WillByDefault(Invoke([this] { return clock; }));

@@ -363,7 +363,7 @@ CommitFault World::commit_fault(ClientId client) {
   return CommitFault::none;
 }
 
-void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
+void World::on_attempt_end(Transaction& tr, ErrorCode outcome) {
   if (recording()) {
     CONTEND_ASSERT(!step_log_.steps.empty(), "an attempt ends inside a step");
     AttemptFootprint& attempt = step_log_.attempts[tr.id()];
@@ -403,9 +403,10 @@ void World::on_attempt_end(const Transaction& tr, ErrorCode outcome) {
       outcome == ErrorCode::success ||
       (outcome == ErrorCode::commit_unknown_result && tr.committed_version() != kInvalidVersion);
   if (options_.log_transactions && applied) {
-    committed_.push_back(
-        CommittedTransaction{tr.client(), tr.id(), tr.read_version().value_or(kInvalidVersion),
-                             tr.committed_version(), tr.read_log(), copy_of(tr.mutations())});
+    // The attempt record below copies the log; otherwise nothing reads it after this.
+    committed_.push_back(CommittedTransaction{
+        tr.client(), tr.id(), tr.read_version().value_or(kInvalidVersion), tr.committed_version(),
+        options_.record_attempts ? tr.read_log() : tr.take_read_log(), copy_of(tr.mutations())});
   }
   if (!options_.record_attempts) return;
   AttemptRecord r;

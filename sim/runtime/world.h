@@ -140,7 +140,7 @@ class World final : public Environment, private FootprintSink {
   std::string random_suffix(ClientId client, std::string_view group, std::size_t n) override;
   ReadFault read_fault(ClientId client) override;
   CommitFault commit_fault(ClientId client) override;
-  void on_attempt_end(const Transaction& tr, ErrorCode outcome) override;
+  void on_attempt_end(Transaction& tr, ErrorCode outcome) override;
   bool log_reads() const override { return options_.log_transactions || options_.record_attempts; }
   bool parks_unproductive_waits() const override {
     return options_.exhaustive && options_.park_unproductive_waits;
@@ -184,6 +184,7 @@ class World final : public Environment, private FootprintSink {
   const std::vector<std::uint32_t>& choices() const { return choices_; }
   const std::vector<AttemptRecord>& attempt_records() const { return attempt_records_; }
   const std::vector<CommittedTransaction>& committed_transactions() const { return committed_; }
+  std::vector<CommittedTransaction> take_committed_transactions() { return std::move(committed_); }
   std::size_t live_clients() const;
   // Clients a recipe parked (Environment::park): a run with any is no evidence.
   int parked_clients() const { return parked_clients_; }

@@ -139,8 +139,10 @@ class Environment {
   virtual void park(ClientId /*client*/) {}
   // Whether transactions should log every read and its result (for the serializability replay).
   virtual bool log_reads() const { return false; }
-  // Told when a transaction attempt ends: at commit (with its outcome) or when a read fails.
-  virtual void on_attempt_end(const Transaction& /*tr*/, ErrorCode /*outcome*/) {}
+  // Told when a transaction attempt ends: at commit (with its outcome) or when a read fails. The
+  // attempt's buffers are cleared next, so an environment may take its read log
+  // (Transaction::take_read_log) rather than copy it.
+  virtual void on_attempt_end(Transaction& /*tr*/, ErrorCode /*outcome*/) {}
 
   // A uniform double in [0, 1) from random_u64 (53 bits; no std:: distributions).
   double random01(ClientId client) {

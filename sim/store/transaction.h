@@ -138,6 +138,12 @@ class Transaction {
   std::span<const MutationRef> mutations() const { return mutations_; }
   // The reads of this attempt, when the environment logs them.
   const std::vector<ReadRecord>& read_log() const { return read_log_; }
+  // Moves the read log out and leaves it empty: for an environment told the attempt ended.
+  std::vector<ReadRecord> take_read_log() {
+    std::vector<ReadRecord> out = std::move(read_log_);
+    read_log_.clear();
+    return out;
+  }
   // The conflict behind the last not_committed returned by commit().
   const std::optional<ConflictCause>& last_conflict() const { return last_conflict_; }
   // The label of the recipe step whose read range conflicted last (see set_step).
