@@ -51,7 +51,7 @@ class FifoRing {
   const T& back() const { return (*this)[end_ - 1]; }
 
   void push_back(const T& entry) {
-    if (size() == slots_.size()) grow();
+    if (size() == capacity_) grow();
     slots_[end_ & mask_] = entry;
     ++end_;
   }
@@ -84,15 +84,19 @@ class FifoRing {
 
  private:
   void grow() {
-    std::vector<T> larger(slots_.empty() ? 64 : 2 * slots_.size());
-    const Number larger_mask = larger.size() - 1;
+    // Not value-initialized: only live entries are ever read, and each was written first.
+    const std::size_t larger_capacity = capacity_ == 0 ? 64 : 2 * capacity_;
+    auto larger = std::make_unique_for_overwrite<T[]>(larger_capacity);
+    const Number larger_mask = larger_capacity - 1;
     for (Number n = begin_; n != end_; ++n)
       larger[n & larger_mask] = slots_[n & mask_];
-    slots_.swap(larger);
+    slots_ = std::move(larger);
+    capacity_ = larger_capacity;
     mask_ = larger_mask;
   }
 
-  std::vector<T> slots_;  // a power of two in size; number n lives at n & mask_
+  std::unique_ptr<T[]> slots_;  // capacity_ entries, a power of two; number n lives at n & mask_
+  std::size_t capacity_ = 0;
   Number mask_ = 0;
   Number begin_ = 0;
   Number end_ = 0;
