@@ -510,10 +510,10 @@ FaultKnobs seed_faults(const Scenario& scenario, std::uint64_t seed) {
 }
 
 void check_serializability_of(SeedRun& run) {
-  std::vector<CommittedTransaction> committed = std::move(run.unchecked_transactions);
-  run.unchecked_transactions.clear();
-  run.transactions_replayed += static_cast<std::int64_t>(committed.size());
-  if (!run.store_not_serializable) run.store_not_serializable = check_serializable(committed);
+  if (run.unchecked_transactions.empty()) return;  // checked already, or nothing committed
+  run.transactions_replayed = static_cast<std::int64_t>(run.unchecked_transactions.size());
+  run.store_not_serializable = check_serializable(run.unchecked_transactions);
+  run.unchecked_transactions = {};
 }
 
 SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls) {

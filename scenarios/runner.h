@@ -103,7 +103,7 @@ FaultKnobs seed_faults(const Scenario& scenario, std::uint64_t seed);
 std::vector<ClientPlan> drawn_plan(const Scenario& scenario, RecipeKind kind, std::uint64_t seed);
 
 // Runs the serializability check a run deferred (RunControls::defer_serializability), setting
-// transactions_replayed and store_not_serializable; nothing when the check was not deferred.
+// transactions_replayed and store_not_serializable; nothing when no transaction is left to check.
 void check_serializability_of(SeedRun& run);
 
 // REQUIRES: the scenario names a registered recipe (validated by validate_scenario).

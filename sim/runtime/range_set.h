@@ -31,7 +31,6 @@ class RangeSet {
   std::size_t size() const { return ranges_ ? ranges_->size() : 0; }
   const KeyRange* begin() const { return ranges_ ? ranges_->data() : nullptr; }
   const KeyRange* end() const { return begin() + size(); }
-  const KeyRange& operator[](std::size_t i) const { return (*ranges_)[i]; }
 
   // Appends `range`; the holders this set shares its ranges with keep theirs as they were.
   void push_back(KeyRange range) {

@@ -183,7 +183,6 @@ class World final : public Environment, private FootprintSink {
   std::int64_t random_draws() const { return random_draws_; }
   const std::vector<std::uint32_t>& choices() const { return choices_; }
   const std::vector<AttemptRecord>& attempt_records() const { return attempt_records_; }
-  const std::vector<CommittedTransaction>& committed_transactions() const { return committed_; }
   std::vector<CommittedTransaction> take_committed_transactions() { return std::move(committed_); }
   std::size_t live_clients() const;
   // Clients a recipe parked (Environment::park): a run with any is no evidence.
