@@ -7,7 +7,8 @@
 // executions counters give the reduction. With CONTEND_BENCH_LONG=1 it also times priority-queue 3
 // x 2 over every plan (about a minute). `draws_all` searches every order of the random key suffixes
 // (--draws all) against the seed's suffixes (the baseline of the same scope), on one job and on
-// two. `unparked` searches hc-queue without parking pops at waits that made no progress.
+// two. `unparked` searches hc-queue without parking pops at waits that made no progress, `split`
+// with every store step a scheduling point.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -55,18 +56,33 @@ Scenario hc_queue_scope(int clients, int operations) {
   return s;
 }
 
-void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_plans, int jobs,
-            bool real_time_by_schedule = false, bool sized = true, bool cache_states = false,
-            bool explore_draws = false, bool park_unproductive_waits = true) {
+// How a benchmark searches: the reduced search on one job over the seed's plan unless it says
+// otherwise.
+struct Knobs {
+  bool reduce = true;
+  bool all_plans = false;
+  int jobs = 1;
+  bool real_time_by_schedule = false;
+  bool sized = true;
+  bool cache_states = false;
+  bool explore_draws = false;
+  bool park_unproductive_waits = true;
+  // Every store step a scheduling point (ExhaustiveOptions::split_inert_steps); the full
+  // search always is, so that it is every interleaving of the store's steps.
+  bool split_inert_steps = false;
+};
+
+void search(benchmark::State& state, const Scenario& s, const Knobs& k) {
   ExhaustiveOptions o;
-  o.park_unproductive_waits = park_unproductive_waits;
-  o.explore_draws = explore_draws;
-  if (!sized) o.sizing_runs = 0;
-  o.reduce = reduce;
-  o.cache_states = cache_states;
-  o.real_time_by_schedule = real_time_by_schedule;
-  o.all_plans = all_plans;
-  o.jobs = jobs;
+  o.park_unproductive_waits = k.park_unproductive_waits;
+  o.explore_draws = k.explore_draws;
+  if (!k.sized) o.sizing_runs = 0;
+  o.reduce = k.reduce;
+  o.cache_states = k.cache_states;
+  o.real_time_by_schedule = k.real_time_by_schedule;
+  o.split_inert_steps = k.split_inert_steps || !k.reduce;
+  o.all_plans = k.all_plans;
+  o.jobs = k.jobs;
   o.stop_at_first_violation = false;
   o.minimise = false;
   ExhaustiveResult r;
@@ -85,7 +101,7 @@ void search(benchmark::State& state, const Scenario& s, bool reduce, bool all_pl
 
 // The baseline: every interleaving of the same choices (716,130 executions).
 void BM_FullQueue3x2(benchmark::State& state) {
-  search(state, queue_scope(3, 2), false, false, 1);
+  search(state, queue_scope(3, 2), {.reduce = false});
 }
 BENCHMARK(BM_FullQueue3x2)
     ->Name("baseline/queue_3x2_seed_plan")
@@ -94,7 +110,7 @@ BENCHMARK(BM_FullQueue3x2)
     ->UseRealTime();
 
 void BM_DporQueue3x2(benchmark::State& state) {
-  search(state, queue_scope(3, 2), true, false, 1);
+  search(state, queue_scope(3, 2), {});
 }
 BENCHMARK(BM_DporQueue3x2)
     ->Name("dpor/queue_3x2_seed_plan")
@@ -104,7 +120,7 @@ BENCHMARK(BM_DporQueue3x2)
 // The full search pruned where it meets a state it explored (reduction "states"): against the
 // baseline above, what the cross-check of the reduction costs at this scope.
 void BM_StatesQueue3x2(benchmark::State& state) {
-  search(state, queue_scope(3, 2), false, false, 1, false, true, /*cache_states=*/true);
+  search(state, queue_scope(3, 2), {.reduce = false, .cache_states = true});
 }
 BENCHMARK(BM_StatesQueue3x2)
     ->Name("states/queue_3x2_seed_plan")
@@ -114,7 +130,7 @@ BENCHMARK(BM_StatesQueue3x2)
 
 // The same reduction with the real-time order explored by scheduling (footprint.h).
 void BM_DporScheduledRealTimeQueue3x2(benchmark::State& state) {
-  search(state, queue_scope(3, 2), true, false, 1, true);
+  search(state, queue_scope(3, 2), {.real_time_by_schedule = true});
 }
 BENCHMARK(BM_DporScheduledRealTimeQueue3x2)
     ->Name("dpor_real_time_scheduled/queue_3x2_seed_plan")
@@ -123,7 +139,7 @@ BENCHMARK(BM_DporScheduledRealTimeQueue3x2)
 
 // Every plan of queue 3 x 2: one job, then two (the ratio of these two is the speed-up).
 void BM_DporQueue3x2AllPlans(benchmark::State& state) {
-  search(state, queue_scope(3, 2), true, true, 1);
+  search(state, queue_scope(3, 2), {.all_plans = true});
 }
 BENCHMARK(BM_DporQueue3x2AllPlans)
     ->Name("baseline/queue_3x2_all_plans")
@@ -131,7 +147,7 @@ BENCHMARK(BM_DporQueue3x2AllPlans)
     ->UseRealTime();
 
 void BM_DporQueue3x2AllPlansTwoJobs(benchmark::State& state) {
-  search(state, queue_scope(3, 2), true, true, 2);
+  search(state, queue_scope(3, 2), {.all_plans = true, .jobs = 2});
 }
 BENCHMARK(BM_DporQueue3x2AllPlansTwoJobs)
     ->Name("jobs_2/queue_3x2_all_plans")
@@ -140,7 +156,7 @@ BENCHMARK(BM_DporQueue3x2AllPlansTwoJobs)
 
 // Every order of the key suffixes: against baseline/queue_3x2_all_plans.
 void BM_DrawsQueue3x2AllPlans(benchmark::State& state) {
-  search(state, queue_scope(3, 2), true, true, 1, false, true, false, /*explore_draws=*/true);
+  search(state, queue_scope(3, 2), {.all_plans = true, .explore_draws = true});
 }
 BENCHMARK(BM_DrawsQueue3x2AllPlans)
     ->Name("draws_all/queue_3x2_all_plans")
@@ -151,7 +167,7 @@ BENCHMARK(BM_DrawsQueue3x2AllPlans)
 // seed's plan: 44,295 classes; when the first cut aimed at 64 units, one of 67 held 56% of the
 // runs unless sizing cut it again): one job, two jobs, and two jobs without sizing.
 void BM_DporHcQueue3x2(benchmark::State& state) {
-  search(state, hc_queue_scope(3, 2), true, false, 1);
+  search(state, hc_queue_scope(3, 2), {});
 }
 BENCHMARK(BM_DporHcQueue3x2)
     ->Name("baseline/hc_queue_3x2_seed_plan")
@@ -159,7 +175,7 @@ BENCHMARK(BM_DporHcQueue3x2)
     ->UseRealTime();
 
 void BM_DporHcQueue3x2TwoJobs(benchmark::State& state) {
-  search(state, hc_queue_scope(3, 2), true, false, 2);
+  search(state, hc_queue_scope(3, 2), {.jobs = 2});
 }
 BENCHMARK(BM_DporHcQueue3x2TwoJobs)
     ->Name("jobs_2/hc_queue_3x2_seed_plan")
@@ -167,7 +183,7 @@ BENCHMARK(BM_DporHcQueue3x2TwoJobs)
     ->UseRealTime();
 
 void BM_DporHcQueue3x2TwoJobsUnsized(benchmark::State& state) {
-  search(state, hc_queue_scope(3, 2), true, false, 2, false, false);
+  search(state, hc_queue_scope(3, 2), {.jobs = 2, .sized = false});
 }
 BENCHMARK(BM_DporHcQueue3x2TwoJobsUnsized)
     ->Name("jobs_2_unsized/hc_queue_3x2_seed_plan")
@@ -177,17 +193,26 @@ BENCHMARK(BM_DporHcQueue3x2TwoJobsUnsized)
 // Without parking a pop at a wait that made no progress (Environment::park): every such round
 // explored as its own class.
 void BM_DporHcQueue3x2Unparked(benchmark::State& state) {
-  search(state, hc_queue_scope(3, 2), true, false, 1, false, true, false, false,
-         /*park_unproductive_waits=*/false);
+  search(state, hc_queue_scope(3, 2), {.park_unproductive_waits = false});
 }
 BENCHMARK(BM_DporHcQueue3x2Unparked)
     ->Name("unparked/hc_queue_3x2_seed_plan")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Every store step a scheduling point (WorldOptions::split_inert_steps): against
+// baseline/hc_queue_3x2_seed_plan, what running the inert steps inside the step before them saves.
+void BM_DporHcQueue3x2Split(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 2), {.split_inert_steps = true});
+}
+BENCHMARK(BM_DporHcQueue3x2Split)
+    ->Name("split/hc_queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // Every order of the key suffixes: against baseline/hc_queue_3x2_seed_plan.
 void BM_DrawsHcQueue3x2(benchmark::State& state) {
-  search(state, hc_queue_scope(3, 2), true, false, 1, false, true, false, /*explore_draws=*/true);
+  search(state, hc_queue_scope(3, 2), {.explore_draws = true});
 }
 BENCHMARK(BM_DrawsHcQueue3x2)
     ->Name("draws_all/hc_queue_3x2_seed_plan")
@@ -197,7 +222,7 @@ BENCHMARK(BM_DrawsHcQueue3x2)
 // ... on two jobs: the search cut below the root over the draws' choices (its time against
 // draws_all's gives what the second job buys).
 void BM_DrawsHcQueue3x2TwoJobs(benchmark::State& state) {
-  search(state, hc_queue_scope(3, 2), true, false, 2, false, true, false, /*explore_draws=*/true);
+  search(state, hc_queue_scope(3, 2), {.jobs = 2, .explore_draws = true});
 }
 BENCHMARK(BM_DrawsHcQueue3x2TwoJobs)
     ->Name("draws_all_jobs_2/hc_queue_3x2_seed_plan")
@@ -235,7 +260,7 @@ BENCHMARK(BM_TwoIndependentSearches)
 // Every plan of priority-queue 3 x 2, one job: 11,995 plans, 1,704,052 classes (the scope alone;
 // `contend explore` searches the smaller scopes first and counts 1,706,756).
 void BM_DporPriorityQueue3x2AllPlans(benchmark::State& state) {
-  search(state, priority_queue_scope(3, 2), true, true, 1);
+  search(state, priority_queue_scope(3, 2), {.all_plans = true});
 }
 
 bool long_benchmarks_wanted() {

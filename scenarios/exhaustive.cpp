@@ -47,7 +47,10 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 // 8: a search with --draws all is cut below the root too, over every choice of the draws it passes.
 // 9: a unit keeps what its executions exercised (coverage.h); the identity names the scenario's
 // contents.
-constexpr int kUnitCutVersion = 10;
+// 10: the reduced search parks a high-contention pop at a wait that made no progress.
+// 11: inert steps run inside the step before them (WorldOptions::split_inert_steps): paths name
+// fewer scheduling nodes.
+constexpr int kUnitCutVersion = 11;
 
 // The digest of everything the scenario says (its mix, plan, faults, checks, limits), in hex: a
 // file edited between a stopped search and its resume is another search.
@@ -61,13 +64,13 @@ std::string contents_digest(const Scenario& s) {
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
       "cut={}|units={}|{}|{}|contents={}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|"
-      "reduce={}{}|real_time={}|shard={}/{}{}{}",
+      "reduce={}{}|real_time={}|shard={}/{}{}{}{}",
       kUnitCutVersion, o.units_wanted, s.file, s.recipe, contents_digest(s), s.clients,
       s.operations_per_client, o.all_plans ? "all" : "seed", o.seed, o.max_faults,
       o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
       o.cache_states ? "|states" : "", o.real_time_by_schedule ? "scheduled" : "most-ordered",
       o.shard.index, o.shard.count, o.deal_from.empty() ? "" : "|dealt=" + o.deal_digest,
-      o.explore_draws ? "|draws=all" : "");
+      o.explore_draws ? "|draws=all" : "", o.split_inert_steps ? "|split" : "");
 }
 
 // The digest of a file's bytes in hex: shards dealt from one sized search name it (merge checks

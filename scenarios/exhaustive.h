@@ -61,12 +61,17 @@ struct ExhaustiveOptions {
   // The reduced search parks a client at a wait that made no progress (Environment::park); off
   // only in tests that measure what it saves. The full search never parks.
   bool park_unproductive_waits = true;
+  // Tests and benchmarks only: every store step is a scheduling point, also those that commute
+  // with every other client's (WorldOptions::split_inert_steps): the full search over every
+  // interleaving of the store's steps, which the soundness tests compare the search with.
+  bool split_inert_steps = false;
   // With reduce false: the full search, pruned where it meets a state it explored before
   // (dpor.h). Every outcome is still reached; the attempts' reads (observe_attempts) are not.
   bool cache_states = false;
   bool broken_states = false;            // tests only: states without the operation events so far
   bool broken_independence = false;      // tests only
   bool broken_reads_as_decided = false;  // tests only: DporOptions::broken_reads_as_decided
+  bool broken_fetches_inline = false;    // tests only: DporOptions::broken_fetches_inline
   bool broken_draws = false;             // tests only: DporOptions::broken_draws
   bool check_reuse = false;              // tests only: DporOptions::check_reuse
   bool broken_reuse = false;             // tests only: DporOptions::broken_reuse

@@ -537,6 +537,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   options.exhaustive = controls.exhaustive;
   options.explore_draws = controls.explore_draws;
   options.park_unproductive_waits = controls.park_unproductive_waits;
+  options.split_inert_steps = controls.split_inert_steps;
   out.faults = options.faults;
   std::shared_ptr<Strategy> strategy =
       controls.strategy ? controls.strategy : std::make_shared<RandomStrategy>();

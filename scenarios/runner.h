@@ -89,6 +89,8 @@ struct RunControls {
   // Exhaustive only: recipes park clients at waits that made no progress
   // (WorldOptions::park_unproductive_waits); the reduced search's runs set it.
   bool park_unproductive_waits = false;
+  // Exhaustive only: every store step a scheduling point (WorldOptions::split_inert_steps).
+  bool split_inert_steps = false;
   // The serializability check (when on) is left to the caller: the run keeps its committed
   // transactions (SeedRun::unchecked_transactions) for check_serializability_of. A search checks
   // only the runs it judges; the runs it abandons are equivalent to runs it judges.

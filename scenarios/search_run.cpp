@@ -189,7 +189,9 @@ ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOpti
                                    std::vector<SearchNode> path, const Checked& executed,
                                    const model::Verdict& expected) {
   const std::size_t length = path.size();
-  auto replay = std::make_shared<DporRun>(&path, length, DporOptions{});
+  DporOptions as_searched;  // the world's steps as the search cut them
+  as_searched.broken_fetches_inline = o.broken_fetches_inline;
+  auto replay = std::make_shared<DporRun>(&path, length, as_searched);
   Checked c = run_one(planned, o, replay);
   CONTEND_ASSERT(!replay->diverged(), "a most ordered schedule does not replay");
   CONTEND_ASSERT(c.verdict.violation == expected.violation,

@@ -204,6 +204,8 @@ RunControls search_run_controls(const ExhaustiveOptions& o, std::shared_ptr<Stra
   controls.summarize = false;
   controls.explore_draws = o.explore_draws;
   controls.park_unproductive_waits = o.reduce && o.park_unproductive_waits;
+  // Scheduled, an operation's completion is ordered against other clients' invocations.
+  controls.split_inert_steps = o.split_inert_steps || o.real_time_by_schedule;
   return controls;
 }
 
@@ -216,6 +218,7 @@ DporOptions dpor_options(const ExhaustiveOptions& o) {
   d.broken_states = o.broken_states;
   d.broken_independence = o.broken_independence;
   d.broken_reads_as_decided = o.broken_reads_as_decided;
+  d.broken_fetches_inline = o.broken_fetches_inline;
   d.broken_draws = o.broken_draws;
   d.check_reuse = o.check_reuse;
   d.broken_reuse = o.broken_reuse;

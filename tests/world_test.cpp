@@ -141,5 +141,59 @@ TEST(World, HittingTheStepBoundIsReportedNotHungOn) {
   EXPECT_EQ(world.steps(), 100);
 }
 
+// One transaction (a read that takes the read version, `more_reads` reads after it, a write when
+// `writes`, its commit), then a sleep.
+Task<void> one_transaction(World& world, ClientId id, int more_reads, bool writes) {
+  co_await run(world.database(id), [&](Transaction& tr) -> Task<void> {
+    for (int i = 0; i <= more_reads; ++i)
+      co_await tr.get("k" + std::to_string(i));
+    if (writes) tr.set("k", "v");
+  });
+  co_await delay(world.database(id), 1'000);
+}
+
+std::int64_t exhaustive_steps(int more_reads, bool writes, WorldOptions options = {}) {
+  options.exhaustive = true;
+  World world(options, std::make_shared<RandomStrategy>());
+  world.spawn(one_transaction(world, 0, more_reads, writes));
+  world.run();
+  EXPECT_EQ(world.live_clients(), 0u);
+  EXPECT_EQ(world.stats().committed, 1);
+  return world.steps();
+}
+
+TEST(World, AnExhaustiveWorldRunsInertStepsInsideTheStepBeforeThem) {
+  // The fetch is a step; the reads after it, the read-only commit and the sleep run inside it.
+  EXPECT_EQ(exhaustive_steps(3, false), 1);
+  // A commit that writes is ordered against other clients' steps: a step of its own (the sleep
+  // runs inside it).
+  EXPECT_EQ(exhaustive_steps(3, true), 2);
+  // Every store step a scheduling point: the fetch, three reads, the commit, the sleep.
+  WorldOptions split;
+  split.split_inert_steps = true;
+  EXPECT_EQ(exhaustive_steps(3, false, split), 6);
+  // Steps that may crash before they run, or whose code may draw an explored key suffix, are
+  // scheduling points too.
+  WorldOptions crashes;
+  crashes.faults.crash = 0.5;
+  EXPECT_EQ(exhaustive_steps(3, false, crashes), 6);
+  WorldOptions draws;
+  draws.explore_draws = true;
+  EXPECT_EQ(exhaustive_steps(3, false, draws), 6);
+  // Outside exhaustive worlds every store step is scheduled.
+  World seeded(WorldOptions{}, std::make_shared<RandomStrategy>());
+  seeded.spawn(one_transaction(seeded, 0, 3, false));
+  seeded.run();
+  EXPECT_EQ(seeded.steps(), 6);
+}
+
+TEST(World, AStepRunsABoundedNumberOfInertStepsInsideIt) {
+  // 600 reads after the fetch, the commit and the sleep: 602 inert steps. The fetch's step runs
+  // kInertStepsInlineMax of them; the next is a scheduling point that runs as many again, and
+  // the one after it the last 88.
+  static_assert(kInertStepsInlineMax == 256, "the count below is for 256 a step");
+  EXPECT_EQ(exhaustive_steps(600, false), 3);
+}
+
 }  // namespace
 }  // namespace contend

@@ -5,7 +5,10 @@
 // scenario enables) and *draw* nodes (where a random key suffix the step draws sorts among those
 // drawn under its key prefix before it, when the search explores draws: suffix_draws.h). A path
 // through the tree is one execution; DporRun follows a path's prefix and then extends it with
-// default choices, and DporExplorer picks the next path after each run.
+// default choices, and DporExplorer picks the next path after each run. A step is what a client
+// runs between two scheduling points; the world runs a store step that touches nothing shared
+// (a read at a read version held already, a sleep, a commit that writes nothing) inside the step
+// before it (world.h's split_inert_steps), so the tree branches only where orders can differ.
 //
 // Reduction (`reduce`): Source-DPOR with sleep sets (Abdulla, Aronis, Jonsson, Sagonas, POPL
 // 2014). After each execution, every *race* — two dependent steps of different threads with no
@@ -68,6 +71,7 @@ struct DporOptions {
   bool broken_states = false;        // tests only: states without the operation events
   bool broken_independence = false;  // tests only: a wrong dependence relation
   bool broken_reads_as_decided = false;  // tests only: reads judged by the keys that decided them
+  bool broken_fetches_inline = false;    // tests only: Strategy::fetches_inline
   bool broken_draws = false;             // tests only: DependenceRule::broken_draws
   // Tests only: after each run, compute afresh what was kept from the last run (the resolved
   // steps, vector clocks and races before the step the path changed) and assert it is equal.
@@ -135,6 +139,7 @@ class DporRun final : public Strategy {
   bool arrive(const Digest128::Value& state) override;
   bool states_without_history() const override { return options_.broken_states; }
   bool reads_as_decided() const override { return options_.broken_reads_as_decided; }
+  bool fetches_inline() const override { return options_.broken_fetches_inline; }
   bool blocked() const { return blocked_; }
   // Whether the followed prefix met different nodes than it recorded (nondeterminism).
   bool diverged() const { return diverged_; }

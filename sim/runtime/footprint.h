@@ -21,7 +21,9 @@
 //   idempotent-queue at 3 x 1, every plan, one fault (dpor_test: the tests-only
 //   DporOptions::broken_reads_as_decided); with it for sleep sets alone (races judged whole) it
 //   missed them too, so races and sleep sets judge by one relation, this one;
-// - reads after the fetch, sleeps and local code touch nothing shared: independent of all;
+// - reads after the fetch, sleeps and local code touch nothing shared: independent of all (so an
+//   exhaustive world runs such store steps inside the step before them: world.h's
+//   split_inert_steps, whose soundness the comparison with the full search checks too);
 // - a resolved commit is dependent with an applied commit of another client when one's writes
 //   meet the other's writes or checked read ranges (the order decides a conflict or a final
 //   value);

@@ -73,6 +73,10 @@ class Strategy {
   // for (footprint.h: a relation that depends on the order it judges, which the soundness
   // comparison must catch).
   virtual bool reads_as_decided() const { return false; }
+  // Tests only: a read that takes its transaction's read version runs inside the step before it,
+  // like an inert step (WorldOptions::split_inert_steps), though it is ordered against commits
+  // (what the soundness comparison must catch).
+  virtual bool fetches_inline() const { return false; }
   // What choose() returns to end the run at once (the rest of the execution is redundant).
   static constexpr std::size_t kStop = static_cast<std::size_t>(-1);
 };

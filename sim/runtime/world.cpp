@@ -19,6 +19,9 @@ World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
     step_log_.steps.reserve(kStepsReserved);
     digest_states_ = strategy_->caches_states();
     record_decided_ = strategy_->reads_as_decided();
+    inline_inert_ =
+        !options_.split_inert_steps && !options_.explore_draws && options_.faults.crash <= 0;
+    inline_fetches_ = inline_inert_ && strategy_->fetches_inline();
   }
 }
 
@@ -60,6 +63,13 @@ std::coroutine_handle<> World::submit(PendingOp& op) {
                  "a step of a client the world never handed out");
   Client& c = *clients_[static_cast<std::size_t>(op.client)];
   CONTEND_ASSERT(c.pending == nullptr, "a client has at most one step in flight");
+  if ((op.inert || (inline_fetches_ && op.kind == StepKind::read)) && inline_inert_ &&
+      stepping_ == op.client && inert_steps_inline_ < kInertStepsInlineMax) {
+    ++inert_steps_inline_;
+    op.complete();
+    if (digesting()) op.add_observed(c.observed);
+    return op.continuation;  // resumed at once, inside the step that submitted it
+  }
   std::int64_t delay = op.kind == StepKind::sleep ? op.delay_us
                        : options_.exhaustive
                            ? kExhaustiveStepUs
@@ -157,6 +167,7 @@ void World::run_step(ClientId id) {
   now_us_ = std::max(now_us_, c.due_us);
   ++steps_;
   stepping_ = id;
+  inert_steps_inline_ = 0;
   if (footprints_ != nullptr) {
     StepFootprint& step = step_log_.steps.emplace_back();
     step.thread = thread_of_[static_cast<std::size_t>(id)];

@@ -1,7 +1,8 @@
 // The World: one deterministic simulation run. It owns the store, the virtual clock, the seeded
 // random streams and the clients (coroutines), and it is the Environment the store suspends in:
 // every store step a client awaits is queued with a virtual due time (from the latency model),
-// and the scheduling loop repeatedly lets the strategy pick which queued step happens next.
+// and the scheduling loop repeatedly lets the strategy pick which queued step happens next (an
+// exhaustive world runs a step that touches nothing shared at once: split_inert_steps below).
 //
 // Invariants:
 // - single-threaded; nothing depends on the wall clock; all randomness comes from child streams
@@ -43,7 +44,8 @@ struct WorldOptions {
   int retry_limit = 1000;         // per run() loop
   bool log_transactions = false;  // keep every committed transaction's reads and writes
   // Exhaustive search (dpor): the store sees time 0, so versions count commits and never depend
-  // on when a step ran; every store step takes kExhaustiveStepUs; faults are the strategy's
+  // on when a step ran; every scheduled store step takes kExhaustiveStepUs (one run inside
+  // another takes no time: split_inert_steps); faults are the strategy's
   // choices among those the knobs enable (a knob > 0 enables its fault, its value is ignored),
   // never coin flips, and pauses are off; the main phase records every step's footprint.
   bool exhaustive = false;
@@ -53,9 +55,22 @@ struct WorldOptions {
   // Exhaustive only: a recipe may park a client at a wait that made no progress
   // (Environment::park); the reduced search sets it, the full search it is checked against not.
   bool park_unproductive_waits = false;
+  // Exhaustive only: every store step is a scheduling point of its own. Otherwise an inert step
+  // (PendingOp::inert: a read at the read version its transaction holds already, a sleep, a
+  // commit that never reaches the store) runs at once, inside the step of its client that
+  // submitted it, at most kInertStepsInlineMax in a row. An inert step commutes with every step
+  // of another client (footprint.h), so every schedule is equivalent to the one that runs it
+  // right after its client's step before it: a search of those schedules reaches every outcome,
+  // over far fewer scheduling points. The world splits them all the same where that argument
+  // does not hold: with explored key suffixes (code after an inert step may draw, and draws are
+  // ordered) and with crash faults (every step may crash before it runs). A search that
+  // schedules the real-time order of operations sets it (a completion is ordered then).
+  bool split_inert_steps = false;
 };
 
 inline constexpr std::int64_t kExhaustiveStepUs = 1'000;
+// Inert steps one step may run inside it (WorldOptions::split_inert_steps); the next is split.
+inline constexpr int kInertStepsInlineMax = 256;
 
 // Counters the world keeps about transaction attempts.
 struct AttemptStats {
@@ -257,6 +272,9 @@ class World final : public Environment, private FootprintSink {
   ClientId stepping_ = -1;       // the client whose step is running, or -1
   bool digest_states_ = false;   // the strategy caches states (fixed at construction)
   bool record_decided_ = false;  // tests only: the footprints read as the reads decided
+  bool inline_inert_ = false;    // inert steps run inside the step before (split_inert_steps)
+  int inert_steps_inline_ = 0;   // inert steps the running step ran inside it so far
+  bool inline_fetches_ = false;  // tests only: Strategy::fetches_inline
   Digest128 history_events_;     // states: every operation event of the main phase so far
   std::int64_t last_event_us_ = -1;
   std::vector<int> thread_of_;  // by client

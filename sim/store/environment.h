@@ -53,6 +53,11 @@ struct PendingOp {
   std::int64_t delay_us = 0;
   // Whether a read step must also take a read version (adds the GRV latency).
   bool needs_read_version = false;
+  // Whether the step touches nothing another client can see or be seen by: a read at a read
+  // version its transaction holds already, a sleep, or a commit that never reaches the store (it
+  // writes nothing, or its transaction failed before). An exhaustive world runs such a step
+  // inside the step before it (World: WorldOptions::split_inert_steps).
+  bool inert = false;
   std::coroutine_handle<> continuation;
 
   // Performs the operation at the instant it takes effect. May redirect `continuation`.

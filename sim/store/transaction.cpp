@@ -560,8 +560,8 @@ void Transaction::RangeOp::complete() {
 ErrorCode Transaction::do_commit() {
   last_conflict_.reset();
   last_conflict_step_ = {};
-  if (!ok(sticky_error_)) return sticky_error_;
-  if (mutations_.empty() && write_ranges_.empty()) return ErrorCode::success;  // read-only
+  // A sticky error, or a read-only transaction (its sticky error is success then).
+  if (!commit_reaches_store()) return sticky_error_;
   if (size_bytes_ > kTransactionSizeLimit) return ErrorCode::transaction_too_large;
   take_read_version_if_needed();
   CommitFault fault = env().commit_fault(client());

@@ -236,6 +236,11 @@ class Transaction {
   ErrorCode do_get_range(KeyRangeRef range, const RangeOptions& options, RangeResult& out);
   void read_merged(KeyRangeRef range, std::size_t limit, bool reverse, RangeResult& out) const;
   ErrorCode do_commit();
+  // Whether do_commit would get past its first returns (a sticky error, a read-only
+  // transaction) to the resolver: only then is a commit ordered against other clients' steps.
+  bool commit_reaches_store() const {
+    return ok(sticky_error_) && !(mutations_.empty() && write_ranges_.empty());
+  }
 
   Database db_;
   std::optional<Version> read_version_;
@@ -277,6 +282,8 @@ class StoreOpBase : public PendingOp {
   std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiting) {
     continuation = awaiting;
     needs_read_version = kind == StepKind::read && !tr_->read_version_.has_value();
+    inert = kind == StepKind::sleep || (kind == StepKind::read && !needs_read_version) ||
+            (kind == StepKind::commit && !tr_->commit_reaches_store());
     return tr_->env().submit(*this);
   }
 
@@ -368,6 +375,7 @@ class DelayOp final : public PendingOp {
     kind = StepKind::sleep;
     client = db.client;
     delay_us = us;
+    inert = true;
   }
   bool await_ready() const noexcept { return false; }
   std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiting) {

@@ -47,6 +47,9 @@ inline ExhaustiveOptions soundness_options(bool reduce, bool all_plans, int faul
   // observed here would count as another outcome: parking is checked on its own (dpor_test's
   // Parking), by the outcomes a user sees.
   o.park_unproductive_waits = false;
+  // The full search schedules every store step; the reduced one runs inert steps inside the step
+  // before them (WorldOptions::split_inert_steps), which the comparison checks too.
+  o.split_inert_steps = !reduce;
   o.max_executions = 3'000'000;
   // Each run keeps the steps it shares with the last one from it (dpor.h); here every run also
   // computes them afresh and asserts they are equal.
