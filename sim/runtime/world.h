@@ -45,9 +45,9 @@ struct WorldOptions {
   bool log_transactions = false;  // keep every committed transaction's reads and writes
   // Exhaustive search (dpor): the store sees time 0, so versions count commits and never depend
   // on when a step ran; every scheduled store step takes kExhaustiveStepUs (one run inside
-  // another takes no time: split_inert_steps); faults are the strategy's
-  // choices among those the knobs enable (a knob > 0 enables its fault, its value is ignored),
-  // never coin flips, and pauses are off; the main phase records every step's footprint.
+  // another takes no time: split_inert_steps); faults are the strategy's choices among those the
+  // knobs enable (a knob > 0 enables its fault, its value is ignored), never coin flips, and
+  // pauses are off; the main phase records every step's footprint.
   bool exhaustive = false;
   // Exhaustive only: random key suffixes (Environment::random_suffix) are the strategy's choices
   // of where each sorts under its key prefix (suffix_draws.h), not the seed's bytes.
