@@ -120,6 +120,20 @@ TEST(Soundness, ABrokenIndependenceRuleMakesTheReducedSearchMissOutcomes) {
   EXPECT_TRUE(missed) << "the soundness comparison cannot tell a wrong independence rule";
 }
 
+TEST(Soundness, ReadFaultsPlacedInsideAStepThatRunsInertReadsLoseNoOutcome) {
+  // A too-old read is a fault choice inside the step that runs the read: with inert reads run
+  // inside the fetch's step (hc-queue's fulfilment reads the items and each request and item it
+  // hands out after its fetch), inside that step. The full search schedules every read and
+  // places the fault there.
+  Scenario s = scope("hc-queue", 2, 1);
+  s.faults.read_too_old = 0.1;
+  const ExhaustiveResult full = explore_exhaustively(s, options(false, true, 1));
+  const ExhaustiveResult reduced = explore_exhaustively(s, options(true, true, 1));
+  ASSERT_TRUE(full.exhausted && reduced.exhausted);
+  EXPECT_EQ(full.outcomes, reduced.outcomes) << first_difference(full.outcomes, reduced.outcomes);
+  EXPECT_GT(reduced.coverage.count("fault: read fails: transaction_too_old"), 0u);
+}
+
 TEST(Soundness, FetchesRunInsideTheStepBeforeThemMakeTheReducedSearchMissOutcomes) {
   // The reduced search runs an inert step inside its client's step before it (world.h's
   // split_inert_steps); the full search it is compared with schedules every store step. A read
