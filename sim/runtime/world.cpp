@@ -63,11 +63,11 @@ std::coroutine_handle<> World::submit(PendingOp& op) {
                  "a step of a client the world never handed out");
   Client& c = *clients_[static_cast<std::size_t>(op.client)];
   CONTEND_ASSERT(c.pending == nullptr, "a client has at most one step in flight");
-  if ((op.inert || (inline_fetches_ && op.kind == StepKind::read)) && inline_inert_ &&
-      stepping_ == op.client && inert_steps_inline_ < kInertStepsInlineMax) {
+  const bool inert = op.inert || (inline_fetches_ && op.kind == StepKind::read);
+  if (inert && inline_inert_ && stepping_ == op.client &&
+      inert_steps_inline_ < kInertStepsInlineMax) {
     ++inert_steps_inline_;
-    op.complete();
-    if (digesting()) op.add_observed(c.observed);
+    complete(c, op);
     return op.continuation;  // resumed at once, inside the step that submitted it
   }
   std::int64_t delay = op.kind == StepKind::sleep ? op.delay_us
@@ -193,11 +193,15 @@ void World::run_step(ClientId id) {
     if (crash_choice == kCrashAfterCommit) op.complete();
     crash(id, op);
   } else {
-    op.complete();
-    if (digesting()) op.add_observed(c.observed);
+    complete(c, op);
     op.continuation.resume();
   }
   stepping_ = -1;
+}
+
+void World::complete(Client& c, PendingOp& op) {
+  op.complete();
+  if (digesting()) op.add_observed(c.observed);
 }
 
 std::uint32_t World::fault_choice(ClientId client, FaultSite site,

@@ -244,6 +244,9 @@ class World final : public Environment, private FootprintSink {
   void start_new_clients();
   std::optional<ClientId> pick_next();
   void run_step(ClientId id);
+  // Performs `op` (a scheduled step's or one run inside it), and for a world that caches states
+  // adds what it returned to its client's observations.
+  void complete(Client& c, PendingOp& op);
   void crash(ClientId id, PendingOp& op);
   bool over_bounds();
 
