@@ -162,6 +162,35 @@ TEST(Runner, EveryCommittedTransactionReplaysSeriallyUnderFaults) {
   }
 }
 
+// The replay skips snapshot reads, so a run that only replays keeps none of them; a run that
+// records attempts (traces) keeps every read.
+TEST(Runner, OnlyRecordedAttemptsKeepSnapshotReads) {
+  Scenario s = scenario_for("hc-queue", 4, 6);
+  auto count_reads = [](const std::vector<ReadRecord>& reads, int& snapshot, int& checked) {
+    for (const ReadRecord& r : reads)
+      ++(r.snapshot ? snapshot : checked);
+  };
+  RunControls replay_only;
+  replay_only.defer_serializability = true;
+  SeedRun replayed = run_seed(s, 1, replay_only);
+  int snapshot = 0;
+  int checked = 0;
+  for (const CommittedTransaction& t : replayed.unchecked_transactions)
+    count_reads(t.reads, snapshot, checked);
+  EXPECT_EQ(snapshot, 0);
+  EXPECT_GT(checked, 0) << "the replay has non-snapshot reads to check";
+
+  RunControls traced;
+  traced.record_attempts = true;
+  SeedRun recorded = run_seed(s, 1, traced);
+  snapshot = 0;
+  checked = 0;
+  for (const AttemptRecord& a : recorded.attempts)
+    count_reads(a.reads, snapshot, checked);
+  EXPECT_GT(snapshot, 0) << "hc-queue's next_index and fulfilments read at snapshot";
+  EXPECT_GT(checked, 0);
+}
+
 TEST(Runner, ManyClientsWithoutFaultsDequeueEveryAcknowledgedItemExactlyOnce) {
   for (const char* recipe : {"queue", "strict-queue", "versionstamp-queue", "idempotent-queue",
                              "hc-queue", "priority-queue"}) {

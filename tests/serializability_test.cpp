@@ -40,6 +40,24 @@ TEST(Serializability, NamesAReadNoSerialOrderGives) {
   EXPECT_NE(error->find("client 2 tx#2"), std::string::npos) << *error;
 }
 
+TEST(Serializability, NamesTheReadByItsPlaceAmongTheNonSnapshotReads) {
+  // A log may hold the snapshot reads or not (Environment::log_snapshot_reads): the name is the
+  // same either way.
+  ReadRecord stale = get_of("a", std::nullopt);
+  stale.snapshot = true;
+  for (bool with_snapshot : {false, true}) {
+    std::vector<ReadRecord> reads = {get_of("b", std::nullopt), get_of("a", std::nullopt)};
+    if (with_snapshot) reads.insert(reads.begin(), stale);
+    std::vector<CommittedTransaction> log = {
+        {1, 1, 5, 10, {}, {set_of("a", "1")}},
+        {2, 2, 5, 11, reads, {set_of("b", "x")}},
+    };
+    auto error = check_serializable(log);
+    ASSERT_TRUE(error.has_value());
+    EXPECT_NE(error->find("non-snapshot read 2 of"), std::string::npos) << *error;
+  }
+}
+
 TEST(Serializability, SnapshotReadsMaySeeAnOlderState) {
   ReadRecord stale = get_of("a", std::nullopt);
   stale.snapshot = true;

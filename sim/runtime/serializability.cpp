@@ -79,9 +79,10 @@ std::optional<std::string> check_serializable(const std::vector<CommittedTransac
     Map scratch;  // the state plus this transaction's own writes, built lazily
     std::size_t applied = 0;
     bool has_scratch = false;
-    for (std::size_t i = 0; i < t->reads.size(); ++i) {
-      const ReadRecord& r = t->reads[i];
+    std::size_t checked = 0;  // non-snapshot reads so far (a log may hold no snapshot reads)
+    for (const ReadRecord& r : t->reads) {
       if (r.snapshot) continue;
+      ++checked;
       if (r.mutations_before > 0 && !has_scratch) {
         scratch = state;
         has_scratch = true;
@@ -93,8 +94,9 @@ std::optional<std::string> check_serializable(const std::vector<CommittedTransac
       if (!replays(has_scratch ? scratch : state, r)) {
         return "client " + std::to_string(t->client) + " tx#" + std::to_string(t->transaction_id) +
                " (read version " + std::to_string(t->read_version) + ", commit version " +
-               std::to_string(t->commit_version) + "): read " + std::to_string(i) + " of [" +
-               printable(r.keys.begin) + ", " + printable(r.keys.end) +
+               std::to_string(t->commit_version) + "): non-snapshot read " +
+               std::to_string(checked) + " of [" + printable(r.keys.begin) + ", " +
+               printable(r.keys.end) +
                ") returned what no serial order at its commit position gives";
       }
     }

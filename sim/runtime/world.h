@@ -157,6 +157,8 @@ class World final : public Environment, private FootprintSink {
   CommitFault commit_fault(ClientId client) override;
   void on_attempt_end(Transaction& tr, ErrorCode outcome) override;
   bool log_reads() const override { return options_.log_transactions || options_.record_attempts; }
+  // The replay skips snapshot reads; only attempt records (traces) show them.
+  bool log_snapshot_reads() const override { return options_.record_attempts; }
   bool parks_unproductive_waits() const override {
     return options_.exhaustive && options_.park_unproductive_waits;
   }

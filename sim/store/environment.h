@@ -142,8 +142,11 @@ class Environment {
   // never completes; the run is no evidence and the search does not judge it.
   // REQUIRES: parks_unproductive_waits(), and the client has no PendingOp outstanding.
   virtual void park(ClientId /*client*/) {}
-  // Whether transactions should log every read and its result (for the serializability replay).
+  // Whether transactions should log their reads and results: for the serializability replay,
+  // which evaluates the non-snapshot reads again, and for traces, which show every read.
   virtual bool log_reads() const { return false; }
+  // Whether the log (log_reads) holds snapshot reads too.
+  virtual bool log_snapshot_reads() const { return log_reads(); }
   // Told when a transaction attempt ends: at commit (with its outcome) or when a read fails. The
   // attempt's buffers are cleared next, so an environment may take its read log
   // (Transaction::take_read_log) rather than copy it.

@@ -520,7 +520,7 @@ void Transaction::GetOp::complete() {
   auto result = tr_->do_get(key_, snapshot_);
   if (!result.ok()) return abort_with(result.error());
   result_ = std::move(result.value());
-  if (tr_->env().log_reads()) {
+  if (tr_->logs_read(snapshot_)) {
     tr_->read_log_.push_back(ReadRecord{false,
                                         copy_of(KeyRangeRef{key_.key, key_.after}),
                                         {},
@@ -549,7 +549,7 @@ void Transaction::RangeOp::add_observed(Digest128& into) const {
 void Transaction::RangeOp::complete() {
   if (ErrorCode e = tr_->begin_read(); !ok(e)) return abort_with(e);
   if (ErrorCode e = tr_->do_get_range(range_, options_, result_); !ok(e)) return abort_with(e);
-  if (tr_->env().log_reads()) {
+  if (tr_->logs_read(options_.snapshot)) {
     tr_->read_log_.push_back(ReadRecord{true, copy_of(range_), options_, options_.snapshot,
                                         tr_->mutations_.size(), std::nullopt, result_});
   }

@@ -136,7 +136,8 @@ class Transaction {
   std::span<const KeyRangeRef> read_conflict_ranges() const { return read_ranges_; }
   std::span<const KeyRangeRef> write_conflict_ranges() const { return write_ranges_; }
   std::span<const MutationRef> mutations() const { return mutations_; }
-  // The reads of this attempt, when the environment logs them.
+  // The reads of this attempt the environment logs (Environment::log_reads; snapshot reads only
+  // when it asks for them too).
   const std::vector<ReadRecord>& read_log() const { return read_log_; }
   // Moves the read log out and leaves it empty: for an environment told the attempt ended.
   std::vector<ReadRecord> take_read_log() {
@@ -164,6 +165,9 @@ class Transaction {
   struct BufferPool;  // per thread, in transaction.cpp
 
  private:
+  bool logs_read(bool snapshot) const {
+    return env().log_reads() && (!snapshot || env().log_snapshot_reads());
+  }
   // This transaction's own write to one key, as reads must see it. Views into the arena.
   struct WriteEntry {
     enum class Kind : std::uint8_t { set, clear, dependent, unreadable } kind = Kind::set;
