@@ -10,13 +10,6 @@ namespace contend::keys {
 
 namespace {
 
-std::optional<Tuple> unpack_in(const Bytes& prefix, BytesView key) {
-  if (key.substr(0, prefix.size()) != BytesView(prefix)) return std::nullopt;
-  UnpackResult r = unpack(key.substr(prefix.size()));
-  if (!r.ok()) return std::nullopt;
-  return std::move(*r.tuple);
-}
-
 std::optional<std::int64_t> int_at(const Bytes& prefix, BytesView key, std::size_t i) {
   if (key.substr(0, prefix.size()) != BytesView(prefix)) return std::nullopt;
   std::size_t pos = prefix.size();
@@ -118,10 +111,16 @@ std::optional<std::int64_t> Space::second_int(BytesView key) const {
 }
 
 std::optional<Bytes> Space::last_bytes(BytesView key) const {
-  auto t = unpack_in(prefix_, key);
-  if (!t || t->size() == 0) return std::nullopt;
-  const auto* b = t->items.back().get<TupleBytes>();
-  return b ? std::optional<Bytes>(b->bytes) : std::nullopt;
+  if (key.substr(0, prefix_.size()) != BytesView(prefix_)) return std::nullopt;
+  // Element by element (no Tuple): every one must decode, and the last must be a byte string.
+  std::size_t pos = prefix_.size();
+  std::optional<TupleElement> last;
+  while (pos < key.size()) {
+    last = unpack_element(key, pos);
+    if (!last) return std::nullopt;
+  }
+  auto* b = last ? std::get_if<TupleBytes>(&last->value) : nullptr;
+  return b ? std::optional<Bytes>(std::move(b->bytes)) : std::nullopt;
 }
 
 void decode_fault(std::string_view what, BytesView key, std::string_view problem) {

@@ -36,11 +36,15 @@ T bit_cast(const U& u) {
 }
 
 void append_escaped(Bytes& out, std::uint8_t code, BytesView payload) {
+  out.reserve(out.size() + payload.size() + 2);
   out.push_back(static_cast<char>(code));
-  for (char c : payload) {
-    out.push_back(c);
-    if (c == '\0') out.push_back(static_cast<char>(kEscape));
+  // Runs up to each zero byte are copied whole; the zero is followed by its escape.
+  for (std::size_t zero = payload.find('\0'); zero != BytesView::npos; zero = payload.find('\0')) {
+    out.append(payload.substr(0, zero + 1));
+    out.push_back(static_cast<char>(kEscape));
+    payload.remove_prefix(zero + 1);
   }
+  out.append(payload);
   out.push_back('\0');
 }
 
@@ -212,17 +216,16 @@ bool valid_utf8(BytesView s) {
 }
 
 bool Reader::read_escaped(Bytes& out, std::size_t start, const char* what) {
-  while (pos_ < in_.size()) {
-    char c = in_[pos_++];
-    if (c != '\0') {
-      out.push_back(c);
-    } else if (pos_ < in_.size() && byte_at(pos_) == kEscape) {
-      out.push_back('\0');
-      ++pos_;
-    } else {
-      return true;
-    }
+  // Runs up to each zero byte are copied whole; a zero is escaped (0x00 0xff) or the terminator.
+  for (std::size_t zero = in_.find('\0', pos_); zero != BytesView::npos;
+       zero = in_.find('\0', pos_)) {
+    out.append(in_.substr(pos_, zero - pos_));
+    pos_ = zero + 1;
+    if (pos_ == in_.size() || byte_at(pos_) != kEscape) return true;
+    out.push_back('\0');
+    ++pos_;
   }
+  pos_ = in_.size();
   return fail(start, std::string("unterminated ") + what + ": no 0x00 terminator");
 }
 
