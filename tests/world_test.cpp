@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "sim/runtime/world.h"
 #include "sim/store/retry.h"
@@ -185,6 +187,42 @@ TEST(World, AnExhaustiveWorldRunsInertStepsInsideTheStepBeforeThem) {
   seeded.spawn(one_transaction(seeded, 0, 3, false));
   seeded.run();
   EXPECT_EQ(seeded.steps(), 6);
+}
+
+// Takes the first ready step, and keeps the attempts' footprints as they stand whenever a commit
+// is the step about to be chosen: what a search judges its sleep sets with at that node.
+class FootprintsAtCommits : public Strategy {
+ public:
+  std::string name() const override { return "footprints-at-commits"; }
+  bool chooses_every_step() const override { return true; }
+  void watch(const StepLog* log) override { log_ = log; }
+  std::size_t choose(std::span<const Candidate> candidates) override {
+    if (candidates.front().kind == StepKind::commit) {
+      for (const auto& [id, attempt] : log_->attempts)
+        seen.push_back(attempt);
+    }
+    return 0;
+  }
+  std::vector<AttemptFootprint> seen;
+
+ private:
+  const StepLog* log_ = nullptr;
+};
+
+TEST(World, AnAttemptsReadsAreFinalOnceItsCommitIsSubmitted) {
+  // The fetch's step runs the three reads and submits the commit: from then on the attempt reads
+  // nothing more, so a search need not take its fetch to read every key (footprint.h).
+  WorldOptions options;
+  options.exhaustive = true;
+  auto watcher = std::make_shared<FootprintsAtCommits>();
+  World world(options, watcher);
+  world.spawn(one_transaction(world, 0, 2, /*writes=*/true));
+  world.run();
+  ASSERT_EQ(watcher->seen.size(), 1u) << "one attempt, seen once, before its commit ran";
+  const AttemptFootprint& attempt = watcher->seen.front();
+  EXPECT_FALSE(attempt.ended);
+  EXPECT_TRUE(attempt.reads_final);
+  EXPECT_EQ(attempt.reads.size(), 3u) << "k0, k1 and k2";
 }
 
 TEST(World, AStepRunsABoundedNumberOfInertStepsInsideIt) {

@@ -339,12 +339,12 @@ void DporExplorer::check_reused(const StepLog& log, bool complete, std::size_t u
 }
 
 // A node made by this run judged its sleep set with the step before it in flight: a read version
-// fetch whose attempt had not ended was taken to read every key (footprint.h), so it woke every
-// sleeping thread that commits. Now the attempts' reads are known: each new node keeps asleep
-// the threads that final reads leave asleep (a superset: the fetch read less). A node whose
-// thread sleeps then is where the run became equivalent to one explored before: the rest of
-// the run is dropped as a blocked run's would be, and the node goes on with a thread that is
-// awake there, when one is.
+// fetch whose attempt had neither ended nor submitted its commit was taken to read every key
+// (footprint.h), so it woke every sleeping thread that commits. Now the attempts' reads are known:
+// each new node keeps asleep the threads that final reads leave asleep (a superset: the fetch read
+// less). A node whose thread sleeps then is where the run became equivalent to one explored before:
+// the rest of the run is dropped as a blocked run's would be, and the node goes on with a thread
+// that is awake there, when one is.
 std::size_t DporExplorer::first_step_asleep(const std::vector<ResolvedStep>& steps,
                                             const std::vector<std::size_t>& node_of) {
   for (std::size_t k = 1; k < steps.size(); ++k) {

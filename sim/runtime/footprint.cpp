@@ -74,7 +74,7 @@ void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog
     auto it = log.attempts.find(step.snapshot_attempt);
     CONTEND_ASSERT(it != log.attempts.end(), "a read version was taken for an unknown attempt");
     r.version_sensitive = it->second.version_sensitive;
-    if (!final_reads && !it->second.ended) {
+    if (!final_reads && !it->second.ended && !it->second.reads_final) {
       r.reads = every_key();
     } else {
       r.reads = it->second.reads;

@@ -60,8 +60,10 @@ struct AttemptFootprint {
   // range within one already held is not added again: add_read).
   RangeSet reads;
   bool version_sensitive = false;  // it writes a versionstamp
-  bool ended = false;              // committed, failed or abandoned: no more reads will come
-  std::size_t ended_in_step = 0;   // when ended: the index of the step it ended in
+  // Its commit was submitted: it reads nothing more, and `reads` holds what the commit checks.
+  bool reads_final = false;
+  bool ended = false;             // committed, failed or abandoned: no more reads will come
+  std::size_t ended_in_step = 0;  // when ended: the index of the step it ended in
 };
 
 // Adds `range` to an attempt's reads unless it is empty or within a range they hold: only the
@@ -126,8 +128,8 @@ struct ResolvedStep {
 // In draw_groups: a step that may draw under any key prefix.
 inline constexpr std::uint64_t kAnyGroup = 0;
 
-// With `final_reads` false (the run has not finished), an attempt that has not ended may read
-// more: its read version fetch is taken to depend on every key.
+// With `final_reads` false (the run has not finished), an attempt that has neither ended nor
+// submitted its commit may read more: its read version fetch is taken to depend on every key.
 ResolvedStep resolve_step(const StepFootprint& step, const StepLog& log, bool final_reads);
 // The same into `r`, every field assigned. The ranges are shared with the log (range_set.h).
 void resolve_step_into(ResolvedStep& r, const StepFootprint& step, const StepLog& log,

@@ -290,7 +290,26 @@ void World::on_read_version(const Transaction& tr) {
 
 void World::on_database_read(const Transaction& tr, KeyRangeRef asked, KeyRangeRef decided) {
   if (!recording()) return;
-  add_read(step_log_.attempts[tr.id()], record_decided_ ? decided : asked);
+  AttemptFootprint& attempt = step_log_.attempts[tr.id()];
+  CONTEND_ASSERT(!attempt.reads_final, "an attempt reads after submitting its commit");
+  add_read(attempt, record_decided_ ? decided : asked);
+}
+
+void World::on_commit_submitted(const Transaction& tr) {
+  if (!recording()) return;
+  finish_reads(step_log_.attempts[tr.id()], tr);
+}
+
+void World::finish_reads(AttemptFootprint& attempt, const Transaction& tr) {
+  for (KeyRangeRef r : tr.read_conflict_ranges())
+    add_read(attempt, r);
+  for (const MutationRef& m : tr.mutations()) {
+    if (m.type == MutationType::set_versionstamped_key ||
+        m.type == MutationType::set_versionstamped_value) {
+      attempt.version_sensitive = true;
+    }
+  }
+  attempt.reads_final = true;
 }
 
 void World::on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) {
@@ -301,15 +320,10 @@ void World::on_commit_resolved(const Transaction& tr, bool applied, bool conflic
   step.conflicted = conflicted;
   step.checked = RangeSet(copy_of(tr.read_conflict_ranges()));
   (applied ? step.written : step.refused_writes) = RangeSet(copy_of(tr.write_conflict_ranges()));
+  // Final when the commit was submitted inside a step; a commit a client submitted as it
+  // started (a blind write, its first step) was submitted outside every step.
   AttemptFootprint& attempt = step_log_.attempts[tr.id()];
-  for (const KeyRange& r : step.checked)
-    add_read(attempt, r);
-  for (const MutationRef& m : tr.mutations()) {
-    if (m.type == MutationType::set_versionstamped_key ||
-        m.type == MutationType::set_versionstamped_value) {
-      attempt.version_sensitive = true;
-    }
-  }
+  if (!attempt.reads_final) finish_reads(attempt, tr);
 }
 
 void World::crash(ClientId id, PendingOp&) {

@@ -235,7 +235,11 @@ class World final : public Environment, private FootprintSink {
   // ---- FootprintSink (exhaustive main phase) ----
   void on_read_version(const Transaction& tr) override;
   void on_database_read(const Transaction& tr, KeyRangeRef asked, KeyRangeRef decided) override;
+  void on_commit_submitted(const Transaction& tr) override;
   void on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) override;
+  // The attempt's reads once its commit is submitted: its read conflict ranges join them, and a
+  // versionstamp it writes makes it version-sensitive.
+  void finish_reads(AttemptFootprint& attempt, const Transaction& tr);
   bool recording() const { return footprints_ != nullptr && stepping_ >= 0; }
   // Whether the main phase keeps the state (state_digest) for a strategy that caches states.
   bool digesting() const { return footprints_ != nullptr && digest_states_; }

@@ -93,6 +93,9 @@ class FootprintSink {
   // last row returned; where that row lies depends on the data, so in another order the same
   // read decides on other keys).
   virtual void on_database_read(const Transaction& tr, KeyRangeRef asked, KeyRangeRef decided) = 0;
+  // `tr` submitted a commit that reaches the store: the attempt reads nothing more, and its read
+  // conflict ranges are what the commit will check. (The step that resolves it comes later.)
+  virtual void on_commit_submitted(const Transaction& tr) = 0;
   // `tr`'s commit was resolved against the writes after its read version (and applied when
   // `applied`; refused because one of them met its read conflict ranges when `conflicted`).
   virtual void on_commit_resolved(const Transaction& tr, bool applied, bool conflicted) = 0;

@@ -165,6 +165,9 @@ class Transaction {
   struct BufferPool;  // per thread, in transaction.cpp
 
  private:
+  void note_commit_submitted() const {
+    if (FootprintSink* sink = env().footprints()) sink->on_commit_submitted(*this);
+  }
   bool logs_read(bool snapshot) const {
     return env().log_reads() && (!snapshot || env().log_snapshot_reads());
   }
@@ -288,6 +291,7 @@ class StoreOpBase : public PendingOp {
     needs_read_version = kind == StepKind::read && !tr_->read_version_.has_value();
     inert = kind == StepKind::sleep || (kind == StepKind::read && !needs_read_version) ||
             (kind == StepKind::commit && !tr_->commit_reaches_store());
+    if (kind == StepKind::commit && !inert) tr_->note_commit_submitted();
     return tr_->env().submit(*this);
   }
 
