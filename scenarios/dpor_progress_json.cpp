@@ -150,11 +150,9 @@ json progress_to_json(const DporProgress& progress) {
   json nodes = json::array();
   for (const SearchNode& n : progress.nodes)
     nodes.push_back(node_to_json(n));
-  json body{{"nodes", std::move(nodes)},
-            {"follow", progress.follow},
-            {"fixed_depth", progress.fixed_depth},
-            {"executions", progress.executions},
-            {"blocked", progress.blocked}};
+  json body{{"nodes", std::move(nodes)},           {"follow", progress.follow},
+            {"fixed_depth", progress.fixed_depth}, {"runs_from_depth", progress.runs_from_depth},
+            {"executions", progress.executions},   {"blocked", progress.blocked}};
   std::string digest = digest_of(body.dump());
   return json{{"progress", std::move(body)}, {"digest", std::move(digest)}};
 }
@@ -194,11 +192,13 @@ std::optional<DporProgress> progress_from_json(const json& j, std::string& error
       p.nodes.push_back(node_from_json(n));
     p.follow = body.at("follow").get<std::size_t>();
     p.fixed_depth = body.at("fixed_depth").get<std::size_t>();
+    p.runs_from_depth = body.at("runs_from_depth").get<std::size_t>();
     p.executions = body.at("executions").get<std::int64_t>();
     p.blocked = body.at("blocked").get<std::int64_t>();
     if (p.follow > p.nodes.size() || p.fixed_depth > p.nodes.size()) {
       refuse("follow or fixed_depth lies outside the path");
     }
+    if (p.runs_from_depth > p.fixed_depth) refuse("runs_from_depth lies below fixed_depth");
     if (p.executions < 0 || p.blocked < 0 || p.executions + p.blocked == 0) {
       refuse("a progress saved before its first execution");
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -50,7 +51,8 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 // 10: the reduced search parks a high-contention pop at a wait that made no progress.
 // 11: inert steps run inside the step before them (WorldOptions::split_inert_steps): paths name
 // fewer scheduling nodes.
-constexpr int kUnitCutVersion = 11;
+// 12: a unit's progress says from which depth its runs were made (DporProgress::runs_from_depth).
+constexpr int kUnitCutVersion = 12;
 
 // The digest of everything the scenario says (its mix, plan, faults, checks, limits), in hex: a
 // file edited between a stopped search and its resume is another search.
@@ -316,6 +318,8 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
       total.units = r.units;
       total.units_done = r.units_done;
       total.units_unrun = r.units_unrun;
+      total.runs_estimate = r.runs_estimate;
+      total.runs_in_scope = r.runs_in_scope;
       total.scopes += 1;
       if (r.violation) {
         total.violation = std::move(r.violation);
@@ -435,6 +439,52 @@ std::string states_note(const ExhaustiveResult& r) {
   return note;
 }
 
+// Two significant digits (a whole number from 10 up): 240, 5.2, 0.43.
+std::string two_digits(double x) {
+  if (x <= 0) return "0";
+  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 1);
+  const double rounded = std::round(x / scale) * scale;
+  return rounded >= 10 ? fmt::format("{:.0f}", rounded)
+                       : fmt::format("{:.{}f}", rounded, std::lround(-std::log10(scale)));
+}
+
+// A count as a reader takes it in at once: in millions or billions from a million up.
+std::string about_count(double n) {
+  if (n >= 1e9) return two_digits(n / 1e9) + " billion";
+  if (n >= 1e6) return two_digits(n / 1e6) + " million";
+  return two_digits(n);
+}
+
+std::string percent(double fraction) {
+  return fraction < 1e-4 ? std::string("under 0.01%") : two_digits(100 * fraction) + "%";
+}
+
+std::string about_duration(double seconds) {
+  if (seconds < 120) return fmt::format("{:.0f} s", seconds);
+  if (seconds < 7200) return fmt::format("{:.0f} min", seconds / 60);
+  if (seconds < 2 * 86400) return fmt::format("{:.1f} h", seconds / 3600);
+  return fmt::format("{:.1f} days", seconds / 86400);
+}
+
+// A search a budget stopped: how large its last scope's whole search is, by the estimate from
+// where its units stopped (search_estimate.h), and how long the rest takes at this search's rate.
+std::string size_note(const ExhaustiveResult& r, bool shard) {
+  if (!r.runs_estimate) return "";
+  const auto whole = static_cast<double>(*r.runs_estimate);
+  const auto made = static_cast<double>(r.runs_in_scope);
+  std::string note = fmt::format(
+      "; estimated from where {} units stopped, the whole search of {} takes about {} runs "
+      "(executions and abandoned; {} of them made)",
+      shard ? "the shard's" : "its", shard ? "the shard's units" : "this scope", about_count(whole),
+      percent(made / std::max(whole, 1.0)));
+  const auto runs_all = static_cast<double>(r.executions + r.blocked);
+  if (r.seconds > 0 && runs_all > 0) {
+    note += fmt::format(", about {} more at this search's rate",
+                        about_duration((whole - made) * r.seconds / runs_all));
+  }
+  return note;
+}
+
 }  // namespace
 
 std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
@@ -509,9 +559,10 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                                   : fmt::format(" and {} never run ({})", r.units_unrun, why_unrun);
     return fmt::format(
         "SIZED, NOT VERIFIED: the search of {} is cut into {} unit(s), {} of them searched to "
-        "the end while sizing{}; {}; {}; the units are saved in {}: search them with --shard "
+        "the end while sizing{}; {}; {}{}; the units are saved in {}: search them with --shard "
         "K/N --deal-from {} on each of N machines, then `contend merge` their --json",
-        scope, r.units, r.units_done, unrun, bounds, counts, o.checkpoint_file, o.checkpoint_file);
+        scope, r.units, r.units_done, unrun, bounds, counts, size_note(r, false), o.checkpoint_file,
+        o.checkpoint_file);
   }
   const std::int64_t clean = r.verdicts.count("linearizable") ? r.verdicts.at("linearizable") : 0;
   if (r.exhausted && clean != r.executions) {
@@ -539,8 +590,8 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                        shard);
   }
   return fmt::format(
-      "NOT VERIFIED: the budget ran out: {} of {} units searched to the end in {}; {}; {}{}",
-      r.units_done, r.units, scope, bounds, counts, shard);
+      "NOT VERIFIED: the budget ran out: {} of {} units searched to the end in {}; {}; {}{}{}",
+      r.units_done, r.units, scope, bounds, counts, size_note(r, o.shard.count > 1), shard);
 }
 
 }  // namespace contend

@@ -164,7 +164,11 @@ struct ExhaustiveResult {
   std::string checkpoint_error;
   bool sized_only = false;       // sizing_only stopped the search after sizing (not exhausted)
   std::int64_t units_unrun = 0;  // sized_only: units of the last scope that sizing never ran
-  std::string deal_digest;       // deal_from: the digest of the file the units were dealt from
+  // A budget stopped the search: the runs (executions and abandoned) its last scope's whole
+  // search would take, by search_estimate.h's estimate; nothing when no unit says its size.
+  std::optional<std::int64_t> runs_estimate;
+  std::int64_t runs_in_scope = 0;  // the runs (executions and abandoned) the last scope made
+  std::string deal_digest;         // deal_from: the digest of the file the units were dealt from
 };
 
 // REQUIRES: validate_scenario(scenario) passed.

@@ -11,6 +11,7 @@
 #include "base/invariant.h"
 #include "scenarios/real_time_orders.h"
 #include "scenarios/runner.h"
+#include "scenarios/search_estimate.h"
 #include "sim/runtime/dpor.h"
 #include "sim/store/tuple.h"
 
@@ -389,6 +390,8 @@ void add_up_units(const std::vector<Unit>& units, std::map<std::size_t, UnitResu
     }
   }
   r.exhausted &= done.size() == units.size() && !(r.violation && o.stop_at_first_violation);
+  r.runs_in_scope = r.executions + r.blocked;
+  if (!r.exhausted && !r.violation) r.runs_estimate = estimate_runs(units, done, o.max_faults);
   r.distinct_outcomes = static_cast<std::int64_t>(outcomes.size());
   if (o.collect_outcomes) r.outcomes = std::move(outcomes);
 }

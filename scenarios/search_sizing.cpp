@@ -388,8 +388,10 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
 
 void total_after_sizing(const SizedUnits& sized, const ExhaustiveOptions& o, ExhaustiveResult& r) {
   std::map<std::size_t, UnitResult> ran = sized.done;
-  for (const auto& [index, progress] : sized.partial)
+  for (const auto& [index, progress] : sized.partial) {
     ran[index] = progress.result;
+    ran[index].stopped_at = progress.explorer;  // where it stands, for the estimate of its size
+  }
   r.units_unrun = static_cast<std::int64_t>(sized.units.size() - ran.size());
   add_up_units(sized.units, ran, o, r);
   r.sized_only = !r.exhausted && !r.violation;

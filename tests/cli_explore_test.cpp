@@ -226,6 +226,32 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
 }
 
+TEST(CliExplore, StoppedShardsEstimateTheirSizeAndMergeTheEstimates) {
+  const std::string dir = scratch("estimate");
+  const std::string search = "explore " + small_queue(dir, 4, 2) +
+                             " --strategy dpor --plans seed --schedules 20000 --progress 0";
+  std::string shards;
+  std::int64_t sum = 0;
+  for (int k = 1; k <= 2; ++k) {
+    const std::string out = dir + "/stopped-" + std::to_string(k) + ".json";
+    CliResult r = run_cli(search + " --shard " + std::to_string(k) + "/2 --json " + out);
+    ASSERT_EQ(r.exit_code, 3) << r.output;
+    EXPECT_NE(r.output.find("the whole search of the shard's units takes about"), std::string::npos)
+        << r.output;
+    const nlohmann::json j = read_json(out);
+    ASSERT_TRUE(j.at("runs_estimate").is_number_integer()) << j.dump();
+    EXPECT_GT(j.at("runs_estimate").get<std::int64_t>(), j.at("runs_in_scope").get<std::int64_t>());
+    sum += j.at("runs_estimate").get<std::int64_t>();
+    shards += " " + out;
+  }
+  CliResult merged = run_cli("merge" + shards + " --out " + dir + "/merged.json");
+  EXPECT_EQ(merged.exit_code, 3) << merged.output;
+  EXPECT_EQ(read_json(dir + "/merged.json").at("runs_estimate"), sum);
+  EXPECT_NE(merged.output.find("by the shards' estimates the whole search of the scope takes"),
+            std::string::npos)
+      << merged.output;
+}
+
 TEST(CliExplore, ShardsDealtFromASizedSearchMergeToItAndNotWithOthers) {
   const std::string dir = scratch("dealt");
   const std::string scenario = small_queue(dir, 3, 3);

@@ -59,6 +59,8 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["distinct_outcomes"] = r.distinct_outcomes;
   j["units"] = r.units;
   j["units_done"] = r.units_done;
+  j["runs_in_scope"] = r.runs_in_scope;
+  j["runs_estimate"] = r.runs_estimate ? nlohmann::json(*r.runs_estimate) : nlohmann::json(nullptr);
   j["resumed_from_checkpoint"] = r.resumed;
   j["shard"] = fmt::format("{}/{}", o.shard.index, o.shard.count);
   // Shards dealt from one sized search name its file's digest (merge checks they agree).

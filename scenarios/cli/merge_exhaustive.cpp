@@ -29,7 +29,25 @@ constexpr const char* kSummed[] = {"executions",
                                    "units_done",
                                    "scopes_searched",
                                    "seeded_draws",
-                                   "resumed_from_checkpoint"};
+                                   "resumed_from_checkpoint",
+                                   "runs_in_scope"};
+
+// The runs the merged search's last scope takes in all: each shard's estimate, or its runs when
+// it searched its units to the end; null when a stopped shard has no estimate.
+nlohmann::json merged_runs_estimate(const std::vector<nlohmann::json>& shards) {
+  std::int64_t total = 0;
+  for (const nlohmann::json& j : shards) {
+    const nlohmann::json estimate = j.value("runs_estimate", nlohmann::json(nullptr));
+    if (estimate.is_number_integer()) {
+      total += estimate.get<std::int64_t>();
+    } else if (j.value("exhausted", false)) {
+      total += j.value("runs_in_scope", std::int64_t{0});
+    } else {
+      return nullptr;
+    }
+  }
+  return total;
+}
 
 bool parse_shard_field(const nlohmann::json& j, std::uint64_t& k, std::uint64_t& n) {
   const std::string text = j.value("shard", "");
@@ -123,6 +141,7 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
   merged["shard"] = "1/1";
   merged["shards_merged"] = count;
   merged["distinct_outcomes"] = nullptr;  // shards may reach the same outcome: not additive
+  merged["runs_estimate"] = exhausted ? nlohmann::json(nullptr) : merged_runs_estimate(shards);
   const bool clean = verdicts.size() == 1 && verdicts.count("linearizable") == 1 &&
                      merged.value("bound_hits", 0) == 0;
   merged["verdict"] = counterexample       ? "violation"
@@ -148,6 +167,14 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
       count, merged.value("scenario", "?"), merged.value("clients", 0),
       merged.value("operations_per_client", 0), plans_searched(merged),
       merged.value("executions", 0), merged.value("units_done", 0), merged.value("units", 0));
+  if (merged["runs_estimate"].is_number_integer() && !counterexample) {
+    merged["statement"] =
+        merged["statement"].get<std::string>() +
+        fmt::format(
+            "; by the shards' estimates the whole search of the scope "
+            "takes about {} runs, {} of them made",
+            merged["runs_estimate"].get<std::int64_t>(), merged.value("runs_in_scope", 0));
+  }
   const std::string text = merged.dump(2) + "\n";
   if (out.empty()) {
     fmt::print("{}", text);

@@ -169,22 +169,25 @@ void DporExplorer::start_from(std::vector<SearchNode> nodes, std::size_t fixed_d
   CONTEND_ASSERT(!started_, "start_from after the search began");
   nodes_ = std::move(nodes);
   fixed_depth_ = fixed_depth;
+  runs_from_depth_ = fixed_depth;
 }
 
 DporProgress DporExplorer::progress() const {
   CONTEND_ASSERT(started_ && !exhausted_ && executions_ + blocked_ > 0,
                  "progress is saved between two executions");
-  return DporProgress{nodes_, follow_, fixed_depth_, executions_, blocked_};
+  return DporProgress{nodes_, follow_, fixed_depth_, runs_from_depth_, executions_, blocked_};
 }
 
 void DporExplorer::resume(DporProgress progress) {
   CONTEND_ASSERT(!started_, "resume after the search began");
-  CONTEND_ASSERT(
-      progress.fixed_depth <= progress.nodes.size() && progress.follow <= progress.nodes.size(),
-      "a saved progress inside its own path");
+  CONTEND_ASSERT(progress.fixed_depth <= progress.nodes.size() &&
+                     progress.follow <= progress.nodes.size() &&
+                     progress.runs_from_depth <= progress.fixed_depth,
+                 "a saved progress inside its own path");
   nodes_ = std::move(progress.nodes);
   follow_ = progress.follow;
   fixed_depth_ = progress.fixed_depth;
+  runs_from_depth_ = progress.runs_from_depth;
   executions_ = progress.executions;
   blocked_ = progress.blocked;
   started_ = true;

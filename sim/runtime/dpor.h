@@ -168,6 +168,9 @@ struct DporProgress {
   std::vector<SearchNode> nodes;
   std::size_t follow = 0;
   std::size_t fixed_depth = 0;
+  // The fixed depth the search's runs were made below: fixed_depth, unless the search was cut
+  // deeper since (a sizing cut keeps the runs in the part that goes on). At most fixed_depth.
+  std::size_t runs_from_depth = 0;
   std::int64_t executions = 0;
   std::int64_t blocked = 0;
 };
@@ -229,7 +232,8 @@ class DporExplorer {
   std::shared_ptr<StateCache> states_;
   std::vector<SearchNode> nodes_;
   std::size_t follow_ = 0;
-  std::size_t fixed_depth_ = 0;  // nodes above this never change (a shard's root)
+  std::size_t fixed_depth_ = 0;      // nodes above this never change (a shard's root)
+  std::size_t runs_from_depth_ = 0;  // DporProgress::runs_from_depth
   bool started_ = false;
   bool exhausted_ = false;
   bool last_blocked_ = false;
