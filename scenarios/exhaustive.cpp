@@ -13,6 +13,7 @@
 #include "base/invariant.h"
 #include "scenarios/runner.h"
 #include "scenarios/search_checkpoint.h"
+#include "scenarios/search_estimate.h"
 #include "scenarios/search_run.h"
 #include "scenarios/search_sizing.h"
 #include "scenarios/search_units.h"
@@ -160,6 +161,26 @@ bool share_unused_budget(const std::vector<Unit>& units,
   return shared;
 }
 
+std::vector<std::size_t> plans_of(const std::vector<Unit>& units) {
+  std::vector<std::size_t> out;
+  for (const Unit& u : units)
+    out.push_back(u.plan);
+  return out;
+}
+
+// Each unit's size as sizing, or a checkpoint, left it (search_estimate.h).
+std::vector<UnitSize> sizes_of(const std::vector<Unit>& units, const SizedUnits& sized,
+                               int max_faults) {
+  std::vector<UnitSize> out(units.size());
+  for (const auto& [index, r] : sized.done)
+    out[index] = size_of(r, max_faults);
+  for (const auto& [index, p] : sized.partial) {
+    out[index] = size_of(p.explorer, static_cast<double>(p.result.executions + p.result.blocked),
+                         max_faults);
+  }
+  return out;
+}
+
 ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   ExhaustiveResult r;
   const RecipeInfo* info = find_recipe(s.recipe);
@@ -200,8 +221,12 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   }
   std::vector<std::int64_t> plan_budgets = budgets_by_plan(own, shares, plans.size());
   // One meter for sizing and every round after it: a long search's runs count on across them.
-  ProgressMeter meter(o, ExhaustiveProgress{s.clients, s.operations_per_client, o.max_faults, 0, 0,
-                                            static_cast<std::int64_t>(own.size())});
+  ExhaustiveProgress start;
+  start.clients = s.clients;
+  start.operations = s.operations_per_client;
+  start.max_faults = o.max_faults;
+  start.units = static_cast<std::int64_t>(own.size());
+  ProgressMeter meter(o, start);
   Checkpoint checkpoint(o.checkpoint_file, o.checkpoint_identity, scope_key(s, o.max_faults),
                         o.checkpoint_every);
   SizedUnits sized;
@@ -236,6 +261,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   std::map<std::size_t, UnitProgress>& partial = sized.partial;
   r.units = static_cast<std::int64_t>(units.size());
   meter.restart_units(static_cast<std::int64_t>(done.size()), r.units);
+  meter.start_estimates(plans_of(units), sizes_of(units, sized, o.max_faults));
   for (int round = 0; round < kBudgetRoundsMax; ++round) {
     done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint,
                      meter);
@@ -437,33 +463,6 @@ std::string states_note(const ExhaustiveResult& r) {
         r.state_caches_full, StateCache::kSlotsMax / 2);
   }
   return note;
-}
-
-// Two significant digits (a whole number from 10 up): 240, 5.2, 0.43.
-std::string two_digits(double x) {
-  if (x <= 0) return "0";
-  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 1);
-  const double rounded = std::round(x / scale) * scale;
-  return rounded >= 10 ? fmt::format("{:.0f}", rounded)
-                       : fmt::format("{:.{}f}", rounded, std::lround(-std::log10(scale)));
-}
-
-// A count as a reader takes it in at once: in millions or billions from a million up.
-std::string about_count(double n) {
-  if (n >= 1e9) return two_digits(n / 1e9) + " billion";
-  if (n >= 1e6) return two_digits(n / 1e6) + " million";
-  return two_digits(n);
-}
-
-std::string percent(double fraction) {
-  return fraction < 1e-4 ? std::string("under 0.01%") : two_digits(100 * fraction) + "%";
-}
-
-std::string about_duration(double seconds) {
-  if (seconds < 120) return fmt::format("{:.0f} s", seconds);
-  if (seconds < 7200) return fmt::format("{:.0f} min", seconds / 60);
-  if (seconds < 2 * 86400) return fmt::format("{:.1f} h", seconds / 3600);
-  return fmt::format("{:.1f} days", seconds / 86400);
 }
 
 // A search a budget stopped: how large its last scope's whole search is, by the estimate from

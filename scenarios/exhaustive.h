@@ -47,6 +47,9 @@ struct ExhaustiveProgress {
   // The sizing round under way (from 1; the units then are that round's, cut finer each round),
   // or 0 once the units are searched to their budgets.
   int sizing_round = 0;
+  // Once the units are searched to their budgets: the runs of the scope's whole search, estimated
+  // from every unit's size as it stands (search_estimate.h); nothing before, or with too few sizes.
+  std::optional<std::int64_t> runs_estimate;
 };
 
 struct ExhaustiveOptions {

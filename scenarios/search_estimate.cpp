@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "base/invariant.h"
 
 namespace contend {
@@ -31,6 +33,15 @@ Choices choices_at(const SearchNode& n, int max_faults, bool fixed) {
   return {static_cast<double>(taken - 1), static_cast<double>(taken + std::popcount(to_try))};
 }
 
+// Two significant digits (a whole number from 10 up): 240, 5.2, 0.43.
+std::string two_digits(double x) {
+  if (x <= 0) return "0";
+  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 1);
+  const double rounded = std::round(x / scale) * scale;
+  return rounded >= 10 ? fmt::format("{:.0f}", rounded)
+                       : fmt::format("{:.{}f}", rounded, std::lround(-std::log10(scale)));
+}
+
 }  // namespace
 
 double passed_fraction(const DporProgress& progress, int max_faults) {
@@ -48,37 +59,37 @@ double passed_fraction(const DporProgress& progress, int max_faults) {
   return std::min(fraction, 1.0);
 }
 
-std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
-                                          const std::map<std::size_t, UnitResult>& done,
-                                          int max_faults) {
+UnitSize size_of(const UnitResult& r, int max_faults) {
+  UnitSize size{static_cast<double>(r.executions + r.blocked), std::nullopt};
+  if (r.exhausted) {
+    size.whole = size.made;
+  } else if (r.stopped_at) {
+    size.whole = size_of(*r.stopped_at, size.made, max_faults).whole;
+  }
+  return size;
+}
+
+UnitSize size_of(const DporProgress& progress, double made, int max_faults) {
+  const double fraction = passed_fraction(progress, max_faults);
+  return {made, fraction > 0 ? std::optional<double>(made / fraction) : std::nullopt};
+}
+
+std::optional<std::int64_t> combine_unit_sizes(const std::vector<std::size_t>& plan_of,
+                                               const std::vector<UnitSize>& sizes) {
+  CONTEND_ASSERT(plan_of.size() == sizes.size(), "a size for every unit");
   std::size_t plans = 0;
-  for (const Unit& u : units)
-    plans = std::max(plans, u.plan + 1);
+  for (std::size_t plan : plan_of)
+    plans = std::max(plans, plan + 1);
   std::vector<double> sized_runs(plans, 0);  // by plan: the units with a size, and their runs
   std::vector<double> sized_units(plans, 0);
   double total = 0;
-  std::vector<std::size_t> unsized;  // units that say nothing of their size
-  for (std::size_t index = 0; index < units.size(); ++index) {
-    auto it = done.find(index);
-    std::optional<double> runs;
-    if (it != done.end()) {
-      const UnitResult& r = it->second;
-      const auto made = static_cast<double>(r.executions + r.blocked);
-      if (r.exhausted) {
-        runs = made;
-      } else if (r.stopped_at) {
-        const double fraction = passed_fraction(*r.stopped_at, max_faults);
-        if (fraction > 0) runs = made / fraction;
-      }
-      if (!runs) total += made;  // counted at least, with the mean for the rest below
-    }
-    if (!runs) {
-      unsized.push_back(index);
-      continue;
-    }
-    total += *runs;
-    sized_runs[units[index].plan] += *runs;
-    sized_units[units[index].plan] += 1;
+  for (std::size_t index = 0; index < sizes.size(); ++index) {
+    const UnitSize& size = sizes[index];
+    CONTEND_ASSERT(!size.whole || *size.whole + 0.5 >= size.made, "a unit's size below its runs");
+    total += size.whole.value_or(size.made);
+    if (!size.whole) continue;
+    sized_runs[plan_of[index]] += *size.whole;
+    sized_units[plan_of[index]] += 1;
   }
   double all_runs = 0;
   double all_units = 0;
@@ -88,17 +99,44 @@ std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
   }
   // Fewer than half of the units with a size (a budget below the number of units) say too little
   // of the others: the ones that finished in it are the smallest.
-  if (all_units == 0 || 2 * all_units < static_cast<double>(units.size())) return std::nullopt;
-  for (std::size_t index : unsized) {
-    const std::size_t p = units[index].plan;
-    double mean = sized_units[p] > 0 ? sized_runs[p] / sized_units[p] : all_runs / all_units;
-    if (auto it = done.find(index); it != done.end()) {
-      const auto made = static_cast<double>(it->second.executions + it->second.blocked);
-      mean = std::max(mean - made, 0.0);  // its runs so far are counted already
-    }
-    total += mean;
+  if (all_units == 0 || 2 * all_units < static_cast<double>(sizes.size())) return std::nullopt;
+  for (std::size_t index = 0; index < sizes.size(); ++index) {
+    if (sizes[index].whole) continue;
+    const std::size_t p = plan_of[index];
+    const double mean = sized_units[p] > 0 ? sized_runs[p] / sized_units[p] : all_runs / all_units;
+    total += std::max(mean - sizes[index].made, 0.0);  // its runs so far are counted already
   }
   return static_cast<std::int64_t>(std::llround(total));
+}
+
+std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
+                                          const std::map<std::size_t, UnitResult>& done,
+                                          int max_faults) {
+  std::vector<std::size_t> plan_of;
+  std::vector<UnitSize> sizes;
+  for (std::size_t index = 0; index < units.size(); ++index) {
+    plan_of.push_back(units[index].plan);
+    auto it = done.find(index);
+    sizes.push_back(it == done.end() ? UnitSize{} : size_of(it->second, max_faults));
+  }
+  return combine_unit_sizes(plan_of, sizes);
+}
+
+std::string about_count(double n) {
+  if (n >= 1e9) return two_digits(n / 1e9) + " billion";
+  if (n >= 1e6) return two_digits(n / 1e6) + " million";
+  return two_digits(n);
+}
+
+std::string percent(double fraction) {
+  return fraction < 1e-4 ? std::string("under 0.01%") : two_digits(100 * fraction) + "%";
+}
+
+std::string about_duration(double seconds) {
+  if (seconds < 120) return fmt::format("{:.0f} s", seconds);
+  if (seconds < 7200) return fmt::format("{:.0f} min", seconds / 60);
+  if (seconds < 2 * 86400) return fmt::format("{:.1f} h", seconds / 3600);
+  return fmt::format("{:.1f} days", seconds / 86400);
 }
 
 }  // namespace contend

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "scenarios/search_checkpoint.h"
@@ -39,10 +40,35 @@ namespace contend {
 // choice of every node it reads.
 double passed_fraction(const DporProgress& progress, int max_faults);
 
+// What a unit says of its size: the runs it made, and its whole subtree's runs when it says
+// anything of them (finished: its runs; stopped or going: the estimate, once its path has passed
+// anything).
+struct UnitSize {
+  double made = 0;
+  std::optional<double> whole;
+};
+
+UnitSize size_of(const UnitResult& result, int max_faults);
+// A unit whose search stands at `progress` after `made` runs.
+UnitSize size_of(const DporProgress& progress, double made, int max_faults);
+
+// The runs of the whole search from every unit's size (by unit; `plan_of`: each unit's plan): the
+// known sizes, and for each unit without one the mean of its plan's (else of all), less what it
+// made; nothing when fewer than half of the units have a size.
+std::optional<std::int64_t> combine_unit_sizes(const std::vector<std::size_t>& plan_of,
+                                               const std::vector<UnitSize>& sizes);
+
 // The runs of the whole search of `units`, from what `done` holds of them (finished, or stopped
 // with stopped_at); nothing when fewer than half of the units say anything of their size.
 std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
                                           const std::map<std::size_t, UnitResult>& done,
                                           int max_faults);
+
+// How the statements and progress lines say an estimate, to two significant digits: a count
+// ("240 million", "5.2 million", "43000"), a fraction as a percentage ("0.41%", "under 0.01%")
+// and a duration ("40 s", "12 min", "2.4 h", "3.1 days").
+std::string about_count(double n);
+std::string percent(double fraction);
+std::string about_duration(double seconds);
 
 }  // namespace contend

@@ -204,22 +204,32 @@ ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOpti
 
 // A unit's runs not yet told to the meter (it is told in batches: one lock per batch, not per
 // run), and all of them when the unit returns.
+// With each batch goes the unit's size as its search stands, when the meter estimates.
 class UnitRuns {
  public:
-  explicit UnitRuns(ProgressMeter& meter) : meter_(meter) {}
+  UnitRuns(ProgressMeter& meter, std::size_t unit, int max_faults)
+      : meter_(meter), unit_(unit), max_faults_(max_faults) {}
   ~UnitRuns() { meter_.add_runs(unreported_); }
   UnitRuns(const UnitRuns&) = delete;
   UnitRuns& operator=(const UnitRuns&) = delete;
 
-  void ran() {
+  // REQUIRES: `explorer` has finished the run.
+  void ran(const DporExplorer& explorer) {
     if (++unreported_ < kBatch) return;
-    meter_.add_runs(unreported_);
+    if (meter_.estimates()) {
+      const auto made = static_cast<double>(explorer.executions() + explorer.blocked());
+      meter_.add_runs(unreported_, unit_, size_of(explorer.progress(), made, max_faults_));
+    } else {
+      meter_.add_runs(unreported_);
+    }
     unreported_ = 0;
   }
 
  private:
   static constexpr std::int64_t kBatch = 1024;
   ProgressMeter& meter_;
+  std::size_t unit_;
+  int max_faults_;
   std::int64_t unreported_ = 0;
 };
 
@@ -244,7 +254,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
                     const std::atomic<std::size_t>& stop_after, UnitCheckpoint saved,
                     ProgressMeter& meter) {
   UnitResult r;
-  UnitRuns runs(meter);
+  UnitRuns runs(meter, saved.index, o.max_faults);
   const DporOptions d = dpor_options(o);
   DporExplorer explorer(d);
   VerdictCache cache;
@@ -281,7 +291,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
                           (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
     explorer.finish(*run, c.run.step_log, complete);
     ++since_saved;
-    runs.ran();
+    runs.ran(explorer);
     if (explorer.last_blocked() || c.run.parked) {
       ++r.blocked;
       r.parked += c.run.parked ? 1 : 0;
@@ -342,7 +352,7 @@ std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned
       UnitResult r = run_unit(
           planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i], stop_after,
           {checkpoint, i, resume == partial.end() ? nullptr : &resume->second}, meter);
-      if (r.exhausted) meter.unit_done();
+      meter.unit_ended(i, r);
       std::lock_guard lock(mutex);
       if (r.violation && o.stop_at_first_violation) {
         std::size_t seen = stop_after.load();

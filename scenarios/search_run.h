@@ -17,6 +17,7 @@
 
 #include "scenarios/exhaustive.h"
 #include "scenarios/search_checkpoint.h"
+#include "scenarios/search_estimate.h"
 #include "scenarios/search_units.h"
 
 namespace contend {
@@ -31,10 +32,25 @@ class ProgressMeter {
     if (runs == 0 || !enabled()) return;
     std::lock_guard lock(mutex_);
     progress_.runs += runs;
-    if (progress_.runs < next_report_) return;
-    next_report_ = (progress_.runs / o_.progress_every + 1) * o_.progress_every;
-    o_.on_progress(progress_);
+    report_if_due();
   }
+  // The same, with the size of the unit (its index in the units searched) as it stands.
+  void add_runs(std::int64_t runs, std::size_t unit, const UnitSize& size) {
+    if (!enabled()) return;
+    std::lock_guard lock(mutex_);
+    if (unit < sizes_.size()) sizes_[unit] = size;
+    progress_.runs += runs;
+    report_if_due();
+  }
+  // Once sizing has cut the units: each one's plan and size so far, so that reports estimate the
+  // whole search (ExhaustiveProgress::runs_estimate). Units run in sizing rounds are not tracked.
+  void start_estimates(std::vector<std::size_t> plan_of, std::vector<UnitSize> sizes) {
+    std::lock_guard lock(mutex_);
+    plan_of_ = std::move(plan_of);
+    sizes_ = std::move(sizes);
+  }
+  // Whether reports estimate the whole search: add_runs wants each unit's size then.
+  bool estimates() const { return enabled() && !sizes_.empty(); }
   // The units counted from here on: a sizing round's (`sizing_round` from 1), or the search's own
   // once sizing has cut them (0). The runs go on counting.
   void restart_units(std::int64_t units_done, std::int64_t units, int sizing_round = 0) {
@@ -43,20 +59,29 @@ class ProgressMeter {
     progress_.units = units;
     progress_.sizing_round = sizing_round;
   }
-  // A unit searched to the end.
-  void unit_done() {
+  // A unit whose run here ended: searched to the end, or stopped by its budget.
+  void unit_ended(std::size_t unit, const UnitResult& r) {
     if (!enabled()) return;
     std::lock_guard lock(mutex_);
-    ++progress_.units_done;
+    if (r.exhausted) ++progress_.units_done;
+    if (unit < sizes_.size()) sizes_[unit] = size_of(r, o_.max_faults);
   }
 
  private:
   bool enabled() const { return o_.progress_every > 0 && o_.on_progress != nullptr; }
+  void report_if_due() {
+    if (progress_.runs < next_report_) return;
+    next_report_ = (progress_.runs / o_.progress_every + 1) * o_.progress_every;
+    if (!sizes_.empty()) progress_.runs_estimate = combine_unit_sizes(plan_of_, sizes_);
+    o_.on_progress(progress_);
+  }
 
   const ExhaustiveOptions& o_;
   std::mutex mutex_;
   ExhaustiveProgress progress_;
   std::int64_t next_report_;
+  std::vector<std::size_t> plan_of_;  // by unit, once start_estimates was called
+  std::vector<UnitSize> sizes_;
 };
 
 // Runs the units of this shard, `jobs` at a time, each up to budgets[unit] runs (a unit with a

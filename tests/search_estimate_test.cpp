@@ -175,5 +175,39 @@ TEST(SearchEstimate, SizingAloneEstimatesTheWholeFromWhereItsCutPartsStopped) {
       << statement;
 }
 
+// Progress reports carry the estimate once sizing has cut the units (never during its rounds),
+// never below the runs reported, and nearer the whole search's runs as it goes on.
+TEST(SearchEstimate, ProgressReportsEstimateTheWholeOnceTheUnitsAreSized) {
+  const Scenario s = testing::small_scope("hc-queue", 3, 2);
+  ExhaustiveOptions o;
+  o.all_plans = false;
+  o.units_wanted = 16;
+  o.sizing_runs = 64;  // sizing leaves most of the runs to the search proper
+  std::vector<ExhaustiveProgress> reports;
+  o.progress_every = 1000;
+  o.on_progress = [&](const ExhaustiveProgress& p) {
+    if (p.clients == 3 && p.operations == 2) reports.push_back(p);
+  };
+  const ExhaustiveResult whole = explore_exhaustively(s, o);
+  ASSERT_TRUE(whole.exhausted);
+  const std::int64_t runs = whole.runs_in_scope;
+  std::size_t estimated = 0;
+  for (const ExhaustiveProgress& p : reports) {
+    if (p.sizing_round > 0) {
+      EXPECT_FALSE(p.runs_estimate.has_value()) << "sizing round " << p.sizing_round;
+      continue;
+    }
+    if (!p.runs_estimate) continue;
+    ++estimated;
+    EXPECT_GE(*p.runs_estimate, p.runs);
+    EXPECT_LT(*p.runs_estimate, runs * 2) << "at " << p.runs << " of " << runs << " runs";
+  }
+  ASSERT_GE(estimated, 3u) << reports.size() << " reports";
+  const ExhaustiveProgress& last = reports.back();
+  ASSERT_TRUE(last.runs_estimate.has_value());
+  EXPECT_GT(*last.runs_estimate, runs * 9 / 10) << "at " << last.runs << " of " << runs;
+  EXPECT_LT(*last.runs_estimate, runs * 11 / 10) << "at " << last.runs << " of " << runs;
+}
+
 }  // namespace
 }  // namespace contend
