@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -9,6 +10,8 @@
 #include <optional>
 #include <set>
 #include <tuple>
+
+#include "scenarios/search_estimate.h"
 
 namespace contend::cli {
 
@@ -168,12 +171,14 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
       merged.value("operations_per_client", 0), plans_searched(merged),
       merged.value("executions", 0), merged.value("units_done", 0), merged.value("units", 0));
   if (merged["runs_estimate"].is_number_integer() && !counterexample) {
+    const auto whole = static_cast<double>(merged["runs_estimate"].get<std::int64_t>());
+    const auto made = static_cast<double>(merged.value("runs_in_scope", std::int64_t{0}));
     merged["statement"] =
         merged["statement"].get<std::string>() +
         fmt::format(
-            "; by the shards' estimates the whole search of the scope "
-            "takes about {} runs, {} of them made",
-            merged["runs_estimate"].get<std::int64_t>(), merged.value("runs_in_scope", 0));
+            "; by the shards' estimates the whole search of the scope takes about {} runs "
+            "(executions and abandoned; {} of them made)",
+            about_count(whole), percent(made / std::max(whole, 1.0)));
   }
   const std::string text = merged.dump(2) + "\n";
   if (out.empty()) {
