@@ -71,7 +71,8 @@ UnitSize size_of(const UnitResult& r, int max_faults) {
 
 UnitSize size_of(const DporProgress& progress, double made, int max_faults) {
   const double fraction = passed_fraction(progress, max_faults);
-  return {made, fraction > 0 ? std::optional<double>(made / fraction) : std::nullopt};
+  if (fraction <= 0) return {made, std::nullopt};
+  return {made, std::min(made / fraction, kRunsEstimateMax)};
 }
 
 std::optional<std::int64_t> combine_unit_sizes(const std::vector<std::size_t>& plan_of,
@@ -106,7 +107,7 @@ std::optional<std::int64_t> combine_unit_sizes(const std::vector<std::size_t>& p
     const double mean = sized_units[p] > 0 ? sized_runs[p] / sized_units[p] : all_runs / all_units;
     total += std::max(mean - sizes[index].made, 0.0);  // its runs so far are counted already
   }
-  return static_cast<std::int64_t>(std::llround(total));
+  return static_cast<std::int64_t>(std::llround(std::min(total, kRunsEstimateMax)));
 }
 
 std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
@@ -123,6 +124,7 @@ std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
 }
 
 std::string about_count(double n) {
+  if (n >= 1e12) return two_digits(n / 1e12) + " trillion";
   if (n >= 1e9) return two_digits(n / 1e9) + " billion";
   if (n >= 1e6) return two_digits(n / 1e6) + " million";
   return two_digits(n);
@@ -136,7 +138,9 @@ std::string about_duration(double seconds) {
   if (seconds < 120) return fmt::format("{:.0f} s", seconds);
   if (seconds < 7200) return fmt::format("{:.0f} min", seconds / 60);
   if (seconds < 2 * 86400) return fmt::format("{:.1f} h", seconds / 3600);
-  return fmt::format("{:.1f} days", seconds / 86400);
+  constexpr double kYear = 365.25 * 86400;
+  if (seconds < 2 * kYear) return fmt::format("{:.0f} days", seconds / 86400);
+  return about_count(seconds / kYear) + " years";
 }
 
 }  // namespace contend

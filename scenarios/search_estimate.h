@@ -40,6 +40,10 @@ namespace contend {
 // choice of every node it reads.
 double passed_fraction(const DporProgress& progress, int max_faults);
 
+// The largest estimate said: a path deep below its only passed choice can make the fraction so
+// small that runs over it leave every count type.
+inline constexpr double kRunsEstimateMax = 1e18;
+
 // What a unit says of its size: the runs it made, and its whole subtree's runs when it says
 // anything of them (finished: its runs; stopped or going: the estimate, once its path has passed
 // anything).
@@ -65,8 +69,8 @@ std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
                                           int max_faults);
 
 // How the statements and progress lines say an estimate, to two significant digits: a count
-// ("240 million", "5.2 million", "43000"), a fraction as a percentage ("0.41%", "under 0.01%")
-// and a duration ("40 s", "12 min", "2.4 h", "3.1 days").
+// ("240 million", "5.2 million", "43000"; trillions from 1e12), a fraction as a percentage
+// ("0.41%", "under 0.01%") and a duration ("40 s", "12 min", "2.4 h", "31 days", "32 years").
 std::string about_count(double n);
 std::string percent(double fraction);
 std::string about_duration(double seconds);

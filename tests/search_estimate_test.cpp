@@ -94,6 +94,28 @@ TEST(SearchEstimate, ACheckpointKeepsTheDepthTheRunsWereMadeBelow) {
   EXPECT_NE(error.find("runs_from_depth lies below fixed_depth"), std::string::npos) << error;
 }
 
+TEST(SearchEstimate, ADeepPathsTinyFractionGivesABoundedEstimate) {
+  // One choice passed, 80 nodes of three choices below the root: a fraction of 3^-80.
+  DporProgress p;
+  for (int d = 0; d < 80; ++d)
+    p.nodes.push_back(scheduling(0b001, 0b110));
+  p.nodes.push_back(scheduling(0b011, 0b100));
+  p.executions = 1000;
+  const UnitSize size = size_of(p, 1000, 0);
+  ASSERT_TRUE(size.whole.has_value());
+  EXPECT_EQ(*size.whole, kRunsEstimateMax);
+  const std::optional<std::int64_t> runs = combine_unit_sizes({0, 0}, {size, size});
+  ASSERT_TRUE(runs.has_value());
+  EXPECT_EQ(*runs, static_cast<std::int64_t>(kRunsEstimateMax));
+  EXPECT_EQ(about_count(kRunsEstimateMax), "1000000 trillion");
+  EXPECT_EQ(about_count(5'218'020), "5.2 million");
+  EXPECT_EQ(about_count(22'857), "23000");
+  EXPECT_EQ(percent(0.0041), "0.41%");
+  EXPECT_EQ(percent(1e-6), "under 0.01%");
+  EXPECT_EQ(about_duration(8640), "2.4 h");
+  EXPECT_EQ(about_duration(1e9), "32 years");
+}
+
 TEST(SearchEstimate, UnitsWithoutASizeTakeTheMeanOfTheirPlan) {
   std::vector<Unit> units(4);
   units[3].plan = 1;
