@@ -346,6 +346,9 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
       total.units_unrun = r.units_unrun;
       total.runs_estimate = r.runs_estimate;
       total.runs_in_scope = r.runs_in_scope;
+      total.last_clients = clients;
+      total.last_operations = operations;
+      total.last_faults = faults;
       total.scopes += 1;
       if (r.violation) {
         total.violation = std::move(r.violation);
@@ -467,15 +470,29 @@ std::string states_note(const ExhaustiveResult& r) {
 
 // A search a budget stopped: how large its last scope's whole search is, by the estimate from
 // where its units stopped (search_estimate.h), and how long the rest takes at this search's rate.
-std::string size_note(const ExhaustiveResult& r, bool shard) {
+// The scope a budget stopped in, as the size note names it: "this scope" when it is the one asked
+// for, else (a smaller one, searched first) its clients, operations and faults.
+std::string stopped_scope(const Scenario& s, const ExhaustiveOptions& o,
+                          const ExhaustiveResult& r) {
+  const bool asked = r.last_clients == 0 ||
+                     (r.last_clients == s.clients && r.last_operations == s.operations_per_client &&
+                      r.last_faults == o.max_faults);
+  if (asked) return "this scope";
+  return fmt::format("{} client(s) x {} operation(s) with {} fault(s), the scope it stopped in,",
+                     r.last_clients, r.last_operations, r.last_faults);
+}
+
+std::string size_note(const Scenario& s, const ExhaustiveOptions& o, const ExhaustiveResult& r) {
   if (!r.runs_estimate) return "";
+  const bool shard = o.shard.count > 1;
   const auto whole = static_cast<double>(*r.runs_estimate);
   const auto made = static_cast<double>(r.runs_in_scope);
+  const std::string scope = stopped_scope(s, o, r);
   std::string note = fmt::format(
       "; estimated from where {} units stopped, the whole search of {} takes about {} runs "
       "(executions and abandoned; {} of them made)",
-      shard ? "the shard's" : "its", shard ? "the shard's units" : "this scope", about_count(whole),
-      percent(made / std::max(whole, 1.0)));
+      shard ? "the shard's" : "its", shard ? "the shard's units of " + scope : scope,
+      about_count(whole), percent(made / std::max(whole, 1.0)));
   const auto runs_all = static_cast<double>(r.executions + r.blocked);
   if (r.seconds > 0 && runs_all > 0) {
     note += fmt::format(", about {} more at this search's rate",
@@ -560,7 +577,7 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
         "SIZED, NOT VERIFIED: the search of {} is cut into {} unit(s), {} of them searched to "
         "the end while sizing{}; {}; {}{}; the units are saved in {}: search them with --shard "
         "K/N --deal-from {} on each of N machines, then `contend merge` their --json",
-        scope, r.units, r.units_done, unrun, bounds, counts, size_note(r, false), o.checkpoint_file,
+        scope, r.units, r.units_done, unrun, bounds, counts, size_note(s, o, r), o.checkpoint_file,
         o.checkpoint_file);
   }
   const std::int64_t clean = r.verdicts.count("linearizable") ? r.verdicts.at("linearizable") : 0;
@@ -590,7 +607,7 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
   }
   return fmt::format(
       "NOT VERIFIED: the budget ran out: {} of {} units searched to the end in {}; {}; {}{}{}",
-      r.units_done, r.units, scope, bounds, counts, size_note(r, o.shard.count > 1), shard);
+      r.units_done, r.units, scope, bounds, counts, size_note(s, o, r), shard);
 }
 
 }  // namespace contend

@@ -171,7 +171,12 @@ struct ExhaustiveResult {
   // search would take, by search_estimate.h's estimate; nothing when no unit says its size.
   std::optional<std::int64_t> runs_estimate;
   std::int64_t runs_in_scope = 0;  // the runs (executions and abandoned) the last scope made
-  std::string deal_digest;         // deal_from: the digest of the file the units were dealt from
+  // The last scope searched (smallest first: a budget that ran out stops at a smaller scope than
+  // the one asked for, and the estimate is of that one). 0: the scope asked for.
+  int last_clients = 0;
+  int last_operations = 0;
+  int last_faults = 0;
+  std::string deal_digest;  // deal_from: the digest of the file the units were dealt from
 };
 
 // REQUIRES: validate_scenario(scenario) passed.

@@ -135,6 +135,7 @@ std::string percent(double fraction) {
 }
 
 std::string about_duration(double seconds) {
+  if (seconds < 10) return fmt::format("{:.1f} s", seconds);
   if (seconds < 120) return fmt::format("{:.0f} s", seconds);
   if (seconds < 7200) return fmt::format("{:.0f} min", seconds / 60);
   if (seconds < 2 * 86400) return fmt::format("{:.1f} h", seconds / 3600);

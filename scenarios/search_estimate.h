@@ -70,7 +70,8 @@ std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
 
 // How the statements and progress lines say an estimate, to two significant digits: a count
 // ("240 million", "5.2 million", "43000"; trillions from 1e12), a fraction as a percentage
-// ("0.41%", "under 0.01%") and a duration ("40 s", "12 min", "2.4 h", "31 days", "32 years").
+// ("0.41%", "under 0.01%") and a duration ("0.3 s", "40 s", "12 min", "2.4 h", "31 days", "32
+// years").
 std::string about_count(double n);
 std::string percent(double fraction);
 std::string about_duration(double seconds);

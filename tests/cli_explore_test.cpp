@@ -236,10 +236,13 @@ TEST(CliExplore, StoppedShardsEstimateTheirSizeAndMergeTheEstimates) {
     const std::string out = dir + "/stopped-" + std::to_string(k) + ".json";
     CliResult r = run_cli(search + " --shard " + std::to_string(k) + "/2 --json " + out);
     ASSERT_EQ(r.exit_code, 3) << r.output;
-    EXPECT_NE(r.output.find("the whole search of the shard's units takes about"), std::string::npos)
+    EXPECT_NE(r.output.find("the whole search of the shard's units of this scope takes about"),
+              std::string::npos)
         << r.output;
     const nlohmann::json j = read_json(out);
     ASSERT_TRUE(j.at("runs_estimate").is_number_integer()) << j.dump();
+    EXPECT_EQ(j.at("last_scope").at("clients"), 4) << j.dump();
+    EXPECT_EQ(j.at("last_scope").at("operations_per_client"), 2) << j.dump();
     EXPECT_GT(j.at("runs_estimate").get<std::int64_t>(), j.at("runs_in_scope").get<std::int64_t>());
     sum += j.at("runs_estimate").get<std::int64_t>();
     shards += " " + out;

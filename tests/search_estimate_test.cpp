@@ -197,6 +197,24 @@ TEST(SearchEstimate, SizingAloneEstimatesTheWholeFromWhereItsCutPartsStopped) {
       << statement;
 }
 
+// Smallest first, a budget that runs out stops at the first scope it does not finish: the estimate
+// is of that scope, and the statement names it.
+TEST(SearchEstimate, TheStatementNamesTheSmallerScopeABudgetStoppedIn) {
+  const Scenario s = testing::small_scope("hc-queue", 3, 3);
+  ExhaustiveOptions o;
+  o.all_plans = false;
+  o.max_executions = 20'000;  // hc-queue 3 x 2 takes 22,857 runs
+  const ExhaustiveResult r = explore_exhaustively(s, o);
+  ASSERT_FALSE(r.exhausted);
+  EXPECT_EQ(std::pair(r.last_clients, r.last_operations), std::pair(3, 2));
+  ASSERT_TRUE(r.runs_estimate.has_value());
+  const std::string statement = proof_statement(s, o, r);
+  EXPECT_NE(statement.find("the whole search of 3 client(s) x 2 operation(s) with 0 fault(s), "
+                           "the scope it stopped in, takes about"),
+            std::string::npos)
+      << statement;
+}
+
 // Progress reports carry the estimate once sizing has cut the units (never during its rounds),
 // never below the runs reported, and nearer the whole search's runs as it goes on.
 TEST(SearchEstimate, ProgressReportsEstimateTheWholeOnceTheUnitsAreSized) {

@@ -36,10 +36,14 @@ constexpr const char* kSummed[] = {"executions",
                                    "runs_in_scope"};
 
 // The runs the merged search's last scope takes in all: each shard's estimate, or its runs when
-// it searched its units to the end; null when a stopped shard has no estimate.
+// it searched its units to the end; null when a stopped shard has no estimate, or the shards'
+// last scopes differ (smallest first, each stops at the first scope it does not finish).
 nlohmann::json merged_runs_estimate(const std::vector<nlohmann::json>& shards) {
   std::int64_t total = 0;
   for (const nlohmann::json& j : shards) {
+    if (j.value("last_scope", nlohmann::json()) !=
+        shards.front().value("last_scope", nlohmann::json()))
+      return nullptr;
     const nlohmann::json estimate = j.value("runs_estimate", nlohmann::json(nullptr));
     if (estimate.is_number_integer()) {
       total += estimate.get<std::int64_t>();
