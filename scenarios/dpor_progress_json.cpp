@@ -62,7 +62,10 @@ json step_to_json(const ResolvedStep& s) {
            {"snapshot", s.snapshot},
            {"resolved", s.resolved},
            {"applied", s.applied},
+           {"conflicted", s.conflicted},
            {"version_sensitive", s.version_sensitive},
+           {"snapshot_attempt", s.snapshot_attempt},
+           {"commit_attempt", s.commit_attempt},
            {"reads", ranges_to_json(s.reads)},
            {"checked", ranges_to_json(s.checked)},
            {"written", ranges_to_json(s.written)},
@@ -80,7 +83,10 @@ ResolvedStep step_from_json(const json& j) {
   s.snapshot = j.at("snapshot").get<bool>();
   s.resolved = j.at("resolved").get<bool>();
   s.applied = j.at("applied").get<bool>();
+  s.conflicted = j.at("conflicted").get<bool>();
   s.version_sensitive = j.at("version_sensitive").get<bool>();
+  s.snapshot_attempt = j.at("snapshot_attempt").get<std::uint64_t>();
+  s.commit_attempt = j.at("commit_attempt").get<std::uint64_t>();
   s.reads = ranges_from(j, "reads");
   s.checked = ranges_from(j, "checked");
   s.written = ranges_from(j, "written");

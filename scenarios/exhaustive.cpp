@@ -53,7 +53,9 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 // 11: inert steps run inside the step before them (WorldOptions::split_inert_steps): paths name
 // fewer scheduling nodes.
 // 12: a unit's progress says from which depth its runs were made (DporProgress::runs_from_depth).
-constexpr int kUnitCutVersion = 12;
+// 13: a sleeping step's footprint keeps whether a conflict refused it and its attempts (the sleep
+// sets judged at a run's end narrow the dependence of refused commits, footprint.h).
+constexpr int kUnitCutVersion = 13;
 
 // The digest of everything the scenario says (its mix, plan, faults, checks, limits), in hex: a
 // file edited between a stopped search and its resume is another search.

@@ -12,14 +12,15 @@
 //
 // It is an estimate, not a bound: the reduction may still add threads to try at the nodes it
 // passed, and later choices are often smaller than the first (more threads asleep). Measured on
-// hc-queue 3 x 3 (the seed's plan: 5.22 million runs in all), stopped by budgets of 4% to 19% of
-// that it said 4.4 to 6.0 million; after sizing alone (78% of the runs, the largest units left
+// hc-queue 3 x 3 (the seed's plan: 5.17 million runs in all), stopped by budgets of 4% to 19% of
+// that it said 4.4 to 5.9 million; after sizing alone (78% of the runs, the largest units left
 // going) 9.4 million. (Weighing the finished choices by the runs they took, and the choices to
-// take by their mean, said 8.5 to 25 million at those budgets: the first choice at a node, with
-// fewer threads asleep, is the largest.) A finished unit counts its own runs; a unit that never
-// ran, or whose path has passed nothing yet, counts the mean of the estimated units of its plan,
-// when at least half of the units have a size; with fewer (a budget below the number of units),
-// those that finished are the smallest, and the search says nothing of its size.
+// take by their mean, said 8.5 to 25 million at those budgets, when the search was 5.22 million
+// runs: the first choice at a node, with fewer threads asleep, is the largest.) A finished unit
+// counts its own runs; a unit that never ran, or whose path has passed nothing yet, counts the mean
+// of the estimated units of its plan, when at least half of the units have a size; with fewer (a
+// budget below the number of units), those that finished are the smallest, and the search says
+// nothing of its size.
 //
 // Invariant: a unit's estimate is never below the runs it made (a fraction is at most 1).
 #pragma once

@@ -132,5 +132,49 @@ TEST(ExecutionDependence, AConflictBeforeTheReadVersionIsNotInTheWindow) {
   EXPECT_FALSE(depends(0, 3)) << "thread 1's commit came before the read version";
 }
 
+// Sleep sets (dpor.h) judge a sleeping thread's step against the step taken instead with the
+// narrowing the races use: else a thread asleep with a commit wakes at a refused commit whose
+// checked ranges its writes meet, and the search explores that class a second time.
+TEST(StaysAsleep, ACommitStaysAsleepAcrossARefusalDecidedBeforeIt) {
+  // Thread 1's write decided thread 0's refusal; thread 3 sleeps with a write into the same range.
+  std::vector<ResolvedStep> steps = {fetch(0, 1, range("a", "c")),
+                                     applied_commit(1, 2, range("a", "b")),
+                                     refused_commit(0, 1, range("a", "c"))};
+  const ResolvedStep asleep = applied_commit(3, 4, range("b", "c"));
+  ASSERT_TRUE(dependent(asleep, steps[2], DependenceRule{}));
+  EXPECT_TRUE(stays_asleep(asleep, steps, 2, DependenceRule{}));
+  // With the conflicting write gone from the run, the refusal is not explained: it wakes.
+  steps.erase(steps.begin() + 1);
+  EXPECT_FALSE(stays_asleep(asleep, steps, 1, DependenceRule{}));
+}
+
+TEST(StaysAsleep, ARefusedCommitStaysAsleepAcrossALaterWrite) {
+  // Thread 0 sleeps with a commit a conflict (thread 1's write) refused where thread 3 commits now.
+  const std::vector<ResolvedStep> steps = {fetch(0, 1, range("a", "c")),
+                                           applied_commit(1, 2, range("a", "b")),
+                                           applied_commit(3, 4, range("b", "c"))};
+  const ResolvedStep asleep = refused_commit(0, 1, range("a", "c"));
+  EXPECT_TRUE(stays_asleep(asleep, steps, 2, DependenceRule{}));
+  // The first conflict must come before the step taken.
+  const std::vector<ResolvedStep> no_first = {fetch(0, 1, range("a", "c")),
+                                              applied_commit(3, 4, range("b", "c"))};
+  EXPECT_FALSE(stays_asleep(asleep, no_first, 1, DependenceRule{}));
+}
+
+TEST(StaysAsleep, VersionsRealTimeAndTheBrokenRuleKeepTheWakeUp) {
+  std::vector<ResolvedStep> steps = {fetch(0, 1, range("a", "c")),
+                                     applied_commit(1, 2, range("a", "b")),
+                                     refused_commit(0, 1, range("a", "c"))};
+  ResolvedStep asleep = applied_commit(3, 4, range("b", "c"));
+  asleep.version_sensitive = true;
+  EXPECT_FALSE(stays_asleep(asleep, steps, 2, DependenceRule{}));
+  asleep.version_sensitive = false;
+  asleep.completes = true;
+  steps[2].invokes = true;
+  EXPECT_FALSE(stays_asleep(asleep, steps, 2, DependenceRule{.real_time = true}));
+  EXPECT_TRUE(stays_asleep(asleep, steps, 2, DependenceRule{}));
+  EXPECT_FALSE(stays_asleep(asleep, steps, 2, DependenceRule{.broken = true}));
+}
+
 }  // namespace
 }  // namespace contend

@@ -359,7 +359,7 @@ std::size_t DporExplorer::first_step_asleep(const std::vector<ResolvedStep>& ste
       const auto index = static_cast<std::size_t>(lowest(q));
       if (index >= prev.footprints.size() || index >= node.footprints.size()) continue;
       const auto& footprint = prev.footprints[index];
-      if (!footprint || dependent(*footprint, steps[k - 1], options_.rule())) continue;
+      if (!footprint || !stays_asleep(*footprint, steps, k - 1, options_.rule())) continue;
       asleep |= bit(lowest(q));
       node.footprints[index] = footprint;
     }

@@ -18,8 +18,13 @@
 // execution in which every ready thread sleeps is abandoned (it is equivalent to one explored).
 // A read version fetch whose attempt has not ended may still read any key, so it wakes every
 // sleeping commit while the run goes on; when the run ends, the sleep sets of the nodes it made
-// are judged again with the attempts' final reads, and a run whose thread sleeps at one of them
-// is abandoned from there after all (its tail and the subtrees below it are never explored).
+// are judged again with the attempts' final reads and with the dependence the races use, which
+// the run's refused commits narrow (footprint.h's stays_asleep: a commit refused by a conflict
+// before it commutes with the other clients' later commits), and a run whose thread sleeps at one
+// of them is abandoned from there after all (its tail and the subtrees below it are never
+// explored). Judged by `dependent` alone, a thread asleep with an applied commit woke at another
+// client's refused commit whose checked ranges its writes meet, and the search explored that
+// class a second time (priority-queue 3 x 3, seed plan: 3 of 677 executions).
 // A step's ranges depend on the data it saw, so the racing step that a reversal moves first is
 // judged by what it may do there (footprint.h's as_reversed) when the reversal's first threads
 // are chosen.

@@ -109,6 +109,41 @@ bool dependent(const ResolvedStep& a, const ResolvedStep& b, DependenceRule rule
   return store_dependent(a, b, rule.broken) || store_dependent(b, a, rule.broken);
 }
 
+namespace {
+
+// The first of the other clients' applied commits whose writes meet the checked ranges of `x`, a
+// commit refused by a conflict, between its read version fetch and steps[end]; -1 when `x` is no
+// such commit or none is found (then every dependence stays).
+long first_conflict(const std::vector<ResolvedStep>& steps, std::size_t end,
+                    const ResolvedStep& x) {
+  CONTEND_ASSERT(end <= steps.size(), "a conflict looked for inside the steps");
+  if (!x.resolved || x.applied || !x.conflicted || x.snapshot) return -1;
+  std::size_t fetch = end;
+  while (fetch-- > 0) {
+    if (steps[fetch].snapshot && steps[fetch].snapshot_attempt == x.commit_attempt) break;
+  }
+  if (fetch >= end) return -1;  // no fetch in the log: keep every dependence
+  for (std::size_t k = fetch + 1; k < end; ++k) {
+    const ResolvedStep& c = steps[k];
+    if (c.thread != x.thread && c.applied && any_meet(c.written, x.checked)) {
+      return static_cast<long>(k);
+    }
+  }
+  return -1;
+}
+
+// Whether what is left of `dependent` between the applied commit `c` and the refused commit `x`
+// is c's writes meeting x's checked ranges.
+bool only_conflict_left(const ResolvedStep& c, const ResolvedStep& x, DependenceRule rule) {
+  if (c.thread == x.thread || c.version_sensitive || x.version_sensitive) return false;
+  if (rule.real_time && ((c.completes && x.invokes) || (c.invokes && x.completes))) return false;
+  if (draw_groups_meet(c.draw_groups, x.draw_groups)) return false;
+  // What is left of `dependent`: c's applied writes meet x's checked ranges (x wrote nothing).
+  return true;
+}
+
+}  // namespace
+
 ExecutionDependence::ExecutionDependence(const std::vector<ResolvedStep>& steps,
                                          DependenceRule rule)
     : steps_(steps), rule_(rule), first_conflict_(steps.size(), -1), inert_(steps.size()) {
@@ -118,35 +153,28 @@ ExecutionDependence::ExecutionDependence(const std::vector<ResolvedStep>& steps,
                 !(rule.real_time && (x.completes || x.invokes));
   }
   if (rule.broken) return;
-  for (std::size_t j = 0; j < steps.size(); ++j) {
-    const ResolvedStep& x = steps[j];
-    if (!x.resolved || x.applied || !x.conflicted || x.snapshot) continue;
-    std::size_t fetch = j;
-    while (fetch-- > 0) {
-      if (steps[fetch].snapshot && steps[fetch].snapshot_attempt == x.commit_attempt) break;
-    }
-    if (fetch >= j) continue;  // no fetch in the log: keep every dependence
-    for (std::size_t k = fetch + 1; k < j; ++k) {
-      const ResolvedStep& c = steps[k];
-      if (c.thread != x.thread && c.applied && any_meet(c.written, x.checked)) {
-        first_conflict_[j] = static_cast<long>(k);
-        break;
-      }
-    }
-  }
+  for (std::size_t j = 0; j < steps.size(); ++j)
+    first_conflict_[j] = first_conflict(steps, j, steps[j]);
 }
 
 bool ExecutionDependence::conflict_decided_elsewhere(std::size_t commit,
                                                      std::size_t refused) const {
   const long first = first_conflict_[refused];
   if (first < 0 || static_cast<std::size_t>(first) == commit) return false;
-  const ResolvedStep& c = steps_[commit];
-  const ResolvedStep& x = steps_[refused];
-  if (c.thread == x.thread || c.version_sensitive || x.version_sensitive) return false;
-  if (rule_.real_time && ((c.completes && x.invokes) || (c.invokes && x.completes))) return false;
-  if (draw_groups_meet(c.draw_groups, x.draw_groups)) return false;
-  // What is left of `dependent`: c's applied writes meet x's checked ranges (x wrote nothing).
-  return true;
+  return only_conflict_left(steps_[commit], steps_[refused], rule_);
+}
+
+bool stays_asleep(const ResolvedStep& asleep, const std::vector<ResolvedStep>& steps,
+                  std::size_t taken, DependenceRule rule) {
+  CONTEND_ASSERT(taken < steps.size(), "the step taken is one of the run's");
+  const ResolvedStep& s = steps[taken];
+  if (!dependent(asleep, s, rule)) return true;
+  if (rule.broken) return false;
+  // The step taken was refused by a conflict before it: the sleeping commit, after it now, is
+  // not that first conflict. Or the sleeping step is a commit refused by a conflict before the
+  // step taken (the run's steps before it are those the sleeping step was explored after).
+  return (first_conflict(steps, taken, s) >= 0 && only_conflict_left(asleep, s, rule)) ||
+         (first_conflict(steps, taken, asleep) >= 0 && only_conflict_left(s, asleep, rule));
 }
 
 bool ExecutionDependence::operator()(std::size_t k, std::size_t j) const {

@@ -180,6 +180,13 @@ class ExecutionDependence {
   std::vector<bool> inert_;           // per step: inert()
 };
 
+// Whether a thread asleep with step `asleep` (its step where `steps[taken]` was taken instead)
+// stays asleep after it: the two are independent, or dependent only as ExecutionDependence
+// narrows — a commit refused by a conflict before both, with the other an applied commit whose
+// writes meet its checked ranges. `steps` are the run's, up to and with `taken`.
+bool stays_asleep(const ResolvedStep& asleep, const std::vector<ResolvedStep>& steps,
+                  std::size_t taken, DependenceRule rule);
+
 // The step as it may run when a race reverses it: moved before a step it depends on, a read
 // version fetch may read other ranges (a range read with a limit stops at other keys), and a
 // commit that was refused may apply. So the fetch reads every key and the commit applies its
