@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -449,6 +448,11 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
   const bool smallest_first = o.stop_at_first_violation && o.minimise;
   ExhaustiveResult r =
       smallest_first ? search_smallest_first(scenario, options) : search(scenario, options);
+  if (!smallest_first) {  // one scope: the one asked for
+    r.last_clients = scenario.clients;
+    r.last_operations = scenario.operations_per_client;
+    r.last_faults = options.max_faults;
+  }
   if (!o.collect_outcomes) r.outcomes.clear();
   r.deal_digest = options.deal_digest;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -470,20 +474,20 @@ std::string states_note(const ExhaustiveResult& r) {
   return note;
 }
 
-// A search a budget stopped: how large its last scope's whole search is, by the estimate from
-// where its units stopped (search_estimate.h), and how long the rest takes at this search's rate.
 // The scope a budget stopped in, as the size note names it: "this scope" when it is the one asked
 // for, else (a smaller one, searched first) its clients, operations and faults.
 std::string stopped_scope(const Scenario& s, const ExhaustiveOptions& o,
                           const ExhaustiveResult& r) {
-  const bool asked = r.last_clients == 0 ||
-                     (r.last_clients == s.clients && r.last_operations == s.operations_per_client &&
-                      r.last_faults == o.max_faults);
-  if (asked) return "this scope";
+  if (r.last_clients == s.clients && r.last_operations == s.operations_per_client &&
+      r.last_faults == o.max_faults) {
+    return "this scope";
+  }
   return fmt::format("{} client(s) x {} operation(s) with {} fault(s), the scope it stopped in,",
                      r.last_clients, r.last_operations, r.last_faults);
 }
 
+// A search a budget stopped: how large its last scope's whole search is, by the estimate from
+// where its units stopped (search_estimate.h), and how long the rest takes at this search's rate.
 std::string size_note(const Scenario& s, const ExhaustiveOptions& o, const ExhaustiveResult& r) {
   if (!r.runs_estimate) return "";
   const bool shard = o.shard.count > 1;

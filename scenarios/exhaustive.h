@@ -172,7 +172,7 @@ struct ExhaustiveResult {
   std::optional<std::int64_t> runs_estimate;
   std::int64_t runs_in_scope = 0;  // the runs (executions and abandoned) the last scope made
   // The last scope searched (smallest first: a budget that ran out stops at a smaller scope than
-  // the one asked for, and the estimate is of that one). 0: the scope asked for.
+  // the one asked for, and the estimate is of that one); else the scope asked for.
   int last_clients = 0;
   int last_operations = 0;
   int last_faults = 0;

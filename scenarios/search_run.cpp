@@ -203,8 +203,8 @@ ExhaustiveFinding replayed_finding(const Scenario& planned, const ExhaustiveOpti
 }
 
 // A unit's runs not yet told to the meter (it is told in batches: one lock per batch, not per
-// run), and all of them when the unit returns.
-// With each batch goes the unit's size as its search stands, when the meter estimates.
+// run), and all of them when the unit returns; with each batch, when the meter estimates, the
+// unit's size as its search stands.
 class UnitRuns {
  public:
   UnitRuns(ProgressMeter& meter, std::size_t unit, int max_faults)

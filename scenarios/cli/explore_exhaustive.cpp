@@ -62,10 +62,9 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["units_done"] = r.units_done;
   // The scope the last search was of (smallest first, a budget stops at the first it does not
   // finish): what runs_in_scope and runs_estimate count.
-  j["last_scope"] = {
-      {"clients", r.last_clients > 0 ? r.last_clients : s.clients},
-      {"operations_per_client", r.last_clients > 0 ? r.last_operations : s.operations_per_client},
-      {"max_faults", r.last_clients > 0 ? r.last_faults : o.max_faults}};
+  j["last_scope"] = {{"clients", r.last_clients},
+                     {"operations_per_client", r.last_operations},
+                     {"max_faults", r.last_faults}};
   j["runs_in_scope"] = r.runs_in_scope;
   j["runs_estimate"] = r.runs_estimate ? nlohmann::json(*r.runs_estimate) : nlohmann::json(nullptr);
   j["resumed_from_checkpoint"] = r.resumed;
