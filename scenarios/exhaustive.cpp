@@ -474,16 +474,31 @@ std::string states_note(const ExhaustiveResult& r) {
   return note;
 }
 
+// Whether the last scope searched is the one asked for (else a smaller one, searched first, is
+// where a budget stopped).
+bool last_scope_is_asked(const Scenario& s, const ExhaustiveOptions& o, const ExhaustiveResult& r) {
+  return r.last_clients == s.clients && r.last_operations == s.operations_per_client &&
+         r.last_faults == o.max_faults;
+}
+
 // The scope a budget stopped in, as the size note names it: "this scope" when it is the one asked
-// for, else (a smaller one, searched first) its clients, operations and faults.
+// for, else "that scope" (the stopped statement has named it).
 std::string stopped_scope(const Scenario& s, const ExhaustiveOptions& o,
                           const ExhaustiveResult& r) {
-  if (r.last_clients == s.clients && r.last_operations == s.operations_per_client &&
-      r.last_faults == o.max_faults) {
-    return "this scope";
+  return last_scope_is_asked(s, o, r) ? "this scope" : "that scope";
+}
+
+// A stopped search's units: those of the scope it stopped in. Searching smallest first, that is
+// the first scope it did not finish, named when it is not the one asked for.
+std::string stopped_units(const Scenario& s, const ExhaustiveOptions& o, const ExhaustiveResult& r,
+                          const std::string& scope) {
+  if (last_scope_is_asked(s, o, r)) {
+    return fmt::format("{} of {} units searched to the end in {}", r.units_done, r.units, scope);
   }
-  return fmt::format("{} client(s) x {} operation(s) with {} fault(s), the scope it stopped in,",
-                     r.last_clients, r.last_operations, r.last_faults);
+  return fmt::format(
+      "it stopped in a smaller scope searched first, {} client(s) x {} operation(s) with {} "
+      "fault(s), with {} of that scope's {} units searched to the end, in a search of {}",
+      r.last_clients, r.last_operations, r.last_faults, r.units_done, r.units, scope);
 }
 
 // A search a budget stopped: how large its last scope's whole search is, by the estimate from
@@ -611,9 +626,8 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                        o.max_preemptions ? " within the bounds" : "", bounds, counts, vacuous,
                        shard);
   }
-  return fmt::format(
-      "NOT VERIFIED: the budget ran out: {} of {} units searched to the end in {}; {}; {}{}{}",
-      r.units_done, r.units, scope, bounds, counts, size_note(s, o, r), shard);
+  return fmt::format("NOT VERIFIED: the budget ran out: {}; {}; {}{}{}",
+                     stopped_units(s, o, r, scope), bounds, counts, size_note(s, o, r), shard);
 }
 
 }  // namespace contend

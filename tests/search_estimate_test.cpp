@@ -2,6 +2,7 @@
 // passed, and the estimate of a real search stopped early against the size of the whole search.
 #include "scenarios/search_estimate.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -209,10 +210,14 @@ TEST(SearchEstimate, TheStatementNamesTheSmallerScopeABudgetStoppedIn) {
   EXPECT_EQ(std::pair(r.last_clients, r.last_operations), std::pair(3, 2));
   ASSERT_TRUE(r.runs_estimate.has_value());
   const std::string statement = proof_statement(s, o, r);
-  EXPECT_NE(statement.find("the whole search of 3 client(s) x 2 operation(s) with 0 fault(s), "
-                           "the scope it stopped in, takes about"),
-            std::string::npos)
+  const std::string stopped = fmt::format(
+      "it stopped in a smaller scope searched first, 3 client(s) x 2 operation(s) with 0 "
+      "fault(s), with {} of that scope's {} units searched to the end, in a search of hc-queue",
+      r.units_done, r.units);
+  EXPECT_NE(statement.find(stopped), std::string::npos) << statement;
+  EXPECT_NE(statement.find("the whole search of that scope takes about"), std::string::npos)
       << statement;
+  EXPECT_LT(r.units_done, r.units) << "the scope it stopped in has units left";
 }
 
 // Progress reports carry the estimate once sizing has cut the units (never during its rounds),
