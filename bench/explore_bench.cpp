@@ -5,7 +5,8 @@
 // independent searches at once, and 2 jobs on one plan with and without sizing its units. Counters:
 // executions per search and per second of search. `ratio` lines at the end compare times; the
 // executions counters give the reduction. With CONTEND_BENCH_LONG=1 it also times priority-queue 3
-// x 2 over every plan (about a minute). `draws_all` searches every order of the random key suffixes
+// x 2 over every plan (about a minute), and hc-queue 3 x 3 with a checkpoint (`checkpoint`) and
+// without (some four minutes each). `draws_all` searches every order of the random key suffixes
 // (--draws all) against the seed's suffixes (the baseline of the same scope), on one job and on
 // two. `unparked` searches hc-queue without parking pops at waits that made no progress, `split`
 // with every store step a scheduling point.
@@ -13,6 +14,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <string>
 #include <string_view>
 #include <thread>
 
@@ -263,6 +266,42 @@ void BM_DporPriorityQueue3x2AllPlans(benchmark::State& state) {
   search(state, priority_queue_scope(3, 2), {.all_plans = true});
 }
 
+// A long search with and without a checkpoint: hc-queue 3 x 3, the seed's plan, whole (5.2
+// million runs, some four minutes), sized into units as `contend explore --schedules 2000000000`
+// sizes it. Every write rewrites the whole file, which holds every unit's path and progress (some
+// 40 MB here, 500 MB at 4 x 2), so what the checkpoint costs is how often it writes it.
+void checkpointed_search(benchmark::State& state, bool checkpoint) {
+  const Scenario s = hc_queue_scope(3, 3);
+  ExhaustiveOptions o;
+  o.all_plans = false;
+  o.stop_at_first_violation = false;
+  o.minimise = false;
+  o.max_executions = 2'000'000'000;
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "contend-bench-checkpoint.json").string();
+  if (checkpoint) o.checkpoint_file = file;
+  ExhaustiveResult r;
+  std::uintmax_t file_bytes = 0;
+  for (auto _ : state) {
+    std::filesystem::remove(file);
+    r = explore_exhaustively(s, o);
+    if (!r.exhausted || r.violation || !r.error.empty()) {
+      state.SkipWithError("the search did not verify the scope");
+    }
+    std::error_code ignored;
+    if (checkpoint) file_bytes = std::filesystem::file_size(file, ignored);
+  }
+  std::filesystem::remove(file);
+  state.counters["file_mb"] = benchmark::Counter(static_cast<double>(file_bytes) / 1e6);
+  state.counters["runs"] = benchmark::Counter(static_cast<double>(r.executions + r.blocked));
+}
+void BM_HcQueue3x3(benchmark::State& state) {
+  checkpointed_search(state, false);
+}
+void BM_HcQueue3x3Checkpoint(benchmark::State& state) {
+  checkpointed_search(state, true);
+}
+
 bool long_benchmarks_wanted() {
   const char* wanted = std::getenv("CONTEND_BENCH_LONG");
   return wanted != nullptr && std::string_view(wanted) == "1";
@@ -275,6 +314,15 @@ int main(int argc, char** argv) {
   if (contend::long_benchmarks_wanted()) {
     benchmark::RegisterBenchmark("long/priority_queue_3x2_all_plans",
                                  contend::BM_DporPriorityQueue3x2AllPlans)
+        ->Unit(benchmark::kSecond)
+        ->Iterations(1)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("baseline/hc_queue_3x3_seed_plan", contend::BM_HcQueue3x3)
+        ->Unit(benchmark::kSecond)
+        ->Iterations(1)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("checkpoint/hc_queue_3x3_seed_plan",
+                                 contend::BM_HcQueue3x3Checkpoint)
         ->Unit(benchmark::kSecond)
         ->Iterations(1)
         ->UseRealTime();

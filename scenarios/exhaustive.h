@@ -102,8 +102,9 @@ struct ExhaustiveOptions {
   int jobs = 1;
   Shard shard;
   std::string checkpoint_file;  // "" = none
-  // Executions between two saves of a unit in progress (a unit also saves when its budget stops
-  // it), so a killed search loses at most this much of each running unit.
+  // Runs between two saves of a unit in progress (a unit also saves when its budget stops it),
+  // and at least between two writes of the checkpoint file (search_checkpoint.h: a large file is
+  // written less often), so a killed search loses the runs since the last write.
   std::int64_t checkpoint_every = 100'000;
   std::string checkpoint_identity;  // set by explore_exhaustively: the search the file is for
   // Two-phase sharding of a search cut below the root. `sizing_only`: cut and size every scope's

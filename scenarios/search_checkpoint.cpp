@@ -1,5 +1,6 @@
 #include "scenarios/search_checkpoint.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -193,7 +194,7 @@ void Checkpoint::finished(std::size_t unit, const UnitResult& result) {
   std::lock_guard lock(mutex_);
   if (path_.empty()) return;
   finished_locked(unit, result);
-  if (unwritten_executions_ >= flush_every_) write_locked();
+  if (unwritten_runs_ >= write_every()) write_locked();
 }
 
 void Checkpoint::finished_locked(std::size_t unit, const UnitResult& result) {
@@ -205,7 +206,18 @@ void Checkpoint::finished_locked(std::size_t unit, const UnitResult& result) {
     file_["in_progress"][scope_].erase(std::to_string(unit));
   }
   unwritten_ = true;
-  unwritten_executions_ += result.executions + result.blocked - result.resumed;
+  count_runs_locked(unit, result);
+}
+
+void Checkpoint::count_runs_locked(std::size_t unit, const UnitResult& result) {
+  const std::int64_t made = result.executions + result.blocked - result.resumed;
+  std::int64_t& counted = runs_counted_[unit];
+  unwritten_runs_ += std::max<std::int64_t>(made - counted, 0);
+  counted = std::max(counted, made);
+}
+
+std::int64_t Checkpoint::write_every() const {
+  return std::max(write_every_min_, last_write_bytes_ / kBytesPerRun);
 }
 
 bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) const {
@@ -261,6 +273,7 @@ void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, Uni
   units_dump_ = units_.dump();
   if (file_.contains("scopes")) file_["scopes"].erase(scope_);
   if (file_.contains("in_progress")) file_["in_progress"].erase(scope_);
+  runs_counted_.clear();
   for (const auto& [index, result] : done)
     finished_locked(index, result);
   for (const auto& [index, progress] : partial) {
@@ -270,12 +283,11 @@ void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, Uni
 }
 
 void Checkpoint::progressed(std::size_t unit, const UnitResult& result,
-                            const DporProgress& progress, bool now) {
+                            const DporProgress& progress, bool may_write) {
   std::lock_guard lock(mutex_);
   if (path_.empty()) return;
   progressed_locked(unit, result, progress);
-  unwritten_ = true;
-  if (now) write_locked();
+  if (may_write && unwritten_runs_ >= write_every()) write_locked();
 }
 
 void Checkpoint::progressed_locked(std::size_t unit, const UnitResult& result,
@@ -283,6 +295,8 @@ void Checkpoint::progressed_locked(std::size_t unit, const UnitResult& result,
   CONTEND_ASSERT(!result.violation, "a unit that found a violation saves no progress");
   file_["in_progress"][scope_][std::to_string(unit)] =
       json{{"result", to_json(result)}, {"explorer", progress_to_json(progress)}};
+  unwritten_ = true;
+  count_runs_locked(unit, result);
 }
 
 void Checkpoint::flush() {
@@ -298,7 +312,7 @@ std::string Checkpoint::write_error() const {
 void Checkpoint::write_locked() {
   CONTEND_ASSERT(parsed_ == nullptr, "a read-only checkpoint is never written");
   unwritten_ = false;
-  unwritten_executions_ = 0;
+  unwritten_runs_ = 0;
   file_["search"] = identity_;
   if (!file_.contains("scopes")) file_["scopes"] = json::object();
   if (!file_.contains("in_progress")) file_["in_progress"] = json::object();
@@ -314,6 +328,7 @@ void Checkpoint::write_locked() {
     out << text << "\n";
     out.flush();
     written = out.good();
+    last_write_bytes_ = static_cast<std::int64_t>(text.size());
   }
   if (written && std::rename(temporary.c_str(), path_.c_str()) == 0) return;
   std::remove(temporary.c_str());

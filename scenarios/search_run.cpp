@@ -270,9 +270,9 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
   std::int64_t since_saved = 0;
   // At a budget stop the write waits for the round's end (Checkpoint::flush): a budget that
   // stops hundreds of units would otherwise rewrite the file once for each.
-  auto save = [&](bool now) {
+  auto save = [&](bool may_write) {
     if (!r.violation && r.executions + r.blocked > 0) {
-      saved.file.progressed(saved.index, r, explorer.progress(), now);
+      saved.file.progressed(saved.index, r, explorer.progress(), may_write);
     }
     since_saved = 0;
   };

@@ -1,0 +1,127 @@
+// When the exhaustive search's checkpoint (scenarios/search_checkpoint.h) writes its file: every
+// write rewrites all of it, so the runs between two writes grow with the file.
+#include "scenarios/search_checkpoint.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace contend {
+namespace {
+
+std::string fresh_file(const std::string& name) {
+  const std::string file = (std::filesystem::temp_directory_path() / name).string();
+  std::remove(file.c_str());
+  return file;
+}
+
+// The units the file holds as finished, in scope "s".
+std::size_t finished_in_file(const std::string& file) {
+  std::ifstream in(file);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  return j.at("scopes").contains("s") ? j.at("scopes").at("s").size() : 0;
+}
+
+// A unit's result after `runs` executions, `resumed` of them taken over from the file.
+UnitResult unit_result(bool exhausted, std::int64_t runs, std::int64_t resumed = 0) {
+  UnitResult r;
+  r.exhausted = exhausted;
+  r.executions = runs;
+  r.resumed = resumed;
+  r.verdicts["linearizable"] = runs;
+  return r;
+}
+
+UnitResult finished_unit(std::int64_t runs) {
+  return unit_result(true, runs);
+}
+
+// Loads a checkpoint of a file that does not exist yet: no units, and the file written.
+void load_fresh(Checkpoint& checkpoint) {
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  ASSERT_TRUE(checkpoint.load(done, partial, error)) << error;
+  ASSERT_TRUE(done.empty() && partial.empty());
+}
+
+TEST(CheckpointWrites, ASmallFileIsWrittenEveryMinimumRunsALargeOneLessOften) {
+  const std::string file = fresh_file("contend-checkpoint-cadence-test.json");
+  Checkpoint checkpoint(file, "search", "s", /*write_every_min=*/10);
+  ASSERT_NO_FATAL_FAILURE(load_fresh(checkpoint));
+
+  // Small: units of 10 runs are each written as they end.
+  std::size_t unit = 0;
+  for (; unit < 3; ++unit) {
+    checkpoint.finished(unit, finished_unit(10));
+    EXPECT_EQ(finished_in_file(file), unit + 1) << "unit " << unit << " not written at once";
+  }
+  // Grow the file past what 10 runs cover (one run per kBytesPerRun bytes).
+  while (std::filesystem::file_size(file) < 100 * Checkpoint::kBytesPerRun) {
+    checkpoint.finished(unit++, finished_unit(1'000'000));
+  }
+  const auto bytes = static_cast<std::int64_t>(std::filesystem::file_size(file));
+  const std::int64_t due = bytes / Checkpoint::kBytesPerRun;
+  ASSERT_GT(due, 10);
+  const std::size_t written = finished_in_file(file);
+  ASSERT_EQ(written, unit);
+
+  // Units of 10 runs now wait until the runs since the last write reach bytes / kBytesPerRun.
+  std::int64_t unwritten = 0;
+  while (unwritten + 10 < due) {
+    checkpoint.finished(unit++, finished_unit(10));
+    unwritten += 10;
+    ASSERT_EQ(finished_in_file(file), written)
+        << "written after " << unwritten << " runs, before the " << due << " due";
+  }
+  checkpoint.finished(unit++, finished_unit(10));
+  EXPECT_EQ(finished_in_file(file), unit) << "not written once " << due << " runs were due";
+
+  // flush() writes at once.
+  checkpoint.finished(unit++, finished_unit(10));
+  EXPECT_EQ(finished_in_file(file), unit - 1);
+  checkpoint.flush();
+  EXPECT_EQ(finished_in_file(file), unit);
+  EXPECT_EQ(checkpoint.write_error(), "");
+  std::remove(file.c_str());
+}
+
+bool progress_in_file(const std::string& file, std::size_t unit) {
+  std::ifstream in(file);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  return j.at("in_progress").contains("s") &&
+         j.at("in_progress").at("s").contains(std::to_string(unit));
+}
+
+UnitResult going_unit(std::int64_t runs, std::int64_t resumed) {
+  return unit_result(false, runs, resumed);
+}
+
+TEST(CheckpointWrites, AUnitsProgressCountsTheRunsItMadeSinceItLastCounted) {
+  const std::string file = fresh_file("contend-checkpoint-progress-test.json");
+  Checkpoint checkpoint(file, "search", "s", /*write_every_min=*/10);
+  ASSERT_NO_FATAL_FAILURE(load_fresh(checkpoint));
+  // 6, then 9 runs in all: 9 made, not 15, so no write is due yet.
+  checkpoint.progressed(0, going_unit(6, 0), DporProgress{});
+  checkpoint.progressed(0, going_unit(9, 0), DporProgress{});
+  EXPECT_FALSE(progress_in_file(file, 0));
+  // Runs taken over from the file (resumed) were not made here.
+  checkpoint.progressed(1, going_unit(100, 100), DporProgress{});
+  EXPECT_FALSE(progress_in_file(file, 1));
+  // Not allowed to write, it does not, though 10 runs are due.
+  checkpoint.progressed(0, going_unit(10, 0), DporProgress{}, /*may_write=*/false);
+  EXPECT_FALSE(progress_in_file(file, 0));
+  checkpoint.progressed(0, going_unit(11, 0), DporProgress{});
+  EXPECT_TRUE(progress_in_file(file, 0));
+  EXPECT_TRUE(progress_in_file(file, 1));
+  std::remove(file.c_str());
+}
+
+}  // namespace
+}  // namespace contend
