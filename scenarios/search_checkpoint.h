@@ -80,9 +80,9 @@ class Checkpoint {
   // units' ends and progress are written together once the runs made since the last write reach
   // write_every(): at least `write_every_min`, and one run for every kBytesPerRun bytes the last
   // write wrote, so that writing stays a small part of the search however large the file grows
-  // (a sized hc-queue 4 x 2 search's file holds 500 MB; written every 100,000 runs, writing took
-  // a third of the search). A killed search loses the runs since the last write; flush() writes
-  // at once (at a budget stop, and at the end of each round).
+  // (resumed from a sized hc-queue 4 x 2 search's 500 MB file, two jobs made 20,900 runs a second
+  // writing it every 100,000 runs, 46,700 writing it every 4 million). A killed search loses the
+  // runs since the last write; flush() writes at once (at a budget stop, at each round's end).
   Checkpoint(std::string path, std::string identity, std::string scope,
              std::int64_t write_every_min)
       : path_(std::move(path)),
