@@ -73,6 +73,10 @@ struct Knobs {
   // Every store step a scheduling point (ExhaustiveOptions::split_inert_steps); the full
   // search always is, so that it is every interleaving of the store's steps.
   bool split_inert_steps = false;
+  std::int64_t max_executions = ExhaustiveOptions{}.max_executions;
+  // Saved to a checkpoint file (removed before each search and after the last); its size at the
+  // end is the `file_mb` counter.
+  bool checkpoint = false;
 };
 
 void search(benchmark::State& state, const Scenario& s, const Knobs& k) {
@@ -88,10 +92,24 @@ void search(benchmark::State& state, const Scenario& s, const Knobs& k) {
   o.jobs = k.jobs;
   o.stop_at_first_violation = false;
   o.minimise = false;
+  o.max_executions = k.max_executions;
+  const std::string file =
+      (std::filesystem::temp_directory_path() / "contend-bench-checkpoint.json").string();
+  if (k.checkpoint) o.checkpoint_file = file;
   ExhaustiveResult r;
+  std::uintmax_t file_bytes = 0;
   for (auto _ : state) {
+    if (k.checkpoint) std::filesystem::remove(file);
     r = explore_exhaustively(s, o);
-    if (!r.exhausted || r.violation) state.SkipWithError("the search did not verify the scope");
+    if (!r.exhausted || r.violation || !r.error.empty()) {
+      state.SkipWithError("the search did not verify the scope");
+    }
+    std::error_code ignored;
+    if (k.checkpoint) file_bytes = std::filesystem::file_size(file, ignored);
+  }
+  if (k.checkpoint) {
+    std::filesystem::remove(file);
+    state.counters["file_mb"] = benchmark::Counter(static_cast<double>(file_bytes) / 1e6);
   }
   state.counters["executions"] = benchmark::Counter(static_cast<double>(r.executions));
   state.counters["abandoned"] = benchmark::Counter(static_cast<double>(r.blocked));
@@ -270,36 +288,11 @@ void BM_DporPriorityQueue3x2AllPlans(benchmark::State& state) {
 // million runs, some four minutes), sized into units as `contend explore --schedules 2000000000`
 // sizes it. Every write rewrites the whole file, which holds every unit's path and progress (some
 // 40 MB here, 500 MB at 4 x 2), so what the checkpoint costs is how often it writes it.
-void checkpointed_search(benchmark::State& state, bool checkpoint) {
-  const Scenario s = hc_queue_scope(3, 3);
-  ExhaustiveOptions o;
-  o.all_plans = false;
-  o.stop_at_first_violation = false;
-  o.minimise = false;
-  o.max_executions = 2'000'000'000;
-  const std::string file =
-      (std::filesystem::temp_directory_path() / "contend-bench-checkpoint.json").string();
-  if (checkpoint) o.checkpoint_file = file;
-  ExhaustiveResult r;
-  std::uintmax_t file_bytes = 0;
-  for (auto _ : state) {
-    std::filesystem::remove(file);
-    r = explore_exhaustively(s, o);
-    if (!r.exhausted || r.violation || !r.error.empty()) {
-      state.SkipWithError("the search did not verify the scope");
-    }
-    std::error_code ignored;
-    if (checkpoint) file_bytes = std::filesystem::file_size(file, ignored);
-  }
-  std::filesystem::remove(file);
-  state.counters["file_mb"] = benchmark::Counter(static_cast<double>(file_bytes) / 1e6);
-  state.counters["runs"] = benchmark::Counter(static_cast<double>(r.executions + r.blocked));
-}
 void BM_HcQueue3x3(benchmark::State& state) {
-  checkpointed_search(state, false);
+  search(state, hc_queue_scope(3, 3), {.max_executions = 2'000'000'000});
 }
 void BM_HcQueue3x3Checkpoint(benchmark::State& state) {
-  checkpointed_search(state, true);
+  search(state, hc_queue_scope(3, 3), {.max_executions = 2'000'000'000, .checkpoint = true});
 }
 
 bool long_benchmarks_wanted() {
