@@ -98,9 +98,7 @@ std::optional<std::int64_t> combine_unit_sizes(const std::vector<std::size_t>& p
     all_runs += sized_runs[p];
     all_units += sized_units[p];
   }
-  // Fewer than half of the units with a size (a budget below the number of units) say too little
-  // of the others: the ones that finished in it are the smallest.
-  if (all_units == 0 || 2 * all_units < static_cast<double>(sizes.size())) return std::nullopt;
+  if (all_units == 0) return std::nullopt;
   for (std::size_t index = 0; index < sizes.size(); ++index) {
     if (sizes[index].whole) continue;
     const std::size_t p = plan_of[index];

@@ -13,14 +13,20 @@
 // It is an estimate, not a bound: the reduction may still add threads to try at the nodes it
 // passed, and later choices are often smaller than the first (more threads asleep). Measured on
 // hc-queue 3 x 3 (the seed's plan: 5.17 million runs in all), stopped by budgets of 4% to 19% of
-// that it said 4.4 to 5.9 million; after sizing alone (78% of the runs, the largest units left
-// going) 9.4 million. (Weighing the finished choices by the runs they took, and the choices to
-// take by their mean, said 8.5 to 25 million at those budgets, when the search was 5.22 million
-// runs: the first choice at a node, with fewer threads asleep, is the largest.) A finished unit
-// counts its own runs; a unit that never ran, or whose path has passed nothing yet, counts the mean
-// of the estimated units of its plan, when at least half of the units have a size; with fewer (a
-// budget below the number of units), those that finished are the smallest, and the search says
-// nothing of its size.
+// that it said 4.4 to 5.9 million, and its progress lines 6.0 to 8.1 million. (Weighing the
+// finished choices by the runs they took, and the choices to take by their mean, said 8.5 to 25
+// million at those budgets, when the search was 5.22 million runs: the first choice at a node, with
+// fewer threads asleep, is the largest.) A finished unit counts its own runs; a unit that never
+// ran, or whose path has passed nothing yet, counts the mean of the estimated units of its plan (of
+// every plan, when none of its own has a size). That holds with few units sized too: after sizing
+// alone (14% of the runs made), hc-queue 3 x 3 (836 of its 1,611 units never run) said 4.2 million,
+// hc-queue 3 x 2 in rounds of 8 or 16 runs with 16 units in progress at most (more than half of the
+// units never run) 10,000 to 11,000 of 23,000, and the progress lines of hc-queue 4 x 2 (3,274
+// units, 346 of them finished) 190 million after one million runs and 220 after two, where the
+// estimates of the rest of the first 10 million runs said 240 to 440. (Each unit's share of its
+// plan's tree, taking every choice at a node to hold as many runs as the others, and the runs per
+// share of the sized units, said 4,800 at hc-queue 3 x 2, 2.1 million at 3 x 3 and 73 million at 4
+// x 2: the choices a cut hands out differ in size far more than the choices of one path.)
 //
 // Invariant: a unit's estimate is never below the runs it made (a fraction is at most 1).
 #pragma once
@@ -59,12 +65,12 @@ UnitSize size_of(const DporProgress& progress, double made, int max_faults);
 
 // The runs of the whole search from every unit's size (by unit; `plan_of`: each unit's plan): the
 // known sizes, and for each unit without one the mean of its plan's (else of all), less what it
-// made; nothing when fewer than half of the units have a size.
+// made; nothing when no unit has a size.
 std::optional<std::int64_t> combine_unit_sizes(const std::vector<std::size_t>& plan_of,
                                                const std::vector<UnitSize>& sizes);
 
 // The runs of the whole search of `units`, from what `done` holds of them (finished, or stopped
-// with stopped_at); nothing when fewer than half of the units say anything of their size.
+// with stopped_at); nothing when no unit says anything of its size.
 std::optional<std::int64_t> estimate_runs(const std::vector<Unit>& units,
                                           const std::map<std::size_t, UnitResult>& done,
                                           int max_faults);

@@ -10,6 +10,7 @@
 // checkpoint as it ends.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -72,7 +73,12 @@ class ProgressMeter {
   void report_if_due() {
     if (progress_.runs < next_report_) return;
     next_report_ = (progress_.runs / o_.progress_every + 1) * o_.progress_every;
-    if (!sizes_.empty()) progress_.runs_estimate = combine_unit_sizes(plan_of_, sizes_);
+    if (!sizes_.empty()) {
+      // A unit's last runs are counted here before unit_ended gives its size with them.
+      const std::optional<std::int64_t> runs = combine_unit_sizes(plan_of_, sizes_);
+      progress_.runs_estimate.reset();
+      if (runs) progress_.runs_estimate = std::max(*runs, progress_.runs);
+    }
     o_.on_progress(progress_);
   }
 
