@@ -42,6 +42,29 @@ UnitResult unit_from_json(const json& j) {
   return r;
 }
 
+// A JSON object of values dumped already, or of such objects, in key order.
+void append_object(std::string& text, const Checkpoint::TextByKey& values) {
+  text += '{';
+  for (const auto& [key, value] : values) {
+    if (text.back() != '{') text += ',';
+    text += json(key).dump();
+    text += ':';
+    text += value;
+  }
+  text += '}';
+}
+
+void append_object(std::string& text, const std::map<std::string, Checkpoint::TextByKey>& objects) {
+  text += '{';
+  for (const auto& [key, values] : objects) {
+    if (text.back() != '{') text += ',';
+    text += json(key).dump();
+    text += ':';
+    append_object(text, values);
+  }
+  text += '}';
+}
+
 std::size_t unit_index(const std::string& key) {
   std::size_t used = 0;
   const unsigned long long index = std::stoull(key, &used);
@@ -140,15 +163,93 @@ bool Checkpoint::load_read_only(std::map<std::size_t, UnitResult>& done,
   }
 }
 
+namespace {
+
+// A unit in progress as saved: its result and, unless parse_checkpoint_file left it out, where its
+// search stands (without it, its progress is empty: it belongs to no unit, so it is taken only
+// where its unit is not searched).
+UnitProgress unit_progress_from_json(const std::string& unit, const json& saved) {
+  DporProgress explorer;
+  if (saved.contains("explorer")) {
+    std::string why;
+    std::optional<DporProgress> read = progress_from_json(saved.at("explorer"), why);
+    if (!read) throw std::invalid_argument("unit " + unit + ": " + why);
+    explorer = std::move(*read);
+  }
+  return UnitProgress{unit_from_json(saved.at("result")), std::move(explorer)};
+}
+
+// Checkpoint::read_locked's parse: each unit's value (`scopes.<scope>.<unit>`,
+// `in_progress.<scope>.<unit>`) and each scope's cut (`units.<scope>`) is kept as its text and
+// left out of the document, so that no more than one of them is ever a document (depths as
+// KeepShardsUnits counts them; a value's is that of the object it is in).
+class UnitsAsText {
+ public:
+  UnitsAsText(std::map<std::string, Checkpoint::TextByKey>& scopes,
+              std::map<std::string, Checkpoint::TextByKey>& in_progress,
+              Checkpoint::TextByKey& units)
+      : scopes_(scopes), in_progress_(in_progress), units_(units) {}
+
+  bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::key) {
+      const std::string& key = parsed.get_ref<const std::string&>();
+      if (depth <= 3) (depth == 1 ? top_ : depth == 2 ? scope_ : unit_) = key;
+      return true;
+    }
+    const bool ends_value = event == json::parse_event_t::object_end ||
+                            event == json::parse_event_t::array_end ||
+                            event == json::parse_event_t::value;
+    if (!ends_value) return true;
+    if (depth == 3 && (top_ == "scopes" || top_ == "in_progress")) {
+      (top_ == "scopes" ? scopes_ : in_progress_)[scope_][unit_] = parsed.dump();
+      return false;
+    }
+    if (depth == 2 && top_ == "units") {
+      units_[scope_] = parsed.dump();
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  std::map<std::string, Checkpoint::TextByKey>& scopes_;
+  std::map<std::string, Checkpoint::TextByKey>& in_progress_;
+  Checkpoint::TextByKey& units_;
+  std::string top_;  // the keys we are under: the file's, a scope, a unit
+  std::string scope_;
+  std::string unit_;
+};
+
+}  // namespace
+
 bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>& done,
                              std::map<std::size_t, UnitProgress>& partial, std::string& error) {
   try {
-    file_ = json::parse(in);
-    if (!read_scope(file_, done, partial, error)) return false;
-    if (file_.contains("units")) {  // kept apart: written as dumped once (it never changes)
-      units_ = std::move(file_["units"]);
-      file_.erase("units");
-      units_dump_ = units_.dump();
+    // What is left of the file once its units are text: the search, and every scope's name.
+    const json rest = json::parse(in, UnitsAsText(scopes_, in_progress_, units_));
+    if (!is_this_search(rest, error)) return false;
+    for (const auto& [key, value] : rest.items()) {
+      if (key == "search") continue;
+      if (key != "scopes" && key != "in_progress" && key != "units") {
+        throw std::invalid_argument("unexpected \"" + key + "\" in the file");
+      }
+      if (!value.is_object()) throw std::invalid_argument("\"" + key + "\" is not an object");
+      if (key == "units") continue;
+      for (const auto& [scope, units] : value.items()) {  // what is left of each is {}
+        if (!units.is_object()) throw std::invalid_argument("scope " + scope + " is not an object");
+        (key == "scopes" ? scopes_ : in_progress_)[scope];
+      }
+    }
+    if (!rest.contains("scopes") || !rest.contains("in_progress")) {
+      throw std::invalid_argument("no \"scopes\" or no \"in_progress\"");
+    }
+    if (auto finished = scopes_.find(scope_); finished != scopes_.end()) {
+      for (const auto& [unit, text] : finished->second)
+        done[unit_index(unit)] = unit_from_json(json::parse(text));
+    }
+    if (auto running = in_progress_.find(scope_); running != in_progress_.end()) {
+      for (const auto& [unit, text] : running->second)
+        partial[unit_index(unit)] = unit_progress_from_json(unit, json::parse(text));
     }
   } catch (const std::exception& e) {
     error = path_ + ": not a contend checkpoint: " + e.what();
@@ -157,14 +258,19 @@ bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>
   return true;
 }
 
-bool Checkpoint::read_scope(const json& file, std::map<std::size_t, UnitResult>& done,
-                            std::map<std::size_t, UnitProgress>& partial,
-                            std::string& error) const {
+bool Checkpoint::is_this_search(const json& file, std::string& error) const {
   if (file.at("search").get<std::string>() != identity_) {
     error = path_ + ": checkpoint of another search (" + file.at("search").get<std::string>() +
             "); remove it or name another file";
     return false;
   }
+  return true;
+}
+
+bool Checkpoint::read_scope(const json& file, std::map<std::size_t, UnitResult>& done,
+                            std::map<std::size_t, UnitProgress>& partial,
+                            std::string& error) const {
+  if (!is_this_search(file, error)) return false;
   if (file.contains("units") && !file.at("units").is_object()) {
     throw std::invalid_argument("\"units\" is not an object");
   }
@@ -173,19 +279,8 @@ bool Checkpoint::read_scope(const json& file, std::map<std::size_t, UnitResult>&
       done[unit_index(unit)] = unit_from_json(result);
   }
   if (const json& running = file.at("in_progress"); running.contains(scope_)) {
-    for (const auto& [unit, saved] : running.at(scope_).items()) {
-      // Without "explorer" (a unit parse_checkpoint_file left out), its progress is empty:
-      // it belongs to no unit, so it is taken only where its unit is not searched.
-      DporProgress explorer;
-      if (saved.contains("explorer")) {
-        std::string why;
-        std::optional<DporProgress> read = progress_from_json(saved.at("explorer"), why);
-        if (!read) throw std::invalid_argument("unit " + unit + ": " + why);
-        explorer = std::move(*read);
-      }
-      partial[unit_index(unit)] =
-          UnitProgress{unit_from_json(saved.at("result")), std::move(explorer)};
-    }
+    for (const auto& [unit, saved] : running.at(scope_).items())
+      partial[unit_index(unit)] = unit_progress_from_json(unit, saved);
   }
   return true;
 }
@@ -201,9 +296,10 @@ void Checkpoint::finished_locked(std::size_t unit, const UnitResult& result) {
   // A unit that found a violation (a search for every violation goes on to its end) is not kept:
   // the file does not hold counterexamples, so a resumed search runs it again to rebuild one.
   if (!result.exhausted || result.violation) return;
-  file_["scopes"][scope_][std::to_string(unit)] = to_json(result);
-  if (file_.contains("in_progress") && file_["in_progress"].contains(scope_)) {
-    file_["in_progress"][scope_].erase(std::to_string(unit));
+  const std::string key = std::to_string(unit);
+  scopes_[scope_][key] = to_json(result).dump();
+  if (auto running = in_progress_.find(scope_); running != in_progress_.end()) {
+    running->second.erase(key);
   }
   unwritten_ = true;
   count_runs_locked(unit, result);
@@ -220,34 +316,74 @@ std::int64_t Checkpoint::write_every() const {
   return std::max(write_every_min_, last_write_bytes_ / kBytesPerRun);
 }
 
+namespace {
+
+// One unit of a saved cut. Throws when malformed.
+Unit unit_from_saved(const json& saved) {
+  Unit u;
+  u.plan = saved.at("plan").get<std::size_t>();
+  u.thread = saved.at("thread").get<int>();
+  u.lineage = saved.at("lineage").get<std::size_t>();
+  if (u.thread < 0 || u.thread >= kMaxThreads) {
+    throw std::invalid_argument("thread " + std::to_string(u.thread) + " out of range");
+  }
+  if (saved.contains("path")) {  // without (parse_checkpoint_file left it out): empty
+    std::string why;
+    std::optional<std::vector<SearchNode>> path = nodes_from_json(saved.at("path"), why);
+    if (!path) throw std::invalid_argument(why);
+    u.path = std::move(*path);
+  }
+  return u;
+}
+
+// A cut's text parsed a unit at a time: each element of its "cut" becomes a Unit as soon as it is
+// parsed and is left out of the document (the whole cut's would take many times its text).
+class CutUnits {
+ public:
+  explicit CutUnits(std::vector<Unit>& units) : units_(units) {}
+
+  bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::key && depth == 1) {
+      in_cut_ = parsed.get_ref<const std::string&>() == "cut";
+    }
+    const bool ends_value = event == json::parse_event_t::object_end ||
+                            event == json::parse_event_t::array_end ||
+                            event == json::parse_event_t::value;
+    if (!ends_value || depth != 2 || !in_cut_) return true;
+    units_.push_back(unit_from_saved(parsed));
+    return false;
+  }
+
+ private:
+  std::vector<Unit>& units_;
+  bool in_cut_ = false;
+};
+
+}  // namespace
+
 bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) const {
   std::lock_guard lock(mutex_);
   cut.reset();
-  const json* units = &units_;
-  if (parsed_ != nullptr) units = parsed_->contains("units") ? &parsed_->at("units") : nullptr;
-  if (path_.empty() || units == nullptr || !units->contains(scope_)) return true;
+  if (path_.empty()) return true;
   try {
     SavedCut out;
-    const json& saved_cut = units->at(scope_);
-    out.sizing_rounds = saved_cut.at("sizing_rounds").get<int>();
-    out.sizing_finished = saved_cut.at("sizing_finished").get<bool>();
-    if (out.sizing_rounds < 0) throw std::invalid_argument("negative sizing_rounds");
-    for (const json& saved : saved_cut.at("cut")) {
-      Unit u;
-      u.plan = saved.at("plan").get<std::size_t>();
-      u.thread = saved.at("thread").get<int>();
-      u.lineage = saved.at("lineage").get<std::size_t>();
-      if (u.thread < 0 || u.thread >= kMaxThreads) {
-        throw std::invalid_argument("thread " + std::to_string(u.thread) + " out of range");
-      }
-      if (saved.contains("path")) {  // without (parse_checkpoint_file left it out): empty
-        std::string why;
-        std::optional<std::vector<SearchNode>> path = nodes_from_json(saved.at("path"), why);
-        if (!path) throw std::invalid_argument(why);
-        u.path = std::move(*path);
-      }
-      out.units.push_back(std::move(u));
+    json rest;  // the cut without its units, which are in out.units
+    if (parsed_ != nullptr) {
+      if (!parsed_->contains("units") || !parsed_->at("units").contains(scope_)) return true;
+      const json& saved_cut = parsed_->at("units").at(scope_);
+      for (const json& saved : saved_cut.at("cut"))
+        out.units.push_back(unit_from_saved(saved));
+      rest = json{{"sizing_rounds", saved_cut.at("sizing_rounds")},
+                  {"sizing_finished", saved_cut.at("sizing_finished")}};
+    } else {
+      auto it = units_.find(scope_);
+      if (it == units_.end()) return true;
+      rest = json::parse(it->second, CutUnits(out.units));
+      if (!rest.at("cut").is_array()) throw std::invalid_argument("\"cut\" is not an array");
     }
+    out.sizing_rounds = rest.at("sizing_rounds").get<int>();
+    out.sizing_finished = rest.at("sizing_finished").get<bool>();
+    if (out.sizing_rounds < 0) throw std::invalid_argument("negative sizing_rounds");
     cut = std::move(out);
   } catch (const std::exception& e) {
     error = path_ + ": its units are not a contend checkpoint's: " + e.what();
@@ -260,19 +396,22 @@ void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, Uni
                             const std::map<std::size_t, UnitProgress>& partial) {
   std::lock_guard lock(mutex_);
   if (path_.empty()) return;
-  json list = json::array();
+  // A unit's document at a time (the whole cut's would take many times its text), its keys in
+  // the order a document of the cut would dump them.
+  std::string text = "{\"cut\":[";
   for (const Unit& u : cut.units) {
-    list.push_back(json{{"plan", u.plan},
-                        {"thread", u.thread},
-                        {"lineage", u.lineage},
-                        {"path", nodes_to_json(u.path)}});
+    if (text.back() != '[') text += ',';
+    text += json{{"plan", u.plan},
+                 {"thread", u.thread},
+                 {"lineage", u.lineage},
+                 {"path", nodes_to_json(u.path)}}
+                .dump();
   }
-  units_[scope_] = json{{"cut", std::move(list)},
-                        {"sizing_rounds", cut.sizing_rounds},
-                        {"sizing_finished", cut.sizing_finished}};
-  units_dump_ = units_.dump();
-  if (file_.contains("scopes")) file_["scopes"].erase(scope_);
-  if (file_.contains("in_progress")) file_["in_progress"].erase(scope_);
+  text += "],\"sizing_finished\":" + json(cut.sizing_finished).dump() +
+          ",\"sizing_rounds\":" + json(cut.sizing_rounds).dump() + "}";
+  units_[scope_] = std::move(text);
+  scopes_.erase(scope_);
+  in_progress_.erase(scope_);
   runs_counted_.clear();
   for (const auto& [index, result] : done)
     finished_locked(index, result);
@@ -293,8 +432,8 @@ void Checkpoint::progressed(std::size_t unit, const UnitResult& result,
 void Checkpoint::progressed_locked(std::size_t unit, const UnitResult& result,
                                    const DporProgress& progress) {
   CONTEND_ASSERT(!result.violation, "a unit that found a violation saves no progress");
-  file_["in_progress"][scope_][std::to_string(unit)] =
-      json{{"result", to_json(result)}, {"explorer", progress_to_json(progress)}};
+  in_progress_[scope_][std::to_string(unit)] =
+      json{{"explorer", progress_to_json(progress)}, {"result", to_json(result)}}.dump();
   unwritten_ = true;
   count_runs_locked(unit, result);
 }
@@ -313,18 +452,23 @@ void Checkpoint::write_locked() {
   CONTEND_ASSERT(parsed_ == nullptr, "a read-only checkpoint is never written");
   unwritten_ = false;
   unwritten_runs_ = 0;
-  file_["search"] = identity_;
-  if (!file_.contains("scopes")) file_["scopes"] = json::object();
-  if (!file_.contains("in_progress")) file_["in_progress"] = json::object();
   const std::string temporary = path_ + ".tmp";
   bool written = false;
   {
     std::ofstream out(temporary, std::ios::binary);
-    std::string text = file_.dump();
-    if (!units_dump_.empty()) {  // file_ is an object with keys: its closing brace goes last
-      text.pop_back();
-      text += ",\"units\":" + units_dump_ + "}";
+    // The keys in the order a JSON document of the file would dump them.
+    std::string text;
+    text.reserve(static_cast<std::size_t>(last_write_bytes_) + 4096);
+    text += "{\"in_progress\":";
+    append_object(text, in_progress_);
+    text += ",\"scopes\":";
+    append_object(text, scopes_);
+    text += ",\"search\":" + json(identity_).dump();
+    if (!units_.empty()) {
+      text += ",\"units\":";
+      append_object(text, units_);
     }
+    text += "}";
     out << text << "\n";
     out.flush();
     written = out.good();

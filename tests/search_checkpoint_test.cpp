@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -120,6 +121,60 @@ TEST(CheckpointWrites, AUnitsProgressCountsTheRunsItMadeSinceItLastCounted) {
   checkpoint.progressed(0, going_unit(11, 0), DporProgress{});
   EXPECT_TRUE(progress_in_file(file, 0));
   EXPECT_TRUE(progress_in_file(file, 1));
+  std::remove(file.c_str());
+}
+
+std::string contents(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The file is kept as text by part: a search of another scope reads it, adds its own units and
+// writes back every other scope's parts as they were, in the order a JSON document would dump them.
+TEST(CheckpointText, AnotherScopesSearchWritesTheFileBackWithItsOwnPartsAdded) {
+  const std::string file = fresh_file("contend-checkpoint-text-test.json");
+  {
+    Checkpoint first(file, "search", "s", 1);
+    ASSERT_NO_FATAL_FAILURE(load_fresh(first));
+    first.finished(0, finished_unit(5));
+    first.finished(10, finished_unit(7));
+    DporProgress progress;
+    progress.executions = 3;
+    first.progressed(2, unit_result(false, 3), progress);
+    first.flush();
+  }
+  const nlohmann::json before = nlohmann::json::parse(contents(file));
+  Checkpoint second(file, "search", "t", 1);
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  ASSERT_TRUE(second.load(done, partial, error)) << error;
+  EXPECT_TRUE(done.empty() && partial.empty()) << "scope t has nothing yet";
+  second.finished(1, finished_unit(4));
+  second.flush();
+  const std::string after_text = contents(file);
+  nlohmann::json expected = before;
+  expected["scopes"]["t"]["1"] = nlohmann::json::parse(after_text)["scopes"]["t"]["1"];
+  EXPECT_EQ(after_text, expected.dump() + "\n");
+  EXPECT_EQ(expected["scopes"]["s"].size(), 2u);
+  EXPECT_EQ(expected["in_progress"]["s"].size(), 1u);
+  std::remove(file.c_str());
+}
+
+// A file with a part the checkpoint never writes is not one of its files: refused, naming it.
+TEST(CheckpointText, AFileWithAPartItNeverWritesIsRefusedNamingIt) {
+  const std::string file = fresh_file("contend-checkpoint-foreign-test.json");
+  std::ofstream(file) << R"({"in_progress":{},"scopes":{},"search":"search","extra":{}})";
+  Checkpoint checkpoint(file, "search", "s", 1);
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  EXPECT_FALSE(checkpoint.load(done, partial, error));
+  EXPECT_NE(error.find("unexpected \"extra\""), std::string::npos) << error;
+  std::ofstream(file) << R"({"in_progress":{},"scopes":{"s":[]},"search":"search"})";
+  Checkpoint array_scope(file, "search", "s", 1);
+  EXPECT_FALSE(array_scope.load(done, partial, error));
+  EXPECT_NE(error.find("not a contend checkpoint"), std::string::npos) << error;
   std::remove(file.c_str());
 }
 
