@@ -170,61 +170,63 @@ TEST(SearchEstimate, AStoppedSearchEstimatesTheWholeWithinAFactorOfTwo) {
   }
 }
 
-// Sizing alone cuts the units that outgrow their sizing runs, and the part that goes on keeps the
-// runs made above its cut: read from there, its estimate is of the subtree those runs were made
-// in. hc-queue 3 x 2 (the seed's plan) cut from 16 units in rounds of 64 runs: 23,170 runs
-// estimated of 22,961; read from the parts' own fixed paths, 33,812.
-TEST(SearchEstimate, SizingAloneEstimatesTheWholeFromWhereItsCutPartsStopped) {
-  const Scenario s = testing::small_scope("hc-queue", 3, 2);
-  ExhaustiveOptions o;
+// hc-queue 3 x 2 (the seed's plan) cut from 16 units: the whole search's runs, and what sizing it
+// alone in rounds of `sizing_runs`, with at most `going_max` units in progress, found.
+struct SizedAlone {
+  Scenario scenario;
+  ExhaustiveOptions options;
+  std::int64_t whole_runs = 0;
+  ExhaustiveResult sized;
+};
+
+SizedAlone size_alone(std::int64_t sizing_runs, std::size_t going_max) {
+  SizedAlone out{testing::small_scope("hc-queue", 3, 2), {}, 0, {}};
+  ExhaustiveOptions& o = out.options;
   o.all_plans = false;
   o.units_wanted = 16;
-  const ExhaustiveResult whole = explore_exhaustively(s, o);
-  ASSERT_TRUE(whole.exhausted);
-  const std::int64_t runs = whole.runs_in_scope;
+  const ExhaustiveResult whole = explore_exhaustively(out.scenario, o);
+  EXPECT_TRUE(whole.exhausted);
+  out.whole_runs = whole.runs_in_scope;
   const std::string file =
       (std::filesystem::temp_directory_path() / "contend-estimate-sizing-test.ckpt").string();
   std::filesystem::remove(file);
   o.sizing_only = true;
-  o.sizing_runs = 64;
+  o.sizing_runs = sizing_runs;
+  o.sizing_going_max = going_max;
   o.checkpoint_file = file;
-  const ExhaustiveResult sized = explore_exhaustively(s, o);
+  out.sized = explore_exhaustively(out.scenario, o);
   std::filesystem::remove(file);
-  ASSERT_TRUE(sized.sized_only) << sized.error;
-  ASSERT_TRUE(sized.runs_estimate.has_value());
-  EXPECT_GE(*sized.runs_estimate, sized.runs_in_scope);
-  EXPECT_GT(*sized.runs_estimate, runs * 4 / 5) << "the whole search made " << runs;
-  EXPECT_LT(*sized.runs_estimate, runs * 5 / 4) << "the whole search made " << runs;
-  const std::string statement = proof_statement(s, o, sized);
+  return out;
+}
+
+// Sizing alone cuts the units that outgrow their sizing runs, and the part that goes on keeps the
+// runs made above its cut: read from there, its estimate is of the subtree those runs were made
+// in. In rounds of 64 runs: 23,170 runs estimated of 22,961; read from the parts' own fixed paths,
+// 33,812.
+TEST(SearchEstimate, SizingAloneEstimatesTheWholeFromWhereItsCutPartsStopped) {
+  const SizedAlone a = size_alone(64, ExhaustiveOptions{}.sizing_going_max);
+  const std::int64_t runs = a.whole_runs;
+  ASSERT_TRUE(a.sized.sized_only) << a.sized.error;
+  ASSERT_TRUE(a.sized.runs_estimate.has_value());
+  EXPECT_GE(*a.sized.runs_estimate, a.sized.runs_in_scope);
+  EXPECT_GT(*a.sized.runs_estimate, runs * 4 / 5) << "the whole search made " << runs;
+  EXPECT_LT(*a.sized.runs_estimate, runs * 5 / 4) << "the whole search made " << runs;
+  const std::string statement = proof_statement(a.scenario, a.options, a.sized);
   EXPECT_NE(statement.find("the whole search of this scope takes about"), std::string::npos)
       << statement;
 }
 
 // Sizing in rounds of 8 runs, with few units in progress, leaves most units never run (fresh parts
-// of the lineages it cut): they take the mean of those that ran. hc-queue 3 x 2 (the seed's plan):
-// 499 of 842 units never run, 11,421 runs estimated of 22,961.
+// of the lineages it cut): they take the mean of those that ran. 499 of 842 units never run,
+// 11,421 runs estimated of 22,961.
 TEST(SearchEstimate, SizingAloneEstimatesTheWholeWhenMostUnitsNeverRan) {
-  const Scenario s = testing::small_scope("hc-queue", 3, 2);
-  ExhaustiveOptions o;
-  o.all_plans = false;
-  o.units_wanted = 16;
-  const ExhaustiveResult whole = explore_exhaustively(s, o);
-  ASSERT_TRUE(whole.exhausted);
-  const std::int64_t runs = whole.runs_in_scope;
-  const std::string file =
-      (std::filesystem::temp_directory_path() / "contend-estimate-unrun-test.ckpt").string();
-  std::filesystem::remove(file);
-  o.sizing_only = true;
-  o.sizing_runs = 8;
-  o.sizing_going_max = 16;
-  o.checkpoint_file = file;
-  const ExhaustiveResult sized = explore_exhaustively(s, o);
-  std::filesystem::remove(file);
-  ASSERT_TRUE(sized.sized_only) << sized.error;
-  ASSERT_GT(2 * sized.units_unrun, sized.units) << "more than half of the units never ran";
-  ASSERT_TRUE(sized.runs_estimate.has_value());
-  EXPECT_GT(*sized.runs_estimate, runs * 2 / 5) << "the whole search made " << runs;
-  EXPECT_LT(*sized.runs_estimate, runs * 5 / 2) << "the whole search made " << runs;
+  const SizedAlone a = size_alone(8, 16);
+  const std::int64_t runs = a.whole_runs;
+  ASSERT_TRUE(a.sized.sized_only) << a.sized.error;
+  ASSERT_GT(2 * a.sized.units_unrun, a.sized.units) << "more than half of the units never ran";
+  ASSERT_TRUE(a.sized.runs_estimate.has_value());
+  EXPECT_GT(*a.sized.runs_estimate, runs * 2 / 5) << "the whole search made " << runs;
+  EXPECT_LT(*a.sized.runs_estimate, runs * 5 / 2) << "the whole search made " << runs;
 }
 
 // Smallest first, a budget that runs out stops at the first scope it does not finish: the estimate
