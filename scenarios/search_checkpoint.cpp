@@ -42,27 +42,28 @@ UnitResult unit_from_json(const json& j) {
   return r;
 }
 
-// A JSON object of values dumped already, or of such objects, in key order.
-void append_object(std::string& text, const Checkpoint::TextByKey& values) {
+void append_value(std::string& text, const std::string& dumped) {
+  text += dumped;
+}
+
+// A JSON object, in key order, of values dumped already or of such objects.
+template <typename Value>
+void append_value(std::string& text, const std::map<std::string, Value>& object) {
   text += '{';
-  for (const auto& [key, value] : values) {
+  for (const auto& [key, value] : object) {
     if (text.back() != '{') text += ',';
     text += json(key).dump();
     text += ':';
-    text += value;
+    append_value(text, value);
   }
   text += '}';
 }
 
-void append_object(std::string& text, const std::map<std::string, Checkpoint::TextByKey>& objects) {
-  text += '{';
-  for (const auto& [key, values] : objects) {
-    if (text.back() != '{') text += ',';
-    text += json(key).dump();
-    text += ':';
-    append_object(text, values);
-  }
-  text += '}';
+// Whether a parser callback's event ends a value (an object, an array or a scalar): what a
+// callback keeps or leaves out of the document.
+bool ends_value(json::parse_event_t event) {
+  return event == json::parse_event_t::object_end || event == json::parse_event_t::array_end ||
+         event == json::parse_event_t::value;
 }
 
 std::size_t unit_index(const std::string& key) {
@@ -196,10 +197,7 @@ class UnitsAsText {
       if (depth <= 3) (depth == 1 ? top_ : depth == 2 ? scope_ : unit_) = key;
       return true;
     }
-    const bool ends_value = event == json::parse_event_t::object_end ||
-                            event == json::parse_event_t::array_end ||
-                            event == json::parse_event_t::value;
-    if (!ends_value) return true;
+    if (!ends_value(event)) return true;
     if (depth == 3 && (top_ == "scopes" || top_ == "in_progress")) {
       (top_ == "scopes" ? scopes_ : in_progress_)[scope_][unit_] = parsed.dump();
       return false;
@@ -346,10 +344,7 @@ class CutUnits {
     if (event == json::parse_event_t::key && depth == 1) {
       in_cut_ = parsed.get_ref<const std::string&>() == "cut";
     }
-    const bool ends_value = event == json::parse_event_t::object_end ||
-                            event == json::parse_event_t::array_end ||
-                            event == json::parse_event_t::value;
-    if (!ends_value || depth != 2 || !in_cut_) return true;
+    if (!ends_value(event) || depth != 2 || !in_cut_) return true;
     units_.push_back(unit_from_saved(parsed));
     return false;
   }
@@ -460,13 +455,13 @@ void Checkpoint::write_locked() {
     std::string text;
     text.reserve(static_cast<std::size_t>(last_write_bytes_) + 4096);
     text += "{\"in_progress\":";
-    append_object(text, in_progress_);
+    append_value(text, in_progress_);
     text += ",\"scopes\":";
-    append_object(text, scopes_);
+    append_value(text, scopes_);
     text += ",\"search\":" + json(identity_).dump();
     if (!units_.empty()) {
       text += ",\"units\":";
-      append_object(text, units_);
+      append_value(text, units_);
     }
     text += "}";
     out << text << "\n";
