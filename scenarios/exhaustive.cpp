@@ -228,8 +228,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   start.max_faults = o.max_faults;
   start.units = static_cast<std::int64_t>(own.size());
   ProgressMeter meter(o, start);
-  Checkpoint checkpoint(o.checkpoint_file, o.checkpoint_identity, scope_key(s, o.max_faults),
-                        o.checkpoint_every);
+  Checkpoint checkpoint(o.opened_checkpoint, scope_key(s, o.max_faults), o.checkpoint_every);
   SizedUnits sized;
   if (o.deal_from.empty()) {
     if (!units_to_search(planned, roots, std::move(own), shares, o, checkpoint, meter, sized,
@@ -445,6 +444,7 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
     if (options.deal_file == nullptr) return r;
   }
   options.checkpoint_identity = search_identity(scenario, options);
+  options.opened_checkpoint = open_checkpoint_file(o.checkpoint_file, options.checkpoint_identity);
   const bool smallest_first = o.stop_at_first_violation && o.minimise;
   ExhaustiveResult r =
       smallest_first ? search_smallest_first(scenario, options) : search(scenario, options);

@@ -52,6 +52,8 @@ struct ExhaustiveProgress {
   std::optional<std::int64_t> runs_estimate;
 };
 
+struct CheckpointFile;  // search_checkpoint.h
+
 struct ExhaustiveOptions {
   std::uint64_t seed = 1;  // the world's seed: client streams; with all_plans false, the plan
   bool all_plans = true;
@@ -107,6 +109,9 @@ struct ExhaustiveOptions {
   // written less often), so a killed search loses the runs since the last write.
   std::int64_t checkpoint_every = 100'000;
   std::string checkpoint_identity;  // set by explore_exhaustively: the search the file is for
+  // Set by explore_exhaustively: checkpoint_file as every scope the search runs shares it, read
+  // once (search_checkpoint.h).
+  std::shared_ptr<CheckpointFile> opened_checkpoint;
   // Two-phase sharding of a search cut below the root. `sizing_only`: cut and size every scope's
   // units (saved to checkpoint_file, which it needs), then stop: the result says what sizing
   // finished. `deal_from`: a file such a search (unsharded, its sizing done) saved; the shard

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <ostream>
+#include <vector>
 
 #include "base/invariant.h"
 #include "scenarios/dpor_progress_json.h"
@@ -42,21 +44,22 @@ UnitResult unit_from_json(const json& j) {
   return r;
 }
 
-void append_value(std::string& text, const std::string& dumped) {
-  text += dumped;
+void write_value(std::ostream& out, const std::string& dumped) {
+  out << dumped;
 }
 
 // A JSON object, in key order, of values dumped already or of such objects.
 template <typename Value>
-void append_value(std::string& text, const std::map<std::string, Value>& object) {
-  text += '{';
+void write_value(std::ostream& out, const std::map<std::string, Value>& object) {
+  out << '{';
+  bool first = true;
   for (const auto& [key, value] : object) {
-    if (text.back() != '{') text += ',';
-    text += json(key).dump();
-    text += ':';
-    append_value(text, value);
+    if (!first) out << ',';
+    first = false;
+    out << json(key).dump() << ':';
+    write_value(out, value);
   }
-  text += '}';
+  out << '}';
 }
 
 // Whether a parser callback's event ends a value (an object, an array or a scalar): what a
@@ -75,17 +78,60 @@ std::size_t unit_index(const std::string& key) {
 
 }  // namespace
 
+struct CheckpointFile {
+  std::mutex mutex;  // guards the file and the state of each Checkpoint that shares it
+  std::string path;
+  std::string identity;
+  bool read = false;  // read, or found missing, and written back (Checkpoint::load)
+  bool unwritten = false;
+  std::int64_t unwritten_runs = 0;  // made since the last write
+  std::int64_t last_write_bytes = 0;
+  std::string write_error;  // the first write that failed
+  // By scope: the units searched to the end (by unit, their results), the units in progress (by
+  // unit, their results and progress), and the units it was cut into (save_units).
+  std::map<std::string, Checkpoint::TextByKey> scopes;
+  std::map<std::string, Checkpoint::TextByKey> in_progress;
+  Checkpoint::TextByKey units;
+};
+
+std::shared_ptr<CheckpointFile> open_checkpoint_file(std::string path, std::string identity) {
+  auto file = std::make_shared<CheckpointFile>();
+  file->path = std::move(path);
+  file->identity = std::move(identity);
+  return file;
+}
+
+Checkpoint::Checkpoint(std::shared_ptr<CheckpointFile> file, std::string scope,
+                       std::int64_t write_every_min)
+    : file_(std::move(file)), scope_(std::move(scope)), write_every_min_(write_every_min) {
+  CONTEND_ASSERT(file_ != nullptr, "a checkpoint has a file, if only one of no path");
+}
+
+Checkpoint::Checkpoint(ParsedCheckpoint parsed, std::string path, std::string identity,
+                       std::string scope)
+    : Checkpoint(open_checkpoint_file(std::move(path), std::move(identity)), std::move(scope), 1) {
+  parsed_ = std::move(parsed);
+}
+
 bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
                       std::map<std::size_t, UnitProgress>& partial, std::string& error) {
-  std::lock_guard lock(mutex_);
-  if (path_.empty()) return true;
-  std::ifstream in(path_, std::ios::binary);
-  if (in) {
-    if (!read_locked(in, done, partial, error)) return false;
+  std::lock_guard lock(file_->mutex);
+  if (file_->path.empty()) return true;
+  try {
+    if (!file_->read) {
+      std::ifstream in(file_->path, std::ios::binary);
+      if (in && !read_file_locked(in, error)) return false;
+      file_->read = true;
+      write_locked();  // a path that cannot be written is refused before the search, not after it
+      error = file_->write_error;
+      if (!error.empty()) return false;
+    }
+    take_scope_locked(done, partial);
+  } catch (const std::exception& e) {
+    error = file_->path + ": not a contend checkpoint: " + e.what();
+    return false;
   }
-  write_locked();  // a path that cannot be written is refused before the search, not after it
-  error = write_error_;
-  return error.empty();
+  return true;
 }
 
 namespace {
@@ -154,12 +200,12 @@ ParsedCheckpoint parse_checkpoint_file(const std::string& path, Shard keep, std:
 
 bool Checkpoint::load_read_only(std::map<std::size_t, UnitResult>& done,
                                 std::map<std::size_t, UnitProgress>& partial, std::string& error) {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(file_->mutex);
   CONTEND_ASSERT(parsed_ != nullptr, "a read-only checkpoint reads a parsed file");
   try {
     return read_scope(*parsed_, done, partial, error);
   } catch (const std::exception& e) {
-    error = path_ + ": not a contend checkpoint: " + e.what();
+    error = file_->path + ": not a contend checkpoint: " + e.what();
     return false;
   }
 }
@@ -220,46 +266,45 @@ class UnitsAsText {
 
 }  // namespace
 
-bool Checkpoint::read_locked(std::istream& in, std::map<std::size_t, UnitResult>& done,
-                             std::map<std::size_t, UnitProgress>& partial, std::string& error) {
-  try {
-    // What is left of the file once its units are text: the search, and every scope's name.
-    const json rest = json::parse(in, UnitsAsText(scopes_, in_progress_, units_));
-    if (!is_this_search(rest, error)) return false;
-    for (const auto& [key, value] : rest.items()) {
-      if (key == "search") continue;
-      if (key != "scopes" && key != "in_progress" && key != "units") {
-        throw std::invalid_argument("unexpected \"" + key + "\" in the file");
-      }
-      if (!value.is_object()) throw std::invalid_argument("\"" + key + "\" is not an object");
-      if (key == "units") continue;
-      for (const auto& [scope, units] : value.items()) {  // what is left of each is {}
-        if (!units.is_object()) throw std::invalid_argument("scope " + scope + " is not an object");
-        (key == "scopes" ? scopes_ : in_progress_)[scope];
-      }
+bool Checkpoint::read_file_locked(std::istream& in, std::string& error) {
+  CheckpointFile& f = *file_;
+  // What is left of the file once its units are text: the search, and every scope's name.
+  const json rest = json::parse(in, UnitsAsText(f.scopes, f.in_progress, f.units));
+  if (!is_this_search(rest, error)) return false;
+  for (const auto& [key, value] : rest.items()) {
+    if (key == "search") continue;
+    if (key != "scopes" && key != "in_progress" && key != "units") {
+      throw std::invalid_argument("unexpected \"" + key + "\" in the file");
     }
-    if (!rest.contains("scopes") || !rest.contains("in_progress")) {
-      throw std::invalid_argument("no \"scopes\" or no \"in_progress\"");
+    if (!value.is_object()) throw std::invalid_argument("\"" + key + "\" is not an object");
+    if (key == "units") continue;
+    for (const auto& [scope, units] : value.items()) {  // what is left of each is {}
+      if (!units.is_object()) throw std::invalid_argument("scope " + scope + " is not an object");
+      (key == "scopes" ? f.scopes : f.in_progress)[scope];
     }
-    if (auto finished = scopes_.find(scope_); finished != scopes_.end()) {
-      for (const auto& [unit, text] : finished->second)
-        done[unit_index(unit)] = unit_from_json(json::parse(text));
-    }
-    if (auto running = in_progress_.find(scope_); running != in_progress_.end()) {
-      for (const auto& [unit, text] : running->second)
-        partial[unit_index(unit)] = unit_progress_from_json(unit, json::parse(text));
-    }
-  } catch (const std::exception& e) {
-    error = path_ + ": not a contend checkpoint: " + e.what();
-    return false;
+  }
+  if (!rest.contains("scopes") || !rest.contains("in_progress")) {
+    throw std::invalid_argument("no \"scopes\" or no \"in_progress\"");
   }
   return true;
 }
 
+void Checkpoint::take_scope_locked(std::map<std::size_t, UnitResult>& done,
+                                   std::map<std::size_t, UnitProgress>& partial) const {
+  if (auto finished = file_->scopes.find(scope_); finished != file_->scopes.end()) {
+    for (const auto& [unit, text] : finished->second)
+      done[unit_index(unit)] = unit_from_json(json::parse(text));
+  }
+  if (auto running = file_->in_progress.find(scope_); running != file_->in_progress.end()) {
+    for (const auto& [unit, text] : running->second)
+      partial[unit_index(unit)] = unit_progress_from_json(unit, json::parse(text));
+  }
+}
+
 bool Checkpoint::is_this_search(const json& file, std::string& error) const {
-  if (file.at("search").get<std::string>() != identity_) {
-    error = path_ + ": checkpoint of another search (" + file.at("search").get<std::string>() +
-            "); remove it or name another file";
+  if (file.at("search").get<std::string>() != file_->identity) {
+    error = file_->path + ": checkpoint of another search (" +
+            file.at("search").get<std::string>() + "); remove it or name another file";
     return false;
   }
   return true;
@@ -284,10 +329,10 @@ bool Checkpoint::read_scope(const json& file, std::map<std::size_t, UnitResult>&
 }
 
 void Checkpoint::finished(std::size_t unit, const UnitResult& result) {
-  std::lock_guard lock(mutex_);
-  if (path_.empty()) return;
+  std::lock_guard lock(file_->mutex);
+  if (file_->path.empty()) return;
   finished_locked(unit, result);
-  if (unwritten_runs_ >= write_every()) write_locked();
+  if (file_->unwritten_runs >= write_every()) write_locked();
 }
 
 void Checkpoint::finished_locked(std::size_t unit, const UnitResult& result) {
@@ -295,23 +340,23 @@ void Checkpoint::finished_locked(std::size_t unit, const UnitResult& result) {
   // the file does not hold counterexamples, so a resumed search runs it again to rebuild one.
   if (!result.exhausted || result.violation) return;
   const std::string key = std::to_string(unit);
-  scopes_[scope_][key] = to_json(result).dump();
-  if (auto running = in_progress_.find(scope_); running != in_progress_.end()) {
+  file_->scopes[scope_][key] = to_json(result).dump();
+  if (auto running = file_->in_progress.find(scope_); running != file_->in_progress.end()) {
     running->second.erase(key);
   }
-  unwritten_ = true;
+  file_->unwritten = true;
   count_runs_locked(unit, result);
 }
 
 void Checkpoint::count_runs_locked(std::size_t unit, const UnitResult& result) {
   const std::int64_t made = result.executions + result.blocked - result.resumed;
   std::int64_t& counted = runs_counted_[unit];
-  unwritten_runs_ += std::max<std::int64_t>(made - counted, 0);
+  file_->unwritten_runs += std::max<std::int64_t>(made - counted, 0);
   counted = std::max(counted, made);
 }
 
 std::int64_t Checkpoint::write_every() const {
-  return std::max(write_every_min_, last_write_bytes_ / kBytesPerRun);
+  return std::max(write_every_min_, file_->last_write_bytes / kBytesPerRun);
 }
 
 namespace {
@@ -357,9 +402,9 @@ class CutUnits {
 }  // namespace
 
 bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) const {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(file_->mutex);
   cut.reset();
-  if (path_.empty()) return true;
+  if (file_->path.empty()) return true;
   try {
     SavedCut out;
     json rest;  // the cut without its units, which are in out.units
@@ -371,8 +416,8 @@ bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) c
       rest = json{{"sizing_rounds", saved_cut.at("sizing_rounds")},
                   {"sizing_finished", saved_cut.at("sizing_finished")}};
     } else {
-      auto it = units_.find(scope_);
-      if (it == units_.end()) return true;
+      auto it = file_->units.find(scope_);
+      if (it == file_->units.end()) return true;
       rest = json::parse(it->second, CutUnits(out.units));
       if (!rest.at("cut").is_array()) throw std::invalid_argument("\"cut\" is not an array");
     }
@@ -381,7 +426,7 @@ bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) c
     if (out.sizing_rounds < 0) throw std::invalid_argument("negative sizing_rounds");
     cut = std::move(out);
   } catch (const std::exception& e) {
-    error = path_ + ": its units are not a contend checkpoint's: " + e.what();
+    error = file_->path + ": its units are not a contend checkpoint's: " + e.what();
     return false;
   }
   return true;
@@ -389,8 +434,8 @@ bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) c
 
 void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, UnitResult>& done,
                             const std::map<std::size_t, UnitProgress>& partial) {
-  std::lock_guard lock(mutex_);
-  if (path_.empty()) return;
+  std::lock_guard lock(file_->mutex);
+  if (file_->path.empty()) return;
   // A unit's document at a time (the whole cut's would take many times its text), its keys in
   // the order a document of the cut would dump them.
   std::string text = "{\"cut\":[";
@@ -404,9 +449,9 @@ void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, Uni
   }
   text += "],\"sizing_finished\":" + json(cut.sizing_finished).dump() +
           ",\"sizing_rounds\":" + json(cut.sizing_rounds).dump() + "}";
-  units_[scope_] = std::move(text);
-  scopes_.erase(scope_);
-  in_progress_.erase(scope_);
+  file_->units[scope_] = std::move(text);
+  file_->scopes.erase(scope_);
+  file_->in_progress.erase(scope_);
   runs_counted_.clear();
   for (const auto& [index, result] : done)
     finished_locked(index, result);
@@ -418,64 +463,73 @@ void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, Uni
 
 void Checkpoint::progressed(std::size_t unit, const UnitResult& result,
                             const DporProgress& progress, bool may_write) {
-  std::lock_guard lock(mutex_);
-  if (path_.empty()) return;
+  std::lock_guard lock(file_->mutex);
+  if (file_->path.empty()) return;
   progressed_locked(unit, result, progress);
-  if (may_write && unwritten_runs_ >= write_every()) write_locked();
+  if (may_write && file_->unwritten_runs >= write_every()) write_locked();
 }
 
 void Checkpoint::progressed_locked(std::size_t unit, const UnitResult& result,
                                    const DporProgress& progress) {
   CONTEND_ASSERT(!result.violation, "a unit that found a violation saves no progress");
-  in_progress_[scope_][std::to_string(unit)] =
+  file_->in_progress[scope_][std::to_string(unit)] =
       json{{"explorer", progress_to_json(progress)}, {"result", to_json(result)}}.dump();
-  unwritten_ = true;
+  file_->unwritten = true;
   count_runs_locked(unit, result);
 }
 
 void Checkpoint::flush() {
-  std::lock_guard lock(mutex_);
-  if (!path_.empty() && unwritten_) write_locked();
+  std::lock_guard lock(file_->mutex);
+  if (!file_->path.empty() && file_->unwritten) write_locked();
 }
 
 std::string Checkpoint::write_error() const {
-  std::lock_guard lock(mutex_);
-  return write_error_;
+  std::lock_guard lock(file_->mutex);
+  return file_->write_error;
 }
+
+namespace {
+constexpr std::size_t kWriteBufferBytes = std::size_t{1} << 20;
+}  // namespace
 
 void Checkpoint::write_locked() {
   CONTEND_ASSERT(parsed_ == nullptr, "a read-only checkpoint is never written");
-  unwritten_ = false;
-  unwritten_runs_ = 0;
-  const std::string temporary = path_ + ".tmp";
+  CheckpointFile& f = *file_;
+  f.unwritten = false;
+  f.unwritten_runs = 0;
+  const std::string temporary = f.path + ".tmp";
   bool written = false;
   {
-    std::ofstream out(temporary, std::ios::binary);
+    // The parts go to the file one by one: put together first, a sized hc-queue 4 x 2 search's
+    // file took another 500 MB at each write.
+    std::vector<char> buffer(kWriteBufferBytes);
+    std::ofstream out;
+    out.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    out.open(temporary, std::ios::binary);
     // The keys in the order a JSON document of the file would dump them.
-    std::string text;
-    text.reserve(static_cast<std::size_t>(last_write_bytes_) + 4096);
-    text += "{\"in_progress\":";
-    append_value(text, in_progress_);
-    text += ",\"scopes\":";
-    append_value(text, scopes_);
-    text += ",\"search\":" + json(identity_).dump();
-    if (!units_.empty()) {
-      text += ",\"units\":";
-      append_value(text, units_);
+    out << "{\"in_progress\":";
+    write_value(out, f.in_progress);
+    out << ",\"scopes\":";
+    write_value(out, f.scopes);
+    out << ",\"search\":" << json(f.identity).dump();
+    if (!f.units.empty()) {
+      out << ",\"units\":";
+      write_value(out, f.units);
     }
-    text += "}";
-    out << text << "\n";
+    out << "}";
+    const std::streamoff bytes = out.tellp();
+    out << "\n";
     out.flush();
     written = out.good();
-    last_write_bytes_ = static_cast<std::int64_t>(text.size());
+    if (written) f.last_write_bytes = static_cast<std::int64_t>(bytes);
   }
-  if (written && std::rename(temporary.c_str(), path_.c_str()) == 0) return;
+  if (written && std::rename(temporary.c_str(), f.path.c_str()) == 0) return;
   std::remove(temporary.c_str());
-  if (write_error_.empty()) {
-    write_error_ = path_ + ": cannot write the checkpoint (" +
-                   (written ? "renaming " + temporary + " over it failed"
-                            : "writing " + temporary + " failed") +
-                   ")";
+  if (f.write_error.empty()) {
+    f.write_error = f.path + ": cannot write the checkpoint (" +
+                    (written ? "renaming " + temporary + " over it failed"
+                             : "writing " + temporary + " failed") +
+                    ")";
   }
 }
 

@@ -7,7 +7,8 @@
 // A unit's progress is saved only while it has found no violation (a unit that found one runs
 // again and finds it again). Writes go to FILE.tmp and are renamed over FILE, so a kill during a
 // write leaves the previous file whole; a write that fails is reported, never passed over.
-// Thread-safe: units running on several jobs save through one Checkpoint.
+// Thread-safe: units running on several jobs save through one Checkpoint, and the Checkpoints of
+// one file (a scope's each) hold its lock.
 #pragma once
 
 #include <cstdint>
@@ -74,6 +75,15 @@ using ParsedCheckpoint = std::shared_ptr<const nlohmann::json>;
 // read or is not JSON.
 ParsedCheckpoint parse_checkpoint_file(const std::string& path, Shard keep, std::string& error);
 
+// One checkpoint file as the search holds it: every scope's parts as text (search_checkpoint.cpp),
+// read from the file once and shared by the Checkpoint of each scope the search runs, so that a
+// resumed search reads and writes back its file once, not once for each of its scopes (a sized
+// hc-queue 4 x 2 search runs eight scopes, and its file holds some 500 MB). Opaque: only
+// Checkpoint uses it.
+struct CheckpointFile;
+// `path` "" = no checkpoint. `identity`: the search the file belongs to (search_identity).
+std::shared_ptr<CheckpointFile> open_checkpoint_file(std::string path, std::string identity);
+
 class Checkpoint {
  public:
   // JSON values by key, each dumped: the file is kept as text by part (a write puts the parts
@@ -83,32 +93,32 @@ class Checkpoint {
   // it parses it, so no more than one unit is ever a document.
   using TextByKey = std::map<std::string, std::string>;
 
-  // `path` "" = no checkpoint: every call does nothing. A write rewrites the whole file, so the
-  // units' ends and progress are written together once the runs made since the last write reach
-  // write_every(): at least `write_every_min`, and one run for every kBytesPerRun bytes the last
-  // write wrote, so that writing stays a small part of the search however large the file grows
-  // (resumed from a sized hc-queue 4 x 2 search's 500 MB file, two jobs made 20,900 runs a second
-  // writing it every 100,000 runs, 46,700 writing it every 4 million). A killed search loses the
-  // runs since the last write; flush() writes at once (at a budget stop, at each round's end).
+  // This scope's part of `file` (open_checkpoint_file), which the Checkpoints of other scopes may
+  // share, one at a time. A path of "" = no checkpoint: every call does nothing. A write rewrites
+  // the whole file, so the units' ends and progress are written together once the runs made since
+  // the last write reach write_every(): at least `write_every_min`, and one run for every
+  // kBytesPerRun bytes the last write wrote, so that writing stays a small part of the search
+  // however large the file grows (resumed from a sized hc-queue 4 x 2 search's 500 MB file, two
+  // jobs made 20,900 runs a second writing it every 100,000 runs, 46,700 writing it every 4
+  // million). A killed search loses the runs since the last write; flush() writes at once (at a
+  // budget stop, at each round's end).
+  Checkpoint(std::shared_ptr<CheckpointFile> file, std::string scope, std::int64_t write_every_min);
+  // Over a file no other Checkpoint shares.
   Checkpoint(std::string path, std::string identity, std::string scope,
              std::int64_t write_every_min)
-      : path_(std::move(path)),
-        identity_(std::move(identity)),
-        scope_(std::move(scope)),
-        write_every_min_(write_every_min) {}
+      : Checkpoint(open_checkpoint_file(std::move(path), std::move(identity)), std::move(scope),
+                   write_every_min) {}
 
   // Read-only, over a file parsed once (`path` names it in messages): only load_read_only and
   // saved_units may be called.
-  Checkpoint(ParsedCheckpoint parsed, std::string path, std::string identity, std::string scope)
-      : path_(std::move(path)),
-        identity_(std::move(identity)),
-        scope_(std::move(scope)),
-        write_every_min_(1),
-        parsed_(std::move(parsed)) {}
+  Checkpoint(ParsedCheckpoint parsed, std::string path, std::string identity, std::string scope);
+  Checkpoint(const Checkpoint&) = delete;
+  Checkpoint& operator=(const Checkpoint&) = delete;
 
-  // Loads this scope's finished units and units in progress, and writes the file back (so a path
-  // that cannot be written is refused now, not after the search); false (and `error`, naming the
-  // file) when the file is another search's, not a checkpoint, or cannot be written.
+  // Loads this scope's finished units and units in progress, reading the file first (and writing
+  // it back, so a path that cannot be written is refused now, not after the search) unless
+  // another scope's Checkpoint did; false (and `error`, naming the file) when the file is another
+  // search's, not a checkpoint, or cannot be written.
   bool load(std::map<std::size_t, UnitResult>& done, std::map<std::size_t, UnitProgress>& partial,
             std::string& error);
   // The same for the parsed file this search only takes units from (explore --deal-from: the
@@ -143,8 +153,12 @@ class Checkpoint {
   static constexpr std::int64_t kBytesPerRun = 128;
 
  private:
-  bool read_locked(std::istream& in, std::map<std::size_t, UnitResult>& done,
-                   std::map<std::size_t, UnitProgress>& partial, std::string& error);
+  // Every scope's parts as text, from the file, after checking it is this search's. Throws on a
+  // file of the wrong shape.
+  bool read_file_locked(std::istream& in, std::string& error);
+  // This scope's units from the parts read. Throws on a unit of the wrong shape.
+  void take_scope_locked(std::map<std::size_t, UnitResult>& done,
+                         std::map<std::size_t, UnitProgress>& partial) const;
   // This scope's units from a parsed file, after checking it is this search's.
   // Throws on a file of the wrong shape.
   bool read_scope(const nlohmann::json& file, std::map<std::size_t, UnitResult>& done,
@@ -158,23 +172,12 @@ class Checkpoint {
   void count_runs_locked(std::size_t unit, const UnitResult& result);
   // Runs between two writes (see the constructor).
   std::int64_t write_every() const;
-  mutable std::mutex mutex_;
-  std::string path_;
-  std::string identity_;
+  std::shared_ptr<CheckpointFile> file_;  // its mutex guards this Checkpoint's state too
   std::string scope_;
   std::int64_t write_every_min_;
-  std::int64_t unwritten_runs_ = 0;  // made since the last write
-  std::int64_t last_write_bytes_ = 0;
-  // By unit: its runs (made here) already counted in unwritten_runs_ or written. A sizing round
-  // numbers its units afresh, and save_units starts them again.
+  // By unit: its runs (made here) already counted in the file's unwritten runs or written. A
+  // sizing round numbers its units afresh, and save_units starts them again.
   std::map<std::size_t, std::int64_t> runs_counted_;
-  bool unwritten_ = false;
-  std::string write_error_;
-  // By scope: the units searched to the end (by unit, their results), the units in progress (by
-  // unit, their results and progress), and the units it was cut into (save_units).
-  std::map<std::string, TextByKey> scopes_;
-  std::map<std::string, TextByKey> in_progress_;
-  TextByKey units_;
   ParsedCheckpoint parsed_;  // read-only: the file, parsed once
 };
 

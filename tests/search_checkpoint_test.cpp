@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -158,6 +159,53 @@ TEST(CheckpointText, AnotherScopesSearchWritesTheFileBackWithItsOwnPartsAdded) {
   EXPECT_EQ(after_text, expected.dump() + "\n");
   EXPECT_EQ(expected["scopes"]["s"].size(), 2u);
   EXPECT_EQ(expected["in_progress"]["s"].size(), 1u);
+  std::remove(file.c_str());
+}
+
+// The scopes of one search share the file as read once: a later scope's Checkpoint takes its units
+// from what the first read (the file is not read again, nor written back, however large), and
+// writes every scope's parts, the first's with the units it added since.
+TEST(CheckpointText, TheScopesOfOneSearchReadTheFileOnce) {
+  const std::string file = fresh_file("contend-checkpoint-shared-test.json");
+  {
+    Checkpoint writer(file, "search", "s", 1);
+    ASSERT_NO_FATAL_FAILURE(load_fresh(writer));
+    writer.finished(0, finished_unit(5));
+    Checkpoint other_scope(file, "search", "t", 1);
+    std::map<std::size_t, UnitResult> done;
+    std::map<std::size_t, UnitProgress> partial;
+    std::string error;
+    ASSERT_TRUE(other_scope.load(done, partial, error)) << error;
+    other_scope.finished(3, finished_unit(9));
+  }
+  const std::string saved = contents(file);
+  const std::shared_ptr<CheckpointFile> shared = open_checkpoint_file(file, "search");
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  {
+    Checkpoint first(shared, "s", 1);
+    ASSERT_TRUE(first.load(done, partial, error)) << error;
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(done.at(0).executions, 5);
+    first.finished(1, finished_unit(6));
+    first.flush();
+  }
+  const std::string after_first = contents(file);
+  EXPECT_NE(after_first, saved);
+  std::ofstream(file, std::ios::trunc) << "not json";  // read again, it would be refused
+  done.clear();
+  Checkpoint second(shared, "t", 1);
+  ASSERT_TRUE(second.load(done, partial, error)) << error;
+  ASSERT_EQ(done.size(), 1u) << "scope t's unit from the file as first read";
+  EXPECT_EQ(done.at(3).executions, 9);
+  EXPECT_EQ(contents(file), "not json") << "the file was written back by a later scope's load";
+  second.finished(4, finished_unit(2));
+  second.flush();
+  nlohmann::json expected = nlohmann::json::parse(after_first);
+  expected["scopes"]["t"]["4"] = nlohmann::json::parse(contents(file))["scopes"]["t"]["4"];
+  EXPECT_EQ(contents(file), expected.dump() + "\n");
+  EXPECT_EQ(expected["scopes"]["s"].size(), 2u);
   std::remove(file.c_str());
 }
 
