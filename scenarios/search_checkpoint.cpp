@@ -226,10 +226,12 @@ UnitProgress unit_progress_from_json(const std::string& unit, const json& saved)
   return UnitProgress{unit_from_json(saved.at("result")), std::move(explorer)};
 }
 
-// Checkpoint::read_locked's parse: each unit's value (`scopes.<scope>.<unit>`,
+// Checkpoint::read_file_locked's parse: each unit's value (`scopes.<scope>.<unit>`,
 // `in_progress.<scope>.<unit>`) and each scope's cut (`units.<scope>`) is kept as its text and
-// left out of the document, so that no more than one of them is ever a document (depths as
-// KeepShardsUnits counts them; a value's is that of the object it is in).
+// left out of the document, so that no more than one of them is ever a document — and of a cut,
+// no more than one of its units: a sized hc-queue 4 x 2 search's cut is 409 MB of its 515 MB
+// file, and as a document it took some 2 GB. (Depths as KeepShardsUnits counts them: a value's
+// is that of the object or array it is in.)
 class UnitsAsText {
  public:
   UnitsAsText(std::map<std::string, Checkpoint::TextByKey>& scopes,
@@ -243,25 +245,59 @@ class UnitsAsText {
       if (depth <= 3) (depth == 1 ? top_ : depth == 2 ? scope_ : unit_) = key;
       return true;
     }
+    if (top_ == "units") return on_cut(depth, event, parsed);
     if (!ends_value(event)) return true;
     if (depth == 3 && (top_ == "scopes" || top_ == "in_progress")) {
       (top_ == "scopes" ? scopes_ : in_progress_)[scope_][unit_] = parsed.dump();
-      return false;
-    }
-    if (depth == 2 && top_ == "units") {
-      units_[scope_] = parsed.dump();
       return false;
     }
     return true;
   }
 
  private:
+  // Under "units": the cut's units become text one by one; the rest of the scope's value at its
+  // end, in the order a document would dump it ("cut" first of the keys save_units writes).
+  bool on_cut(int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::array_start && depth == 3 && unit_ == "cut") {
+      in_cut_ = true;
+      cut_.clear();
+      return true;
+    }
+    if (in_cut_ && depth == 4 && ends_value(event)) {
+      if (!cut_.empty()) cut_ += ',';
+      cut_ += parsed.dump();
+      return false;
+    }
+    if (in_cut_ && event == json::parse_event_t::array_end && depth == 3) {
+      in_cut_ = false;
+      cut_read_ = true;
+      return true;
+    }
+    if (depth != 2 || !ends_value(event)) return true;
+    std::string& text = units_[scope_];
+    if (cut_read_ && parsed.is_object()) {
+      parsed.erase("cut");
+      text = "{\"cut\":[" + cut_ + "]";
+      for (const auto& [key, value] : parsed.items())
+        text += ',' + json(key).dump() + ':' + value.dump();
+      text += '}';
+    } else {
+      text = parsed.dump();
+    }
+    cut_.clear();
+    cut_read_ = false;
+    return false;
+  }
+
   std::map<std::string, Checkpoint::TextByKey>& scopes_;
   std::map<std::string, Checkpoint::TextByKey>& in_progress_;
   Checkpoint::TextByKey& units_;
-  std::string top_;  // the keys we are under: the file's, a scope, a unit
+  std::string top_;  // the keys we are under: the file's, a scope, a unit (or a cut's part)
   std::string scope_;
   std::string unit_;
+  bool in_cut_ = false;    // inside a scope's "cut" array
+  bool cut_read_ = false;  // this scope's "cut" was an array, its units in cut_
+  std::string cut_;        // its units' texts, comma-separated
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace contend {
@@ -206,6 +207,54 @@ TEST(CheckpointText, TheScopesOfOneSearchReadTheFileOnce) {
   expected["scopes"]["t"]["4"] = nlohmann::json::parse(contents(file))["scopes"]["t"]["4"];
   EXPECT_EQ(contents(file), expected.dump() + "\n");
   EXPECT_EQ(expected["scopes"]["s"].size(), 2u);
+  std::remove(file.c_str());
+}
+
+// A scope's cut is read a unit at a time, and written back as it was saved: the same bytes, the
+// same units.
+TEST(CheckpointText, ASavedCutIsWrittenBackAsItWasAndReadAgainWhole) {
+  const std::string file = fresh_file("contend-checkpoint-cut-test.json");
+  SavedCut cut;
+  for (int k = 0; k < 3; ++k) {
+    Unit u;
+    u.plan = static_cast<std::size_t>(k);
+    u.thread = k;
+    u.lineage = 2 - static_cast<std::size_t>(k);
+    SearchNode node;
+    node.enabled = 0b111;
+    node.thread = k;
+    node.footprints.resize(3);
+    u.path.assign(static_cast<std::size_t>(k) + 1, node);
+    cut.units.push_back(std::move(u));
+  }
+  cut.sizing_rounds = 2;
+  {
+    Checkpoint sizing(file, "search", "s", 1);
+    ASSERT_NO_FATAL_FAILURE(load_fresh(sizing));
+    sizing.save_units(cut, {{1, finished_unit(4)}}, {});
+  }
+  const std::string saved = contents(file);
+  ASSERT_NE(saved.find("\"cut\":[{"), std::string::npos) << saved;
+  Checkpoint resumed(file, "search", "t", 1);
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  ASSERT_TRUE(resumed.load(done, partial, error)) << error;
+  EXPECT_EQ(contents(file), saved) << "the load wrote the cut back otherwise";
+  Checkpoint same_scope(file, "search", "s", 1);
+  ASSERT_TRUE(same_scope.load(done, partial, error)) << error;
+  std::optional<SavedCut> read;
+  ASSERT_TRUE(same_scope.saved_units(read, error)) << error;
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->sizing_rounds, 2);
+  EXPECT_FALSE(read->sizing_finished);
+  ASSERT_EQ(read->units.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(read->units[k].plan, k) << "unit " << k;
+    EXPECT_EQ(read->units[k].lineage, 2 - k) << "unit " << k;
+    ASSERT_EQ(read->units[k].path.size(), k + 1) << "unit " << k;
+    EXPECT_EQ(read->units[k].path.back().thread, static_cast<int>(k)) << "unit " << k;
+  }
   std::remove(file.c_str());
 }
 
