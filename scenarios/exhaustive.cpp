@@ -514,10 +514,11 @@ std::string size_note(const Scenario& s, const ExhaustiveOptions& o, const Exhau
       "(executions and abandoned; {} of them made)",
       shard ? "the shard's" : "its", shard ? "the shard's units of " + scope : scope,
       about_count(whole), percent(made / std::max(whole, 1.0)));
-  const auto runs_all = static_cast<double>(r.executions + r.blocked);
-  if (r.seconds > 0 && runs_all > 0) {
+  // The rate of the runs made here: those a checkpoint held took no time of this search's.
+  const auto runs_here = static_cast<double>(r.executions + r.blocked - r.resumed);
+  if (r.seconds > 0 && runs_here > 0) {
     note += fmt::format(", about {} more at this search's rate",
-                        about_duration((whole - made) * r.seconds / runs_all));
+                        about_duration((whole - made) * r.seconds / runs_here));
   }
   return note;
 }

@@ -170,6 +170,36 @@ TEST(SearchEstimate, AStoppedSearchEstimatesTheWholeWithinAFactorOfTwo) {
   }
 }
 
+// The time left is at the rate of the runs made here: a search resumed from a checkpoint counts
+// the runs it held, which took none of its time.
+TEST(SearchEstimate, TheTimeLeftIsAtTheRateOfTheRunsMadeHere) {
+  const Scenario s = testing::small_scope("queue", 2, 2);
+  ExhaustiveOptions o;
+  o.all_plans = false;
+  ExhaustiveResult r;
+  r.last_clients = 2;
+  r.last_operations = 2;
+  r.units = 4;
+  r.units_done = 1;
+  r.executions = 900;
+  r.blocked = 100;
+  r.runs_in_scope = 1000;
+  r.runs_estimate = 4000;
+  r.seconds = 10;
+  EXPECT_NE(proof_statement(s, o, r).find("about 30 s more at this search's rate"),
+            std::string::npos)
+      << proof_statement(s, o, r);
+  r.resumed = 900;  // 100 runs made here in 10 s: 3,000 more take 300 s
+  EXPECT_NE(proof_statement(s, o, r).find("about 5 min more at this search's rate"),
+            std::string::npos)
+      << proof_statement(s, o, r);
+  r.resumed = 1000;  // none made here: nothing to time the rest by
+  EXPECT_EQ(proof_statement(s, o, r).find("at this search's rate"), std::string::npos)
+      << proof_statement(s, o, r);
+  EXPECT_NE(proof_statement(s, o, r).find("takes about 4000 runs"), std::string::npos)
+      << proof_statement(s, o, r);
+}
+
 // hc-queue 3 x 2 (the seed's plan) cut from 16 units: the whole search's runs, and what sizing it
 // alone in rounds of `sizing_runs`, with at most `going_max` units in progress, found.
 struct SizedAlone {
