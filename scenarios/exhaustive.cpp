@@ -162,6 +162,16 @@ bool share_unused_budget(const std::vector<Unit>& units,
   return shared;
 }
 
+// The runs of the units that came from the checkpoint (not made by this search).
+std::int64_t runs_resumed(const SizedUnits& sized) {
+  std::int64_t runs = 0;
+  for (const auto& [index, r] : sized.done)
+    runs += r.resumed;
+  for (const auto& [index, p] : sized.partial)
+    runs += p.result.resumed;
+  return runs;
+}
+
 std::vector<std::size_t> plans_of(const std::vector<Unit>& units) {
   std::vector<std::size_t> out;
   for (const Unit& u : units)
@@ -261,7 +271,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   std::map<std::size_t, UnitProgress>& partial = sized.partial;
   r.units = static_cast<std::int64_t>(units.size());
   meter.restart_units(static_cast<std::int64_t>(done.size()), r.units);
-  meter.start_estimates(plans_of(units), sizes_of(units, sized, o.max_faults));
+  meter.start_estimates(plans_of(units), sizes_of(units, sized, o.max_faults), runs_resumed(sized));
   for (int round = 0; round < kBudgetRoundsMax; ++round) {
     done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint,
                      meter);

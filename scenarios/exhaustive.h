@@ -41,7 +41,9 @@ struct ExhaustiveProgress {
   int clients = 0;
   int operations = 0;
   int max_faults = 0;
-  std::int64_t runs = 0;  // executions and abandoned, every job together
+  std::int64_t runs = 0;  // executions and abandoned, every job together, made here
+  // Of the scope's runs, those its checkpoint held (not in `runs`): made before a resume.
+  std::int64_t runs_resumed = 0;
   std::int64_t units_done = 0;
   std::int64_t units = 0;
   // The sizing round under way (from 1; the units then are that round's, cut finer each round),

@@ -44,11 +44,14 @@ class ProgressMeter {
     report_if_due();
   }
   // Once sizing has cut the units: each one's plan and size so far, so that reports estimate the
-  // whole search (ExhaustiveProgress::runs_estimate). Units run in sizing rounds are not tracked.
-  void start_estimates(std::vector<std::size_t> plan_of, std::vector<UnitSize> sizes) {
+  // whole search (ExhaustiveProgress::runs_estimate), and the runs of theirs the checkpoint held.
+  // Units run in sizing rounds are not tracked.
+  void start_estimates(std::vector<std::size_t> plan_of, std::vector<UnitSize> sizes,
+                       std::int64_t runs_resumed) {
     std::lock_guard lock(mutex_);
     plan_of_ = std::move(plan_of);
     sizes_ = std::move(sizes);
+    progress_.runs_resumed = runs_resumed;
   }
   // Whether reports estimate the whole search: add_runs wants each unit's size then.
   bool estimates() const { return enabled() && !sizes_.empty(); }
@@ -77,7 +80,7 @@ class ProgressMeter {
       // A unit's last runs are counted here before unit_ended gives its size with them.
       const std::optional<std::int64_t> runs = combine_unit_sizes(plan_of_, sizes_);
       progress_.runs_estimate.reset();
-      if (runs) progress_.runs_estimate = std::max(*runs, progress_.runs);
+      if (runs) progress_.runs_estimate = std::max(*runs, progress_.runs + progress_.runs_resumed);
     }
     o_.on_progress(progress_);
   }

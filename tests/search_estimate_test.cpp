@@ -315,5 +315,39 @@ TEST(SearchEstimate, ProgressReportsEstimateTheWholeOnceTheUnitsAreSized) {
   EXPECT_LT(*last.runs_estimate, runs * 11 / 10) << "at " << last.runs << " of " << runs;
 }
 
+// A resumed search's reports count the runs its checkpoint held apart from the runs it makes (so
+// its time left is the rest of the estimate, less both, at the rate of its own), and its estimate
+// is never below the two together.
+TEST(SearchEstimate, AResumedSearchsReportsCountTheRunsItsCheckpointHeld) {
+  const Scenario s = testing::small_scope("hc-queue", 3, 2);
+  ExhaustiveOptions o;
+  o.all_plans = false;
+  o.units_wanted = 16;
+  o.sizing_runs = 64;
+  o.checkpoint_file =
+      (std::filesystem::temp_directory_path() / "contend-estimate-resumed-test.json").string();
+  std::filesystem::remove(o.checkpoint_file);
+  o.max_executions = 4000;  // of some 23,000
+  const ExhaustiveResult stopped = explore_exhaustively(s, o);
+  ASSERT_FALSE(stopped.exhausted) << stopped.error;
+  ASSERT_EQ(stopped.last_clients, 3);
+  ASSERT_EQ(stopped.last_operations, 2);
+  std::vector<ExhaustiveProgress> reports;
+  o.progress_every = 1000;
+  o.on_progress = [&](const ExhaustiveProgress& p) {
+    if (p.clients == 3 && p.operations == 2 && p.runs_estimate) reports.push_back(p);
+  };
+  o.max_executions = 1'000'000;
+  const ExhaustiveResult resumed = explore_exhaustively(s, o);
+  ASSERT_TRUE(resumed.exhausted) << resumed.error;
+  ASSERT_GE(reports.size(), 3u);
+  for (const ExhaustiveProgress& p : reports) {
+    EXPECT_EQ(p.runs_resumed, stopped.runs_in_scope) << "at " << p.runs << " runs made here";
+    EXPECT_GE(*p.runs_estimate, p.runs + p.runs_resumed) << "at " << p.runs << " runs made here";
+  }
+  EXPECT_LE(reports.back().runs + reports.back().runs_resumed, resumed.runs_in_scope);
+  std::filesystem::remove(o.checkpoint_file);
+}
+
 }  // namespace
 }  // namespace contend

@@ -197,22 +197,25 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string phase =
         p.sizing_round > 0 ? fmt::format("sizing round {}: ", p.sizing_round) : "";
-    // The time left is the rest of the estimate at the rate so far (smaller scopes included).
+    // The time left is the rest of the estimate at the rate of the runs made here so far
+    // (smaller scopes included); the runs a checkpoint held are done, and took none of it.
+    const std::int64_t left =
+        p.runs_estimate ? std::max<std::int64_t>(*p.runs_estimate - p.runs - p.runs_resumed, 0) : 0;
     const std::string estimate =
         p.runs_estimate && p.runs > 0
             ? fmt::format(
                   "; the scope's whole search is about {} runs by the estimate, about {} "
                   "more",
                   about_count(static_cast<double>(*p.runs_estimate)),
-                  about_duration(
-                      static_cast<double>(std::max<std::int64_t>(*p.runs_estimate - p.runs, 0)) *
-                      seconds / static_cast<double>(p.runs)))
+                  about_duration(static_cast<double>(left) * seconds / static_cast<double>(p.runs)))
             : std::string();
+    const std::string resumed =
+        p.runs_resumed > 0 ? fmt::format(" (and {} from the checkpoint)", p.runs_resumed) : "";
     fmt::print(stderr,
                "contend explore: {} x {}, faults <= {}: {} runs (executions and abandoned) so "
-               "far, {}{} of {} units done, {:.0f} s{}\n",
-               p.clients, p.operations, p.max_faults, p.runs, phase, p.units_done, p.units, seconds,
-               estimate);
+               "far{}, {}{} of {} units done, {:.0f} s{}\n",
+               p.clients, p.operations, p.max_faults, p.runs, resumed, phase, p.units_done, p.units,
+               seconds, estimate);
   };
   ExhaustiveResult r = explore_exhaustively(scenario, o);
   if (!r.error.empty()) {
