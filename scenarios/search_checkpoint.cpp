@@ -62,6 +62,22 @@ void write_value(std::ostream& out, const std::map<std::string, Value>& object) 
   out << '}';
 }
 
+// A scope's saved cut as text: its units' texts (comma-separated) as "cut", then the other parts
+// (`rest`, an object without "cut": the sizing rounds and whether sizing finished), in the order a
+// document of the cut would dump them.
+// (A cut is most of a large file: the text is built in place, never copied whole.)
+std::string cut_text(const std::string& units, const json& rest) {
+  std::string text;
+  text.reserve(units.size() + 64);
+  text += "{\"cut\":[";
+  text += units;
+  text += ']';
+  for (const auto& [key, value] : rest.items())
+    text += ',' + json(key).dump() + ':' + value.dump();
+  text += '}';
+  return text;
+}
+
 // Whether a parser callback's event ends a value (an object, an array or a scalar): what a
 // callback keeps or leaves out of the document.
 bool ends_value(json::parse_event_t event) {
@@ -274,17 +290,13 @@ class UnitsAsText {
       return true;
     }
     if (depth != 2 || !ends_value(event)) return true;
-    std::string& text = units_[scope_];
     if (cut_read_ && parsed.is_object()) {
       parsed.erase("cut");
-      text = "{\"cut\":[" + cut_ + "]";
-      for (const auto& [key, value] : parsed.items())
-        text += ',' + json(key).dump() + ':' + value.dump();
-      text += '}';
+      units_[scope_] = cut_text(cut_, parsed);
     } else {
-      text = parsed.dump();
+      units_[scope_] = parsed.dump();
     }
-    cut_.clear();
+    cut_ = std::string();  // its memory too: a cut may be hundreds of megabytes
     cut_read_ = false;
     return false;
   }
@@ -472,20 +484,18 @@ void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, Uni
                             const std::map<std::size_t, UnitProgress>& partial) {
   std::lock_guard lock(file_->mutex);
   if (file_->path.empty()) return;
-  // A unit's document at a time (the whole cut's would take many times its text), its keys in
-  // the order a document of the cut would dump them.
-  std::string text = "{\"cut\":[";
+  // A unit's document at a time (the whole cut's would take many times its text).
+  std::string units;
   for (const Unit& u : cut.units) {
-    if (text.back() != '[') text += ',';
-    text += json{{"plan", u.plan},
-                 {"thread", u.thread},
-                 {"lineage", u.lineage},
-                 {"path", nodes_to_json(u.path)}}
-                .dump();
+    if (!units.empty()) units += ',';
+    units += json{{"plan", u.plan},
+                  {"thread", u.thread},
+                  {"lineage", u.lineage},
+                  {"path", nodes_to_json(u.path)}}
+                 .dump();
   }
-  text += "],\"sizing_finished\":" + json(cut.sizing_finished).dump() +
-          ",\"sizing_rounds\":" + json(cut.sizing_rounds).dump() + "}";
-  file_->units[scope_] = std::move(text);
+  file_->units[scope_] = cut_text(
+      units, json{{"sizing_finished", cut.sizing_finished}, {"sizing_rounds", cut.sizing_rounds}});
   file_->scopes.erase(scope_);
   file_->in_progress.erase(scope_);
   runs_counted_.clear();
