@@ -450,7 +450,7 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
     }
     options.deal_digest = *digest;
     ExhaustiveResult r;
-    options.deal_file = parse_checkpoint_file(o.deal_from, o.shard, r.error);
+    options.deal_file = parse_checkpoint_file(o.deal_from, options.deal_identity, o.shard, r.error);
     if (options.deal_file == nullptr) return r;
   }
   options.checkpoint_identity = search_identity(scenario, options);

@@ -85,6 +85,42 @@ bool ends_value(json::parse_event_t event) {
          event == json::parse_event_t::value;
 }
 
+// A file of another search, found at its "search" key while the file is parsed: thrown from a
+// parser callback, so the rest of the file (hundreds of megabytes for a sized hc-queue 4 x 2
+// search) is never read.
+struct OtherSearch {
+  std::string found;
+};
+
+std::string another_search(const std::string& path, const std::string& found) {
+  return path + ": checkpoint of another search (" + found + "); remove it or name another file";
+}
+
+// A parser callback's check of the file's "search" key (depths as nlohmann's parser callback
+// counts them: a key's and a scalar's is that of the object they are in, from 1 for the file's):
+// throws OtherSearch at its value when that is not `identity`. Files are written with "search"
+// first; in older ones it follows the finished units and those in progress.
+class SearchKeyCheck {
+ public:
+  explicit SearchKeyCheck(std::string identity) : identity_(std::move(identity)) {}
+
+  void operator()(int depth, json::parse_event_t event, const json& parsed) {
+    if (depth != 1) return;
+    if (event == json::parse_event_t::key) {
+      at_search_ = parsed.get_ref<const std::string&>() == "search";
+    } else if (at_search_ && event == json::parse_event_t::value) {
+      at_search_ = false;
+      if (parsed.is_string() && parsed.get_ref<const std::string&>() != identity_) {
+        throw OtherSearch{parsed.get<std::string>()};
+      }
+    }
+  }
+
+ private:
+  std::string identity_;
+  bool at_search_ = false;
+};
+
 std::size_t unit_index(const std::string& key) {
   std::size_t used = 0;
   const unsigned long long index = std::stoull(key, &used);
@@ -157,9 +193,10 @@ namespace {
 // callback counts them: a key's is that of the object it is in, from 1 for the file's).
 class KeepShardsUnits {
  public:
-  explicit KeepShardsUnits(Shard keep) : keep_(keep) {}
+  KeepShardsUnits(Shard keep, std::string identity) : keep_(keep), search_(std::move(identity)) {}
 
   bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    search_(depth, event, parsed);
     if (event == json::parse_event_t::key)
       return on_key(depth, parsed.get_ref<const std::string&>());
     const bool in_cut = top_ == "units" && key_in_scope_ == "cut";
@@ -191,6 +228,7 @@ class KeepShardsUnits {
   }
 
   Shard keep_;
+  SearchKeyCheck search_;
   std::string top_;           // the file's key we are under
   std::string key_in_scope_;  // the last key inside a scope (units: "cut"; in_progress: a unit)
   std::uint64_t next_cut_unit_ = 0;
@@ -200,14 +238,18 @@ class KeepShardsUnits {
 
 }  // namespace
 
-ParsedCheckpoint parse_checkpoint_file(const std::string& path, Shard keep, std::string& error) {
+ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::string& identity,
+                                       Shard keep, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot read it";
     return nullptr;
   }
   try {
-    return std::make_shared<const json>(json::parse(in, KeepShardsUnits(keep)));
+    return std::make_shared<const json>(json::parse(in, KeepShardsUnits(keep, identity)));
+  } catch (const OtherSearch& other) {
+    error = another_search(path, other.found);
+    return nullptr;
   } catch (const std::exception& e) {
     error = path + ": not a contend checkpoint: " + e.what();
     return nullptr;
@@ -252,10 +294,11 @@ class UnitsAsText {
  public:
   UnitsAsText(std::map<std::string, Checkpoint::TextByKey>& scopes,
               std::map<std::string, Checkpoint::TextByKey>& in_progress,
-              Checkpoint::TextByKey& units)
-      : scopes_(scopes), in_progress_(in_progress), units_(units) {}
+              Checkpoint::TextByKey& units, std::string identity)
+      : scopes_(scopes), in_progress_(in_progress), units_(units), search_(std::move(identity)) {}
 
   bool operator()(int depth, json::parse_event_t event, json& parsed) {
+    search_(depth, event, parsed);
     if (event == json::parse_event_t::key) {
       const std::string& key = parsed.get_ref<const std::string&>();
       if (depth <= 3) (depth == 1 ? top_ : depth == 2 ? scope_ : unit_) = key;
@@ -304,6 +347,7 @@ class UnitsAsText {
   std::map<std::string, Checkpoint::TextByKey>& scopes_;
   std::map<std::string, Checkpoint::TextByKey>& in_progress_;
   Checkpoint::TextByKey& units_;
+  SearchKeyCheck search_;
   std::string top_;  // the keys we are under: the file's, a scope, a unit (or a cut's part)
   std::string scope_;
   std::string unit_;
@@ -317,7 +361,16 @@ class UnitsAsText {
 bool Checkpoint::read_file_locked(std::istream& in, std::string& error) {
   CheckpointFile& f = *file_;
   // What is left of the file once its units are text: the search, and every scope's name.
-  const json rest = json::parse(in, UnitsAsText(f.scopes, f.in_progress, f.units));
+  json rest;
+  try {
+    rest = json::parse(in, UnitsAsText(f.scopes, f.in_progress, f.units, f.identity));
+  } catch (const OtherSearch& other) {
+    f.scopes.clear();  // what was read of it before its "search" key
+    f.in_progress.clear();
+    f.units.clear();
+    error = another_search(f.path, other.found);
+    return false;
+  }
   if (!is_this_search(rest, error)) return false;
   for (const auto& [key, value] : rest.items()) {
     if (key == "search") continue;
@@ -351,8 +404,7 @@ void Checkpoint::take_scope_locked(std::map<std::size_t, UnitResult>& done,
 
 bool Checkpoint::is_this_search(const json& file, std::string& error) const {
   if (file.at("search").get<std::string>() != file_->identity) {
-    error = file_->path + ": checkpoint of another search (" +
-            file.at("search").get<std::string>() + "); remove it or name another file";
+    error = another_search(file_->path, file.at("search").get<std::string>());
     return false;
   }
   return true;
@@ -552,12 +604,13 @@ void Checkpoint::write_locked() {
     std::ofstream out;
     out.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     out.open(temporary, std::ios::binary);
-    // The keys in the order a JSON document of the file would dump them.
-    out << "{\"in_progress\":";
+    // "search" first, so that a file of another search is refused before the rest is read; the
+    // other keys in the order a JSON document of the file would dump them.
+    out << "{\"search\":" << json(f.identity).dump();
+    out << ",\"in_progress\":";
     write_value(out, f.in_progress);
     out << ",\"scopes\":";
     write_value(out, f.scopes);
-    out << ",\"search\":" << json(f.identity).dump();
     if (!f.units.empty()) {
       out << ",\"units\":";
       write_value(out, f.units);

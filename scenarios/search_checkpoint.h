@@ -3,7 +3,8 @@
 // search stands (dpor_progress_json.h), so a stopped search — killed, or out of budget — goes on
 // exactly where it was and ends with the totals of a search that never stopped.
 //
-// A file belongs to one search (search_identity in exhaustive.cpp) and is refused by any other.
+// A file belongs to one search (search_identity in exhaustive.cpp) and is refused by any other,
+// as soon as its "search" key is read: a write puts it first.
 // A unit's progress is saved only while it has found no violation (a unit that found one runs
 // again and finds it again). Writes go to FILE.tmp and are renamed over FILE, so a kill during a
 // write leaves the previous file whole; a write that fails is reported, never passed over.
@@ -72,8 +73,10 @@ using ParsedCheckpoint = std::shared_ptr<const nlohmann::json>;
 // The file parsed without what only the units `keep` leaves out need — their paths in the cut
 // and their searches' progress (most of a sized file) — so a shard holds about its own part.
 // Their results (runs, verdicts) stay. Null (and `error`, naming the file) when it cannot be
-// read or is not JSON.
-ParsedCheckpoint parse_checkpoint_file(const std::string& path, Shard keep, std::string& error);
+// read, is not JSON, or is the file of another search than `identity` (refused as soon as its
+// "search" key is read).
+ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::string& identity,
+                                       Shard keep, std::string& error);
 
 // One checkpoint file as the search holds it: every scope's parts as text (search_checkpoint.cpp),
 // read from the file once and shared by the Checkpoint of each scope the search runs, so that a

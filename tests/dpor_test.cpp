@@ -1040,7 +1040,9 @@ TEST(Dealt, ShardsDealtASizedSearchsUnitsAddUpToTheWholeSearch) {
   EXPECT_EQ(digests.begin()->size(), 32U) << *digests.begin();
   // Each shard parses only its own units' paths and search states out of the file.
   std::string error;
-  const ParsedCheckpoint parsed = parse_checkpoint_file(file, Shard{2, 3}, error);
+  std::ifstream sized_file_text(file);
+  const auto identity = nlohmann::json::parse(sized_file_text).at("search").get<std::string>();
+  const ParsedCheckpoint parsed = parse_checkpoint_file(file, identity, Shard{2, 3}, error);
   ASSERT_NE(parsed, nullptr) << error;
   std::size_t paths = 0, states = 0;
   for (const auto& [scope_key, cut] : parsed->at("units").items()) {

@@ -131,8 +131,18 @@ std::string contents(const std::string& file) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The text the checkpoint writes of the file `j`: "search" first (a file of another search is
+// refused before the rest is read), then the other keys in the order a JSON document dumps them.
+std::string as_written(const nlohmann::json& j) {
+  nlohmann::json rest = j;
+  rest.erase("search");
+  std::string text = "{\"search\":" + j.at("search").dump();
+  if (!rest.empty()) text += "," + rest.dump().substr(1);
+  return text + "\n";
+}
+
 // The file is kept as text by part: a search of another scope reads it, adds its own units and
-// writes back every other scope's parts as they were, in the order a JSON document would dump them.
+// writes back every other scope's parts as they were, in the order as_written gives.
 TEST(CheckpointText, AnotherScopesSearchWritesTheFileBackWithItsOwnPartsAdded) {
   const std::string file = fresh_file("contend-checkpoint-text-test.json");
   {
@@ -157,7 +167,7 @@ TEST(CheckpointText, AnotherScopesSearchWritesTheFileBackWithItsOwnPartsAdded) {
   const std::string after_text = contents(file);
   nlohmann::json expected = before;
   expected["scopes"]["t"]["1"] = nlohmann::json::parse(after_text)["scopes"]["t"]["1"];
-  EXPECT_EQ(after_text, expected.dump() + "\n");
+  EXPECT_EQ(after_text, as_written(expected));
   EXPECT_EQ(expected["scopes"]["s"].size(), 2u);
   EXPECT_EQ(expected["in_progress"]["s"].size(), 1u);
   std::remove(file.c_str());
@@ -205,7 +215,7 @@ TEST(CheckpointText, TheScopesOfOneSearchReadTheFileOnce) {
   second.flush();
   nlohmann::json expected = nlohmann::json::parse(after_first);
   expected["scopes"]["t"]["4"] = nlohmann::json::parse(contents(file))["scopes"]["t"]["4"];
-  EXPECT_EQ(contents(file), expected.dump() + "\n");
+  EXPECT_EQ(contents(file), as_written(expected));
   EXPECT_EQ(expected["scopes"]["s"].size(), 2u);
   std::remove(file.c_str());
 }
@@ -272,6 +282,36 @@ TEST(CheckpointText, AFileWithAPartItNeverWritesIsRefusedNamingIt) {
   Checkpoint array_scope(file, "search", "s", 1);
   EXPECT_FALSE(array_scope.load(done, partial, error));
   EXPECT_NE(error.find("not a contend checkpoint"), std::string::npos) << error;
+  std::remove(file.c_str());
+}
+
+// A file of another search is refused at its "search" key, before the rest is read: here the
+// rest is not even JSON. A file written before "search" came first is refused there too.
+TEST(CheckpointText, AFileOfAnotherSearchIsRefusedBeforeItsUnitsAreRead) {
+  const std::string file = fresh_file("contend-checkpoint-other-search-test.json");
+  {
+    Checkpoint written(file, "search", "s", 1);
+    ASSERT_NO_FATAL_FAILURE(load_fresh(written));
+  }
+  EXPECT_EQ(contents(file).rfind("{\"search\":\"search\",", 0), 0u) << contents(file);
+  const std::string broken_units = R"("units":{"s":{"cut":[{"plan":)";
+  for (const std::string& text :
+       {R"({"search":"another","in_progress":{},)" + broken_units,
+        R"({"in_progress":{},"scopes":{},"search":"another",)" + broken_units}) {
+    std::ofstream(file, std::ios::trunc) << text;
+    Checkpoint checkpoint(file, "search", "s", 1);
+    std::map<std::size_t, UnitResult> done;
+    std::map<std::size_t, UnitProgress> partial;
+    std::string error;
+    EXPECT_FALSE(checkpoint.load(done, partial, error));
+    EXPECT_EQ(error, file +
+                         ": checkpoint of another search (another); remove it or name another "
+                         "file");
+    EXPECT_EQ(contents(file), text) << "a file of another search was written over";
+    const ParsedCheckpoint parsed = parse_checkpoint_file(file, "search", Shard{}, error);
+    EXPECT_EQ(parsed, nullptr);
+    EXPECT_NE(error.find("checkpoint of another search (another)"), std::string::npos) << error;
+  }
   std::remove(file.c_str());
 }
 
