@@ -173,8 +173,8 @@ json story_json(const StoryInput& in) {
     const AttemptRecord& a = *attempts[i];
     for (std::size_t k : ops_by_client[a.client]) {
       const Op& o = *drawn[k];
-      const std::int64_t stop = o.done ? o.end() : last_time;
-      if (a.end_us >= o.start() && a.end_us <= stop) {
+      // Ended after the invocation was recorded and before the completion was (times may tie).
+      if (a.events_before > o.invoke->index && (!o.done || a.events_before <= o.done->index)) {
         op_of_attempt[i] = static_cast<std::int64_t>(k);
         // The operation takes effect at its last successful attempt: its commit, or the read
         // version of a read-only one (an unknown result that applied counts too).

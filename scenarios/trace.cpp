@@ -116,17 +116,20 @@ std::string format_attempt(const AttemptRecord& a) {
   return out;
 }
 
+// Attempts and events in the order the run recorded them (times may tie: an exhaustive world runs
+// a step's store operations at one time).
 void print_trace(std::FILE* out, const SeedRun& run) {
   std::size_t next_attempt = 0;
-  auto flush_attempts_until = [&](std::int64_t t) {
-    while (next_attempt < run.attempts.size() && run.attempts[next_attempt].end_us <= t) {
+  auto flush_attempts_before = [&](std::int64_t event_index) {
+    while (next_attempt < run.attempts.size() &&
+           run.attempts[next_attempt].events_before <= event_index) {
       const AttemptRecord& a = run.attempts[next_attempt++];
       fmt::print(out, "{:>12.6f}s      {}\n", static_cast<double>(a.end_us) / 1e6,
                  format_attempt(a));
     }
   };
   for (const model::Event& e : run.history) {
-    flush_attempts_until(e.time_us);
+    flush_attempts_before(e.index);
     auto client = run.process_client.find(e.process);
     fmt::print(
         out, "{:>12.6f}s  op  process {} (client {}) {} {}{}\n",
@@ -136,7 +139,7 @@ void print_trace(std::FILE* out, const SeedRun& run) {
                       (e.value->priority ? " p" + std::to_string(*e.value->priority) : "")
                 : (e.type == model::EventType::ok && !model::is_insert(e.f) ? " (empty)" : ""));
   }
-  flush_attempts_until(INT64_MAX);
+  flush_attempts_before(INT64_MAX);
 }
 
 std::string trace_text(const SeedRun& run) {

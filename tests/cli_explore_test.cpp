@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
+#include <sstream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -116,6 +119,28 @@ TEST(CliExplore, TheReductionIsChosenByFlagOrScenarioAndNamedInTheJson) {
   EXPECT_NE(refused.output.find("dpor_reduction"), std::string::npos) << refused.output;
 }
 
+// The first line of a trace that shows an attempt of a client with no operation open (invoked and
+// not yet completed above it), or "" when every attempt is inside one of its client's operations.
+std::string attempt_outside_its_operation(const std::string& trace) {
+  const std::regex event(R"(op  process \d+ \(client (\d+)\) (\w+) )");
+  const std::regex attempt(R"(^\s*[0-9.]+s\s+client (\d+) tx#)");
+  std::set<std::string> open;
+  std::istringstream lines(trace);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, event)) {
+      if (m[2] == "invoke") {
+        open.insert(m[1]);
+      } else {
+        open.erase(m[1]);
+      }
+    } else if (std::regex_search(line, m, attempt) && open.count(m[1]) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
 TEST(CliExplore, AFaultBudgetFindsTheUnknownResultBugAndItsPathReplays) {
   const std::string dir = scratch("faults");
   const std::string scenario = small_queue(
@@ -135,6 +160,9 @@ TEST(CliExplore, AFaultBudgetFindsTheUnknownResultBugAndItsPathReplays) {
       r.output, attempt, std::regex(R"(client (\d+) tx#\d+ [^\n]*-> commit_unknown_result)")))
       << r.output;
   EXPECT_EQ(note[1], attempt[1]) << r.output;
+  // Each attempt is shown inside its operation, where the steps of an exhaustive run give an
+  // invocation and the attempts after it one time.
+  EXPECT_EQ(attempt_outside_its_operation(r.output), "") << r.output;
   nlohmann::json j = read_json(dir + "/found.json");
   ASSERT_EQ(j.at("verdict"), "violation");
   // The bounds name the faults the budget chose among: the one the scenario enables.

@@ -238,6 +238,7 @@ std::string World::random_suffix(ClientId client, std::string_view group, std::s
 
 void World::note_operation_event(std::int64_t event_index, bool invoke, bool completes_ok,
                                  const Digest128::Value& event) {
+  events_noted_ = event_index + 1;
   if (!recording()) return;
   if (digesting()) {
     history_events_.add_value(event);
@@ -442,6 +443,7 @@ void World::on_attempt_end(Transaction& tr, ErrorCode outcome) {
   r.client = tr.client();
   r.transaction_id = tr.id();
   r.end_us = now_us_;
+  r.events_before = events_noted_;
   r.read_version = tr.read_version().value_or(kInvalidVersion);
   r.commit_version = tr.committed_version();
   r.outcome = outcome;

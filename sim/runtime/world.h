@@ -90,6 +90,10 @@ struct AttemptRecord {
   ClientId client = 0;
   std::uint64_t transaction_id = 0;
   std::int64_t end_us = 0;
+  // The history events recorded before it ended (note_operation_event): it comes after event
+  // events_before - 1 and before event events_before, where times alone may tie (an exhaustive
+  // world's steps run many store operations at one time).
+  std::int64_t events_before = 0;
   Version read_version = kInvalidVersion;
   Version commit_version = kInvalidVersion;
   ErrorCode outcome = ErrorCode::success;
@@ -271,6 +275,7 @@ class World final : public Environment, private FootprintSink {
   std::vector<CommittedTransaction> committed_;
   AttemptStats stats_;
   std::int64_t now_us_ = 0;
+  std::int64_t events_noted_ = 0;  // history events the workload told of (note_operation_event)
   std::int64_t steps_ = 0;
   std::int64_t random_draws_ = 0;
   int parked_clients_ = 0;
