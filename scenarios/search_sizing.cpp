@@ -246,12 +246,15 @@ void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& r
 
 // The units a checkpoint kept, checked against this search: each of a plan of it, cut from one of
 // the shard's first units, and with its path where `searched` takes it (a dealt shard's file
-// holds the paths of its own units only: parse_checkpoint_file).
+// holds the paths of its own units only: parse_checkpoint_file), a path that starts at the
+// unit's own first thread (the path's digest covers its nodes, not the unit's fields).
 bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::size_t lineages,
                        const std::string& file, std::string& error, Shard searched = Shard{}) {
   for (std::size_t i = 0; i < saved.size(); ++i) {
     const bool pathless = saved[i].path.empty() && searched.includes(i, 0);
-    if (saved[i].plan >= plans || saved[i].lineage >= lineages || pathless) {
+    const bool other_thread =
+        !saved[i].path.empty() && saved[i].path.front().thread != saved[i].thread;
+    if (saved[i].plan >= plans || saved[i].lineage >= lineages || pathless || other_thread) {
       error = fmt::format("{}: unit {} is not one of this search's", file, i);
       return false;
     }

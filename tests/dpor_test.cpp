@@ -847,8 +847,18 @@ TEST(Checkpoint, ASizedSearchResumedWithAnotherBudgetTakesTheUnitsItWasCutInto) 
   EXPECT_EQ(resumed.units, stopped.units) << "the resumed search was cut again";
   EXPECT_EQ(resumed.outcomes, whole.outcomes) << first_difference(whole.outcomes, resumed.outcomes);
   EXPECT_EQ(resumed.resumed, stopped.executions + stopped.blocked) << "some runs ran again";
-  // A unit's path edited in the file is refused, the file named.
+  // A unit whose first thread is not its path's (outside the path's digest) is refused.
   nlohmann::json saved = read_json(file);
+  nlohmann::json other_thread = saved;
+  for (auto& [scope_key, units] : other_thread.at("units").items()) {
+    nlohmann::json& first = units.at("cut").at(0);
+    first["thread"] = first.at("path").at("nodes").at(0).at("thread").get<int>() + 1;
+  }
+  std::ofstream(file) << other_thread.dump();
+  const ExhaustiveResult other = explore_exhaustively(s, o);
+  EXPECT_NE(other.error.find(file + ": unit 0 is not one of this search's"), std::string::npos)
+      << other.error;
+  // A unit's path edited in the file is refused, the file named.
   for (auto& [scope_key, units] : saved.at("units").items())
     units.at("cut").at(0).at("path").at("nodes").at(0)["thread"] = 2;
   std::ofstream(file) << saved.dump();
