@@ -29,7 +29,46 @@ json to_json(const UnitResult& r) {
   return j;
 }
 
-UnitResult unit_from_json(const json& j) {
+// Throws unless `r` has the shape a search gives a unit it saves (one that found no violation):
+// counts that are not negative and agree with each other, a verdict per execution.
+void check_saved_result(const UnitResult& r, bool finished) {
+  auto refuse = [](const std::string& why) { throw std::invalid_argument(why); };
+  if (r.exhausted != finished) {
+    refuse(finished ? "a finished unit that is not exhausted"
+                    : "a unit in progress that is exhausted");
+  }
+  for (const auto& [name, count] :
+       {std::pair<const char*, std::int64_t>{"executions", r.executions},
+        {"blocked", r.blocked},
+        {"parked", r.parked},
+        {"bound_hits", r.bound_hits},
+        {"seeded_draws", r.seeded_draws}}) {
+    if (count < 0) refuse(std::string(name) + " " + std::to_string(count) + " is negative");
+  }
+  if (r.parked > r.blocked) refuse("more runs parked than abandoned");
+  if (r.bound_hits > r.executions || r.seeded_draws > r.executions) {
+    refuse("bound_hits or seeded_draws above its executions");
+  }
+  std::int64_t judged = 0;
+  for (const auto& [verdict, count] : r.verdicts) {
+    if (verdict != "linearizable" && verdict != "unknown" && verdict != "simulator_fault") {
+      refuse("verdict \"" + verdict + "\" is not one a saved unit has");
+    }
+    if (count <= 0) refuse("verdict \"" + verdict + "\" counted " + std::to_string(count));
+    judged += count;
+  }
+  if (judged != r.executions) refuse("verdicts for other than its executions");
+  for (const auto& [kind, count] : r.coverage) {
+    if (count < 0 || count > r.executions) refuse("coverage of \"" + kind + "\" out of range");
+  }
+  if (static_cast<std::int64_t>(r.outcomes.size()) > r.executions) {
+    refuse("more outcomes than executions");
+  }
+}
+
+// A saved unit's result (finished: searched to the end; else in progress). Throws, naming the
+// unit, when malformed.
+UnitResult unit_from_json(const json& j, bool finished, const std::string& unit) {
   UnitResult r;
   r.exhausted = j.at("exhausted").get<bool>();
   r.executions = j.at("executions").get<std::int64_t>();
@@ -41,6 +80,11 @@ UnitResult unit_from_json(const json& j) {
   r.coverage = j.at("coverage").get<Coverage>();
   r.outcomes = j.at("outcomes").get<std::set<std::string>>();
   r.resumed = r.executions + r.blocked;
+  try {
+    check_saved_result(r, finished);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("unit " + unit + ": " + e.what());
+  }
   return r;
 }
 
@@ -281,7 +325,8 @@ UnitProgress unit_progress_from_json(const std::string& unit, const json& saved)
     if (!read) throw std::invalid_argument("unit " + unit + ": " + why);
     explorer = std::move(*read);
   }
-  return UnitProgress{unit_from_json(saved.at("result")), std::move(explorer)};
+  return UnitProgress{unit_from_json(saved.at("result"), /*finished=*/false, unit),
+                      std::move(explorer)};
 }
 
 // Checkpoint::read_file_locked's parse: each unit's value (`scopes.<scope>.<unit>`,
@@ -394,11 +439,11 @@ void Checkpoint::take_scope_locked(std::map<std::size_t, UnitResult>& done,
                                    std::map<std::size_t, UnitProgress>& partial) const {
   if (auto finished = file_->scopes.find(scope_); finished != file_->scopes.end()) {
     for (const auto& [unit, text] : finished->second)
-      done[unit_index(unit)] = unit_from_json(json::parse(text));
+      done[unit_index(unit)] = unit_from_json(json::parse(text), /*finished=*/true, named(unit));
   }
   if (auto running = file_->in_progress.find(scope_); running != file_->in_progress.end()) {
     for (const auto& [unit, text] : running->second)
-      partial[unit_index(unit)] = unit_progress_from_json(unit, json::parse(text));
+      partial[unit_index(unit)] = unit_progress_from_json(named(unit), json::parse(text));
   }
 }
 
@@ -419,11 +464,11 @@ bool Checkpoint::read_scope(const json& file, std::map<std::size_t, UnitResult>&
   }
   if (const json& scopes = file.at("scopes"); scopes.contains(scope_)) {
     for (const auto& [unit, result] : scopes.at(scope_).items())
-      done[unit_index(unit)] = unit_from_json(result);
+      done[unit_index(unit)] = unit_from_json(result, /*finished=*/true, named(unit));
   }
   if (const json& running = file.at("in_progress"); running.contains(scope_)) {
     for (const auto& [unit, saved] : running.at(scope_).items())
-      partial[unit_index(unit)] = unit_progress_from_json(unit, saved);
+      partial[unit_index(unit)] = unit_progress_from_json(named(unit), saved);
   }
   return true;
 }

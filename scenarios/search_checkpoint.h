@@ -168,6 +168,8 @@ class Checkpoint {
                   std::map<std::size_t, UnitProgress>& partial, std::string& error) const;
   // Whether the file's "search" is this one's (else `error`). Throws when it has none.
   bool is_this_search(const nlohmann::json& file, std::string& error) const;
+  // A unit of this scope as messages name it: "12 (scope 3x2|faults=0)".
+  std::string named(const std::string& unit) const { return unit + " (scope " + scope_ + ")"; }
   void write_locked();
   void finished_locked(std::size_t unit, const UnitResult& result);
   void progressed_locked(std::size_t unit, const UnitResult& result, const DporProgress& progress);

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace contend {
 namespace {
@@ -282,6 +284,61 @@ TEST(CheckpointText, AFileWithAPartItNeverWritesIsRefusedNamingIt) {
   Checkpoint array_scope(file, "search", "s", 1);
   EXPECT_FALSE(array_scope.load(done, partial, error));
   EXPECT_NE(error.find("not a contend checkpoint"), std::string::npos) << error;
+  std::remove(file.c_str());
+}
+
+// A unit's saved result that no search gives — a count out of range, verdicts that are not one
+// per execution, a finished unit not exhausted — is refused, naming the unit, its scope and what
+// is wrong; the same result unedited loads.
+TEST(CheckpointText, ASavedResultNoSearchGivesIsRefusedNamingTheUnit) {
+  const std::string file = fresh_file("contend-checkpoint-result-test.json");
+  UnitResult saved = finished_unit(4);
+  saved.blocked = 2;
+  saved.parked = 1;
+  saved.seeded_draws = 4;
+  saved.coverage["enqueue ok"] = 3;
+  saved.outcomes = {"a", "b"};
+  {
+    Checkpoint writer(file, "search", "s", 1);
+    ASSERT_NO_FATAL_FAILURE(load_fresh(writer));
+    writer.finished(7, saved);
+    DporProgress progress;
+    progress.executions = 3;
+    writer.progressed(8, unit_result(false, 3), progress);
+    writer.flush();
+  }
+  const nlohmann::json written = nlohmann::json::parse(contents(file));
+  auto load = [&](const nlohmann::json& j, std::string& error) {
+    std::ofstream(file, std::ios::trunc) << j.dump();
+    Checkpoint checkpoint(file, "search", "s", 1);
+    std::map<std::size_t, UnitResult> done;
+    std::map<std::size_t, UnitProgress> partial;
+    return checkpoint.load(done, partial, error);
+  };
+  std::string error;
+  ASSERT_TRUE(load(written, error)) << error;
+  const std::vector<std::pair<std::string, nlohmann::json>> finished_edits = {
+      {"executions", -1},
+      {"parked", 3},
+      {"seeded_draws", 5},
+      {"exhausted", false},
+      {"verdicts", {{"linearizable", 3}}},
+      {"verdicts", {{"violation: lost_item", 4}}},
+      {"coverage", {{"enqueue ok", 5}}},
+      {"outcomes", {"a", "b", "c", "d", "e"}},
+  };
+  for (const auto& [field, value] : finished_edits) {
+    nlohmann::json edited = written;
+    edited["scopes"]["s"]["7"][field] = value;
+    EXPECT_FALSE(load(edited, error)) << field << " = " << value.dump();
+    EXPECT_NE(error.find("not a contend checkpoint: unit 7 (scope s): "), std::string::npos)
+        << field << " = " << value.dump() << ": " << error;
+  }
+  nlohmann::json exhausted_in_progress = written;
+  exhausted_in_progress["in_progress"]["s"]["8"]["result"]["exhausted"] = true;
+  EXPECT_FALSE(load(exhausted_in_progress, error));
+  EXPECT_NE(error.find("unit 8 (scope s): a unit in progress that is exhausted"), std::string::npos)
+      << error;
   std::remove(file.c_str());
 }
 
