@@ -19,9 +19,15 @@
 
 namespace contend {
 
+// Whether a violating run's report opens with its shrunk counterexample: yes for a seed's run
+// (`contend run`); no for a run that is the counterexample already (`contend replay`, e.g. of an
+// exhaustive search's path: shrinking works by seeds and would draw another run).
+enum class ShrinkViolation : bool { no, yes };
+
 // REQUIRES: `run` was recorded with RunControls::record_attempts.
 std::string html_report(const Scenario& scenario, const SeedRun& run,
-                        const model::CheckReport& report);
+                        const model::CheckReport& report,
+                        ShrinkViolation shrink = ShrinkViolation::yes);
 
 // A report of a history from anywhere (contend check): the time view and the model's state,
 // without the store (an external history does not record it).

@@ -1,9 +1,10 @@
 // The HTML report as a reader meets it, in Debian's Chromium, headless: the counterexample drawn
 // first with its violation in words and its operations highlighted, stepping (the panel's store
-// and the highlighted event change), zoom, `check --report html`, a page of a 100,000-operation
-// run under 5 MB that renders in under 2 s, and nothing logged to the console. Key presses come
-// from the page's own URL hash (#keys=ArrowRight,...), which dispatches real keydown events to
-// the page's handlers; the DOM is read back with --dump-dom.
+// and the highlighted event change), zoom, `check --report html`, `replay --report html` of an
+// exhaustive search's counterexample (drawn as replayed, its fault marked), a page of a
+// 100,000-operation run under 5 MB that renders in under 2 s, and nothing logged to the console.
+// Key presses come from the page's own URL hash (#keys=ArrowRight,...), which dispatches real
+// keydown events to the page's handlers; the DOM is read back with --dump-dom.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -182,6 +183,59 @@ TEST(HtmlReportInChromium, DrawsTheCounterexampleFirstWithTheViolationInWords) {
   EXPECT_NE(attribute(page.dom, "step-panel", "data-opened-on"), "");
   EXPECT_NE(tag_of(page.dom, "model-check").find("class=\"bad\""), std::string::npos);
   EXPECT_NE(inner(page.dom, "model-check").find("would have given"), std::string::npos);
+  EXPECT_NE(tag_of(page.dom, "page-errors").find("hidden"), std::string::npos)
+      << "the page caught an error: " << inner(page.dom, "page-errors");
+}
+
+// `contend replay --path P --report html=FILE`: an exhaustive search's counterexample (minimal
+// already; shrinking works by seeds and would draw another run) drawn as replayed.
+std::string replayed_path_report() {
+  const std::string dir = work_dir() + "/replayed";
+  const std::string path = dir + "/replayed.html";
+  static bool written = false;
+  if (!written) {
+    written = true;
+    std::filesystem::create_directories(dir);
+    auto found = run_cli("explore " + source_path("scenarios/queue-unknown-result.toml") +
+                         " --strategy dpor --max-faults 1 --progress 0 --out " + dir + " --json " +
+                         dir + "/found.json");
+    EXPECT_EQ(found.exit_code, 0) << found.output;
+    const std::string json = read_file(dir + "/found.json");
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(json, m, std::regex(R"re("path":\s*"([^"]+)")re"))) << json;
+    auto replayed =
+        run_cli("replay " + dir + "/queue-unknown-result-counterexample.toml --seed 1 --path " +
+                m[1].str() + " --quiet --report html=" + path);
+    EXPECT_EQ(replayed.exit_code, 0) << replayed.output;
+    EXPECT_NE(replayed.output.find("wrote html report " + path), std::string::npos)
+        << replayed.output;
+  }
+  return path;
+}
+
+TEST(HtmlReport, AReplayedRunIsDrawnAsReplayedNotShrunk) {
+  const std::string source = read_file(replayed_path_report());
+  EXPECT_EQ(source.find("\"name\":\"counterexample\""), std::string::npos);
+  EXPECT_NE(source.find("\"name\":\"run\""), std::string::npos);
+  auto refused = run_cli("replay " + source_path("scenarios/queue.toml") +
+                         " --seed 1 --quiet --report json=" + work_dir() + "/replay.json");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.output.find("a replay writes html=FILE only"), std::string::npos)
+      << refused.output;
+}
+
+TEST(HtmlReportInChromium, AReplayedExhaustiveCounterexampleShowsItsViolationAndFault) {
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
+  Page page = load(replayed_path_report());
+  ASSERT_FALSE(page.dom.empty()) << "chromium printed no DOM";
+  EXPECT_EQ(page.console, "") << "the page logged to the console";
+  EXPECT_NE(inner(page.dom, "verdict").find("Verdict: violation: duplicate_delivery"),
+            std::string::npos);
+  EXPECT_NE(inner(page.dom, "stories").find("class=\"active\">the whole run"), std::string::npos)
+      << inner(page.dom, "stories");
+  const std::string timeline = inner(page.dom, "timeline");
+  EXPECT_GE(count(timeline, "class=\"op ok bad"), 2u) << "the two dequeues of one item";
+  EXPECT_GE(count(timeline, "class=\"fault-mark\""), 1u) << "the fault the search placed is drawn";
   EXPECT_NE(tag_of(page.dom, "page-errors").find("hidden"), std::string::npos)
       << "the page caught an error: " << inner(page.dom, "page-errors");
 }

@@ -3,7 +3,8 @@
 // each conflict explained — then its metrics and verdict. --choices replays a recorded schedule
 // (from `contend explore`), otherwise the seed alone reproduces the run. --path replays an
 // exhaustive search's execution (`explore --strategy dpor`): its threads and fault choices, in a
-// world where faults are choices and versions count commits.
+// world where faults are choices and versions count commits. --report html=FILE draws the run as
+// replayed in the HTML report (not shrunk: the run given is the one to look at).
 #include <fmt/format.h>
 
 #include <sstream>
@@ -11,6 +12,7 @@
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/expectation.h"
+#include "scenarios/html_report.h"
 #include "scenarios/report.h"
 #include "scenarios/trace.h"
 #include "sim/runtime/dpor.h"
@@ -26,6 +28,7 @@ struct ReplayArgs {
   std::string path;
   std::string draws = "seed";
   std::string history_path;
+  std::string report;  // "html=FILE"
   bool quiet = false;
   ScopeArgs scope;
 };
@@ -43,6 +46,17 @@ std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text)
 }
 
 int replay_command(const ReplayArgs& args) {
+  std::string report_file;
+  if (!args.report.empty()) {
+    auto requests = parse_reports({args.report});
+    if (!requests) return 2;
+    if (requests->front().kind != "html") {
+      fmt::print(stderr, "contend replay: --report {}: a replay writes html=FILE only\n",
+                 args.report);
+      return 2;
+    }
+    report_file = requests->front().path;
+  }
   auto scenario = load_scoped_scenario(args.scenario_path, args.scope, "replay");
   if (!scenario) return 2;
   RunControls controls;
@@ -92,6 +106,12 @@ int replay_command(const ReplayArgs& args) {
   fmt::print("verdict: {}\n", report.verdict.summary());
   if (!report.verdict.explanation.empty()) fmt::print("  {}\n", report.verdict.explanation);
   if (!args.history_path.empty() && !write_history_file(args.history_path, run.history)) return 2;
+  if (!report_file.empty()) {
+    if (!write_file(report_file, html_report(*scenario, run, report, ShrinkViolation::no))) {
+      return 2;
+    }
+    fmt::print("wrote html report {}\n", report_file);
+  }
   return seed_consistent(scenario->expect, report.verdict) ? 0 : 1;
 }
 
@@ -115,6 +135,9 @@ void register_replay_command(CLI::App& app, CommandContext& ctx) {
                   "all) or the seed's (seed, the default)")
       ->check(CLI::IsMember({"all", "seed"}));
   cmd->add_option("--history", args->history_path, "Also write the history as JSON lines");
+  cmd->add_option("--report", args->report,
+                  "html=FILE: an HTML report of the run as replayed (not shrunk: a path from "
+                  "explore --strategy dpor is minimal already)");
   cmd->add_flag("--quiet", args->quiet, "Only the metrics and the verdict, no trace");
   cmd->callback([args, &ctx] { ctx.exit_code = replay_command(*args); });
 }

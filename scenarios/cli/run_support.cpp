@@ -104,13 +104,14 @@ std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::s
   return out;
 }
 
-namespace {
 bool write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) fmt::print(stderr, "contend: cannot write {}\n", path);
   return static_cast<bool>(out);
 }
+
+namespace {
 
 std::uint64_t chosen_seed(const std::vector<SeedOutcome>& outcomes, const BatchJudgement& j) {
   if (j.first_unexpected) return *j.first_unexpected;

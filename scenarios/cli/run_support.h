@@ -42,6 +42,8 @@ std::optional<Scenario> load_scoped_scenario(const std::string& path, const Scop
 // Writes a history as JSON lines. Prints the error and returns false when the file can't be
 // written.
 bool write_history_file(const std::string& path, const model::History& history);
+// Writes `text` to `path`; false (with a message naming it on stderr) when it cannot.
+bool write_file(const std::string& path, const std::string& text);
 
 // Prints a violation as a counterexample: shrunk (unless `shrink_it` is false) to the smallest
 // scenario that still shows it, with its operations, its step trace and the one-line
