@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/invariant.h"
+#include "model/verdict.h"
 #include "scenarios/dpor_progress_json.h"
 
 namespace contend {
@@ -49,11 +50,18 @@ void check_saved_result(const UnitResult& r, bool finished) {
   if (r.bound_hits > r.executions || r.seeded_draws > r.executions) {
     refuse("bound_hits or seeded_draws above its executions");
   }
+  // Every verdict kind but a violation: a unit that found one is never saved.
+  auto saved_kind = [](const std::string& verdict) {
+    using model::VerdictKind;
+    for (VerdictKind kind :
+         {VerdictKind::linearizable, VerdictKind::unknown, VerdictKind::simulator_fault}) {
+      if (verdict == model::to_string(kind)) return true;
+    }
+    return false;
+  };
   std::int64_t judged = 0;
   for (const auto& [verdict, count] : r.verdicts) {
-    if (verdict != "linearizable" && verdict != "unknown" && verdict != "simulator_fault") {
-      refuse("verdict \"" + verdict + "\" is not one a saved unit has");
-    }
+    if (!saved_kind(verdict)) refuse("verdict \"" + verdict + "\" is not one a saved unit has");
     if (count <= 0) refuse("verdict \"" + verdict + "\" counted " + std::to_string(count));
     judged += count;
   }
@@ -410,9 +418,6 @@ bool Checkpoint::read_file_locked(std::istream& in, std::string& error) {
   try {
     rest = json::parse(in, UnitsAsText(f.scopes, f.in_progress, f.units, f.identity));
   } catch (const OtherSearch& other) {
-    f.scopes.clear();  // what was read of it before its "search" key
-    f.in_progress.clear();
-    f.units.clear();
     error = another_search(f.path, other.found);
     return false;
   }
