@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "tests/support/run_cli.h"
 
@@ -322,6 +324,59 @@ TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {
   };
   EXPECT_FALSE(hash_of(run.output).empty());
   EXPECT_EQ(hash_of(run.output), hash_of(replay.output)) << "replay must reproduce the run exactly";
+}
+
+// A search of hours must not end in "cannot write": every option naming a file the command writes
+// is judged when the command line is parsed. Each case names the path, says why, exits 2, starts
+// no work (no scenario or search header) and creates nothing.
+TEST(CliOutputs, AFileThatCannotBeWrittenIsRefusedBeforeAnyWork) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "unwritable-outputs";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string missing = (dir / "missing" / "out.json").string();
+  const std::string a_file = (dir / "a-file").string();
+  std::ofstream(a_file) << "not a directory\n";
+  const std::string under_a_file = a_file + "/out.html";
+  const std::string queue = source_path("scenarios/queue.toml");
+  const std::string hc = source_path("scenarios/hc-queue.toml");
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"explore " + hc + " --strategy dpor --plans seed --clients 3 --operations 2 --json " +
+           missing,
+       "--json: cannot write " + missing + ": the directory " + (dir / "missing").string() +
+           " does not exist"},
+      {"explore " + queue + " --strategy dpor --clients 2 --operations 1 --json " + dir.string(),
+       "--json: cannot write " + dir.string() + ": it is a directory"},
+      {"run " + queue + " --seeds 1..3 --history " + missing, "--history: cannot write " + missing},
+      {"run " + queue + " --seeds 1..3 --report json=" + dir.string() +
+           "/ok.json --report html=" + under_a_file,
+       "--report: cannot write " + under_a_file + ": " + a_file + " is not a directory"},
+      {"replay " + queue + " --seed 1 --report html=" + missing,
+       "--report: cannot write " + missing},
+      {"replay " + queue + " --seed 1 --history " + under_a_file,
+       "--history: cannot write " + under_a_file},
+      {"check " + source_path("docs/examples/histories/clean-fifo.jsonl") +
+           " --report html=" + missing,
+       "--report: cannot write " + missing},
+      {"sweep " + queue + " --vary clients=1,2 --seeds 1..2 --out " + dir.string() + "/missing/s",
+       "--out: cannot write " + dir.string() + "/missing/s.*: the directory"},
+      {"merge " + a_file + " --out " + missing, "--out: cannot write " + missing},
+  };
+  for (const Case& c : cases) {
+    CliResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("exhaustive search of"), std::string::npos) << c.args;
+    EXPECT_EQ(r.output.find("scenario "), std::string::npos) << c.args << "\n" << r.output;
+  }
+  std::vector<std::string> left;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"a-file"}) << "a refused command created a file";
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "model/check.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/run_support.h"
 #include "scenarios/html_report.h"
 
 namespace contend::cli {
@@ -243,7 +244,8 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--strict", args->strict,
                 "A key outside the schema is bad input (otherwise ignored, with one warning)");
   cmd->add_option("--report", args->reports,
-                  "html=FILE: draw the history, the violation and the model's state, one file");
+                  "html=FILE: draw the history, the violation and the model's state, one file")
+      ->check(writable_report_output());
   cmd->callback([args, &ctx] { ctx.exit_code = check_command(*args); });
 }
 

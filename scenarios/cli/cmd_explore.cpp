@@ -153,7 +153,8 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
                   "dpor: with --shard K/N, search every N-th unit of the sized search saved in "
                   "this file (--sizing-only) instead of every N-th first unit");
   cmd->add_option("--json", x.json_path,
-                  "dpor: a JSON summary to FILE (-: stdout, the report then on stderr)");
+                  "dpor: a JSON summary to FILE (-: stdout, the report then on stderr)")
+      ->check(writable_output());
   cmd->add_option("--progress", x.progress_every,
                   "dpor: a progress line on stderr every N runs (default 1000000; 0: none)")
       ->check(CLI::Range(std::int64_t{0}, INT64_MAX));

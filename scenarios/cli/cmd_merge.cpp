@@ -17,6 +17,7 @@
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/merge.h"
 #include "scenarios/cli/merge_exhaustive.h"
+#include "scenarios/cli/run_support.h"
 
 namespace contend::cli {
 
@@ -166,7 +167,8 @@ void register_merge_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand("merge", "Combine the JSON reports of shards into one report");
   cmd->add_option("reports", args->inputs, "Shard reports (contend run --report json=FILE)")
       ->required();
-  cmd->add_option("--out", args->out, "Write the merged report here (default: stdout)");
+  cmd->add_option("--out", args->out, "Write the merged report here (default: stdout)")
+      ->check(writable_output());
   cmd->callback([args, &ctx] { ctx.exit_code = merge_command(*args); });
 }
 

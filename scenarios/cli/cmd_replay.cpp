@@ -134,10 +134,12 @@ void register_replay_command(CLI::App& app, CommandContext& ctx) {
                   "With --path: key suffixes as the search chose them (all: it ran with --draws "
                   "all) or the seed's (seed, the default)")
       ->check(CLI::IsMember({"all", "seed"}));
-  cmd->add_option("--history", args->history_path, "Also write the history as JSON lines");
+  cmd->add_option("--history", args->history_path, "Also write the history as JSON lines")
+      ->check(writable_output());
   cmd->add_option("--report", args->report,
                   "html=FILE: an HTML report of the run as replayed (not shrunk: a path from "
-                  "explore --strategy dpor is minimal already)");
+                  "explore --strategy dpor is minimal already)")
+      ->check(writable_report_output());
   cmd->add_flag("--quiet", args->quiet, "Only the metrics and the verdict, no trace");
   cmd->callback([args, &ctx] { ctx.exit_code = replay_command(*args); });
 }

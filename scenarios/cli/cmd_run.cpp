@@ -235,8 +235,10 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)");
   cmd->add_option("--history", args->history_path,
-                  "Write the history of the first seed as JSON lines");
-  cmd->add_option("--report", args->reports, "json=FILE, junit=FILE or html=FILE (repeatable)");
+                  "Write the history of the first seed as JSON lines")
+      ->check(writable_output());
+  cmd->add_option("--report", args->reports, "json=FILE, junit=FILE or html=FILE (repeatable)")
+      ->check(writable_report_output());
   cmd->add_option("--out", args->out_dir,
                   "Write the shrunk counterexample scenario into this directory (default: none)")
       ->check(CLI::ExistingDirectory);

@@ -77,7 +77,8 @@ void register_sweep_command(CLI::App& app, CommandContext& ctx) {
       ->required();
   cmd->add_option("--seeds", args->seeds, "Seed range A..B per point (default: the scenario's)");
   cmd->add_option("--jobs,-j", args->jobs, "Threads across seeds")->check(CLI::Range(1, 1024));
-  cmd->add_option("--out", args->out, "Write OUT.csv, OUT.json and OUT.svg");
+  cmd->add_option("--out", args->out, "Write OUT.csv, OUT.json and OUT.svg")
+      ->check(writable_output_prefix());
   cmd->callback([args, &ctx] { ctx.exit_code = sweep_command(*args); });
 }
 

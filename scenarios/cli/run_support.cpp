@@ -6,7 +6,9 @@
 
 #include <unistd.h>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "model/history_json.h"
 #include "scenarios/html_report.h"
@@ -109,6 +111,60 @@ bool write_file(const std::string& path, const std::string& text) {
   out << text;
   if (!out) fmt::print(stderr, "contend: cannot write {}\n", path);
   return static_cast<bool>(out);
+}
+
+std::optional<std::string> output_problem(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return "no file named";
+  std::error_code ignored;  // a status that cannot be read is judged as a missing path
+  const fs::file_status file = fs::status(path, ignored);
+  if (fs::is_directory(file)) return "it is a directory";
+  if (fs::exists(file)) {
+    if (::access(path.c_str(), W_OK) != 0) return "it exists and cannot be written";
+    return std::nullopt;
+  }
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  const fs::file_status parent = fs::status(dir, ignored);
+  if (!fs::exists(parent)) return fmt::format("the directory {} does not exist", dir.string());
+  if (!fs::is_directory(parent)) return fmt::format("{} is not a directory", dir.string());
+  if (::access(dir.c_str(), W_OK) != 0)
+    return fmt::format("the directory {} cannot be written", dir.string());
+  return std::nullopt;
+}
+
+namespace {
+
+std::string cannot_write(const std::string& path) {
+  std::optional<std::string> why = output_problem(path);
+  return why ? fmt::format("cannot write {}: {}", path, *why) : std::string();
+}
+
+}  // namespace
+
+CLI::Validator writable_output() {
+  return CLI::Validator(
+      [](std::string& path) { return path == "-" ? std::string() : cannot_write(path); }, "FILE");
+}
+
+CLI::Validator writable_report_output() {
+  return CLI::Validator(
+      [](std::string& spec) {
+        const auto eq = spec.find('=');
+        if (eq == std::string::npos || eq + 1 == spec.size())
+          return std::string();  // parse_reports
+        return cannot_write(spec.substr(eq + 1));
+      },
+      "KIND=FILE");
+}
+
+CLI::Validator writable_output_prefix() {
+  return CLI::Validator(
+      [](std::string& prefix) {
+        std::optional<std::string> why = output_problem(prefix + ".json");
+        return why ? fmt::format("cannot write {}.*: {}", prefix, *why) : std::string();
+      },
+      "OUT");
 }
 
 namespace {

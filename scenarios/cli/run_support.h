@@ -14,7 +14,8 @@
 
 namespace CLI {
 class App;
-}
+class Validator;
+}  // namespace CLI
 
 namespace contend::cli {
 
@@ -44,6 +45,18 @@ std::optional<Scenario> load_scoped_scenario(const std::string& path, const Scop
 bool write_history_file(const std::string& path, const model::History& history);
 // Writes `text` to `path`; false (with a message naming it on stderr) when it cannot.
 bool write_file(const std::string& path, const std::string& text);
+
+// Why a file could not be written at `path`, judged before the work whose result goes there (a
+// search of hours must not end in "cannot write"): the path names a directory or a file that
+// cannot be written, or the directory it would be in is missing or cannot be written. Nothing is
+// created. std::nullopt when it can be written.
+std::optional<std::string> output_problem(const std::string& path);
+// CLI11 checks of an option's output path by output_problem, at parse time (bad input: exit 2):
+// a FILE ("-", standard output, passes), the FILE of kind=FILE (--report), and a prefix to which
+// the command adds its own extensions (sweep's OUT.csv, OUT.json, OUT.svg).
+CLI::Validator writable_output();
+CLI::Validator writable_report_output();
+CLI::Validator writable_output_prefix();
 
 // Prints a violation as a counterexample: shrunk (unless `shrink_it` is false) to the smallest
 // scenario that still shows it, with its operations, its step trace and the one-line
