@@ -254,8 +254,15 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     for (const Unit& u : sized.units)  // the root units dealt to this shard need their probes
       probe_first_steps(planned[u.plan], o, roots[u.plan]);
   }
-  if (sized.interrupted) {  // tests: as if killed after the saved sizing rounds
+  if (sized.interrupted) {  // as if killed after the saved sizing rounds
     r.checkpoint_error = checkpoint.write_error();
+    if (stop_requested(o)) {  // what the saved rounds made, as the file keeps it
+      total_after_sizing(sized, o, r);
+      r.units = static_cast<std::int64_t>(sized.units.size());
+      r.sized_only = false;
+      r.exhausted = false;
+      r.interrupted = true;
+    }
     return r;
   }
   if (o.sizing_only) {
@@ -276,11 +283,13 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     done = run_units(planned, roots, units, unit_budgets, o, std::move(done), partial, checkpoint,
                      meter);
     checkpoint.flush();
+    if (stop_requested(o)) break;
     if (!share_unused_budget(units, plan_budgets, o, done, partial, unit_budgets)) break;
   }
   checkpoint.flush();
   r.checkpoint_error = checkpoint.write_error();
   add_up_units(units, done, o, r);
+  r.interrupted = !r.exhausted && stop_requested(o);
   return r;
 }
 
@@ -377,6 +386,7 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
       }
       if (!r.exhausted) {
         total.exhausted = false;  // a budget ran out: larger scopes would prove nothing more
+        total.interrupted = r.interrupted;
         return total;
       }
     }
@@ -636,6 +646,15 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
     return fmt::format("VERIFIED: every execution of {} is linearizable{}; {}; {}{}{}", scope,
                        o.max_preemptions ? " within the bounds" : "", bounds, counts, vacuous,
                        shard);
+  }
+  if (r.interrupted) {
+    const std::string saved =
+        o.checkpoint_file.empty()
+            ? std::string()
+            : fmt::format("; {} keeps where the search stood: the same command goes on from there",
+                          o.checkpoint_file);
+    return fmt::format("NOT VERIFIED: interrupted: {}; {}; {}{}{}{}", stopped_units(s, o, r, scope),
+                       bounds, counts, size_note(s, o, r), shard, saved);
   }
   return fmt::format("NOT VERIFIED: the budget ran out: {}; {}; {}{}{}",
                      stopped_units(s, o, r, scope), bounds, counts, size_note(s, o, r), shard);

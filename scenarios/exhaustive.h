@@ -16,6 +16,7 @@
 // construction — and a clean result covers every scope up to the asked one.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -136,7 +137,19 @@ struct ExhaustiveOptions {
   // progress_every, so a long search shows it is alive; none when either is unset.
   std::int64_t progress_every = 0;
   std::function<void(const ExhaustiveProgress&)> on_progress;
+  // Set by a caller that may ask the search to stop before its end (contend explore: SIGINT,
+  // SIGTERM); read between runs, from any job. Once it reads true, each unit stops before its
+  // next run as at a budget stop, no unit starts, a sizing round under way is dropped (the
+  // checkpoint keeps the rounds before it, as a kill there would), the checkpoint is written,
+  // and the result is `interrupted`. Resumed, the search ends with the totals of one never
+  // stopped.
+  const std::atomic<bool>* stop_requested = nullptr;
 };
+
+// Whether the caller asked the search to stop (ExhaustiveOptions::stop_requested).
+inline bool stop_requested(const ExhaustiveOptions& o) {
+  return o.stop_requested != nullptr && o.stop_requested->load(std::memory_order_relaxed);
+}
 
 struct ExhaustiveFinding {
   Scenario scenario;  // the counterexample's scope, with its explicit plan
@@ -150,7 +163,8 @@ struct ExhaustiveFinding {
 };
 
 struct ExhaustiveResult {
-  bool exhausted = false;  // every unit's subtree was searched to the end
+  bool exhausted = false;    // every unit's subtree was searched to the end
+  bool interrupted = false;  // stop_requested stopped it first (not exhausted)
   std::int64_t plans = 0;
   std::int64_t units = 0;              // units in this shard
   std::int64_t units_done = 0;         // searched to the end (or resumed from the checkpoint)

@@ -276,8 +276,9 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     }
     since_saved = 0;
   };
+  bool ran_here = false;  // a stop asked for ends a unit after a run, as a budget does
   while (true) {
-    if (r.executions + r.blocked >= budget) {
+    if (r.executions + r.blocked >= budget || (ran_here && stop_requested(o))) {
       if (!explorer.has_next()) break;  // its last run was the subtree's last
       save(false);
       if (!r.violation) r.stopped_at = explorer.progress();
@@ -290,6 +291,7 @@ UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
     const bool complete = c.run.metrics.bound == BoundHit::none ||
                           (c.run.metrics.bound == BoundHit::stopped && !run->blocked());
     explorer.finish(*run, c.run.step_log, complete);
+    ran_here = true;
     ++since_saved;
     runs.ran(explorer);
     if (explorer.last_blocked() || c.run.parked) {
@@ -347,7 +349,8 @@ std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned
         if (done.count(i) != 0) continue;
       }
       if (o.stop_at_first_violation && units[i].plan > stop_after.load()) continue;
-      if (budgets[i] == 0) continue;  // waits for what other units leave (share_unused_budget)
+      if (stop_requested(o)) continue;  // the units not started keep what the file says
+      if (budgets[i] == 0) continue;    // waits for what other units leave (share_unused_budget)
       auto resume = partial.find(i);
       UnitResult r = run_unit(
           planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i], stop_after,

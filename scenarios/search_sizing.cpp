@@ -235,6 +235,10 @@ void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& r
                         static_cast<std::int64_t>(sized.units.size()), sized.rounds + 1);
     std::map<std::size_t, UnitResult> results = run_units(
         planned, roots, sized.units, round.budgets, o, sized.done, sized.partial, none, meter);
+    if (stop_requested(o)) {  // the round is dropped: its stopped units were cut by no budget
+      sized.interrupted = true;
+      return;
+    }
     for (const auto& [index, r] : sized.done)
       results.erase(index);  // run_units hands the finished units back
     sized = after_sizing_round(planned, o, sized, std::move(results), round.cut);

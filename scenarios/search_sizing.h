@@ -43,7 +43,7 @@ struct SizedUnits {
   std::map<std::size_t, UnitResult> done;       // by unit: finished, or stopped for good
   std::map<std::size_t, UnitProgress> partial;  // by unit: where its search stands
   int rounds = 0;                               // sizing rounds run (saved ones included)
-  bool interrupted = false;                     // stopped by stop_after_sizing_rounds (tests)
+  bool interrupted = false;  // stopped by stop_after_sizing_rounds (tests) or stop_requested
 };
 
 // Share `k` (0-based) of `total` split into `parts` as evenly as whole runs allow.

@@ -3,6 +3,8 @@
 // the whole search, and bad input.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -39,6 +41,52 @@ std::string small_queue(const std::string& dir, int clients, int operations,
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
   return nlohmann::json::parse(in);
+}
+
+// SIGTERM (a pod's stop, a CI runner's cancel) or Ctrl-C stops a long search cleanly: the units
+// end their runs, the checkpoint is written, the statement and --json say what was covered, and
+// the exit status is the shell's for that signal. The same command then goes on from the file.
+TEST(CliExplore, SigtermStopsASearchThatSaysWhatItCoveredAndResumesFromItsCheckpoint) {
+  const std::string dir = scratch("sigterm");
+  const std::string search = "explore " + source_path("scenarios/hc-queue.toml") +
+                             " --strategy dpor --plans seed --clients 3 --operations 3"
+                             " --checkpoint " +
+                             dir + "/search.ckpt --progress 20000";
+  // Sent once the search has reported progress (it runs for minutes otherwise).
+  const std::string script = std::string(CONTEND_BINARY) + " " + search + " --json " + dir +
+                             "/stopped.json > " + dir + "/out.txt 2> " + dir +
+                             "/err.txt & pid=$!; for i in $(seq 1 1200); do grep -q 'runs "
+                             "(executions' " +
+                             dir +
+                             "/err.txt && break; sleep 0.05; done; kill -TERM $pid; wait "
+                             "$pid; echo \"exit $?\"";
+  FILE* pipe = popen(("bash -c " + shell_quote(script)).c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string said;
+  std::array<char, 256> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+    said += buffer.data();
+  pclose(pipe);
+  const std::string out = read_file(dir + "/out.txt");
+  const std::string err = read_file(dir + "/err.txt");
+  EXPECT_EQ(said, "exit 143\n") << out << err;
+  EXPECT_NE(err.find("contend explore: stopping: each unit ends the run it is in"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(out.find("NOT VERIFIED: interrupted: "), std::string::npos) << out;
+  EXPECT_NE(out.find(dir + "/search.ckpt keeps where the search stood: the same command goes on"),
+            std::string::npos)
+      << out;
+  const nlohmann::json j = read_json(dir + "/stopped.json");
+  EXPECT_EQ(j.at("interrupted"), true);
+  EXPECT_EQ(j.at("exhausted"), false);
+  EXPECT_EQ(j.at("verdict"), "unknown") << j.dump();
+  // Resumed with a budget of one run per plan: the file is this search's and is taken over.
+  CliResult resumed = run_cli(search + " --schedules 1 --json " + dir + "/resumed.json");
+  EXPECT_EQ(resumed.exit_code, 3) << resumed.output;
+  EXPECT_GT(read_json(dir + "/resumed.json").at("resumed_from_checkpoint").get<std::int64_t>(), 0)
+      << resumed.output;
+  EXPECT_EQ(read_json(dir + "/resumed.json").at("interrupted"), false);
 }
 
 TEST(CliExplore, AProofRunSaysVerifiedAndWritesTheJsonScriptsReadAndExitsZero) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "scenarios/cli/stop_signals.h"
 #include "scenarios/expectation.h"
 #include "scenarios/runner.h"
 #include "scenarios/search_estimate.h"
@@ -71,6 +72,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["shard"] = fmt::format("{}/{}", o.shard.index, o.shard.count);
   // Shards dealt from one sized search name its file's digest (merge checks they agree).
   j["dealt_from"] = o.deal_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.deal_digest);
+  j["interrupted"] = r.interrupted;
   j["sized_only"] = r.sized_only;
   if (r.sized_only) j["units_unrun"] = r.units_unrun;
   j["seconds"] = r.seconds;
@@ -217,7 +219,10 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
                p.clients, p.operations, p.max_faults, p.runs, resumed, phase, p.units_done, p.units,
                seconds, estimate);
   };
+  StopOnSignals stop;
+  o.stop_requested = &stop.requested();
   ExhaustiveResult r = explore_exhaustively(scenario, o);
+  o.stop_requested = nullptr;
   if (!r.error.empty()) {
     fmt::print(stderr, "contend explore: {}\n", r.error);
     return 2;
@@ -252,6 +257,7 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   }
   if (r.verdicts.count("simulator_fault") != 0) return 4;  // contend itself broke: say so first
   if (r.violation) return shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
+  if (r.interrupted) return 128 + stop.signal_number();  // as a shell reports a signal's end
   if (scenario.expect != "linearizable") return r.exhausted ? 1 : 3;
   const bool all_clean = r.verdicts.size() <= 1 && r.bound_hits == 0;
   if (!r.exhausted || !all_clean) return 3;
