@@ -297,6 +297,19 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
   EXPECT_EQ(read_json(dir + "/merged.json").at("coverage"),
             read_json(dir + "/all.json").at("coverage"));
   EXPECT_FALSE(read_json(dir + "/all.json").at("coverage").empty());
+  EXPECT_EQ(read_json(dir + "/merged.json").at("interrupted"), false);
+  // A shard a signal stopped is named, so the job that reruns it knows which.
+  nlohmann::json stopped = read_json(dir + "/shard-2.json");
+  stopped["interrupted"] = true;
+  stopped["exhausted"] = false;
+  std::ofstream(dir + "/shard-2.json") << stopped.dump();
+  CliResult partial = run_cli("merge" + shards + " --out " + dir + "/partial.json");
+  EXPECT_EQ(partial.exit_code, 3) << partial.output;
+  EXPECT_NE(partial.output.find("; interrupted before their end: shard(s) 2/3 (each goes on from "
+                                "its --checkpoint with the same command)"),
+            std::string::npos)
+      << partial.output;
+  EXPECT_EQ(read_json(dir + "/partial.json").at("interrupted"), true);
   CliResult missing = run_cli("merge " + dir + "/shard-1.json " + dir + "/shard-2.json");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;

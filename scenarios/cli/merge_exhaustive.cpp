@@ -1,6 +1,7 @@
 #include "scenarios/cli/merge_exhaustive.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cinttypes>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "scenarios/search_estimate.h"
 
@@ -125,6 +127,7 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
   std::map<std::string, std::int64_t> verdicts;
   std::map<std::string, std::int64_t> coverage;
   bool exhausted = true;
+  std::vector<std::string> interrupted;  // the shards a signal stopped, as "K/N"
   double seconds = 0;
   std::optional<nlohmann::json> counterexample;
   for (const nlohmann::json& j : shards) {
@@ -135,6 +138,7 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
     for (const auto& [kind, n] : shard_coverage.items())
       coverage[kind] += n.get<std::int64_t>();
     exhausted = exhausted && j.value("exhausted", false);
+    if (j.value("interrupted", false)) interrupted.push_back(j.value("shard", "?"));
     seconds += j.value("seconds", 0.0);
     if (j.contains("counterexample") &&
         (!counterexample || smaller(j["counterexample"], *counterexample))) {
@@ -144,6 +148,7 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
   merged["verdicts"] = verdicts;
   merged["coverage"] = coverage;
   merged["exhausted"] = exhausted;
+  merged["interrupted"] = !interrupted.empty();
   merged["seconds"] = seconds;  // machine time, summed over the shards
   merged["shard"] = "1/1";
   merged["shards_merged"] = count;
@@ -183,6 +188,13 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
             "; by the shards' estimates the whole search of the scope takes about {} runs "
             "(executions and abandoned; {} of them made)",
             about_count(whole), percent(made / std::max(whole, 1.0)));
+  }
+  if (!interrupted.empty()) {
+    merged["statement"] = merged["statement"].get<std::string>() +
+                          fmt::format(
+                              "; interrupted before their end: shard(s) {} (each goes on "
+                              "from its --checkpoint with the same command)",
+                              fmt::join(interrupted, ", "));
   }
   const std::string text = merged.dump(2) + "\n";
   if (out.empty()) {
