@@ -288,6 +288,14 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   }
   checkpoint.flush();
   r.checkpoint_error = checkpoint.write_error();
+  if (stop_requested(o)) {  // the units a stop kept from starting count what the file keeps
+    for (const auto& [index, progress] : partial) {
+      if (done.count(index) != 0) continue;
+      UnitResult kept = progress.result;
+      kept.stopped_at = progress.explorer;  // where it stands, for the estimate of its size
+      done[index] = std::move(kept);
+    }
+  }
   add_up_units(units, done, o, r);
   r.interrupted = !r.exhausted && stop_requested(o);
   return r;

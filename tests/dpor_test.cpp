@@ -930,6 +930,22 @@ TEST(Checkpoint, AStopAskedForAnywhereResumesToTheTotalsOfASearchNeverStopped) {
     EXPECT_EQ(resumed.outcomes, whole.outcomes)
         << first_difference(whole.outcomes, resumed.outcomes);
   }
+  // Stopped at once after resuming a search a budget stopped, the units that did not start count
+  // what the file keeps of them: nothing it held is missing from the statement's totals.
+  std::remove(file.c_str());
+  ExhaustiveOptions half = o;
+  half.max_executions = runs / 2;
+  const ExhaustiveResult budget_stopped = explore_exhaustively(s, half);
+  ASSERT_FALSE(budget_stopped.exhausted);
+  std::atomic<bool> stop{true};
+  ExhaustiveOptions at_once = o;
+  at_once.stop_requested = &stop;
+  const ExhaustiveResult stopped = explore_exhaustively(s, at_once);
+  EXPECT_TRUE(stopped.interrupted);
+  EXPECT_EQ(stopped.resumed, budget_stopped.executions + budget_stopped.blocked);
+  EXPECT_GE(stopped.executions, budget_stopped.executions);
+  EXPECT_GE(stopped.blocked, budget_stopped.blocked);
+  EXPECT_EQ(stopped.units_done, budget_stopped.units_done);
   std::remove(file.c_str());
 }
 
