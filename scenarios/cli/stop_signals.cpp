@@ -47,7 +47,8 @@ void catch_unless_ignored(int signal_number, const struct sigaction& action,
 }  // namespace
 
 StopOnSignals::StopOnSignals() {
-  CONTEND_ASSERT(!installed.exchange(true), "one StopOnSignals at a time");
+  const bool another_lives = installed.exchange(true);
+  CONTEND_ASSERT(!another_lives, "one StopOnSignals at a time");
   stop_asked.store(false);
   stop_signal.store(0);
   const struct sigaction action = one_shot_handler();
