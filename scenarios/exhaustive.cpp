@@ -192,6 +192,17 @@ std::vector<UnitSize> sizes_of(const std::vector<Unit>& units, const SizedUnits&
   return out;
 }
 
+// A search a stop asked for ended (ExhaustiveOptions::stop_requested): its totals count the units
+// that ran and, for those the stop kept from starting, what the checkpoint keeps of them. It is
+// interrupted unless every unit had finished.
+void add_up_stopped(const std::vector<Unit>& units, const std::map<std::size_t, UnitResult>& done,
+                    const std::map<std::size_t, UnitProgress>& partial, const ExhaustiveOptions& o,
+                    ExhaustiveResult& r) {
+  std::map<std::size_t, UnitResult> counted = with_units_in_progress(done, partial);
+  add_up_units(units, counted, o, r);
+  r.interrupted = !r.exhausted;
+}
+
 ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   ExhaustiveResult r;
   const RecipeInfo* info = find_recipe(s.recipe);
@@ -257,11 +268,8 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   if (sized.interrupted) {  // as if killed after the saved sizing rounds
     r.checkpoint_error = checkpoint.write_error();
     if (stop_requested(o)) {  // what the saved rounds made, as the file keeps it
-      total_after_sizing(sized, o, r);
+      add_up_stopped(sized.units, sized.done, sized.partial, o, r);
       r.units = static_cast<std::int64_t>(sized.units.size());
-      r.sized_only = false;
-      r.exhausted = false;
-      r.interrupted = true;
     }
     return r;
   }
@@ -288,16 +296,11 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   }
   checkpoint.flush();
   r.checkpoint_error = checkpoint.write_error();
-  if (stop_requested(o)) {  // the units a stop kept from starting count what the file keeps
-    for (const auto& [index, progress] : partial) {
-      if (done.count(index) != 0) continue;
-      UnitResult kept = progress.result;
-      kept.stopped_at = progress.explorer;  // where it stands, for the estimate of its size
-      done[index] = std::move(kept);
-    }
+  if (stop_requested(o)) {
+    add_up_stopped(units, done, partial, o, r);
+  } else {
+    add_up_units(units, done, o, r);
   }
-  add_up_units(units, done, o, r);
-  r.interrupted = !r.exhausted && stop_requested(o);
   return r;
 }
 

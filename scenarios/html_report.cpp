@@ -464,12 +464,13 @@ std::string page(const std::string& title, const json& data) {
 }  // namespace
 
 std::string html_report(const Scenario& scenario, const SeedRun& run,
-                        const model::CheckReport& report, ShrinkViolation shrink) {
+                        const model::CheckReport& report, ShrinkViolation shrink_violation) {
   std::set<std::int64_t> violating(report.verdict.events.begin(), report.verdict.events.end());
   json stories = json::array();
   json counterexample = nullptr;
-  if (report.verdict.kind == model::VerdictKind::violation && shrink == ShrinkViolation::yes) {
-    Counterexample c = contend::shrink(scenario, Finding{run.seed, {}, report.verdict, 0}, 200);
+  if (report.verdict.kind == model::VerdictKind::violation &&
+      shrink_violation == ShrinkViolation::yes) {
+    Counterexample c = shrink(scenario, Finding{run.seed, {}, report.verdict, 0}, 200);
     StoryInput in;
     in.name = "counterexample";
     in.caption = fmt::format("shrunk counterexample: {} client(s) x {} operation(s), seed {}",

@@ -27,7 +27,7 @@ enum class ShrinkViolation : bool { no, yes };
 // REQUIRES: `run` was recorded with RunControls::record_attempts.
 std::string html_report(const Scenario& scenario, const SeedRun& run,
                         const model::CheckReport& report,
-                        ShrinkViolation shrink = ShrinkViolation::yes);
+                        ShrinkViolation shrink_violation = ShrinkViolation::yes);
 
 // A report of a history from anywhere (contend check): the time view and the model's state,
 // without the store (an external history does not record it).

@@ -393,12 +393,19 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
   return true;
 }
 
-void total_after_sizing(const SizedUnits& sized, const ExhaustiveOptions& o, ExhaustiveResult& r) {
-  std::map<std::size_t, UnitResult> ran = sized.done;
-  for (const auto& [index, progress] : sized.partial) {
-    ran[index] = progress.result;
-    ran[index].stopped_at = progress.explorer;  // where it stands, for the estimate of its size
+std::map<std::size_t, UnitResult> with_units_in_progress(
+    std::map<std::size_t, UnitResult> done, const std::map<std::size_t, UnitProgress>& partial) {
+  for (const auto& [index, progress] : partial) {
+    if (done.count(index) != 0) continue;
+    UnitResult saved = progress.result;
+    saved.stopped_at = progress.explorer;  // where it stands, for the estimate of its size
+    done[index] = std::move(saved);
   }
+  return done;
+}
+
+void total_after_sizing(const SizedUnits& sized, const ExhaustiveOptions& o, ExhaustiveResult& r) {
+  std::map<std::size_t, UnitResult> ran = with_units_in_progress(sized.done, sized.partial);
   r.units_unrun = static_cast<std::int64_t>(sized.units.size() - ran.size());
   add_up_units(sized.units, ran, o, r);
   r.sized_only = !r.exhausted && !r.violation;

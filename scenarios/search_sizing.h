@@ -73,5 +73,10 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
 // Sizing only (ExhaustiveOptions::sizing_only): the totals of what sizing ran into `r`, the units
 // it left going counted with their runs so far (they are not searched to the end).
 void total_after_sizing(const SizedUnits& sized, const ExhaustiveOptions& o, ExhaustiveResult& r);
+// The units a search counts when it ends before they do (sizing only, a stop asked for): those in
+// `done` and, for each unit in progress not among them, what is saved of it, stopped where its
+// search stands (search_estimate.h sizes it from there).
+std::map<std::size_t, UnitResult> with_units_in_progress(
+    std::map<std::size_t, UnitResult> done, const std::map<std::size_t, UnitProgress>& partial);
 
 }  // namespace contend

@@ -152,7 +152,7 @@ CLI::Validator writable_report_output() {
       [](std::string& spec) {
         const auto eq = spec.find('=');
         if (eq == std::string::npos || eq + 1 == spec.size())
-          return std::string();  // parse_reports
+          return std::string();  // not kind=FILE: parse_reports says so
         return cannot_write(spec.substr(eq + 1));
       },
       "KIND=FILE");
