@@ -16,6 +16,7 @@ namespace contend {
 namespace {
 
 using testing::run_cli;
+using testing::run_cli_in;
 using testing::source_path;
 
 using testing::read_file;
@@ -71,6 +72,14 @@ TEST(CliShards, TheMergedShardsEqualTheUnshardedRun) {
                         "/shard2.json --out " + dir + "/merged.json");
   ASSERT_EQ(merged.exit_code, 0) << merged.output;
   EXPECT_EQ(read_file(dir + "/merged.json"), read_file(dir + "/whole.json"));
+  const std::string elsewhere = dir + "/merge-to-stdout";
+  std::filesystem::create_directories(elsewhere);
+  std::filesystem::remove(elsewhere + "/-");  // an earlier run's
+  auto to_stdout = run_cli_in(elsewhere, "merge " + dir + "/shard1.json " + dir + "/shard2.json " +
+                                             dir + "/shard3.json --out -");
+  ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.output;
+  EXPECT_EQ(to_stdout.output, read_file(dir + "/whole.json")) << "--out - is stdout";
+  EXPECT_FALSE(std::filesystem::exists(elsewhere + "/-")) << "--out - wrote a file named -";
   auto missing = run_cli("merge " + dir + "/shard1.json " + dir + "/shard2.json");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;

@@ -167,9 +167,12 @@ void register_merge_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd = app.add_subcommand("merge", "Combine the JSON reports of shards into one report");
   cmd->add_option("reports", args->inputs, "Shard reports (contend run --report json=FILE)")
       ->required();
-  cmd->add_option("--out", args->out, "Write the merged report here (default: stdout)")
+  cmd->add_option("--out", args->out, "Write the merged report here (default, or -: stdout)")
       ->check(writable_output());
-  cmd->callback([args, &ctx] { ctx.exit_code = merge_command(*args); });
+  cmd->callback([args, &ctx] {
+    if (args->out == "-") args->out.clear();  // `-` is stdout, as for explore's --json
+    ctx.exit_code = merge_command(*args);
+  });
 }
 
 }  // namespace contend::cli
