@@ -471,11 +471,13 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
     }
     options.deal_digest = *digest;
     ExhaustiveResult r;
-    options.deal_file = parse_checkpoint_file(o.deal_from, options.deal_identity, o.shard, r.error);
+    options.deal_file = parse_checkpoint_file(o.deal_from, options.deal_identity, o.shard, r.error,
+                                              o.stop_requested);
     if (options.deal_file == nullptr) return r;
   }
   options.checkpoint_identity = search_identity(scenario, options);
-  options.opened_checkpoint = open_checkpoint_file(o.checkpoint_file, options.checkpoint_identity);
+  options.opened_checkpoint =
+      open_checkpoint_file(o.checkpoint_file, options.checkpoint_identity, o.stop_requested);
   const bool smallest_first = o.stop_at_first_violation && o.minimise;
   ExhaustiveResult r =
       smallest_first ? search_smallest_first(scenario, options) : search(scenario, options);

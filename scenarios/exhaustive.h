@@ -142,7 +142,9 @@ struct ExhaustiveOptions {
   // next run as at a budget stop, no unit starts, a sizing round under way is dropped (the
   // checkpoint keeps the rounds before it, as a kill there would), the checkpoint is written,
   // and the result is `interrupted`. Resumed, the search ends with the totals of one never
-  // stopped.
+  // stopped. Asked for while the checkpoint or deal_from file is still being read, it ends the
+  // read and the search: nothing searched, the file as it was, and `error` says so
+  // (reading_stopped).
   const std::atomic<bool>* stop_requested = nullptr;
 };
 

@@ -148,15 +148,22 @@ std::string another_search(const std::string& path, const std::string& found) {
   return path + ": checkpoint of another search (" + found + "); remove it or name another file";
 }
 
+// A stop asked for while the file is parsed: thrown from a parser callback, as OtherSearch is.
+struct ReadingStopped {};
+
 // A parser callback's check of the file's "search" key (depths as nlohmann's parser callback
 // counts them: a key's and a scalar's is that of the object they are in, from 1 for the file's):
 // throws OtherSearch at its value when that is not `identity`. Files are written with "search"
 // first; in older ones it follows the finished units and those in progress.
 class SearchKeyCheck {
  public:
-  explicit SearchKeyCheck(std::string identity) : identity_(std::move(identity)) {}
+  SearchKeyCheck(std::string identity, const std::atomic<bool>* stop_requested)
+      : identity_(std::move(identity)), stop_requested_(stop_requested) {}
 
   void operator()(int depth, json::parse_event_t event, const json& parsed) {
+    if (stop_requested_ != nullptr && stop_requested_->load(std::memory_order_relaxed)) {
+      throw ReadingStopped{};
+    }
     if (depth != 1) return;
     if (event == json::parse_event_t::key) {
       at_search_ = parsed.get_ref<const std::string&>() == "search";
@@ -170,6 +177,7 @@ class SearchKeyCheck {
 
  private:
   std::string identity_;
+  const std::atomic<bool>* stop_requested_;  // null: nothing stops the read
   bool at_search_ = false;
 };
 
@@ -186,6 +194,7 @@ struct CheckpointFile {
   std::mutex mutex;  // guards the file and the state of each Checkpoint that shares it
   std::string path;
   std::string identity;
+  const std::atomic<bool>* stop_requested = nullptr;  // ends the file's read (null: nothing does)
   bool read = false;  // read, or found missing, and written back (Checkpoint::load)
   bool unwritten = false;
   std::int64_t unwritten_runs = 0;  // made since the last write
@@ -198,11 +207,19 @@ struct CheckpointFile {
   Checkpoint::TextByKey units;
 };
 
-std::shared_ptr<CheckpointFile> open_checkpoint_file(std::string path, std::string identity) {
+std::shared_ptr<CheckpointFile> open_checkpoint_file(std::string path, std::string identity,
+                                                     const std::atomic<bool>* stop_requested) {
   auto file = std::make_shared<CheckpointFile>();
   file->path = std::move(path);
   file->identity = std::move(identity);
+  file->stop_requested = stop_requested;
   return file;
+}
+
+std::string reading_stopped(const std::string& path) {
+  return path +
+         ": a stop was asked for while it was read: nothing was searched, and the file is "
+         "as it was";
 }
 
 Checkpoint::Checkpoint(std::shared_ptr<CheckpointFile> file, std::string scope,
@@ -245,7 +262,8 @@ namespace {
 // callback counts them: a key's is that of the object it is in, from 1 for the file's).
 class KeepShardsUnits {
  public:
-  KeepShardsUnits(Shard keep, std::string identity) : keep_(keep), search_(std::move(identity)) {}
+  KeepShardsUnits(Shard keep, std::string identity, const std::atomic<bool>* stop_requested)
+      : keep_(keep), search_(std::move(identity), stop_requested) {}
 
   bool operator()(int depth, json::parse_event_t event, json& parsed) {
     search_(depth, event, parsed);
@@ -291,16 +309,21 @@ class KeepShardsUnits {
 }  // namespace
 
 ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::string& identity,
-                                       Shard keep, std::string& error) {
+                                       Shard keep, std::string& error,
+                                       const std::atomic<bool>* stop_requested) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot read it";
     return nullptr;
   }
   try {
-    return std::make_shared<const json>(json::parse(in, KeepShardsUnits(keep, identity)));
+    return std::make_shared<const json>(
+        json::parse(in, KeepShardsUnits(keep, identity, stop_requested)));
   } catch (const OtherSearch& other) {
     error = another_search(path, other.found);
+    return nullptr;
+  } catch (const ReadingStopped&) {
+    error = reading_stopped(path);
     return nullptr;
   } catch (const std::exception& e) {
     error = path + ": not a contend checkpoint: " + e.what();
@@ -347,8 +370,12 @@ class UnitsAsText {
  public:
   UnitsAsText(std::map<std::string, Checkpoint::TextByKey>& scopes,
               std::map<std::string, Checkpoint::TextByKey>& in_progress,
-              Checkpoint::TextByKey& units, std::string identity)
-      : scopes_(scopes), in_progress_(in_progress), units_(units), search_(std::move(identity)) {}
+              Checkpoint::TextByKey& units, std::string identity,
+              const std::atomic<bool>* stop_requested)
+      : scopes_(scopes),
+        in_progress_(in_progress),
+        units_(units),
+        search_(std::move(identity), stop_requested) {}
 
   bool operator()(int depth, json::parse_event_t event, json& parsed) {
     search_(depth, event, parsed);
@@ -416,9 +443,13 @@ bool Checkpoint::read_file_locked(std::istream& in, std::string& error) {
   // What is left of the file once its units are text: the search, and every scope's name.
   json rest;
   try {
-    rest = json::parse(in, UnitsAsText(f.scopes, f.in_progress, f.units, f.identity));
+    rest = json::parse(in,
+                       UnitsAsText(f.scopes, f.in_progress, f.units, f.identity, f.stop_requested));
   } catch (const OtherSearch& other) {
     error = another_search(f.path, other.found);
+    return false;
+  } catch (const ReadingStopped&) {
+    error = reading_stopped(f.path);
     return false;
   }
   if (!is_this_search(rest, error)) return false;

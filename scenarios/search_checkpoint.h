@@ -12,6 +12,7 @@
 // one file (a scope's each) hold its lock.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -74,9 +75,14 @@ using ParsedCheckpoint = std::shared_ptr<const nlohmann::json>;
 // and their searches' progress (most of a sized file) — so a shard holds about its own part.
 // Their results (runs, verdicts) stay. Null (and `error`, naming the file) when it cannot be
 // read, is not JSON, or is the file of another search than `identity` (refused as soon as its
-// "search" key is read).
+// "search" key is read). A stop asked for while it is read (`stop_requested`, when given: a
+// signal during the half minute a file of hundreds of megabytes takes) ends the read at once:
+// null, and an `error` that says so (reading_stopped).
 ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::string& identity,
-                                       Shard keep, std::string& error);
+                                       Shard keep, std::string& error,
+                                       const std::atomic<bool>* stop_requested = nullptr);
+// The error of a read a stop ended, naming the file: it is as it was.
+std::string reading_stopped(const std::string& path);
 
 // One checkpoint file as the search holds it: every scope's parts as text (search_checkpoint.cpp),
 // read from the file once and shared by the Checkpoint of each scope the search runs, so that a
@@ -85,7 +91,10 @@ ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::strin
 // Checkpoint uses it.
 struct CheckpointFile;
 // `path` "" = no checkpoint. `identity`: the search the file belongs to (search_identity).
-std::shared_ptr<CheckpointFile> open_checkpoint_file(std::string path, std::string identity);
+// `stop_requested`, when given, ends the file's read as it does parse_checkpoint_file's: the
+// load fails with reading_stopped's error, before the file is written back.
+std::shared_ptr<CheckpointFile> open_checkpoint_file(
+    std::string path, std::string identity, const std::atomic<bool>* stop_requested = nullptr);
 
 class Checkpoint {
  public:

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -369,6 +370,44 @@ TEST(CheckpointText, AFileOfAnotherSearchIsRefusedBeforeItsUnitsAreRead) {
     EXPECT_EQ(parsed, nullptr);
     EXPECT_NE(error.find("checkpoint of another search (another)"), std::string::npos) << error;
   }
+  std::remove(file.c_str());
+}
+
+// A stop asked for while a checkpoint is read (a signal during the half minute a file of hundreds
+// of megabytes takes) ends the read: nothing is taken from the file, and it is not written back.
+TEST(CheckpointText, AStopAskedForWhileTheFileIsReadEndsTheReadLeavingTheFileAsItWas) {
+  const std::string file = fresh_file("contend-checkpoint-stopped-read-test.json");
+  {
+    Checkpoint written(file, "search", "s", 1);
+    ASSERT_NO_FATAL_FAILURE(load_fresh(written));
+    for (std::size_t unit = 0; unit < 3; ++unit)
+      written.finished(unit, finished_unit(10));
+    written.flush();
+  }
+  const std::string before = contents(file);
+  ASSERT_EQ(finished_in_file(file), 3u);
+
+  std::atomic<bool> stop{true};
+  Checkpoint stopped(open_checkpoint_file(file, "search", &stop), "s", 1);
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  EXPECT_FALSE(stopped.load(done, partial, error));
+  EXPECT_EQ(error, reading_stopped(file));
+  EXPECT_NE(error.find("nothing was searched, and the file is as it was"), std::string::npos);
+  EXPECT_TRUE(done.empty() && partial.empty()) << "units taken from a read that was stopped";
+  EXPECT_EQ(contents(file), before) << "a read a stop ended wrote the file";
+  error.clear();
+  EXPECT_EQ(parse_checkpoint_file(file, "search", Shard{}, error, &stop), nullptr);
+  EXPECT_EQ(error, reading_stopped(file));
+
+  // Without a stop, the same file loads whole.
+  stop = false;
+  Checkpoint resumed(open_checkpoint_file(file, "search", &stop), "s", 1);
+  error.clear();
+  ASSERT_TRUE(resumed.load(done, partial, error)) << error;
+  EXPECT_EQ(done.size(), 3u);
+  EXPECT_NE(parse_checkpoint_file(file, "search", Shard{}, error, &stop), nullptr) << error;
   std::remove(file.c_str());
 }
 

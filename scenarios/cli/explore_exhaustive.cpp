@@ -225,7 +225,9 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   o.stop_requested = nullptr;
   if (!r.error.empty()) {
     fmt::print(stderr, "contend explore: {}\n", r.error);
-    return 2;
+    // A stop while a checkpoint was read ends the search there (reading_stopped), and whatever
+    // else went wrong, the search was asked to stop: the status says so.
+    return stop.requested().load() ? 128 + stop.signal_number() : 2;
   }
   for (const auto& [verdict, n] : r.verdicts)
     fmt::print(text, "  {:<32} {}\n", verdict, n);
