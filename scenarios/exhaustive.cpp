@@ -663,7 +663,9 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
   if (r.interrupted) {
     const std::string saved =
         o.checkpoint_file.empty()
-            ? std::string()
+            ? std::string(
+                  "; without --checkpoint nothing of it is kept: a search run with "
+                  "--checkpoint FILE goes on from where it was stopped")
             : fmt::format("; {} keeps where the search stood: the same command goes on from there",
                           o.checkpoint_file);
     return fmt::format("NOT VERIFIED: interrupted: {}; {}; {}{}{}{}", stopped_units(s, o, r, scope),

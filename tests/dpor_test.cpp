@@ -923,6 +923,14 @@ TEST(Checkpoint, AStopAskedForAnywhereResumesToTheTotalsOfASearchNeverStopped) {
     EXPECT_NE(proof_statement(s, asked, stopped).find("NOT VERIFIED: interrupted: "),
               std::string::npos)
         << proof_statement(s, asked, stopped);
+    EXPECT_NE(proof_statement(s, asked, stopped).find(file + " keeps where the search stood"),
+              std::string::npos);
+    ExhaustiveOptions no_file = asked;
+    no_file.checkpoint_file.clear();
+    EXPECT_NE(
+        proof_statement(s, no_file, stopped).find("without --checkpoint nothing of it is kept"),
+        std::string::npos)
+        << proof_statement(s, no_file, stopped);
     const ExhaustiveResult resumed = explore_exhaustively(s, o);
     EXPECT_TRUE(resumed.exhausted) << "stopped after run " << at;
     EXPECT_FALSE(resumed.interrupted);
