@@ -4,9 +4,13 @@
 #include <cstdio>
 #include <fstream>
 #include <ostream>
+#include <stdexcept>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "base/invariant.h"
+#include "model/history_json.h"
 #include "model/verdict.h"
 #include "scenarios/dpor_progress_json.h"
 
@@ -163,6 +167,12 @@ class SearchKeyCheck {
   void operator()(int depth, json::parse_event_t event, const json& parsed) {
     if (stop_requested_ != nullptr && stop_requested_->load(std::memory_order_relaxed)) {
       throw ReadingStopped{};
+    }
+    // A file contend wrote nests 12 deep; one nested some 100,000 deep overflowed the stack of
+    // the recursive dump and destruction of the value it is in.
+    if (depth > static_cast<int>(model::kMaxJsonDepth)) {
+      throw std::invalid_argument(
+          fmt::format("nested deeper than {} levels", model::kMaxJsonDepth));
     }
     if (depth != 1) return;
     if (event == json::parse_event_t::key) {

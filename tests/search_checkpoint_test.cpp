@@ -411,5 +411,31 @@ TEST(CheckpointText, AStopAskedForWhileTheFileIsReadEndsTheReadLeavingTheFileAsI
   std::remove(file.c_str());
 }
 
+// A file nested far deeper than contend writes one (12 levels) is refused naming the file, by a
+// resume and by --deal-from's parse. Nested 300,000 deep, it crashed both (a stack overflow in
+// the recursive dump and destruction of the value it was in), found by an input made by hand
+// for fuzz/checkpoint_fuzz: byte mutations do not nest that deep.
+TEST(CheckpointText, AFileNestedDeeperThanAnyCheckpointIsRefusedNotACrash) {
+  const std::string file = fresh_file("contend-checkpoint-deep-test.json");
+  const std::string deep = std::string(300'000, '[') + std::string(300'000, ']');
+  for (const std::string& text :
+       {R"({"search":"search","in_progress":{"s":{"0":)" + deep + "}}}",
+        R"({"search":"search","in_progress":{},"scopes":{},"units":{"s":{"cut":[{"path":)" + deep +
+            "}]}}}"}) {
+    std::ofstream(file, std::ios::trunc) << text;
+    Checkpoint checkpoint(file, "search", "s", 1);
+    std::map<std::size_t, UnitResult> done;
+    std::map<std::size_t, UnitProgress> partial;
+    std::string error;
+    EXPECT_FALSE(checkpoint.load(done, partial, error));
+    EXPECT_EQ(error, file + ": not a contend checkpoint: nested deeper than 100 levels");
+    EXPECT_EQ(contents(file), text) << "a refused file was written over";
+    error.clear();
+    EXPECT_EQ(parse_checkpoint_file(file, "search", Shard{}, error), nullptr);
+    EXPECT_EQ(error, file + ": not a contend checkpoint: nested deeper than 100 levels");
+  }
+  std::remove(file.c_str());
+}
+
 }  // namespace
 }  // namespace contend
