@@ -2,7 +2,7 @@
 # Long fuzzing runs: builds the libFuzzer targets with clang (ASan + UBSan, coverage) in
 # build-fuzz/ and runs each target for RUNS executions (default 10,000,000) from its seed
 # corpus, printing the execution count and anything found. Usage:
-#   bash scripts/fuzz.sh [target...]        targets: tuple history scenario merge seeds
+#   bash scripts/fuzz.sh [target...]        targets: tuple history scenario merge seeds checkpoint
 # Environment: RUNS (executions per target), BUILD_DIR (default build-fuzz), JOBS (build
 # parallelism, default nproc). New corpus entries go to BUILD_DIR/fuzz/found/<target>; a crash
 # leaves BUILD_DIR/fuzz/crash-* (make it a regression test: tests/fuzz_regression_test.cpp).
@@ -11,7 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build-fuzz}
 runs=${RUNS:-10000000}
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(tuple history scenario merge seeds)
+[ ${#targets[@]} -eq 0 ] && targets=(tuple history scenario merge seeds checkpoint)
 
 missing=()
 for p in clang libclang-rt-14-dev; do
@@ -27,19 +27,25 @@ fi
 cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DCONTEND_FUZZ=ON -DCONTEND_BUILD_BENCH=OFF -DCONTEND_INSTALL=OFF
 cmake --build "$build_dir" --parallel "${JOBS:-$(nproc)}" \
-  --target "${targets[@]/%/_fuzz}"
+  --target "${targets[@]/%/_fuzz}" checkpoint_fuzz_seeds
 
 cd "$build_dir/fuzz"
 status=0
 for t in "${targets[@]}"; do
   mkdir -p "found/$t"
+  max_len=4096
   case "$t" in
     tuple | merge | seeds) seeds="$root/fuzz/corpus/$t" ;;
     history | scenario) seeds="$build_dir/fuzz/seeds/$t" ;;
+    checkpoint)  # made by the search they belong to; 100 KB or more each
+      seeds="$build_dir/fuzz/seeds/$t"
+      ./checkpoint_fuzz_seeds "$seeds"
+      max_len=262144
+      ;;
   esac
   echo "== $t: $runs runs"
   log="fuzz-$t.log"
-  if "./${t}_fuzz" -runs="$runs" -seed=1 -max_len=4096 -print_final_stats=1 \
+  if "./${t}_fuzz" -runs="$runs" -seed=1 -max_len="$max_len" -print_final_stats=1 \
        "found/$t" "$seeds" > "$log" 2>&1; then
     echo "   $(grep -E '^stat::number_of_executed_units' "$log")   no crash"
   else
