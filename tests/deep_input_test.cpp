@@ -6,6 +6,9 @@
 
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "model/history_json.h"
 #include "scenarios/cli/merge.h"
@@ -100,6 +103,31 @@ TEST(DeepJson, MergeRefusesADeepReportAndTypeConfusedOnes) {
             R"({"runs": [{"seed": -1}], "scenario": "q", "seeds": {"first": 1, "last": 1}})"}})
           .exit_code,
       2);
+}
+
+// The --json summaries of an exhaustive search's shards merge by their own rules: a field of the
+// wrong type is bad input named by file and field (it was an exception's message, naming
+// neither).
+TEST(DeepJson, MergeNamesTheFileAndFieldOfATypeConfusedExhaustiveSummary) {
+  const std::string path = ::testing::TempDir() + "/confused-shard.json";
+  const std::string shard = R"("search": "exhaustive", "shard": "1/1")";
+  for (const auto& [field, expected] : std::vector<std::pair<std::string, std::string>>{
+           {R"("executions": "many")", R"(field "executions" is not an integer)"},
+           {R"("verdicts": {"linearizable": "x"})", R"(field "verdicts.linearizable" is not an)"},
+           {R"("coverage": [])", R"(field "coverage" is not an object)"},
+           {R"("exhausted": 1)", R"(field "exhausted" is not true or false)"},
+           {R"("seconds": "s")", R"(field "seconds" is not a number)"},
+           {R"("expect": 5)", R"(field "expect" is not a string)"},
+           {R"("runs_estimate": 1.5)", R"(field "runs_estimate" is not an integer or null)"},
+           {R"("counterexample": 5)", R"(field "counterexample" is not an object)"},
+           {R"("counterexample": {"faults": 3})", R"(field "counterexample.faults" is not)"}}) {
+    std::ofstream(path, std::ios::trunc) << "{" << shard << ", " << field << "}";
+    const auto result = run_cli("merge " + testing::shell_quote(path));
+    EXPECT_EQ(result.exit_code, 2) << field << "\n" << result.output;
+    EXPECT_NE(result.output.find("contend merge: " + path + ": " + expected), std::string::npos)
+        << field << "\n"
+        << result.output;
+  }
 }
 
 TEST(DeepJson, TupleAndPackRefuseNestingPastTheLimit) {

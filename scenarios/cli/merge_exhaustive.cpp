@@ -73,6 +73,45 @@ bool smaller(const nlohmann::json& a, const nlohmann::json& b) {
   return size(a) < size(b);
 }
 
+// Why a shard's summary does not have the shape `contend explore --json` writes it in, naming
+// the field (only those merge reads); nothing when it has.
+std::optional<std::string> summary_problem(const nlohmann::json& j) {
+  const auto not_a = [](const std::string& field, const char* kind) {
+    return fmt::format("field \"{}\" is not {}", field, kind);
+  };
+  for (const char* field : kSummed)
+    if (j.contains(field) && !j[field].is_number_integer()) return not_a(field, "an integer");
+  for (const char* field : {"verdicts", "coverage"}) {
+    if (!j.contains(field)) continue;
+    if (!j[field].is_object()) return not_a(field, "an object");
+    for (const auto& [key, n] : j[field].items())
+      if (!n.is_number_integer()) return not_a(fmt::format("{}.{}", field, key), "an integer");
+  }
+  for (const char* field : {"exhausted", "interrupted"})
+    if (j.contains(field) && !j[field].is_boolean()) return not_a(field, "true or false");
+  for (const char* field : {"shard", "scenario", "plans", "expect"})
+    if (j.contains(field) && !j[field].is_string()) return not_a(field, "a string");
+  for (const char* field : {"clients", "operations_per_client"})
+    if (j.contains(field) && !j[field].is_number_integer()) return not_a(field, "an integer");
+  if (j.contains("seconds") && !j["seconds"].is_number()) return not_a("seconds", "a number");
+  if (j.contains("runs_estimate") && !j["runs_estimate"].is_null() &&
+      !j["runs_estimate"].is_number_integer()) {
+    return not_a("runs_estimate", "an integer or null");
+  }
+  if (!j.contains("counterexample")) return std::nullopt;
+  const nlohmann::json& c = j["counterexample"];
+  if (!c.is_object()) return not_a("counterexample", "an object");
+  for (const char* field : {"clients", "operations_per_client"}) {
+    if (c.contains(field) && !c[field].is_number_integer())
+      return not_a(fmt::format("counterexample.{}", field), "an integer");
+  }
+  if (c.contains("faults") && !c["faults"].is_array())
+    return not_a("counterexample.faults", "an array");
+  if (c.contains("violation") && !c["violation"].is_string())
+    return not_a("counterexample.violation", "a string");
+  return std::nullopt;
+}
+
 // "all", or "seed [enqueue dequeue] [...]" when the shards searched one plan.
 std::string plans_searched(const nlohmann::json& merged) {
   std::string out = merged.value("plans", "?");
@@ -88,6 +127,12 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
   nlohmann::json merged = shards.front();
   std::set<std::uint64_t> seen;
   std::uint64_t count = 0;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    if (std::optional<std::string> problem = summary_problem(shards[i])) {
+      fmt::print(stderr, "contend merge: {}: {}\n", paths[i], *problem);
+      return 2;
+    }
+  }
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const nlohmann::json& j = shards[i];
     std::uint64_t k = 0, n = 0;
