@@ -343,6 +343,17 @@ TEST(CheckpointText, ASavedResultNoSearchGivesIsRefusedNamingTheUnit) {
   std::remove(file.c_str());
 }
 
+// The file `text` loaded as one of search "search", scope "s": why it is refused ("" when it
+// loads).
+std::string refusal_of(const std::string& file, const std::string& text) {
+  std::ofstream(file, std::ios::trunc) << text;
+  Checkpoint checkpoint(file, "search", "s", 1);
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  return checkpoint.load(done, partial, error) ? std::string() : error;
+}
+
 // A file of another search is refused at its "search" key, before the rest is read: here the
 // rest is not even JSON. A file written before "search" came first is refused there too.
 TEST(CheckpointText, AFileOfAnotherSearchIsRefusedBeforeItsUnitsAreRead) {
@@ -356,16 +367,10 @@ TEST(CheckpointText, AFileOfAnotherSearchIsRefusedBeforeItsUnitsAreRead) {
   for (const std::string& text :
        {R"({"search":"another","in_progress":{},)" + broken_units,
         R"({"in_progress":{},"scopes":{},"search":"another",)" + broken_units}) {
-    std::ofstream(file, std::ios::trunc) << text;
-    Checkpoint checkpoint(file, "search", "s", 1);
-    std::map<std::size_t, UnitResult> done;
-    std::map<std::size_t, UnitProgress> partial;
-    std::string error;
-    EXPECT_FALSE(checkpoint.load(done, partial, error));
-    EXPECT_EQ(error, file +
-                         ": checkpoint of another search (another); remove it or name another "
-                         "file");
+    EXPECT_EQ(refusal_of(file, text),
+              file + ": checkpoint of another search (another); remove it or name another file");
     EXPECT_EQ(contents(file), text) << "a file of another search was written over";
+    std::string error;
     const ParsedCheckpoint parsed = parse_checkpoint_file(file, "search", Shard{}, error);
     EXPECT_EQ(parsed, nullptr);
     EXPECT_NE(error.find("checkpoint of another search (another)"), std::string::npos) << error;
@@ -422,15 +427,10 @@ TEST(CheckpointText, AFileNestedDeeperThanAnyCheckpointIsRefusedNotACrash) {
        {R"({"search":"search","in_progress":{"s":{"0":)" + deep + "}}}",
         R"({"search":"search","in_progress":{},"scopes":{},"units":{"s":{"cut":[{"path":)" + deep +
             "}]}}}"}) {
-    std::ofstream(file, std::ios::trunc) << text;
-    Checkpoint checkpoint(file, "search", "s", 1);
-    std::map<std::size_t, UnitResult> done;
-    std::map<std::size_t, UnitProgress> partial;
-    std::string error;
-    EXPECT_FALSE(checkpoint.load(done, partial, error));
-    EXPECT_EQ(error, file + ": not a contend checkpoint: nested deeper than 100 levels");
+    EXPECT_EQ(refusal_of(file, text),
+              file + ": not a contend checkpoint: nested deeper than 100 levels");
     EXPECT_EQ(contents(file), text) << "a refused file was written over";
-    error.clear();
+    std::string error;
     EXPECT_EQ(parse_checkpoint_file(file, "search", Shard{}, error), nullptr);
     EXPECT_EQ(error, file + ": not a contend checkpoint: nested deeper than 100 levels");
   }
