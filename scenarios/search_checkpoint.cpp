@@ -155,13 +155,14 @@ std::string another_search(const std::string& path, const std::string& found) {
 // A stop asked for while the file is parsed: thrown from a parser callback, as OtherSearch is.
 struct ReadingStopped {};
 
-// A parser callback's check of the file's "search" key (depths as nlohmann's parser callback
-// counts them: a key's and a scalar's is that of the object they are in, from 1 for the file's):
-// throws OtherSearch at its value when that is not `identity`. Files are written with "search"
-// first; in older ones it follows the finished units and those in progress.
-class SearchKeyCheck {
+// The checks both readers' parser callbacks make at every event (depths as nlohmann's parser
+// callback counts them: a key's and a scalar's is that of the object they are in, from 1 for the
+// file's): a stop asked for throws ReadingStopped; nesting past model::kMaxJsonDepth is refused;
+// the file's "search" key throws OtherSearch at its value when that is not `identity`. Files are
+// written with "search" first; in older ones it follows the finished units and those in progress.
+class ReadChecks {
  public:
-  SearchKeyCheck(std::string identity, const std::atomic<bool>* stop_requested)
+  ReadChecks(std::string identity, const std::atomic<bool>* stop_requested)
       : identity_(std::move(identity)), stop_requested_(stop_requested) {}
 
   void operator()(int depth, json::parse_event_t event, const json& parsed) {
@@ -273,10 +274,10 @@ namespace {
 class KeepShardsUnits {
  public:
   KeepShardsUnits(Shard keep, std::string identity, const std::atomic<bool>* stop_requested)
-      : keep_(keep), search_(std::move(identity), stop_requested) {}
+      : keep_(keep), checks_(std::move(identity), stop_requested) {}
 
   bool operator()(int depth, json::parse_event_t event, json& parsed) {
-    search_(depth, event, parsed);
+    checks_(depth, event, parsed);
     if (event == json::parse_event_t::key)
       return on_key(depth, parsed.get_ref<const std::string&>());
     const bool in_cut = top_ == "units" && key_in_scope_ == "cut";
@@ -308,7 +309,7 @@ class KeepShardsUnits {
   }
 
   Shard keep_;
-  SearchKeyCheck search_;
+  ReadChecks checks_;
   std::string top_;           // the file's key we are under
   std::string key_in_scope_;  // the last key inside a scope (units: "cut"; in_progress: a unit)
   std::uint64_t next_cut_unit_ = 0;
@@ -385,10 +386,10 @@ class UnitsAsText {
       : scopes_(scopes),
         in_progress_(in_progress),
         units_(units),
-        search_(std::move(identity), stop_requested) {}
+        checks_(std::move(identity), stop_requested) {}
 
   bool operator()(int depth, json::parse_event_t event, json& parsed) {
-    search_(depth, event, parsed);
+    checks_(depth, event, parsed);
     if (event == json::parse_event_t::key) {
       const std::string& key = parsed.get_ref<const std::string&>();
       if (depth <= 3) (depth == 1 ? top_ : depth == 2 ? scope_ : unit_) = key;
@@ -437,7 +438,7 @@ class UnitsAsText {
   std::map<std::string, Checkpoint::TextByKey>& scopes_;
   std::map<std::string, Checkpoint::TextByKey>& in_progress_;
   Checkpoint::TextByKey& units_;
-  SearchKeyCheck search_;
+  ReadChecks checks_;
   std::string top_;  // the keys we are under: the file's, a scope, a unit (or a cut's part)
   std::string scope_;
   std::string unit_;
