@@ -9,7 +9,8 @@
 // without (some four minutes each). `draws_all` searches every order of the random key suffixes
 // (--draws all) against the seed's suffixes (the baseline of the same scope), on one job and on
 // two. `unparked` searches hc-queue without parking pops at waits that made no progress, `split`
-// with every store step a scheduling point.
+// with every store step a scheduling point, `unshared` (also at 3 x 3, long) judging every class
+// afresh instead of by the verdict of one with the same history and real-time order.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -70,6 +71,7 @@ struct Knobs {
   bool cache_states = false;
   bool explore_draws = false;
   bool park_unproductive_waits = true;
+  bool share_class_verdicts = true;
   // Every store step a scheduling point (ExhaustiveOptions::split_inert_steps); the full
   // search always is, so that it is every interleaving of the store's steps.
   bool split_inert_steps = false;
@@ -82,6 +84,7 @@ struct Knobs {
 void search(benchmark::State& state, const Scenario& s, const Knobs& k) {
   ExhaustiveOptions o;
   o.park_unproductive_waits = k.park_unproductive_waits;
+  o.share_class_verdicts = k.share_class_verdicts;
   o.explore_draws = k.explore_draws;
   if (!k.sized) o.sizing_runs = 0;
   o.reduce = k.reduce;
@@ -221,6 +224,17 @@ BENCHMARK(BM_DporHcQueue3x2Unparked)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Every class judged by finding and checking its most ordered schedules, none by the verdict of
+// a class with the same history and real-time order met before (ExhaustiveOptions::
+// share_class_verdicts): against baseline/hc_queue_3x2_seed_plan.
+void BM_DporHcQueue3x2Unshared(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 2), {.share_class_verdicts = false});
+}
+BENCHMARK(BM_DporHcQueue3x2Unshared)
+    ->Name("unshared/hc_queue_3x2_seed_plan")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 // Every store step a scheduling point (WorldOptions::split_inert_steps): against
 // baseline/hc_queue_3x2_seed_plan, what running the inert steps inside the step before them saves.
 void BM_DporHcQueue3x2Split(benchmark::State& state) {
@@ -294,6 +308,10 @@ void BM_HcQueue3x3(benchmark::State& state) {
 void BM_HcQueue3x3Checkpoint(benchmark::State& state) {
   search(state, hc_queue_scope(3, 3), {.max_executions = 2'000'000'000, .checkpoint = true});
 }
+void BM_HcQueue3x3Unshared(benchmark::State& state) {
+  search(state, hc_queue_scope(3, 3),
+         {.share_class_verdicts = false, .max_executions = 2'000'000'000});
+}
 
 bool long_benchmarks_wanted() {
   const char* wanted = std::getenv("CONTEND_BENCH_LONG");
@@ -316,6 +334,10 @@ int main(int argc, char** argv) {
         ->UseRealTime();
     benchmark::RegisterBenchmark("checkpoint/hc_queue_3x3_seed_plan",
                                  contend::BM_HcQueue3x3Checkpoint)
+        ->Unit(benchmark::kSecond)
+        ->Iterations(1)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("unshared/hc_queue_3x3_seed_plan", contend::BM_HcQueue3x3Unshared)
         ->Unit(benchmark::kSecond)
         ->Iterations(1)
         ->UseRealTime();

@@ -69,6 +69,10 @@ struct ExhaustiveOptions {
   // The reduced search parks a client at a wait that made no progress (Environment::park); off
   // only in tests that measure what it saves. The full search never parks.
   bool park_unproductive_waits = true;
+  // A job judges a class of the reduced search whose history and real-time order it met before
+  // in the plan's units by the verdict it found then (search_run.cpp's VerdictCache); off only in
+  // benchmarks that measure what it saves.
+  bool share_class_verdicts = true;
   // Tests and benchmarks only: every store step is a scheduling point, also those that commute
   // with every other client's (WorldOptions::split_inert_steps): the full search over every
   // interleaving of the store's steps, which the soundness tests compare the search with.
@@ -83,6 +87,9 @@ struct ExhaustiveOptions {
   bool broken_draws = false;             // tests only: DporOptions::broken_draws
   bool check_reuse = false;              // tests only: DporOptions::check_reuse
   bool broken_reuse = false;             // tests only: DporOptions::broken_reuse
+  // Tests only: runs share a class verdict when the steps that recorded their histories' events
+  // are ordered alike, whatever the events say (search_run.cpp's VerdictCache).
+  bool broken_class_key = false;
   // Tests only: explore the real-time order of operations by scheduling (footprint.h) instead
   // of judging each execution by its class's most ordered schedules (real_time_orders.h).
   bool real_time_by_schedule = false;

@@ -38,12 +38,29 @@ Checked run_one(const Scenario& s, const ExhaustiveOptions& o, std::shared_ptr<S
   return out;
 }
 
-// The verdicts of the histories one unit has checked. A run's verdict is a function of its
-// history and of its two run-wide findings (a store that did not replay, a simulator fault), and
-// the executions of one plan record the same histories again and again: a history met before
-// is not checked again. Looked up only, never iterated; cleared when it reaches its bound.
+// The verdicts of the histories one job has checked in the units of one plan. A run's verdict is a
+// function of its history and of its two run-wide findings (a store that did not replay, a
+// simulator fault), and the executions of one plan record the same histories again and again: a
+// history met before is not checked again. Looked up only, never iterated; cleared when it
+// reaches its bound, and when the job goes on to a unit of another plan.
+// It also keeps the linearizable verdicts of whole classes (class_verdict below), by a key that
+// settles their most ordered schedules: finding and judging those schedules for each class was
+// an eighth of the reduced search's time at hc-queue 3 x 3. Builds with debug assertions judge
+// every class that finds its verdict here again, and compare.
 class VerdictCache {
  public:
+  VerdictCache(bool share_class_verdicts, bool broken_class_key)
+      : share_class_verdicts_(share_class_verdicts), broken_class_key_(broken_class_key) {}
+  bool broken_class_key() const { return broken_class_key_; }
+
+  // Empties the cache unless its verdicts are the plan's.
+  void keep_to_plan(std::size_t plan) {
+    if (plan == plan_) return;
+    verdicts_.clear();
+    class_verdicts_.clear();
+    plan_ = plan;
+  }
+
   model::Verdict verdict(const Scenario& planned, const SeedRun& run) {
     if (run.store_not_serializable || run.simulator_fault) return check_run(planned, run).verdict;
     key_of(run.history);
@@ -54,8 +71,66 @@ class VerdictCache {
     return v;
   }
 
+  // A linearizable verdict for the whole class of the run, found for an earlier run of the same
+  // class key (class_key_of), or null.
+  const model::Verdict* class_verdict(const SeedRun& run, const KnownOrder& known) {
+    if (!share_class_verdicts_ || run.store_not_serializable || run.simulator_fault) return nullptr;
+    class_key_of(run, known);
+    auto it = class_verdicts_.find(class_key_);
+    return it == class_verdicts_.end() ? nullptr : &it->second;
+  }
+  // REQUIRES: class_verdict(run, known) was the last call, and `v` is the class's verdict.
+  void keep_class_verdict(const SeedRun& run, const model::Verdict& v) {
+    if (!share_class_verdicts_ || run.store_not_serializable || run.simulator_fault) return;
+    if (v.kind != model::VerdictKind::linearizable) return;
+    if (class_verdicts_.size() >= kEntriesMax) class_verdicts_.clear();
+    class_verdicts_.emplace(class_key_, v);
+  }
+
  private:
   static constexpr std::size_t kEntriesMax = 1 << 16;
+
+  // The executed history, which step recorded each event (steps numbered in the order they ran,
+  // counting only those that recorded one), and for each two such steps whether every schedule
+  // of the class orders them. Every most ordered schedule's real-time relation is a function of
+  // these (real_time_orders.h: the linear extensions of the dependence order, restricted to the
+  // steps that record events, are those of its restriction), so runs with one key have one
+  // class verdict.
+  void class_key_of(const SeedRun& run, const KnownOrder& known) {
+    key_of(run.history);
+    class_key_ = broken_class_key_ ? std::string() : key_;
+    const std::vector<StepFootprint>& steps = run.step_log.steps;
+    recording_.clear();
+    owner_.assign(run.history.size(), -1);
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      if (steps[k].events.empty()) continue;
+      for (std::int64_t e : steps[k].events) {
+        CONTEND_ASSERT(e >= 0 && static_cast<std::size_t>(e) < owner_.size(),
+                       "a step names a history event that does not exist");
+        owner_[static_cast<std::size_t>(e)] = static_cast<std::int32_t>(recording_.size());
+      }
+      recording_.push_back(k);
+    }
+    class_key_.append(reinterpret_cast<const char*>(owner_.data()),
+                      owner_.size() * sizeof(std::int32_t));
+    std::uint8_t bits = 0;
+    int filled = 0;
+    for (std::size_t b = 0; b < recording_.size(); ++b) {
+      const int* clock = known.clocks->data() + recording_[b] * known.width;
+      for (std::size_t a = 0; a < b; ++a) {
+        const std::size_t i = recording_[a];
+        const auto thread = static_cast<std::size_t>(steps[i].thread);
+        const bool before = clock[thread] >= (*known.positions)[i];
+        bits = static_cast<std::uint8_t>(bits | (before ? 1U << filled : 0U));
+        if (++filled == 8) {
+          class_key_ += static_cast<char>(bits);
+          bits = 0;
+          filled = 0;
+        }
+      }
+    }
+    class_key_ += static_cast<char>(bits);
+  }
 
   // Every field at a fixed width or behind its length, so distinct histories get distinct keys.
   void key_of(const model::History& history) {
@@ -81,6 +156,13 @@ class VerdictCache {
 
   std::string key_;
   std::unordered_map<std::string, model::Verdict> verdicts_;
+  bool share_class_verdicts_ = true;
+  bool broken_class_key_ = false;  // tests only: the key without the history's events
+  std::size_t plan_ = SIZE_MAX;    // the plan whose units the verdicts are of
+  std::string class_key_;
+  std::vector<std::size_t> recording_;  // the steps that recorded events, in run order
+  std::vector<std::int32_t> owner_;     // per event: its step among recording_, or -1
+  std::unordered_map<std::string, model::Verdict> class_verdicts_;
 };
 
 std::string draw_note(const DrawPlaced& d) {
@@ -135,6 +217,9 @@ struct ClassVerdict {
   std::optional<std::vector<std::size_t>> order;
 };
 
+ClassVerdict class_verdict_of(const Scenario& planned, const DporExplorer& explorer, SeedRun& run,
+                              VerdictCache& cache, const KnownOrder& known);
+
 ClassVerdict class_verdict(const Scenario& planned, const DporOptions& d,
                            const DporExplorer& explorer, SeedRun& run, VerdictCache& cache) {
   if (!d.reduce || d.real_time_dependence) return {cache.verdict(planned, run), std::nullopt};
@@ -144,7 +229,24 @@ ClassVerdict class_verdict(const Scenario& planned, const DporOptions& d,
   KnownOrder known;
   if (explorer.orders_steps() && !d.broken_independence && !d.broken_draws) {
     known = KnownOrder{&explorer.clocks(), &explorer.positions(), explorer.clock_width()};
+    if (const model::Verdict* v = cache.class_verdict(run, known)) {
+      model::Verdict shared = *v;
+#if CONTEND_DEBUG_ASSERTS
+      CONTEND_ASSERT(cache.broken_class_key() ||
+                         class_verdict_of(planned, explorer, run, cache, known).verdict.summary() ==
+                             shared.summary(),
+                     "two runs with one class key have different class verdicts");
+#endif
+      return {std::move(shared), std::nullopt};
+    }
   }
+  ClassVerdict judged = class_verdict_of(planned, explorer, run, cache, known);
+  if (known.clocks != nullptr && !judged.order) cache.keep_class_verdict(run, judged.verdict);
+  return judged;
+}
+
+ClassVerdict class_verdict_of(const Scenario& planned, const DporExplorer& explorer, SeedRun& run,
+                              VerdictCache& cache, const KnownOrder& known) {
   const RealTimeOrders orders =
       most_ordered_schedules(explorer.resolved_steps(), run.step_log, run.history, known);
   if (orders.executed_is_most_ordered) return {cache.verdict(planned, run), std::nullopt};
@@ -252,12 +354,12 @@ UnitResult with_states(const DporExplorer& explorer, UnitResult r) {
 UnitResult run_unit(const Scenario& planned, const Root& root, const Unit& unit,
                     const ExhaustiveOptions& o, std::int64_t budget,
                     const std::atomic<std::size_t>& stop_after, UnitCheckpoint saved,
-                    ProgressMeter& meter) {
+                    ProgressMeter& meter, VerdictCache& cache) {
+  cache.keep_to_plan(unit.plan);
   UnitResult r;
   UnitRuns runs(meter, saved.index, o.max_faults);
   const DporOptions d = dpor_options(o);
   DporExplorer explorer(d);
-  VerdictCache cache;
   if (saved.resume != nullptr) {
     r = saved.resume->result;
     r.stopped_at.reset();
@@ -343,6 +445,7 @@ std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned
     }
   }
   auto worker = [&] {
+    VerdictCache cache(o.share_class_verdicts, o.broken_class_key);
     for (std::size_t i = next++; i < units.size(); i = next++) {
       {
         std::lock_guard lock(mutex);
@@ -354,7 +457,7 @@ std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned
       auto resume = partial.find(i);
       UnitResult r = run_unit(
           planned[units[i].plan], roots[units[i].plan], units[i], o, budgets[i], stop_after,
-          {checkpoint, i, resume == partial.end() ? nullptr : &resume->second}, meter);
+          {checkpoint, i, resume == partial.end() ? nullptr : &resume->second}, meter, cache);
       meter.unit_ended(i, r);
       std::lock_guard lock(mutex);
       if (r.violation && o.stop_at_first_violation) {

@@ -194,6 +194,36 @@ TEST(RealTime, MostOrderedSchedulesReachWhatSchedulingEveryRealTimeOrderReaches)
   }
 }
 
+// A job keeps a class's verdict for the classes after it in the units of one plan whose history,
+// the steps that recorded its events and those steps' order are the same (search_run.cpp's
+// VerdictCache). Sharing verdicts so, the search still reaches what scheduling every real-time
+// order reaches; a key that leaves the history's events out lets violating classes take passing
+// ones' verdicts, and the comparison sees it.
+TEST(RealTime, ClassesShareAVerdictOnlyWithTheSameHistoryAndOrder) {
+  for (const char* recipe : {"first-cut-queue", "snapshot-dequeue-queue", "queue"}) {
+    const Scenario s = scope(recipe, 2, 2);
+    ExhaustiveOptions scheduled_options = options(true, true);
+    scheduled_options.real_time_by_schedule = true;
+    const ExhaustiveOptions shared_options = options(true, true);
+    ExhaustiveOptions broken_options = shared_options;
+    broken_options.broken_class_key = true;
+    const ExhaustiveResult scheduled = explore_exhaustively(s, scheduled_options);
+    const ExhaustiveResult shared = explore_exhaustively(s, shared_options);
+    const ExhaustiveResult broken = explore_exhaustively(s, broken_options);
+    ASSERT_TRUE(scheduled.exhausted && shared.exhausted && broken.exhausted) << recipe;
+    EXPECT_EQ(scheduled.outcomes, shared.outcomes)
+        << recipe << ": " << first_difference(scheduled.outcomes, shared.outcomes);
+    if (std::string(recipe) == "first-cut-queue") {
+      EXPECT_NE(scheduled.outcomes, broken.outcomes)
+          << recipe
+          << ": a key without the history's events lost no violation, so this "
+             "comparison would not tell a wrong key from a sound one";
+      EXPECT_LT(broken.verdicts.at("violation: lost"), shared.verdicts.at("violation: lost"))
+          << recipe;
+    }
+  }
+}
+
 // A proof covers the random values its seed draws (the queue's key suffixes), and says so.
 // A high-contention pop whose fulfilment was refused and whose poll found its request still
 // waiting is parked: the execution without that round stands for it. The full search parks
