@@ -28,8 +28,10 @@ std::vector<std::string> files_in(const std::string& dir) {
 }
 
 // A scenario that expects a clean run of a recipe that is not: `run` exits 1 with a violation.
-std::string unexpected_scenario() {
-  const std::string path = empty_dir("scenario") + "/expects-clean.toml";
+// Each test names its own directory: CTest runs the tests at once, and a directory two of them
+// shared was emptied by one while the other listed it.
+std::string unexpected_scenario(const std::string& test) {
+  const std::string path = empty_dir("scenario-" + test) + "/expects-clean.toml";
   std::ofstream(path)
       << "recipe = \"snapshot-dequeue-queue\"\nclients = 6\noperations_per_client = 10\n"
          "[seeds]\nfirst = 1\nlast = 20\n";
@@ -37,7 +39,7 @@ std::string unexpected_scenario() {
 }
 
 TEST(CleanOutput, AnUnexpectedRunWritesNothingWithoutOut) {
-  const std::string scenario = unexpected_scenario();
+  const std::string scenario = unexpected_scenario("unexpected-run");
   for (const char* flags : {"", " --no-shrink"}) {
     const std::string cwd = empty_dir("run-cwd");
     CliResult r = run_cli_in(cwd, "run " + scenario + flags);
@@ -82,7 +84,8 @@ TEST(CleanOutput, ExploreWritesTheShrunkScenarioOnlyUnderOut) {
 }
 
 TEST(CleanOutput, OutMustBeAnExistingDirectory) {
-  CliResult r = run_cli("run " + unexpected_scenario() + " --out /nonexistent/contend-out");
+  CliResult r =
+      run_cli("run " + unexpected_scenario("out-missing") + " --out /nonexistent/contend-out");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--out"), std::string::npos) << r.output;
 }
