@@ -63,7 +63,8 @@ class VerdictCache {
 
   model::Verdict verdict(const Scenario& planned, const SeedRun& run) {
     if (run.store_not_serializable || run.simulator_fault) return check_run(planned, run).verdict;
-    key_of(run.history);
+    key_.clear();
+    append_history_key(run.history, key_);
     if (auto it = verdicts_.find(key_); it != verdicts_.end()) return it->second;
     model::Verdict v = check_run(planned, run).verdict;
     if (verdicts_.size() >= kEntriesMax) verdicts_.clear();
@@ -74,21 +75,25 @@ class VerdictCache {
   // A linearizable verdict for the whole class of the run, found for an earlier run of the same
   // class key (class_key_of), or null.
   const model::Verdict* class_verdict(const SeedRun& run, const KnownOrder& known) {
-    if (!share_class_verdicts_ || run.store_not_serializable || run.simulator_fault) return nullptr;
+    if (!shares(run)) return nullptr;
     class_key_of(run, known);
     auto it = class_verdicts_.find(class_key_);
     return it == class_verdicts_.end() ? nullptr : &it->second;
   }
   // REQUIRES: class_verdict(run, known) was the last call, and `v` is the class's verdict.
   void keep_class_verdict(const SeedRun& run, const model::Verdict& v) {
-    if (!share_class_verdicts_ || run.store_not_serializable || run.simulator_fault) return;
-    if (v.kind != model::VerdictKind::linearizable) return;
+    if (!shares(run) || v.kind != model::VerdictKind::linearizable) return;
     if (class_verdicts_.size() >= kEntriesMax) class_verdicts_.clear();
     class_verdicts_.emplace(class_key_, v);
   }
 
  private:
   static constexpr std::size_t kEntriesMax = 1 << 16;
+
+  // A run whose verdict is not its history's alone (verdict above) shares no class verdict.
+  bool shares(const SeedRun& run) const {
+    return share_class_verdicts_ && !run.store_not_serializable && !run.simulator_fault;
+  }
 
   // The executed history, which step recorded each event (steps numbered in the order they ran,
   // counting only those that recorded one), and for each two such steps whether every schedule
@@ -97,8 +102,8 @@ class VerdictCache {
   // steps that record events, are those of its restriction), so runs with one key have one
   // class verdict.
   void class_key_of(const SeedRun& run, const KnownOrder& known) {
-    key_of(run.history);
-    class_key_ = broken_class_key_ ? std::string() : key_;
+    class_key_.clear();
+    if (!broken_class_key_) append_history_key(run.history, class_key_);
     const std::vector<StepFootprint>& steps = run.step_log.steps;
     recording_.clear();
     owner_.assign(run.history.size(), -1);
@@ -133,25 +138,24 @@ class VerdictCache {
   }
 
   // Every field at a fixed width or behind its length, so distinct histories get distinct keys.
-  void key_of(const model::History& history) {
-    key_.clear();
+  static void append_history_key(const model::History& history, std::string& key) {
     for (const model::Event& e : history) {
-      key_ += static_cast<char>(e.type);
-      key_ += static_cast<char>(e.f);
-      append_int(e.process);
-      key_ += static_cast<char>(e.value.has_value());
+      key += static_cast<char>(e.type);
+      key += static_cast<char>(e.f);
+      append_int(e.process, key);
+      key += static_cast<char>(e.value.has_value());
       if (!e.value) continue;
-      append_int(static_cast<std::int64_t>(e.value->value.size()));
-      key_ += e.value->value;
-      key_ += static_cast<char>(e.value->priority.has_value());
-      if (e.value->priority) append_int(*e.value->priority);
+      append_int(static_cast<std::int64_t>(e.value->value.size()), key);
+      key += e.value->value;
+      key += static_cast<char>(e.value->priority.has_value());
+      if (e.value->priority) append_int(*e.value->priority, key);
     }
   }
 
-  void append_int(std::int64_t v) {
+  static void append_int(std::int64_t v, std::string& key) {
     char bytes[sizeof v];
     std::memcpy(bytes, &v, sizeof v);
-    key_.append(bytes, sizeof v);
+    key.append(bytes, sizeof v);
   }
 
   std::string key_;
