@@ -1,5 +1,7 @@
-// Fuzz target: `contend merge` input. The bytes are one or two shard reports (split at the first
-// 0x00 byte); merging never throws and never crashes, and answers with one of its exit codes.
+// Fuzz target: `contend merge` input. The bytes are one or two shard reports or exhaustive-search
+// summaries (split at the first 0x00 byte); merging never throws and never crashes, and answers
+// with one of its exit codes: bad input, and only it, with a reason; anything else with a merged
+// text, and exhaustive summaries with a statement.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,9 +19,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   reports.emplace_back("a.json", text.substr(0, split));
   if (split != std::string::npos) reports.emplace_back("b.json", text.substr(split + 1));
   MergeOutcome out = merge_reports(reports);
-  CONTEND_ASSERT(
-      out.exit_code == 0 || out.exit_code == 1 || out.exit_code == 2 || out.exit_code == 4,
-      "merge answers with one of its exit codes");
+  CONTEND_ASSERT(out.exit_code >= 0 && out.exit_code <= 4,
+                 "merge answers with one of its exit codes");
   CONTEND_ASSERT((out.exit_code == 2) == !out.error.empty(), "bad input, and only it, says why");
+  CONTEND_ASSERT((out.exit_code == 2) == out.merged.empty(), "what is merged is written");
+  CONTEND_ASSERT(out.exit_code != 3 || !out.statement.empty(),
+                 "a search not searched to its end says what it covered");
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -313,6 +314,69 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
   CliResult missing = run_cli("merge " + dir + "/shard-1.json " + dir + "/shard-2.json");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
+}
+
+// A shard's summary is read only in the shape `explore --json` writes: a field it lacks, a
+// negative count or counts that add up past 2^63 - 1 are bad input naming the file and field,
+// never a default or a wrapped total (they once merged to "VERIFIED: ... -2 executions").
+TEST(CliExplore, ShardSummariesOfAnotherShapeAreRefusedNotTakenAsDefaults) {
+  const std::string dir = scratch("shapes");
+  const std::string scenario = small_queue(dir, 2, 1);
+  std::array<nlohmann::json, 2> shards;
+  for (int k = 1; k <= 2; ++k) {
+    const std::string out = dir + "/" + std::to_string(k) + ".json";
+    ASSERT_EQ(run_cli("explore " + scenario + " --strategy dpor --shard " + std::to_string(k) +
+                      "/2 --json " + out)
+                  .exit_code,
+              0);
+    shards[k - 1] = read_json(out);
+  }
+  // Merges `first` with shard 2 as written; the exit code and what merge said.
+  const auto merge = [&](const nlohmann::json& first) {
+    std::ofstream(dir + "/edited.json", std::ios::trunc) << first.dump();
+    return run_cli("merge " + dir + "/edited.json " + dir + "/2.json --out " + dir + "/m.json");
+  };
+  CliResult as_written = merge(shards[0]);
+  ASSERT_EQ(as_written.exit_code, 0) << as_written.output;
+  const nlohmann::json merged = read_json(dir + "/m.json");
+  EXPECT_EQ(merged.at("executions"), shards[0].at("executions").get<std::int64_t>() +
+                                         shards[1].at("executions").get<std::int64_t>());
+  for (const auto& [field, value] : merged.items()) {  // nothing made up beside its own two
+    EXPECT_TRUE(shards[0].contains(field) || field == "shards_merged" || field == "passed")
+        << field;
+  }
+  // Counts past 2^31 are said as they are.
+  nlohmann::json large = shards[0];
+  large["executions"] = std::int64_t{3'000'000'000};
+  CliResult counted = merge(large);
+  EXPECT_EQ(counted.exit_code, 0) << counted.output;
+  const std::string sum =
+      std::to_string(3'000'000'000 + shards[1].at("executions").get<std::int64_t>());
+  EXPECT_NE(counted.output.find(": " + sum + " executions"), std::string::npos) << counted.output;
+  struct Edit {
+    std::function<void(nlohmann::json&)> apply;
+    std::string said;
+  };
+  const std::vector<Edit> edits = {
+      {[](nlohmann::json& j) { j.erase("units"); }, "edited.json: field \"units\" is missing"},
+      {[](nlohmann::json& j) { j.erase("exhausted"); },
+       "edited.json: field \"exhausted\" is missing"},
+      {[](nlohmann::json& j) { j["units_done"] = -3; },
+       "edited.json: field \"units_done\" is not a count"},
+      {[](nlohmann::json& j) { j["shard"] = "1/2 of them"; },
+       "edited.json: field \"shard\" is not K/N"},
+      {[](nlohmann::json& j) { j["executions"] = INT64_MAX; },
+       "the shards' \"executions\" add up past 2^63 - 1"},
+      {[](nlohmann::json& j) { j["coverage"]["enqueue ok"] = INT64_MAX; },
+       "the shards' \"coverage\" add up past 2^63 - 1"}};
+  for (const Edit& edit : edits) {
+    nlohmann::json edited = shards[0];
+    edit.apply(edited);
+    CliResult r = merge(edited);
+    EXPECT_EQ(r.exit_code, 2) << edit.said << "\n" << r.output;
+    EXPECT_NE(r.output.find("contend merge: "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(edit.said), std::string::npos) << edit.said << "\n" << r.output;
+  }
 }
 
 TEST(CliExplore, StoppedShardsEstimateTheirSizeAndMergeTheEstimates) {

@@ -112,15 +112,20 @@ TEST(DeepJson, MergeNamesTheFileAndFieldOfATypeConfusedExhaustiveSummary) {
   const std::string path = ::testing::TempDir() + "/confused-shard.json";
   const std::string shard = R"("search": "exhaustive", "shard": "1/1")";
   for (const auto& [field, expected] : std::vector<std::pair<std::string, std::string>>{
-           {R"("executions": "many")", R"(field "executions" is not an integer)"},
-           {R"("verdicts": {"linearizable": "x"})", R"(field "verdicts.linearizable" is not an)"},
+           {R"("executions": "many")", R"(field "executions" is not a count)"},
+           {R"("executions": -1)", R"(field "executions" is not a count)"},
+           {R"("verdicts": {"linearizable": "x"})",
+            R"(field "verdicts.linearizable" is not a count)"},
            {R"("coverage": [])", R"(field "coverage" is not an object)"},
            {R"("exhausted": 1)", R"(field "exhausted" is not true or false)"},
            {R"("seconds": "s")", R"(field "seconds" is not a number)"},
+           {R"("seconds": -0.5)", R"(field "seconds" is not a number of seconds)"},
            {R"("expect": 5)", R"(field "expect" is not a string)"},
-           {R"("runs_estimate": 1.5)", R"(field "runs_estimate" is not an integer or null)"},
+           {R"("runs_estimate": 1.5)", R"(field "runs_estimate" is not a count or null)"},
            {R"("counterexample": 5)", R"(field "counterexample" is not an object)"},
-           {R"("counterexample": {"faults": 3})", R"(field "counterexample.faults" is not)"}}) {
+           {R"("counterexample": {"faults": 3})", R"(field "counterexample.faults" is not)"},
+           {R"("counterexample": {"clients": 4294967296})",
+            R"(field "counterexample.clients" is not a count below 2^31)"}}) {
     std::ofstream(path, std::ios::trunc) << "{" << shard << ", " << field << "}";
     const auto result = run_cli("merge " + testing::shell_quote(path));
     EXPECT_EQ(result.exit_code, 2) << field << "\n" << result.output;

@@ -3,12 +3,14 @@
 // would have written — or the --json summaries of the shards of one exhaustive search (`contend
 // explore --strategy dpor --shard K/N --json ...`) into the search's totals (merge_exhaustive.cpp).
 // Exit 0 when the merged verdicts are as expected, 1 when not, 2 for bad input (unreadable file,
-// shards of different scenarios, a seed twice or missing), 4 when a seed of some shard was a
-// simulator fault.
+// shards of different scenarios, a seed twice or missing), 3 when an exhaustive search's shards
+// neither searched it to its end nor found it wrong, 4 when a seed of some shard was a simulator
+// fault.
 #include <fmt/format.h>
 
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -116,24 +118,6 @@ int merge_command(const MergeArgs& args) {
     }
     reports.emplace_back(path, text.str());
   }
-  // The --json summaries of an exhaustive search's shards merge by their own rules.
-  std::vector<nlohmann::json> exhaustive;
-  for (const auto& [path, text] : reports) {
-    if (model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth) continue;
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_object() && j.value("search", nlohmann::json()) == "exhaustive") {
-      exhaustive.push_back(std::move(j));
-    }
-  }
-  if (!exhaustive.empty()) {
-    if (exhaustive.size() != args.inputs.size()) {
-      fmt::print(stderr,
-                 "contend merge: some inputs are exhaustive-search summaries and some are not: "
-                 "merge one kind at a time\n");
-      return 2;
-    }
-    return merge_exhaustive(exhaustive, args.inputs, args.out);
-  }
   MergeOutcome merged = merge_reports(reports);
   if (merged.exit_code == 2) {
     fmt::print(stderr, "contend merge: {}\n", merged.error);
@@ -149,12 +133,42 @@ int merge_command(const MergeArgs& args) {
       return 2;
     }
   }
+  if (!merged.statement.empty()) fmt::print(stderr, "{}\n", merged.statement);
   return merged.exit_code;
+}
+
+// The --json summaries of an exhaustive search's shards, parsed, when every report is one;
+// nothing when none is (run reports, or bad input merge_parsed names); an error when some are.
+std::optional<std::vector<nlohmann::json>> exhaustive_summaries(
+    const std::vector<std::pair<std::string, std::string>>& reports, std::string& error) {
+  std::vector<nlohmann::json> exhaustive;
+  for (const auto& [path, text] : reports) {
+    if (model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth) continue;
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.value("search", nlohmann::json()) == "exhaustive") {
+      exhaustive.push_back(std::move(j));
+    }
+  }
+  if (exhaustive.empty()) return std::nullopt;
+  if (exhaustive.size() != reports.size()) {
+    error =
+        "some inputs are exhaustive-search summaries and some are not: merge one kind at a time";
+  }
+  return exhaustive;
 }
 
 }  // namespace
 
 MergeOutcome merge_reports(const std::vector<std::pair<std::string, std::string>>& reports) {
+  std::string error;
+  std::optional<std::vector<nlohmann::json>> exhaustive = exhaustive_summaries(reports, error);
+  if (!error.empty()) return bad(error);
+  if (exhaustive) {  // its fields are checked before they are read: no exception to catch
+    std::vector<std::string> names;
+    for (const auto& report : reports)
+      names.push_back(report.first);
+    return merge_exhaustive(*exhaustive, names);
+  }
   try {
     return merge_parsed(reports);
   } catch (const nlohmann::json::exception& e) {  // a field of an unexpected type

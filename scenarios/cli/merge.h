@@ -1,5 +1,8 @@
-// Merging the JSON reports of the shards of one seed range (`contend merge`), as a function of
-// the reports' texts, so the command and its fuzz target run the same code.
+// Merging what the shards of one job wrote (`contend merge`), as a function of the files' texts,
+// so the command and its fuzz target run the same code: the JSON reports of the shards of one seed
+// range (`contend run --shard K/N --report json=...`), or the --json summaries of the shards of
+// one exhaustive search (`contend explore --strategy dpor --shard K/N --json ...`,
+// merge_exhaustive.h).
 #pragma once
 
 #include <string>
@@ -9,13 +12,16 @@
 namespace contend::cli {
 
 struct MergeOutcome {
-  // 0 as expected, 1 not, 2 bad input (`error` says why), 4 a seed was a simulator fault.
+  // 0 as expected, 1 not, 2 bad input (`error` says why), 3 an exhaustive search not searched to
+  // its end (and not found wrong), 4 a seed was a simulator fault.
   int exit_code = 0;
-  std::string merged;  // the merged report (exit codes 0, 1 and 4)
+  std::string merged;     // the merged report or summary (every exit code but 2)
+  std::string statement;  // exhaustive summaries: the merged search's one-line statement
   std::string error;
 };
 
-// `reports`: (name for messages, JSON text) of each shard. Never throws on malformed input.
+// `reports`: (name for messages, JSON text) of each shard; all run reports or all exhaustive
+// summaries. Never throws on malformed input.
 MergeOutcome merge_reports(const std::vector<std::pair<std::string, std::string>>& reports);
 
 }  // namespace contend::cli

@@ -4,15 +4,18 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
-#include <fstream>
+#include <charconv>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
+#include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
+#include "base/invariant.h"
 #include "scenarios/search_estimate.h"
 
 namespace contend::cli {
@@ -25,166 +28,279 @@ constexpr const char* kSameSearch[] = {
     "draws",    "seed",      "max_faults", "fault_kinds",           "max_preemptions", "reduction",
     "expect",   "dealt_from"};
 
-constexpr const char* kSummed[] = {"executions",
-                                   "equivalence_classes",
-                                   "abandoned_as_equivalent",
-                                   "abandoned_parked",
-                                   "bound_hits",
-                                   "units",
-                                   "units_done",
-                                   "scopes_searched",
-                                   "seeded_draws",
-                                   "resumed_from_checkpoint",
-                                   "runs_in_scope"};
+// A count as `explore --json` writes one: an integer from 0 to 2^63 - 1.
+bool is_count(const nlohmann::json& j) {
+  return j.is_number_unsigned() && j.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
+}
+
+// A kind of value merge reads: how a message names it, and whether a value is of it.
+struct Kind {
+  const char* name;
+  bool (*holds)(const nlohmann::json&);
+};
+
+constexpr Kind kCount{"a count (an integer from 0 to 2^63 - 1)", is_count};
+constexpr Kind kSmallCount{"a count below 2^31", [](const nlohmann::json& j) {
+                             return is_count(j) && j.get<std::uint64_t>() <= INT32_MAX;
+                           }};
+// Its entries are counts too (summary_problem names the one that is not).
+constexpr Kind kTally{"an object", [](const nlohmann::json& j) { return j.is_object(); }};
+constexpr Kind kBoolean{"true or false", [](const nlohmann::json& j) { return j.is_boolean(); }};
+constexpr Kind kText{"a string", [](const nlohmann::json& j) { return j.is_string(); }};
+constexpr Kind kList{"an array", [](const nlohmann::json& j) { return j.is_array(); }};
+constexpr Kind kSeconds{"a number of seconds (0 or more)", [](const nlohmann::json& j) {
+                          return j.is_number() && j.get<double>() >= 0;
+                        }};
+constexpr Kind kCountOrNull{"a count or null",
+                            [](const nlohmann::json& j) { return j.is_null() || is_count(j); }};
+
+struct Field {
+  const char* name;
+  Kind kind;
+};
+
+// The counts a merge adds up.
+constexpr Field kSummed[] = {{"executions", kCount},
+                             {"equivalence_classes", kCount},
+                             {"abandoned_as_equivalent", kCount},
+                             {"abandoned_parked", kCount},
+                             {"bound_hits", kCount},
+                             {"units", kCount},
+                             {"units_done", kCount},
+                             {"seeded_draws", kCount},
+                             {"resumed_from_checkpoint", kCount},
+                             {"runs_in_scope", kCount}};
+
+// Besides kSummed, every field merge reads from a summary, and from its counterexample.
+constexpr Field kRead[] = {{"verdicts", kTally},    {"coverage", kTally},
+                           {"exhausted", kBoolean}, {"interrupted", kBoolean},
+                           {"shard", kText},        {"scenario", kText},
+                           {"plans", kText},        {"expect", kText},
+                           {"clients", kCount},     {"operations_per_client", kCount},
+                           {"seconds", kSeconds},   {"runs_estimate", kCountOrNull}};
+constexpr Field kReadOfCounterexample[] = {{"clients", kSmallCount},
+                                           {"operations_per_client", kSmallCount},
+                                           {"faults", kList},
+                                           {"violation", kText}};
+
+// Why `j` holds another kind of value in a field of `fields` than `explore --json` writes there
+// (`prefix` names the object they are in); nothing when each it has is of its kind.
+std::optional<std::string> kind_problem(const nlohmann::json& j, std::span<const Field> fields,
+                                        std::string_view prefix) {
+  for (const Field& f : fields) {
+    if (j.contains(f.name) && !f.kind.holds(j[f.name]))
+      return fmt::format("field \"{}{}\" is not {}", prefix, f.name, f.kind.name);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> missing_problem(const nlohmann::json& j, std::span<const Field> fields,
+                                           std::string_view prefix) {
+  for (const Field& f : fields) {
+    if (!j.contains(f.name)) return fmt::format("field \"{}{}\" is missing", prefix, f.name);
+  }
+  return std::nullopt;
+}
+
+// Why a shard's summary does not have the shape `contend explore --json` writes it in, naming
+// the field (only those merge reads); nothing when it has. A field of the wrong kind is named
+// before a missing one: of two faults in one file, it is the more telling.
+std::optional<std::string> summary_problem(const nlohmann::json& j) {
+  if (auto problem = kind_problem(j, kSummed, "")) return problem;
+  if (auto problem = kind_problem(j, kRead, "")) return problem;
+  for (const char* tally : {"verdicts", "coverage"}) {
+    if (!j.contains(tally)) continue;
+    for (const auto& [key, n] : j[tally].items()) {
+      if (!is_count(n)) return fmt::format("field \"{}.{}\" is not {}", tally, key, kCount.name);
+    }
+  }
+  const bool found = j.contains("counterexample");
+  if (found && !j["counterexample"].is_object()) return "field \"counterexample\" is not an object";
+  if (found) {
+    if (auto problem = kind_problem(j["counterexample"], kReadOfCounterexample, "counterexample."))
+      return problem;
+  }
+  if (auto problem = missing_problem(j, kSummed, "")) return problem;
+  if (auto problem = missing_problem(j, kRead, "")) return problem;
+  if (found) return missing_problem(j["counterexample"], kReadOfCounterexample, "counterexample.");
+  return std::nullopt;
+}
+
+// Adds `n` to `total`; false when the sum passes what a count holds (2^63 - 1).
+bool add_count(std::int64_t& total, std::int64_t n) {
+  return !__builtin_add_overflow(total, n, &total);
+}
 
 // The runs the merged search's last scope takes in all: each shard's estimate, or its runs when
-// it searched its units to the end; null when a stopped shard has no estimate, or the shards'
-// last scopes differ (smallest first, each stops at the first scope it does not finish).
+// it searched its units to the end; null when a stopped shard has no estimate, the shards' last
+// scopes differ (smallest first, each stops at the first scope it does not finish), or the sum
+// passes a count (an estimate may be as large as kRunsEstimateMax).
 nlohmann::json merged_runs_estimate(const std::vector<nlohmann::json>& shards) {
   std::int64_t total = 0;
   for (const nlohmann::json& j : shards) {
     if (j.value("last_scope", nlohmann::json()) !=
         shards.front().value("last_scope", nlohmann::json()))
       return nullptr;
-    const nlohmann::json estimate = j.value("runs_estimate", nlohmann::json(nullptr));
-    if (estimate.is_number_integer()) {
-      total += estimate.get<std::int64_t>();
-    } else if (j.value("exhausted", false)) {
-      total += j.value("runs_in_scope", std::int64_t{0});
+    const nlohmann::json& estimate = j.at("runs_estimate");
+    std::int64_t runs = 0;
+    if (!estimate.is_null()) {
+      runs = estimate.get<std::int64_t>();
+    } else if (j.at("exhausted").get<bool>()) {
+      runs = j.at("runs_in_scope").get<std::int64_t>();
     } else {
       return nullptr;
     }
+    if (!add_count(total, runs)) return nullptr;
   }
   return total;
 }
 
-bool parse_shard_field(const nlohmann::json& j, std::uint64_t& k, std::uint64_t& n) {
-  const std::string text = j.value("shard", "");
-  return std::sscanf(text.c_str(), "%" SCNu64 "/%" SCNu64, &k, &n) == 2 && k >= 1 && k <= n;
+// "K/N" with 1 <= K <= N, nothing else in the text.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shard(const std::string& text) {
+  const char* const end = text.data() + text.size();
+  std::uint64_t k = 0, n = 0;
+  const auto [after_k, k_error] = std::from_chars(text.data(), end, k);
+  if (k_error != std::errc() || after_k == end || *after_k != '/') return std::nullopt;
+  const auto [after_n, n_error] = std::from_chars(after_k + 1, end, n);
+  if (n_error != std::errc() || after_n != end || k < 1 || k > n) return std::nullopt;
+  return std::pair(k, n);
 }
 
-// The smaller of two counterexamples: fewer operations in all, then clients, then faults.
+// The smaller of two counterexamples: fewer operations in all, then clients, then faults. (Their
+// clients and operations are counts below 2^31: the product fits.)
 bool smaller(const nlohmann::json& a, const nlohmann::json& b) {
   auto size = [](const nlohmann::json& c) {
-    const auto clients = c.value("clients", 0);
-    return std::tuple(clients * c.value("operations_per_client", 0), clients,
-                      c.value("faults", nlohmann::json::array()).size());
+    const auto clients = c.at("clients").get<std::int64_t>();
+    return std::tuple(clients * c.at("operations_per_client").get<std::int64_t>(), clients,
+                      c.at("faults").size());
   };
   return size(a) < size(b);
 }
 
-// Why a shard's summary does not have the shape `contend explore --json` writes it in, naming
-// the field (only those merge reads); nothing when it has.
-std::optional<std::string> summary_problem(const nlohmann::json& j) {
-  const auto not_a = [](const std::string& field, const char* kind) {
-    return fmt::format("field \"{}\" is not {}", field, kind);
-  };
-  for (const char* field : kSummed)
-    if (j.contains(field) && !j[field].is_number_integer()) return not_a(field, "an integer");
-  for (const char* field : {"verdicts", "coverage"}) {
-    if (!j.contains(field)) continue;
-    if (!j[field].is_object()) return not_a(field, "an object");
-    for (const auto& [key, n] : j[field].items())
-      if (!n.is_number_integer()) return not_a(fmt::format("{}.{}", field, key), "an integer");
-  }
-  for (const char* field : {"exhausted", "interrupted"})
-    if (j.contains(field) && !j[field].is_boolean()) return not_a(field, "true or false");
-  for (const char* field : {"shard", "scenario", "plans", "expect"})
-    if (j.contains(field) && !j[field].is_string()) return not_a(field, "a string");
-  for (const char* field : {"clients", "operations_per_client"})
-    if (j.contains(field) && !j[field].is_number_integer()) return not_a(field, "an integer");
-  if (j.contains("seconds") && !j["seconds"].is_number()) return not_a("seconds", "a number");
-  if (j.contains("runs_estimate") && !j["runs_estimate"].is_null() &&
-      !j["runs_estimate"].is_number_integer()) {
-    return not_a("runs_estimate", "an integer or null");
-  }
-  if (!j.contains("counterexample")) return std::nullopt;
-  const nlohmann::json& c = j["counterexample"];
-  if (!c.is_object()) return not_a("counterexample", "an object");
-  for (const char* field : {"clients", "operations_per_client"}) {
-    if (c.contains(field) && !c[field].is_number_integer())
-      return not_a(fmt::format("counterexample.{}", field), "an integer");
-  }
-  if (c.contains("faults") && !c["faults"].is_array())
-    return not_a("counterexample.faults", "an array");
-  if (c.contains("violation") && !c["violation"].is_string())
-    return not_a("counterexample.violation", "a string");
-  return std::nullopt;
-}
-
 // "all", or "seed [enqueue dequeue] [...]" when the shards searched one plan.
 std::string plans_searched(const nlohmann::json& merged) {
-  std::string out = merged.value("plans", "?");
+  std::string out = merged.at("plans").get<std::string>();
   const nlohmann::json plan = merged.value("plan", nlohmann::json());
   if (plan.is_string()) out += " " + plan.get<std::string>();
   return out;
 }
 
-}  // namespace
+MergeOutcome refused(std::string error) {
+  MergeOutcome out;
+  out.exit_code = 2;
+  out.error = std::move(error);
+  return out;
+}
 
-int merge_exhaustive(const std::vector<nlohmann::json>& shards,
-                     const std::vector<std::string>& paths, const std::string& out) {
-  nlohmann::json merged = shards.front();
-  std::set<std::uint64_t> seen;
-  std::uint64_t count = 0;
+// Why the summaries are not shards 1..N of one search, each once; nothing when they are (then
+// `count` is N).
+std::optional<std::string> shards_problem(const std::vector<nlohmann::json>& shards,
+                                          const std::vector<std::string>& names,
+                                          std::uint64_t& count) {
   for (std::size_t i = 0; i < shards.size(); ++i) {
-    if (std::optional<std::string> problem = summary_problem(shards[i])) {
-      fmt::print(stderr, "contend merge: {}: {}\n", paths[i], *problem);
-      return 2;
-    }
+    if (std::optional<std::string> problem = summary_problem(shards[i]))
+      return names[i] + ": " + *problem;
   }
+  std::set<std::uint64_t> seen;
+  count = 0;
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const nlohmann::json& j = shards[i];
-    std::uint64_t k = 0, n = 0;
-    if (!parse_shard_field(j, k, n)) {
-      fmt::print(stderr, "contend merge: {}: field \"shard\" is not K/N\n", paths[i]);
-      return 2;
-    }
+    const auto shard = parse_shard(j.at("shard").get<std::string>());
+    if (!shard) return names[i] + ": field \"shard\" is not K/N (1 <= K <= N)";
+    const auto [k, n] = *shard;
     if (count == 0) count = n;
     for (const char* field : kSameSearch) {
       if (j.value(field, nlohmann::json()) != shards.front().value(field, nlohmann::json())) {
-        fmt::print(stderr,
-                   "contend merge: {}: field \"{}\" differs from {}: not a shard of the "
-                   "same search\n",
-                   paths[i], field, paths.front());
-        return 2;
+        return fmt::format("{}: field \"{}\" differs from {}: not a shard of the same search",
+                           names[i], field, names.front());
       }
     }
     if (n != count || !seen.insert(k).second) {
-      fmt::print(stderr,
-                 "contend merge: {}: shard {} of {} is given twice or does not fit the "
-                 "others' {}\n",
-                 paths[i], k, n, count);
-      return 2;
+      return fmt::format("{}: shard {} of {} is given twice or does not fit the others' {}",
+                         names[i], k, n, count);
     }
   }
   if (seen.size() != count) {
-    fmt::print(stderr, "contend merge: {} of the search's {} shards given: a shard is missing\n",
-               seen.size(), count);
-    return 2;
+    return fmt::format("{} of the search's {} shards given: a shard is missing", seen.size(),
+                       count);
   }
-  for (const char* field : kSummed) {
+  return std::nullopt;
+}
+
+// Adds each shard's counts of `field` (a tally: an object of counts) into `totals`; false when a
+// total passes what a count holds.
+bool add_tallies(const std::vector<nlohmann::json>& shards, const char* field,
+                 std::map<std::string, std::int64_t>& totals) {
+  for (const nlohmann::json& j : shards) {
+    for (const auto& [key, n] : j.at(field).items())
+      if (!add_count(totals[key], n.get<std::int64_t>())) return false;
+  }
+  return true;
+}
+
+std::string overflow(std::string_view field) {
+  return fmt::format("the shards' \"{}\" add up past 2^63 - 1: not shards of one search", field);
+}
+
+// The merged search's one-line statement.
+std::string statement_of(const nlohmann::json& merged, std::uint64_t count,
+                         const std::vector<std::string>& interrupted) {
+  const bool found = merged.contains("counterexample");
+  std::string statement = fmt::format(
+      "{}: {} shards of the exhaustive search of {} ({} client(s) x {} operation(s), plans: {}): "
+      "{} executions, {} units searched to the end of {}",
+      merged["verdict"] == "linearizable" ? "VERIFIED"
+      : found                             ? "VIOLATION"
+                                          : "NOT VERIFIED",
+      count, merged.at("scenario").get<std::string>(), merged.at("clients").get<std::int64_t>(),
+      merged.at("operations_per_client").get<std::int64_t>(), plans_searched(merged),
+      merged.at("executions").get<std::int64_t>(), merged.at("units_done").get<std::int64_t>(),
+      merged.at("units").get<std::int64_t>());
+  if (merged["runs_estimate"].is_number_integer() && !found) {
+    const auto whole = static_cast<double>(merged["runs_estimate"].get<std::int64_t>());
+    const auto made = static_cast<double>(merged.at("runs_in_scope").get<std::int64_t>());
+    statement += fmt::format(
+        "; by the shards' estimates the whole search of the scope takes about {} runs "
+        "(executions and abandoned; {} of them made)",
+        about_count(whole), percent(made / std::max(whole, 1.0)));
+  }
+  if (!interrupted.empty()) {
+    statement += fmt::format(
+        "; interrupted before their end: shard(s) {} (each goes on from its --checkpoint with "
+        "the same command)",
+        fmt::join(interrupted, ", "));
+  }
+  return statement;
+}
+
+}  // namespace
+
+MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
+                              const std::vector<std::string>& names) {
+  CONTEND_ASSERT(!shards.empty() && shards.size() == names.size(), "each shard has a name");
+  std::uint64_t count = 0;
+  if (std::optional<std::string> problem = shards_problem(shards, names, count))
+    return refused(*problem);
+  nlohmann::json merged = shards.front();
+  for (const Field& field : kSummed) {
     std::int64_t total = 0;
     for (const nlohmann::json& j : shards)
-      total += j.value(field, std::int64_t{0});
-    merged[field] = total;
+      if (!add_count(total, j.at(field.name).get<std::int64_t>()))
+        return refused(overflow(field.name));
+    merged[field.name] = total;
   }
   std::map<std::string, std::int64_t> verdicts;
   std::map<std::string, std::int64_t> coverage;
+  if (!add_tallies(shards, "verdicts", verdicts)) return refused(overflow("verdicts"));
+  if (!add_tallies(shards, "coverage", coverage)) return refused(overflow("coverage"));
   bool exhausted = true;
   std::vector<std::string> interrupted;  // the shards a signal stopped, as "K/N"
   double seconds = 0;
   std::optional<nlohmann::json> counterexample;
   for (const nlohmann::json& j : shards) {
-    const nlohmann::json shard_verdicts = j.value("verdicts", nlohmann::json::object());
-    for (const auto& [verdict, n] : shard_verdicts.items())
-      verdicts[verdict] += n.get<std::int64_t>();
-    const nlohmann::json shard_coverage = j.value("coverage", nlohmann::json::object());
-    for (const auto& [kind, n] : shard_coverage.items())
-      coverage[kind] += n.get<std::int64_t>();
-    exhausted = exhausted && j.value("exhausted", false);
-    if (j.value("interrupted", false)) interrupted.push_back(j.value("shard", "?"));
-    seconds += j.value("seconds", 0.0);
+    exhausted = exhausted && j.at("exhausted").get<bool>();
+    if (j.at("interrupted").get<bool>()) interrupted.push_back(j.at("shard").get<std::string>());
+    seconds += j.at("seconds").get<double>();
     if (j.contains("counterexample") &&
         (!counterexample || smaller(j["counterexample"], *counterexample))) {
       counterexample = j["counterexample"];
@@ -200,7 +316,7 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
   merged["distinct_outcomes"] = nullptr;  // shards may reach the same outcome: not additive
   merged["runs_estimate"] = exhausted ? nlohmann::json(nullptr) : merged_runs_estimate(shards);
   const bool clean = verdicts.size() == 1 && verdicts.count("linearizable") == 1 &&
-                     merged.value("bound_hits", 0) == 0;
+                     merged.at("bound_hits").get<std::int64_t>() == 0;
   merged["verdict"] = counterexample       ? "violation"
                       : exhausted && clean ? "linearizable"
                                            : "unknown";
@@ -209,52 +325,19 @@ int merge_exhaustive(const std::vector<nlohmann::json>& shards,
   } else {
     merged.erase("counterexample");
   }
-  const std::string expect = merged.value("expect", "linearizable");
-  const bool passed = expect == "linearizable"
-                          ? merged["verdict"] == "linearizable"
-                          : counterexample && (expect == "violation" ||
-                                               counterexample->value("violation", "") == expect);
+  const std::string expect = merged.at("expect").get<std::string>();
+  const bool passed =
+      expect == "linearizable"
+          ? merged["verdict"] == "linearizable"
+          : counterexample && (expect == "violation" ||
+                               counterexample->at("violation").get<std::string>() == expect);
   merged["passed"] = passed;
-  merged["statement"] = fmt::format(
-      "{}: {} shards of the exhaustive search of {} ({} client(s) x {} operation(s), plans: {}): "
-      "{} executions, {} units searched to the end of {}",
-      merged["verdict"] == "linearizable" ? "VERIFIED"
-      : counterexample                    ? "VIOLATION"
-                                          : "NOT VERIFIED",
-      count, merged.value("scenario", "?"), merged.value("clients", 0),
-      merged.value("operations_per_client", 0), plans_searched(merged),
-      merged.value("executions", 0), merged.value("units_done", 0), merged.value("units", 0));
-  if (merged["runs_estimate"].is_number_integer() && !counterexample) {
-    const auto whole = static_cast<double>(merged["runs_estimate"].get<std::int64_t>());
-    const auto made = static_cast<double>(merged.value("runs_in_scope", std::int64_t{0}));
-    merged["statement"] =
-        merged["statement"].get<std::string>() +
-        fmt::format(
-            "; by the shards' estimates the whole search of the scope takes about {} runs "
-            "(executions and abandoned; {} of them made)",
-            about_count(whole), percent(made / std::max(whole, 1.0)));
-  }
-  if (!interrupted.empty()) {
-    merged["statement"] = merged["statement"].get<std::string>() +
-                          fmt::format(
-                              "; interrupted before their end: shard(s) {} (each goes on "
-                              "from its --checkpoint with the same command)",
-                              fmt::join(interrupted, ", "));
-  }
-  const std::string text = merged.dump(2) + "\n";
-  if (out.empty()) {
-    fmt::print("{}", text);
-  } else {
-    std::ofstream file(out, std::ios::binary);
-    file << text;
-    if (!file) {
-      fmt::print(stderr, "contend merge: cannot write {}\n", out);
-      return 2;
-    }
-  }
-  fmt::print(stderr, "{}\n", merged["statement"].get<std::string>());
-  if (passed) return 0;
-  return exhausted || counterexample ? 1 : 3;
+  MergeOutcome out;
+  out.statement = statement_of(merged, count, interrupted);
+  merged["statement"] = out.statement;
+  out.merged = merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  out.exit_code = passed ? 0 : exhausted || counterexample ? 1 : 3;
+  return out;
 }
 
 }  // namespace contend::cli
