@@ -5,8 +5,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "scenarios/batch.h"
 #include "scenarios/sweep.h"
@@ -83,6 +88,43 @@ TEST(CliShards, TheMergedShardsEqualTheUnshardedRun) {
   auto missing = run_cli("merge " + dir + "/shard1.json " + dir + "/shard2.json");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
+}
+
+// A shard's report is read only in the shape `run --report json` writes: a run without its
+// as_expected once merged as a run that was not as expected (exit 1, a finding that was not one).
+TEST(CliShards, ReportsOfAnotherShapeAreRefusedNamingTheField) {
+  const std::string dir = ::testing::TempDir() + "/report-shapes";
+  std::filesystem::create_directories(dir);
+  const std::string scenario = source_path("scenarios/queue.toml");
+  for (int k = 1; k <= 2; ++k) {
+    auto r = run_cli("run " + scenario + " --seeds 1..4 --shard " + std::to_string(k) +
+                     "/2 --report json=" + dir + "/" + std::to_string(k) + ".json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  const nlohmann::json first = nlohmann::json::parse(read_file(dir + "/1.json"));
+  const auto merge = [&](const nlohmann::json& edited) {
+    std::ofstream(dir + "/edited.json", std::ios::trunc) << edited.dump();
+    return run_cli("merge " + dir + "/edited.json " + dir + "/2.json --out " + dir + "/m.json");
+  };
+  ASSERT_EQ(merge(first).exit_code, 0);
+  const std::vector<std::pair<std::function<void(nlohmann::json&)>, std::string>> edits = {
+      {[](nlohmann::json& j) { j["runs"][0].erase("as_expected"); },
+       R"(field "runs[0].as_expected" is missing)"},
+      {[](nlohmann::json& j) { j["runs"][1]["verdict"] = 3; },
+       R"(field "runs[1].verdict" is not a string)"},
+      {[](nlohmann::json& j) { j.erase("expect"); }, R"(field "expect" is missing)"},
+      {[](nlohmann::json& j) { j["clients"] = "4"; }, R"(field "clients" is not a count)"},
+      {[](nlohmann::json& j) { j["seeds"]["first"] = 9; },
+       R"(field "seeds" is not a range: its first seed is above its last)"}};
+  for (const auto& [edit, said] : edits) {
+    nlohmann::json edited = first;
+    edit(edited);
+    auto r = merge(edited);
+    EXPECT_EQ(r.exit_code, 2) << said << "\n" << r.output;
+    EXPECT_NE(r.output.find("contend merge: " + dir + "/edited.json: " + said), std::string::npos)
+        << said << "\n"
+        << r.output;
+  }
 }
 
 TEST(Sweep, TheTableIsDeterministicForASeedRange) {

@@ -17,6 +17,7 @@
 
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/json_shape.h"
 #include "scenarios/cli/merge.h"
 #include "scenarios/cli/merge_exhaustive.h"
 #include "scenarios/cli/run_support.h"
@@ -37,10 +38,36 @@ MergeOutcome bad(std::string error) {
   return out;
 }
 
-bool is_seed_range(const nlohmann::json& seeds) {
-  return seeds.is_object() && seeds.contains("first") && seeds.contains("last") &&
-         seeds["first"].is_number_unsigned() && seeds["last"].is_number_unsigned() &&
-         seeds["first"].get<std::uint64_t>() <= seeds["last"].get<std::uint64_t>();
+// What a shard's run report holds that merge reads (`contend run --report json=...` writes it).
+constexpr JsonField kReport[] = {{"scenario", &kText},
+                                 {"file", &kText},
+                                 {"recipe", &kText},
+                                 {"clients", &kCount},
+                                 {"operations_per_client", &kCount},
+                                 {"expect", &kText},
+                                 {"seeds", &kObject},
+                                 {"runs", &kList}};
+constexpr JsonField kSeedRange[] = {{"first", &kUnsigned}, {"last", &kUnsigned}};
+constexpr JsonField kRun[] = {{"seed", &kUnsigned},
+                              {"verdict", &kText},
+                              {"as_expected", &kBoolean},
+                              {"shows_expected", &kBoolean}};
+
+// Why a parsed report is not in the shape `contend run` writes; nothing when it is.
+std::optional<std::string> report_problem(const nlohmann::json& j) {
+  if (!j.is_object()) return "not a contend run report (json)";
+  if (auto problem = shape_problem(j, kReport, "")) return problem;
+  const nlohmann::json& seeds = j["seeds"];
+  if (auto problem = shape_problem(seeds, kSeedRange, "seeds.")) return problem;
+  if (seeds["first"].get<std::uint64_t>() > seeds["last"].get<std::uint64_t>())
+    return "field \"seeds\" is not a range: its first seed is above its last";
+  const nlohmann::json& runs = j["runs"];
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string prefix = fmt::format("runs[{}].", i);
+    if (!runs[i].is_object()) return fmt::format("field \"runs[{}]\" is not an object", i);
+    if (auto problem = shape_problem(runs[i], kRun, prefix)) return problem;
+  }
+  return std::nullopt;
 }
 
 MergeOutcome merge_parsed(const std::vector<std::pair<std::string, std::string>>& reports) {
@@ -51,24 +78,16 @@ MergeOutcome merge_parsed(const std::vector<std::pair<std::string, std::string>>
         model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth;
     nlohmann::json j = too_deep ? nlohmann::json(nlohmann::json::value_t::discarded)
                                 : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("runs") || !j["runs"].is_array() ||
-        !j.contains("scenario") || !j.contains("seeds") || !is_seed_range(j["seeds"])) {
-      return bad(path + ": not a contend run report (json)");
-    }
+    if (std::optional<std::string> problem = report_problem(j)) return bad(path + ": " + *problem);
     if (!merged) {
       merged = j;
-    } else if (j["scenario"] != (*merged)["scenario"] ||
-               j.value("file", nlohmann::json()) != merged->value("file", nlohmann::json()) ||
-               j.value("clients", nlohmann::json()) != merged->value("clients", nlohmann::json()) ||
-               j.value("operations_per_client", nlohmann::json()) !=
-                   merged->value("operations_per_client", nlohmann::json()) ||
-               j["seeds"] != (*merged)["seeds"]) {
-      return bad(path + ": a shard of a different scenario, scope or seed range");
+    } else {
+      for (const char* field : {"scenario", "file", "clients", "operations_per_client", "seeds"}) {
+        if (j[field] != (*merged)[field])
+          return bad(path + ": a shard of a different scenario, scope or seed range");
+      }
     }
     for (const auto& run : j["runs"]) {
-      if (!run.is_object() || !run.contains("seed") || !run["seed"].is_number_unsigned()) {
-        return bad(path + ": a run without a seed");
-      }
       const auto seed = run["seed"].get<std::uint64_t>();
       if (!runs.emplace(seed, run).second) {
         return bad(path + ": seed " + std::to_string(seed) + " appears in two shards");
@@ -88,11 +107,9 @@ MergeOutcome merge_parsed(const std::vector<std::pair<std::string, std::string>>
   nlohmann::json all = nlohmann::json::array();
   bool every_as_expected = true, some_shows_expected = false, simulator_fault = false;
   for (auto& [seed, run] : runs) {
-    simulator_fault =
-        simulator_fault || run.value("verdict", nlohmann::json()) == "simulator_fault";
-    every_as_expected = every_as_expected && run.value("as_expected", nlohmann::json()) == true;
-    some_shows_expected =
-        some_shows_expected || run.value("shows_expected", nlohmann::json()) == true;
+    simulator_fault = simulator_fault || run["verdict"] == "simulator_fault";
+    every_as_expected = every_as_expected && run["as_expected"].get<bool>();
+    some_shows_expected = some_shows_expected || run["shows_expected"].get<bool>();
     all.push_back(std::move(run));
   }
   (*merged)["runs"] = std::move(all);
@@ -163,17 +180,14 @@ MergeOutcome merge_reports(const std::vector<std::pair<std::string, std::string>
   std::string error;
   std::optional<std::vector<nlohmann::json>> exhaustive = exhaustive_summaries(reports, error);
   if (!error.empty()) return bad(error);
-  if (exhaustive) {  // its fields are checked before they are read: no exception to catch
+  // Either kind's fields are checked before they are read (json_shape.h): no exception to catch.
+  if (exhaustive) {
     std::vector<std::string> names;
     for (const auto& report : reports)
       names.push_back(report.first);
     return merge_exhaustive(*exhaustive, names);
   }
-  try {
-    return merge_parsed(reports);
-  } catch (const nlohmann::json::exception& e) {  // a field of an unexpected type
-    return bad(std::string("not a contend run report (json): ") + e.what());
-  }
+  return merge_parsed(reports);
 }
 
 void register_merge_command(CLI::App& app, CommandContext& ctx) {

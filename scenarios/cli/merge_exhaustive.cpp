@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/invariant.h"
+#include "scenarios/cli/json_shape.h"
 #include "scenarios/search_estimate.h"
 
 namespace contend::cli {
@@ -28,79 +29,30 @@ constexpr const char* kSameSearch[] = {
     "draws",    "seed",      "max_faults", "fault_kinds",           "max_preemptions", "reduction",
     "expect",   "dealt_from"};
 
-// A count as `explore --json` writes one: an integer from 0 to 2^63 - 1.
-bool is_count(const nlohmann::json& j) {
-  return j.is_number_unsigned() && j.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
-}
-
-// A kind of value merge reads: how a message names it, and whether a value is of it.
-struct Kind {
-  const char* name;
-  bool (*holds)(const nlohmann::json&);
-};
-
-constexpr Kind kCount{"a count (an integer from 0 to 2^63 - 1)", is_count};
-constexpr Kind kSmallCount{"a count below 2^31", [](const nlohmann::json& j) {
-                             return is_count(j) && j.get<std::uint64_t>() <= INT32_MAX;
-                           }};
-// Its entries are counts too (summary_problem names the one that is not).
-constexpr Kind kTally{"an object", [](const nlohmann::json& j) { return j.is_object(); }};
-constexpr Kind kBoolean{"true or false", [](const nlohmann::json& j) { return j.is_boolean(); }};
-constexpr Kind kText{"a string", [](const nlohmann::json& j) { return j.is_string(); }};
-constexpr Kind kList{"an array", [](const nlohmann::json& j) { return j.is_array(); }};
-constexpr Kind kSeconds{"a number of seconds (0 or more)", [](const nlohmann::json& j) {
-                          return j.is_number() && j.get<double>() >= 0;
-                        }};
-constexpr Kind kCountOrNull{"a count or null",
-                            [](const nlohmann::json& j) { return j.is_null() || is_count(j); }};
-
-struct Field {
-  const char* name;
-  Kind kind;
-};
-
 // The counts a merge adds up.
-constexpr Field kSummed[] = {{"executions", kCount},
-                             {"equivalence_classes", kCount},
-                             {"abandoned_as_equivalent", kCount},
-                             {"abandoned_parked", kCount},
-                             {"bound_hits", kCount},
-                             {"units", kCount},
-                             {"units_done", kCount},
-                             {"seeded_draws", kCount},
-                             {"resumed_from_checkpoint", kCount},
-                             {"runs_in_scope", kCount}};
+constexpr JsonField kSummed[] = {{"executions", &kCount},
+                                 {"equivalence_classes", &kCount},
+                                 {"abandoned_as_equivalent", &kCount},
+                                 {"abandoned_parked", &kCount},
+                                 {"bound_hits", &kCount},
+                                 {"units", &kCount},
+                                 {"units_done", &kCount},
+                                 {"seeded_draws", &kCount},
+                                 {"resumed_from_checkpoint", &kCount},
+                                 {"runs_in_scope", &kCount}};
 
-// Besides kSummed, every field merge reads from a summary, and from its counterexample.
-constexpr Field kRead[] = {{"verdicts", kTally},    {"coverage", kTally},
-                           {"exhausted", kBoolean}, {"interrupted", kBoolean},
-                           {"shard", kText},        {"scenario", kText},
-                           {"plans", kText},        {"expect", kText},
-                           {"clients", kCount},     {"operations_per_client", kCount},
-                           {"seconds", kSeconds},   {"runs_estimate", kCountOrNull}};
-constexpr Field kReadOfCounterexample[] = {{"clients", kSmallCount},
-                                           {"operations_per_client", kSmallCount},
-                                           {"faults", kList},
-                                           {"violation", kText}};
-
-// Why `j` holds another kind of value in a field of `fields` than `explore --json` writes there
-// (`prefix` names the object they are in); nothing when each it has is of its kind.
-std::optional<std::string> kind_problem(const nlohmann::json& j, std::span<const Field> fields,
-                                        std::string_view prefix) {
-  for (const Field& f : fields) {
-    if (j.contains(f.name) && !f.kind.holds(j[f.name]))
-      return fmt::format("field \"{}{}\" is not {}", prefix, f.name, f.kind.name);
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> missing_problem(const nlohmann::json& j, std::span<const Field> fields,
-                                           std::string_view prefix) {
-  for (const Field& f : fields) {
-    if (!j.contains(f.name)) return fmt::format("field \"{}{}\" is missing", prefix, f.name);
-  }
-  return std::nullopt;
-}
+// Besides kSummed, every field merge reads from a summary (verdicts and coverage: objects of
+// counts, summary_problem checks each), and from its counterexample.
+constexpr JsonField kRead[] = {{"verdicts", &kObject},   {"coverage", &kObject},
+                               {"exhausted", &kBoolean}, {"interrupted", &kBoolean},
+                               {"shard", &kText},        {"scenario", &kText},
+                               {"plans", &kText},        {"expect", &kText},
+                               {"clients", &kCount},     {"operations_per_client", &kCount},
+                               {"seconds", &kSeconds},   {"runs_estimate", &kCountOrNull}};
+constexpr JsonField kReadOfCounterexample[] = {{"clients", &kSmallCount},
+                                               {"operations_per_client", &kSmallCount},
+                                               {"faults", &kList},
+                                               {"violation", &kText}};
 
 // Why a shard's summary does not have the shape `contend explore --json` writes it in, naming
 // the field (only those merge reads); nothing when it has. A field of the wrong kind is named
@@ -282,7 +234,7 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
   if (std::optional<std::string> problem = shards_problem(shards, names, count))
     return refused(*problem);
   nlohmann::json merged = shards.front();
-  for (const Field& field : kSummed) {
+  for (const JsonField& field : kSummed) {
     std::int64_t total = 0;
     for (const nlohmann::json& j : shards)
       if (!add_count(total, j.at(field.name).get<std::int64_t>()))

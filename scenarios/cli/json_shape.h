@@ -1,0 +1,51 @@
+// Reading JSON that contend itself wrote (a shard's run report, an exhaustive search's --json
+// summary) as data of a known shape. Each field read has a kind; a field that is missing, or holds
+// a value of another kind, is bad input named by its path ("runs[3].verdict") — never a default.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace contend::cli {
+
+// A kind of value: how a message names it, and whether a value is of it.
+struct JsonKind {
+  const char* name;
+  bool (*holds)(const nlohmann::json&);
+};
+
+// A count as contend writes one: an integer from 0 to 2^63 - 1.
+bool is_count(const nlohmann::json& j);
+
+extern const JsonKind kCount;
+extern const JsonKind kSmallCount;  // a count below 2^31 (two multiply within a count)
+extern const JsonKind kUnsigned;    // an integer from 0 to 2^64 - 1 (a seed)
+extern const JsonKind kObject;
+extern const JsonKind kBoolean;
+extern const JsonKind kText;
+extern const JsonKind kList;
+extern const JsonKind kSeconds;  // a number, 0 or more
+extern const JsonKind kCountOrNull;
+
+struct JsonField {
+  const char* name;
+  const JsonKind* kind;
+};
+
+// Why `j` holds a value of another kind in one of `fields` (`prefix` names the object they are
+// in: "counterexample."); nothing when each it has is of its kind. REQUIRES: j is an object.
+std::optional<std::string> kind_problem(const nlohmann::json& j, std::span<const JsonField> fields,
+                                        std::string_view prefix);
+// Why `j` lacks one of `fields`; nothing when it has them all. REQUIRES: j is an object.
+std::optional<std::string> missing_problem(const nlohmann::json& j,
+                                           std::span<const JsonField> fields,
+                                           std::string_view prefix);
+// Both, a field of the wrong kind first: of two faults in one file it is the more telling.
+std::optional<std::string> shape_problem(const nlohmann::json& j, std::span<const JsonField> fields,
+                                         std::string_view prefix);
+
+}  // namespace contend::cli
