@@ -137,8 +137,6 @@ nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard
           {"runs", runs}};
 }
 
-namespace {}  // namespace
-
 std::string junit_xml(const Scenario& s, const SeedRange& seeds,
                       const std::vector<SeedOutcome>& outcomes, const BatchJudgement& j,
                       double seconds) {

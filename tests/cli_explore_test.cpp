@@ -74,6 +74,9 @@ TEST(CliExplore, SigtermStopsASearchThatSaysWhatItCoveredAndResumesFromItsCheckp
   EXPECT_NE(err.find("contend explore: stopping: each unit ends the run it is in"),
             std::string::npos)
       << err;
+  EXPECT_NE(err.find("(with --checkpoint; one still being read is left as it was)"),
+            std::string::npos)
+      << err;
   EXPECT_NE(out.find("NOT VERIFIED: interrupted: "), std::string::npos) << out;
   EXPECT_NE(out.find(dir + "/search.ckpt keeps where the search stood: the same command goes on"),
             std::string::npos)

@@ -20,7 +20,8 @@ extern "C" void on_stop_signal(int signal_number) {
   // write(2) is async-signal-safe; what it returns changes nothing here.
   static constexpr char kMessage[] =
       "\ncontend explore: stopping: each unit ends the run it is in, then the search writes its "
-      "checkpoint (with --checkpoint) and says what it covered; a second signal kills\n";
+      "checkpoint (with --checkpoint; one still being read is left as it was) and says what it "
+      "covered; a second signal kills\n";
   [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
 }
 
