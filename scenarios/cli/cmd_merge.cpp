@@ -8,6 +8,7 @@
 // fault.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -70,14 +71,14 @@ std::optional<std::string> report_problem(const nlohmann::json& j) {
   return std::nullopt;
 }
 
-MergeOutcome merge_parsed(const std::vector<std::pair<std::string, std::string>>& reports) {
+// `reports`: each shard's report as parsed (discarded when it was not JSON), and its name.
+MergeOutcome merge_parsed(const std::vector<nlohmann::json>& reports,
+                          const std::vector<std::string>& names) {
   std::optional<nlohmann::json> merged;
   std::map<std::uint64_t, nlohmann::json> runs;
-  for (const auto& [path, text] : reports) {
-    const bool too_deep =
-        model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth;
-    nlohmann::json j = too_deep ? nlohmann::json(nlohmann::json::value_t::discarded)
-                                : nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    const nlohmann::json& j = reports[i];
+    const std::string& path = names[i];
     if (std::optional<std::string> problem = report_problem(j)) return bad(path + ": " + *problem);
     if (!merged) {
       merged = j;
@@ -154,40 +155,33 @@ int merge_command(const MergeArgs& args) {
   return merged.exit_code;
 }
 
-// The --json summaries of an exhaustive search's shards, parsed, when every report is one;
-// nothing when none is (run reports, or bad input merge_parsed names); an error when some are.
-std::optional<std::vector<nlohmann::json>> exhaustive_summaries(
-    const std::vector<std::pair<std::string, std::string>>& reports, std::string& error) {
-  std::vector<nlohmann::json> exhaustive;
-  for (const auto& [path, text] : reports) {
-    if (model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth) continue;
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (j.is_object() && j.value("search", nlohmann::json()) == "exhaustive") {
-      exhaustive.push_back(std::move(j));
-    }
-  }
-  if (exhaustive.empty()) return std::nullopt;
-  if (exhaustive.size() != reports.size()) {
-    error =
-        "some inputs are exhaustive-search summaries and some are not: merge one kind at a time";
-  }
-  return exhaustive;
+// A report's text parsed; discarded when it is not JSON or nests past model::kMaxJsonDepth.
+nlohmann::json parsed(const std::string& text) {
+  if (model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth)
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+bool is_exhaustive_summary(const nlohmann::json& j) {
+  return j.is_object() && j.value("search", nlohmann::json()) == "exhaustive";
 }
 
 }  // namespace
 
 MergeOutcome merge_reports(const std::vector<std::pair<std::string, std::string>>& reports) {
-  std::string error;
-  std::optional<std::vector<nlohmann::json>> exhaustive = exhaustive_summaries(reports, error);
-  if (!error.empty()) return bad(error);
-  // Either kind's fields are checked before they are read (json_shape.h): no exception to catch.
-  if (exhaustive) {
-    std::vector<std::string> names;
-    for (const auto& report : reports)
-      names.push_back(report.first);
-    return merge_exhaustive(*exhaustive, names);
+  std::vector<nlohmann::json> texts;
+  std::vector<std::string> names;
+  for (const auto& [name, text] : reports) {
+    texts.push_back(parsed(text));
+    names.push_back(name);
   }
-  return merge_parsed(reports);
+  // Either kind's fields are checked before they are read (json_shape.h): no exception to catch.
+  const auto summaries = std::count_if(texts.begin(), texts.end(), is_exhaustive_summary);
+  if (summaries == 0) return merge_parsed(texts, names);
+  if (static_cast<std::size_t>(summaries) != texts.size())
+    return bad(
+        "some inputs are exhaustive-search summaries and some are not: merge one kind at a time");
+  return merge_exhaustive(texts, names);
 }
 
 void register_merge_command(CLI::App& app, CommandContext& ctx) {

@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "base/invariant.h"
+#include "scenarios/batch.h"
 #include "scenarios/cli/json_shape.h"
 #include "scenarios/search_estimate.h"
 
@@ -107,17 +107,6 @@ nlohmann::json merged_runs_estimate(const std::vector<nlohmann::json>& shards) {
   return total;
 }
 
-// "K/N" with 1 <= K <= N, nothing else in the text.
-std::optional<std::pair<std::uint64_t, std::uint64_t>> parse_shard(const std::string& text) {
-  const char* const end = text.data() + text.size();
-  std::uint64_t k = 0, n = 0;
-  const auto [after_k, k_error] = std::from_chars(text.data(), end, k);
-  if (k_error != std::errc() || after_k == end || *after_k != '/') return std::nullopt;
-  const auto [after_n, n_error] = std::from_chars(after_k + 1, end, n);
-  if (n_error != std::errc() || after_n != end || k < 1 || k > n) return std::nullopt;
-  return std::pair(k, n);
-}
-
 // The smaller of two counterexamples: fewer operations in all, then clients, then faults. (Their
 // clients and operations are counts below 2^31: the product fits.)
 bool smaller(const nlohmann::json& a, const nlohmann::json& b) {
@@ -157,9 +146,10 @@ std::optional<std::string> shards_problem(const std::vector<nlohmann::json>& sha
   count = 0;
   for (std::size_t i = 0; i < shards.size(); ++i) {
     const nlohmann::json& j = shards[i];
-    const auto shard = parse_shard(j.at("shard").get<std::string>());
+    std::string why;  // the message names the field instead
+    const std::optional<Shard> shard = parse_shard(j.at("shard").get<std::string>(), why);
     if (!shard) return names[i] + ": field \"shard\" is not K/N (1 <= K <= N)";
-    const auto [k, n] = *shard;
+    const std::uint64_t k = shard->index, n = shard->count;
     if (count == 0) count = n;
     for (const char* field : kSameSearch) {
       if (j.value(field, nlohmann::json()) != shards.front().value(field, nlohmann::json())) {
