@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <ostream>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -13,12 +15,24 @@
 #include "model/history_json.h"
 #include "model/verdict.h"
 #include "scenarios/dpor_progress_json.h"
+#include "scenarios/json_shape.h"
 
 namespace contend {
 
 namespace {
 
 using nlohmann::json;
+
+// Throws (`whose`: the message's start, "unit 7 (scope 3x2|faults=0): ") unless `j` is an object
+// whose `required` fields are there and, with its `optional` ones, each of the kind a write gives
+// it: what is read after is read without a default and without a JSON exception to name.
+void require_shape(const json& j, std::span<const JsonField> required,
+                   std::span<const JsonField> optional, const std::string& whose) {
+  if (!j.is_object()) throw std::invalid_argument(whose + "not an object");
+  std::optional<std::string> problem = shape_problem(j, required, "");
+  if (!problem) problem = kind_problem(j, optional, "");
+  if (problem) throw std::invalid_argument(whose + *problem);
+}
 
 json to_json(const UnitResult& r) {
   json j;
@@ -35,20 +49,12 @@ json to_json(const UnitResult& r) {
 }
 
 // Throws unless `r` has the shape a search gives a unit it saves (one that found no violation):
-// counts that are not negative and agree with each other, a verdict per execution.
+// counts (read as counts: none negative) that agree with each other, a verdict per execution.
 void check_saved_result(const UnitResult& r, bool finished) {
   auto refuse = [](const std::string& why) { throw std::invalid_argument(why); };
   if (r.exhausted != finished) {
     refuse(finished ? "a finished unit that is not exhausted"
                     : "a unit in progress that is exhausted");
-  }
-  for (const auto& [name, count] :
-       {std::pair<const char*, std::int64_t>{"executions", r.executions},
-        {"blocked", r.blocked},
-        {"parked", r.parked},
-        {"bound_hits", r.bound_hits},
-        {"seeded_draws", r.seeded_draws}}) {
-    if (count < 0) refuse(std::string(name) + " " + std::to_string(count) + " is negative");
   }
   if (r.parked > r.blocked) refuse("more runs parked than abandoned");
   if (r.bound_hits > r.executions || r.seeded_draws > r.executions) {
@@ -81,6 +87,11 @@ void check_saved_result(const UnitResult& r, bool finished) {
 // A saved unit's result (finished: searched to the end; else in progress). Throws, naming the
 // unit, when malformed.
 UnitResult unit_from_json(const json& j, bool finished, const std::string& unit) {
+  static constexpr JsonField kFields[] = {
+      {"exhausted", &kBoolean},     {"executions", &kCount},      {"blocked", &kCount},
+      {"parked", &kCount},          {"bound_hits", &kCount},      {"seeded_draws", &kCount},
+      {"verdicts", &kCountsByName}, {"coverage", &kCountsByName}, {"outcomes", &kTextList}};
+  require_shape(j, kFields, {}, "unit " + unit + ": ");
   UnitResult r;
   r.exhausted = j.at("exhausted").get<bool>();
   r.executions = j.at("executions").get<std::int64_t>();
@@ -360,6 +371,9 @@ namespace {
 // search stands (without it, its progress is empty: it belongs to no unit, so it is taken only
 // where its unit is not searched).
 UnitProgress unit_progress_from_json(const std::string& unit, const json& saved) {
+  static constexpr JsonField kResult[] = {{"result", &kObject}};
+  static constexpr JsonField kExplorer[] = {{"explorer", &kObject}};
+  require_shape(saved, kResult, kExplorer, "unit " + unit + ": ");
   DporProgress explorer;
   if (saved.contains("explorer")) {
     std::string why;
@@ -554,7 +568,11 @@ std::int64_t Checkpoint::write_every() const {
 namespace {
 
 // One unit of a saved cut. Throws when malformed.
-Unit unit_from_saved(const json& saved) {
+Unit unit_from_saved(const json& saved, std::size_t index) {
+  static constexpr JsonField kFields[] = {
+      {"plan", &kCount}, {"thread", &kSmallCount}, {"lineage", &kCount}};
+  static constexpr JsonField kPath[] = {{"path", &kObject}};
+  require_shape(saved, kFields, kPath, "cut unit " + std::to_string(index) + ": ");
   Unit u;
   u.plan = saved.at("plan").get<std::size_t>();
   u.thread = saved.at("thread").get<int>();
@@ -573,6 +591,10 @@ Unit unit_from_saved(const json& saved) {
 
 // A cut's text parsed a unit at a time: each element of its "cut" becomes a Unit as soon as it is
 // parsed and is left out of the document (the whole cut's would take many times its text).
+// A saved cut's fields besides its units' own.
+constexpr JsonField kCutFields[] = {
+    {"cut", &kList}, {"sizing_rounds", &kSmallCount}, {"sizing_finished", &kBoolean}};
+
 class CutUnits {
  public:
   explicit CutUnits(std::vector<Unit>& units) : units_(units) {}
@@ -582,7 +604,7 @@ class CutUnits {
       in_cut_ = parsed.get_ref<const std::string&>() == "cut";
     }
     if (!ends_value(event) || depth != 2 || !in_cut_) return true;
-    units_.push_back(unit_from_saved(parsed));
+    units_.push_back(unit_from_saved(parsed, units_.size()));
     return false;
   }
 
@@ -603,22 +625,24 @@ bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) c
     if (parsed_ != nullptr) {
       if (!parsed_->contains("units") || !parsed_->at("units").contains(scope_)) return true;
       const json& saved_cut = parsed_->at("units").at(scope_);
+      require_shape(saved_cut, kCutFields, {}, "");
       for (const json& saved : saved_cut.at("cut"))
-        out.units.push_back(unit_from_saved(saved));
-      rest = json{{"sizing_rounds", saved_cut.at("sizing_rounds")},
+        out.units.push_back(unit_from_saved(saved, out.units.size()));
+      rest = json{{"cut", json::array()},
+                  {"sizing_rounds", saved_cut.at("sizing_rounds")},
                   {"sizing_finished", saved_cut.at("sizing_finished")}};
     } else {
       auto it = file_->units.find(scope_);
       if (it == file_->units.end()) return true;
       rest = json::parse(it->second, CutUnits(out.units));
-      if (!rest.at("cut").is_array()) throw std::invalid_argument("\"cut\" is not an array");
     }
+    require_shape(rest, kCutFields, {}, "");
     out.sizing_rounds = rest.at("sizing_rounds").get<int>();
     out.sizing_finished = rest.at("sizing_finished").get<bool>();
-    if (out.sizing_rounds < 0) throw std::invalid_argument("negative sizing_rounds");
     cut = std::move(out);
   } catch (const std::exception& e) {
-    error = file_->path + ": its units are not a contend checkpoint's: " + e.what();
+    error = file_->path + ": the units of scope " + scope_ +
+            " are not a contend checkpoint's: " + e.what();
     return false;
   }
   return true;

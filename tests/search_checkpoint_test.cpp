@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -225,8 +226,9 @@ TEST(CheckpointText, TheScopesOfOneSearchReadTheFileOnce) {
 
 // A scope's cut is read a unit at a time, and written back as it was saved: the same bytes, the
 // same units.
-TEST(CheckpointText, ASavedCutIsWrittenBackAsItWasAndReadAgainWhole) {
-  const std::string file = fresh_file("contend-checkpoint-cut-test.json");
+// A cut of three units, unit k of plan k on thread k, of lineage 2 - k, with a path of k + 1
+// nodes, after two sizing rounds.
+SavedCut three_unit_cut() {
   SavedCut cut;
   for (int k = 0; k < 3; ++k) {
     Unit u;
@@ -241,6 +243,12 @@ TEST(CheckpointText, ASavedCutIsWrittenBackAsItWasAndReadAgainWhole) {
     cut.units.push_back(std::move(u));
   }
   cut.sizing_rounds = 2;
+  return cut;
+}
+
+TEST(CheckpointText, ASavedCutIsWrittenBackAsItWasAndReadAgainWhole) {
+  const std::string file = fresh_file("contend-checkpoint-cut-test.json");
+  const SavedCut cut = three_unit_cut();
   {
     Checkpoint sizing(file, "search", "s", 1);
     ASSERT_NO_FATAL_FAILURE(load_fresh(sizing));
@@ -340,6 +348,135 @@ TEST(CheckpointText, ASavedResultNoSearchGivesIsRefusedNamingTheUnit) {
   EXPECT_FALSE(load(exhausted_in_progress, error));
   EXPECT_NE(error.find("unit 8 (scope s): a unit in progress that is exhausted"), std::string::npos)
       << error;
+  std::remove(file.c_str());
+}
+
+// A saved result's field of another kind than a write gives it, or missing, is refused naming the
+// unit, its scope and the field — in a finished unit and in a unit in progress alike.
+TEST(CheckpointText, AResultFieldOfAnotherKindIsRefusedNamingTheUnitAndTheField) {
+  const std::string file = fresh_file("contend-checkpoint-kind-test.json");
+  {
+    Checkpoint writer(file, "search", "s", 1);
+    ASSERT_NO_FATAL_FAILURE(load_fresh(writer));
+    writer.finished(7, finished_unit(4));
+    DporProgress progress;
+    progress.executions = 3;
+    writer.progressed(8, unit_result(false, 3), progress);
+    writer.flush();
+  }
+  const nlohmann::json written = nlohmann::json::parse(contents(file));
+  auto refusal = [&](const nlohmann::json& edited) {
+    std::ofstream(file, std::ios::trunc) << edited.dump();
+    Checkpoint checkpoint(file, "search", "s", 1);
+    std::map<std::size_t, UnitResult> done;
+    std::map<std::size_t, UnitProgress> partial;
+    std::string error;
+    return checkpoint.load(done, partial, error) ? std::string() : error;
+  };
+  ASSERT_EQ(refusal(written), "");
+  struct Edit {
+    std::string field;
+    nlohmann::json value;  // null: the field is left out
+    std::string problem;
+  };
+  const std::vector<Edit> edits = {
+      {"executions", "4", "is not a count"},
+      {"executions", 4.5, "is not a count"},
+      {"blocked", -1, "is not a count"},
+      {"exhausted", 1, "is not true or false"},
+      {"verdicts", {{"linearizable", "4"}}, "is not an object of counts"},
+      {"verdicts", nlohmann::json::array(), "is not an object of counts"},
+      {"coverage", {{"enqueue ok", -2}}, "is not an object of counts"},
+      {"outcomes", {1, 2}, "is not an array of strings"},
+      {"seeded_draws", nullptr, "is missing"},
+  };
+  for (const Edit& e : edits) {
+    for (const auto& [place, unit] :
+         {std::pair<const char*, const char*>{"scopes", "7"}, {"in_progress", "8"}}) {
+      nlohmann::json edited = written;
+      nlohmann::json& result = place == std::string("scopes") ? edited[place]["s"][unit]
+                                                              : edited[place]["s"][unit]["result"];
+      if (e.value.is_null()) {
+        result.erase(e.field);
+      } else {
+        result[e.field] = e.value;
+      }
+      const std::string expected = file + ": not a contend checkpoint: unit " + unit +
+                                   " (scope s): field \"" + e.field + "\" " + e.problem;
+      EXPECT_EQ(refusal(edited).rfind(expected, 0), 0u)
+          << place << " " << e.field << " = " << e.value.dump() << ": " << refusal(edited);
+    }
+  }
+  nlohmann::json without_result = written;
+  without_result["in_progress"]["s"]["8"].erase("result");
+  EXPECT_EQ(refusal(without_result),
+            file + ": not a contend checkpoint: unit 8 (scope s): field \"result\" is missing");
+  nlohmann::json number_unit = written;
+  number_unit["scopes"]["s"]["7"] = 4;
+  EXPECT_EQ(refusal(number_unit),
+            file + ": not a contend checkpoint: unit 7 (scope s): not an object");
+  std::remove(file.c_str());
+}
+
+// A saved cut's field of another kind, or missing, is refused naming the scope, the unit of the
+// cut and the field: read from the text (a resumed search) and from a file parsed once (a shard
+// dealt units) alike.
+TEST(CheckpointText, ACutFieldOfAnotherKindIsRefusedNamingTheCutUnitAndTheField) {
+  const std::string file = fresh_file("contend-checkpoint-cut-kind-test.json");
+  {
+    Checkpoint sizing(file, "search", "s", 1);
+    ASSERT_NO_FATAL_FAILURE(load_fresh(sizing));
+    sizing.save_units(three_unit_cut(), {}, {});
+  }
+  const nlohmann::json written = nlohmann::json::parse(contents(file));
+  // Why the cut of `edited` is refused, read either way ("" when it is read).
+  auto refusals = [&](const nlohmann::json& edited) {
+    std::ofstream(file, std::ios::trunc) << edited.dump();
+    std::map<std::size_t, UnitResult> done;
+    std::map<std::size_t, UnitProgress> partial;
+    std::optional<SavedCut> cut;
+    std::string from_text;
+    Checkpoint resumed(file, "search", "s", 1);
+    if (!resumed.load(done, partial, from_text)) return std::pair{from_text, std::string("load")};
+    resumed.saved_units(cut, from_text);
+    std::string from_parsed;
+    ParsedCheckpoint parsed = parse_checkpoint_file(file, "search", Shard{}, from_parsed);
+    if (parsed == nullptr) return std::pair{from_text, from_parsed};
+    Checkpoint dealt(parsed, file, "search", "s");
+    if (dealt.load_read_only(done, partial, from_parsed)) dealt.saved_units(cut, from_parsed);
+    return std::pair{from_text, from_parsed};
+  };
+  ASSERT_EQ(refusals(written), std::pair(std::string(), std::string()));
+  const std::string prefix = file + ": the units of scope s are not a contend checkpoint's: ";
+  struct Edit {
+    std::function<void(nlohmann::json&)> apply;  // to the scope's saved cut
+    std::string problem;
+  };
+  const std::vector<Edit> edits = {
+      {[](nlohmann::json& c) { c["cut"][1]["plan"] = "1"; },
+       "cut unit 1: field \"plan\" is not a count"},
+      {[](nlohmann::json& c) { c["cut"][2]["thread"] = -1; },
+       "cut unit 2: field \"thread\" is not a count below 2^31"},
+      {[](nlohmann::json& c) { c["cut"][0].erase("lineage"); },
+       "cut unit 0: field \"lineage\" is missing"},
+      {[](nlohmann::json& c) { c["cut"][0]["path"] = nlohmann::json::array(); },
+       "cut unit 0: field \"path\" is not an object"},
+      {[](nlohmann::json& c) { c["cut"][1] = "unit"; }, "cut unit 1: not an object"},
+      {[](nlohmann::json& c) { c["sizing_rounds"] = -2; },
+       "field \"sizing_rounds\" is not a count below 2^31"},
+      {[](nlohmann::json& c) { c["sizing_finished"] = "no"; },
+       "field \"sizing_finished\" is not true or false"},
+      {[](nlohmann::json& c) { c.erase("sizing_finished"); },
+       "field \"sizing_finished\" is missing"},
+      {[](nlohmann::json& c) { c["cut"] = 3; }, "field \"cut\" is not an array"},
+  };
+  for (const Edit& e : edits) {
+    nlohmann::json edited = written;
+    e.apply(edited["units"]["s"]);
+    const auto [from_text, from_parsed] = refusals(edited);
+    EXPECT_EQ(from_text.rfind(prefix + e.problem, 0), 0u) << from_text;
+    EXPECT_EQ(from_parsed.rfind(prefix + e.problem, 0), 0u) << from_parsed;
+  }
   std::remove(file.c_str());
 }
 

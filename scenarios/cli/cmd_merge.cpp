@@ -18,10 +18,10 @@
 
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
-#include "scenarios/cli/json_shape.h"
 #include "scenarios/cli/merge.h"
 #include "scenarios/cli/merge_exhaustive.h"
 #include "scenarios/cli/run_support.h"
+#include "scenarios/json_shape.h"
 
 namespace contend::cli {
 
@@ -186,8 +186,11 @@ MergeOutcome merge_reports(const std::vector<std::pair<std::string, std::string>
 
 void register_merge_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<MergeArgs>();
-  CLI::App* cmd = app.add_subcommand("merge", "Combine the JSON reports of shards into one report");
-  cmd->add_option("reports", args->inputs, "Shard reports (contend run --report json=FILE)")
+  CLI::App* cmd = app.add_subcommand(
+      "merge", "Combine the JSON reports (run) or summaries (explore) of shards into one");
+  cmd->add_option("reports", args->inputs,
+                  "Shard reports (contend run --report json=FILE), or shard summaries "
+                  "(contend explore --shard K/N --json FILE)")
       ->required();
   cmd->add_option("--out", args->out, "Write the merged report here (default, or -: stdout)")
       ->check(writable_output());

@@ -16,7 +16,7 @@
 
 #include "base/invariant.h"
 #include "scenarios/batch.h"
-#include "scenarios/cli/json_shape.h"
+#include "scenarios/json_shape.h"
 #include "scenarios/search_estimate.h"
 
 namespace contend::cli {

@@ -1,12 +1,13 @@
-#include "scenarios/cli/json_shape.h"
+#include "scenarios/json_shape.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "base/invariant.h"
 
-namespace contend::cli {
+namespace contend {
 
 bool is_count(const nlohmann::json& j) {
   return j.is_number_unsigned() && j.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX);
@@ -27,6 +28,14 @@ const JsonKind kSeconds{"a number of seconds (0 or more)", [](const nlohmann::js
                         }};
 const JsonKind kCountOrNull{"a count or null",
                             [](const nlohmann::json& j) { return j.is_null() || is_count(j); }};
+const JsonKind kCountsByName{"an object of counts", [](const nlohmann::json& j) {
+                               return j.is_object() && std::all_of(j.begin(), j.end(), is_count);
+                             }};
+const JsonKind kTextList{
+    "an array of strings", [](const nlohmann::json& j) {
+      return j.is_array() &&
+             std::all_of(j.begin(), j.end(), [](const nlohmann::json& e) { return e.is_string(); });
+    }};
 
 std::optional<std::string> kind_problem(const nlohmann::json& j, std::span<const JsonField> fields,
                                         std::string_view prefix) {
@@ -55,4 +64,4 @@ std::optional<std::string> shape_problem(const nlohmann::json& j, std::span<cons
   return missing_problem(j, fields, prefix);
 }
 
-}  // namespace contend::cli
+}  // namespace contend

@@ -1,6 +1,7 @@
 // Reading JSON that contend itself wrote (a shard's run report, an exhaustive search's --json
-// summary) as data of a known shape. Each field read has a kind; a field that is missing, or holds
-// a value of another kind, is bad input named by its path ("runs[3].verdict") — never a default.
+// summary, a search's checkpoint) as data of a known shape. Each field read has a kind; a field
+// that is missing, or holds a value of another kind, is bad input named by its path
+// ("runs[3].verdict") — never a default.
 #pragma once
 
 #include <optional>
@@ -10,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace contend::cli {
+namespace contend {
 
 // A kind of value: how a message names it, and whether a value is of it.
 struct JsonKind {
@@ -30,6 +31,8 @@ extern const JsonKind kText;
 extern const JsonKind kList;
 extern const JsonKind kSeconds;  // a number, 0 or more
 extern const JsonKind kCountOrNull;
+extern const JsonKind kCountsByName;  // an object whose every value is a count (verdict tallies)
+extern const JsonKind kTextList;      // an array of strings
 
 struct JsonField {
   const char* name;
@@ -48,4 +51,4 @@ std::optional<std::string> missing_problem(const nlohmann::json& j,
 std::optional<std::string> shape_problem(const nlohmann::json& j, std::span<const JsonField> fields,
                                          std::string_view prefix);
 
-}  // namespace contend::cli
+}  // namespace contend
