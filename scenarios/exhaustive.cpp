@@ -78,15 +78,25 @@ std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
 }
 
 // The digest of a file's bytes in hex: shards dealt from one sized search name it (merge checks
-// that they are of one), and a shard's own checkpoint belongs to it.
-std::optional<std::string> file_digest(const std::string& path) {
+// that they are of one), and a shard's own checkpoint belongs to it. Nothing (and `error`, naming
+// the file) when it cannot be read, or when a stop is asked for while it is read (a sized file of
+// 500 MB takes a second or two): reading_stopped's error, as the parse after it would give.
+std::optional<std::string> file_digest(const std::string& path, const ExhaustiveOptions& o,
+                                       std::string& error) {
   std::ifstream in(path, std::ios::binary);
+  error = path + ": cannot read it (--deal-from)";
   if (!in) return std::nullopt;
   Digest128 digest;
   std::string chunk(1 << 16, '\0');
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    if (stop_requested(o)) {
+      error = reading_stopped(path);
+      return std::nullopt;
+    }
     digest.add_raw(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
+  }
   if (in.bad()) return std::nullopt;
+  error.clear();
   const Digest128::Value v = digest.finish();
   return fmt::format("{:016x}{:016x}", v[0], v[1]);
 }
@@ -463,14 +473,10 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
     whole.shard = Shard{};
     whole.deal_from.clear();
     options.deal_identity = search_identity(scenario, whole);
-    std::optional<std::string> digest = file_digest(o.deal_from);
-    if (!digest) {
-      ExhaustiveResult r;
-      r.error = o.deal_from + ": cannot read it (--deal-from)";
-      return r;
-    }
-    options.deal_digest = *digest;
     ExhaustiveResult r;
+    std::optional<std::string> digest = file_digest(o.deal_from, o, r.error);
+    if (!digest) return r;
+    options.deal_digest = *digest;
     options.deal_file = parse_checkpoint_file(o.deal_from, options.deal_identity, o.shard, r.error,
                                               o.stop_requested);
     if (options.deal_file == nullptr) return r;

@@ -1280,6 +1280,30 @@ TEST(Dealt, AFileWithoutAFinishedSizingOfTheSearchIsRefusedWithItsName) {
   std::remove(file.c_str());
 }
 
+// A stop asked for while a --deal-from file is read ends the read at once, before its digest is
+// taken and whatever the file holds: nothing is searched, the file is as it was, and the error is
+// the one a stop during the parse gives. Not stopped, the same file is refused as not a checkpoint.
+TEST(Dealt, AStopAskedForWhileTheFileIsReadEndsTheReadAtOnce) {
+  const std::string file = fresh_checkpoint("contend-dpor-dealt-stop-test.json");
+  const std::string garbage(1 << 18, 'x');  // several chunks of a digest's read
+  std::ofstream(file, std::ios::binary) << garbage;
+  ExhaustiveOptions dealt = sized_options(4);
+  dealt.shard = Shard{1, 2};
+  dealt.deal_from = file;
+  const Scenario s = scope("queue", 2, 2);
+  std::atomic<bool> stop{true};
+  dealt.stop_requested = &stop;
+  const ExhaustiveResult stopped = explore_exhaustively(s, dealt);
+  EXPECT_EQ(stopped.error, reading_stopped(file));
+  EXPECT_EQ(stopped.executions + stopped.blocked, 0);
+  EXPECT_EQ(file_text(file), garbage);
+  stop = false;
+  const ExhaustiveResult refused = explore_exhaustively(s, dealt);
+  EXPECT_NE(refused.error.find(file + ": not a contend checkpoint"), std::string::npos)
+      << refused.error;
+  std::remove(file.c_str());
+}
+
 TEST(Paths, AMalformedPathIsRejectedWithItsPosition) {
   std::string error;
   EXPECT_FALSE(parse_path("0,1,x", error).has_value());
