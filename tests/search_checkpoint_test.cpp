@@ -296,6 +296,33 @@ TEST(CheckpointText, AFileWithAPartItNeverWritesIsRefusedNamingIt) {
   std::remove(file.c_str());
 }
 
+// Writes a file of search "search" holding, in scope "s", unit 7 finished with `finished` and
+// unit 8 in progress after 3 executions; the file as written.
+nlohmann::json written_units(const std::string& file, const UnitResult& finished) {
+  Checkpoint writer(file, "search", "s", 1);
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  EXPECT_TRUE(writer.load(done, partial, error)) << error;
+  writer.finished(7, finished);
+  DporProgress progress;
+  progress.executions = 3;
+  writer.progressed(8, unit_result(false, 3), progress);
+  writer.flush();
+  return nlohmann::json::parse(contents(file));
+}
+
+// The file `text` loaded as one of search "search", scope "s": why it is refused ("" when it
+// loads).
+std::string refusal_of(const std::string& file, const std::string& text) {
+  std::ofstream(file, std::ios::trunc) << text;
+  Checkpoint checkpoint(file, "search", "s", 1);
+  std::map<std::size_t, UnitResult> done;
+  std::map<std::size_t, UnitProgress> partial;
+  std::string error;
+  return checkpoint.load(done, partial, error) ? std::string() : error;
+}
+
 // A unit's saved result that no search gives — a count out of range, verdicts that are not one
 // per execution, a finished unit not exhausted — is refused, naming the unit, its scope and what
 // is wrong; the same result unedited loads.
@@ -307,25 +334,8 @@ TEST(CheckpointText, ASavedResultNoSearchGivesIsRefusedNamingTheUnit) {
   saved.seeded_draws = 4;
   saved.coverage["enqueue ok"] = 3;
   saved.outcomes = {"a", "b"};
-  {
-    Checkpoint writer(file, "search", "s", 1);
-    ASSERT_NO_FATAL_FAILURE(load_fresh(writer));
-    writer.finished(7, saved);
-    DporProgress progress;
-    progress.executions = 3;
-    writer.progressed(8, unit_result(false, 3), progress);
-    writer.flush();
-  }
-  const nlohmann::json written = nlohmann::json::parse(contents(file));
-  auto load = [&](const nlohmann::json& j, std::string& error) {
-    std::ofstream(file, std::ios::trunc) << j.dump();
-    Checkpoint checkpoint(file, "search", "s", 1);
-    std::map<std::size_t, UnitResult> done;
-    std::map<std::size_t, UnitProgress> partial;
-    return checkpoint.load(done, partial, error);
-  };
-  std::string error;
-  ASSERT_TRUE(load(written, error)) << error;
+  const nlohmann::json written = written_units(file, saved);
+  ASSERT_EQ(refusal_of(file, written.dump()), "");
   const std::vector<std::pair<std::string, nlohmann::json>> finished_edits = {
       {"executions", -1},
       {"parked", 3},
@@ -339,13 +349,13 @@ TEST(CheckpointText, ASavedResultNoSearchGivesIsRefusedNamingTheUnit) {
   for (const auto& [field, value] : finished_edits) {
     nlohmann::json edited = written;
     edited["scopes"]["s"]["7"][field] = value;
-    EXPECT_FALSE(load(edited, error)) << field << " = " << value.dump();
+    const std::string error = refusal_of(file, edited.dump());
     EXPECT_NE(error.find("not a contend checkpoint: unit 7 (scope s): "), std::string::npos)
         << field << " = " << value.dump() << ": " << error;
   }
   nlohmann::json exhausted_in_progress = written;
   exhausted_in_progress["in_progress"]["s"]["8"]["result"]["exhausted"] = true;
-  EXPECT_FALSE(load(exhausted_in_progress, error));
+  const std::string error = refusal_of(file, exhausted_in_progress.dump());
   EXPECT_NE(error.find("unit 8 (scope s): a unit in progress that is exhausted"), std::string::npos)
       << error;
   std::remove(file.c_str());
@@ -355,24 +365,8 @@ TEST(CheckpointText, ASavedResultNoSearchGivesIsRefusedNamingTheUnit) {
 // unit, its scope and the field — in a finished unit and in a unit in progress alike.
 TEST(CheckpointText, AResultFieldOfAnotherKindIsRefusedNamingTheUnitAndTheField) {
   const std::string file = fresh_file("contend-checkpoint-kind-test.json");
-  {
-    Checkpoint writer(file, "search", "s", 1);
-    ASSERT_NO_FATAL_FAILURE(load_fresh(writer));
-    writer.finished(7, finished_unit(4));
-    DporProgress progress;
-    progress.executions = 3;
-    writer.progressed(8, unit_result(false, 3), progress);
-    writer.flush();
-  }
-  const nlohmann::json written = nlohmann::json::parse(contents(file));
-  auto refusal = [&](const nlohmann::json& edited) {
-    std::ofstream(file, std::ios::trunc) << edited.dump();
-    Checkpoint checkpoint(file, "search", "s", 1);
-    std::map<std::size_t, UnitResult> done;
-    std::map<std::size_t, UnitProgress> partial;
-    std::string error;
-    return checkpoint.load(done, partial, error) ? std::string() : error;
-  };
+  const nlohmann::json written = written_units(file, finished_unit(4));
+  auto refusal = [&](const nlohmann::json& edited) { return refusal_of(file, edited.dump()); };
   ASSERT_EQ(refusal(written), "");
   struct Edit {
     std::string field;
@@ -478,17 +472,6 @@ TEST(CheckpointText, ACutFieldOfAnotherKindIsRefusedNamingTheCutUnitAndTheField)
     EXPECT_EQ(from_parsed.rfind(prefix + e.problem, 0), 0u) << from_parsed;
   }
   std::remove(file.c_str());
-}
-
-// The file `text` loaded as one of search "search", scope "s": why it is refused ("" when it
-// loads).
-std::string refusal_of(const std::string& file, const std::string& text) {
-  std::ofstream(file, std::ios::trunc) << text;
-  Checkpoint checkpoint(file, "search", "s", 1);
-  std::map<std::size_t, UnitResult> done;
-  std::map<std::size_t, UnitProgress> partial;
-  std::string error;
-  return checkpoint.load(done, partial, error) ? std::string() : error;
 }
 
 // A file of another search is refused at its "search" key, before the rest is read: here the
