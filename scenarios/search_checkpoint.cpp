@@ -509,6 +509,8 @@ void Checkpoint::take_scope_locked(std::map<std::size_t, UnitResult>& done,
 }
 
 bool Checkpoint::is_this_search(const json& file, std::string& error) const {
+  static constexpr JsonField kSearch[] = {{"search", &kText}};
+  require_shape(file, kSearch, {}, "");
   if (file.at("search").get<std::string>() != file_->identity) {
     error = another_search(file_->path, file.at("search").get<std::string>());
     return false;

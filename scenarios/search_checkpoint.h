@@ -175,7 +175,8 @@ class Checkpoint {
   // Throws on a file of the wrong shape.
   bool read_scope(const nlohmann::json& file, std::map<std::size_t, UnitResult>& done,
                   std::map<std::size_t, UnitProgress>& partial, std::string& error) const;
-  // Whether the file's "search" is this one's (else `error`). Throws when it has none.
+  // Whether the file's "search" is this one's (else `error`). Throws when the file is not an
+  // object or its "search" is missing or not a string.
   bool is_this_search(const nlohmann::json& file, std::string& error) const;
   // A unit of this scope as messages name it: "12 (scope 3x2|faults=0)".
   std::string named(const std::string& unit) const { return unit + " (scope " + scope_ + ")"; }

@@ -323,6 +323,30 @@ std::string refusal_of(const std::string& file, const std::string& text) {
   return checkpoint.load(done, partial, error) ? std::string() : error;
 }
 
+// A file that is not an object, or whose "search" is missing or not a string, is refused naming
+// what is wrong — by a resumed search and by a shard dealt from it alike.
+TEST(CheckpointText, AFileWithoutASearchOfTextIsRefusedNamingIt) {
+  const std::string file = fresh_file("contend-checkpoint-search-kind-test.json");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"search":5,"scopes":{},"in_progress":{}})", "field \"search\" is not a string"},
+      {R"({"search":{"a":1},"scopes":{},"in_progress":{}})", "field \"search\" is not a string"},
+      {R"({"scopes":{},"in_progress":{}})", "field \"search\" is missing"},
+      {R"([1,2])", "not an object"},
+  };
+  for (const auto& [text, problem] : cases) {
+    EXPECT_EQ(refusal_of(file, text), file + ": not a contend checkpoint: " + problem) << text;
+    std::string error;
+    const ParsedCheckpoint parsed = parse_checkpoint_file(file, "search", Shard{}, error);
+    ASSERT_NE(parsed, nullptr) << error;
+    Checkpoint dealt(parsed, file, "search", "s");
+    std::map<std::size_t, UnitResult> done;
+    std::map<std::size_t, UnitProgress> partial;
+    EXPECT_FALSE(dealt.load_read_only(done, partial, error));
+    EXPECT_EQ(error, file + ": not a contend checkpoint: " + problem) << text;
+  }
+  std::remove(file.c_str());
+}
+
 // A unit's saved result that no search gives — a count out of range, verdicts that are not one
 // per execution, a finished unit not exhausted — is refused, naming the unit, its scope and what
 // is wrong; the same result unedited loads.
