@@ -518,6 +518,34 @@ TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
                         "cannot resize a scenario with a plan");
 }
 
+// A flag the strategy does not take is refused, not passed over: a --checkpoint that PCT would
+// never write, a preemption bound random exploration has no use for.
+TEST(CliExplore, AFlagOfAnotherStrategyIsRefusedNamingItAndTheStrategy) {
+  const std::string dir = scratch("strategy-flags");
+  const std::string scenario = small_queue(dir, 2, 1);
+  expect_refused_saying(
+      "explore " + scenario + " --strategy pct --checkpoint " + dir + "/x.ckpt",
+      "--checkpoint is a flag of --strategy dpor, and this exploration is pct (--strategy pct)");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.ckpt"));
+  expect_refused_saying("explore " + scenario + " --strategy random --max-preemptions 2",
+                        "--max-preemptions is a flag of --strategy dfs or dpor, and this "
+                        "exploration is random");
+  expect_refused_saying("explore " + scenario + " --strategy dpor --depth 3",
+                        "--depth is a flag of --strategy pct, and this exploration is dpor");
+  std::filesystem::create_directories(dir + "/configured");
+  const std::string configured =
+      small_queue(dir + "/configured", 2, 1, "queue", "[strategy]\nname = \"pct\"\n");
+  expect_refused_saying("explore " + configured + " --jobs 2",
+                        "--jobs is a flag of --strategy dpor, and this exploration is pct (the "
+                        "scenario's [strategy] name)");
+  // Where they belong, they are taken.
+  EXPECT_EQ(run_cli("explore " + scenario + " --strategy pct --depth 2 --schedules 3").exit_code,
+            0);
+  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dfs --max-preemptions 1 --schedules 3")
+                .exit_code,
+            0);
+}
+
 // "[enqueue dequeue] [dequeue]" (a plan as the statement spells it) as a scenario's `plan` key.
 std::string plan_key(const std::string& spelled) {
   std::string key = "plan = [";

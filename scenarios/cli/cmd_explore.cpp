@@ -7,9 +7,15 @@
 //  search with partial-order reduction (explore_exhaustive.h).
 // `--clients C --operations O` explore the scenario at another scope (a scenario with a [plan]
 // keeps its own).
+// A flag of another strategy than the one chosen (`--depth` is PCT's, `--max-preemptions` DFS's and
+// dpor's, the rest dpor's) is refused, exit 2.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/explore_exhaustive.h"
@@ -37,7 +43,26 @@ struct ExploreArgs {
   std::optional<std::string> plans;
   std::optional<std::string> draws;
   ScopeArgs scope;  // the scope, instead of the scenario's
+  // The flags that only some strategies take, with those strategies: one given to another
+  // strategy would be passed over in silence (a --checkpoint that saves nothing), so it is refused.
+  std::vector<std::pair<const CLI::Option*, std::vector<std::string>>> strategy_flags;
 };
+
+// Refuses, naming each, the flags given that the strategy chosen does not take; false if any.
+bool flags_fit_strategy(const ExploreArgs& args, const std::string& strategy) {
+  bool fit = true;
+  for (const auto& [option, strategies] : args.strategy_flags) {
+    if (option->count() == 0 ||
+        std::find(strategies.begin(), strategies.end(), strategy) != strategies.end())
+      continue;
+    fmt::print(stderr,
+               "contend explore: {} is a flag of --strategy {}, and this exploration is {} ({})\n",
+               option->get_name(), fmt::join(strategies, " or "), strategy,
+               args.strategy ? "--strategy " + strategy : "the scenario's [strategy] name");
+    fit = false;
+  }
+  return fit;
+}
 
 int explore_command(ExploreArgs& args) {
   auto scenario = load_scoped_scenario(args.scenario_path, args.scope, "explore");
@@ -45,6 +70,7 @@ int explore_command(ExploreArgs& args) {
   args.options.stop_at_first_violation = !args.all;
   const StrategyConfig& configured = scenario->strategy;
   args.options.strategy = args.strategy.value_or(configured.name);
+  if (!flags_fit_strategy(args, args.options.strategy)) return 2;
   if (args.options.strategy == "dpor") {
     ExhaustiveOptions& o = args.exhaustive.options;
     o.seed = args.seed.value_or(scenario->seed_first);
@@ -173,6 +199,13 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::ExistingDirectory);
   cmd->add_flag("--no-shrink", args->no_shrink, "Report the violation as found, unshrunk");
   cmd->add_flag("--all", args->all, "Keep exploring after the first violation (count them all)");
+  for (const char* flag :
+       {"--max-faults", "--plans", "--draws", "--jobs", "--shard", "--checkpoint", "--sizing-only",
+        "--deal-from", "--json", "--progress", "--reduction", "--no-reduction"})
+    args->strategy_flags.emplace_back(cmd->get_option(flag), std::vector<std::string>{"dpor"});
+  args->strategy_flags.emplace_back(cmd->get_option("--depth"), std::vector<std::string>{"pct"});
+  args->strategy_flags.emplace_back(cmd->get_option("--max-preemptions"),
+                                    std::vector<std::string>{"dfs", "dpor"});
   cmd->callback([args, &ctx] { ctx.exit_code = explore_command(*args); });
 }
 
