@@ -280,6 +280,7 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     if (stop_requested(o)) {  // what the saved rounds made, as the file keeps it
       add_up_stopped(sized.units, sized.done, sized.partial, o, r);
       r.units = static_cast<std::int64_t>(sized.units.size());
+      r.sizing_round_dropped = sized.rounds + 1;
     }
     return r;
   }
@@ -408,6 +409,7 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
       if (!r.exhausted) {
         total.exhausted = false;  // a budget ran out: larger scopes would prove nothing more
         total.interrupted = r.interrupted;
+        total.sizing_round_dropped = r.sizing_round_dropped;
         return total;
       }
     }
@@ -674,8 +676,18 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                   "--checkpoint FILE goes on from where it was stopped")
             : fmt::format("; {} keeps where the search stood: the same command goes on from there",
                           o.checkpoint_file);
-    return fmt::format("NOT VERIFIED: interrupted: {}; {}; {}{}{}{}", stopped_units(s, o, r, scope),
-                       bounds, counts, size_note(s, o, r), shard, saved);
+    const std::string sizing =
+        r.sizing_round_dropped == 0
+            ? std::string()
+            : fmt::format(
+                  "; the stop came while the search sized its units, in round {}, which is "
+                  "dropped (its runs are not in the counts): the next run sizes that round "
+                  "again from its start, so a run stopped sooner than a round ends makes no "
+                  "progress",
+                  r.sizing_round_dropped);
+    return fmt::format(
+        "NOT VERIFIED: {}: {}; {}; {}{}{}{}{}", r.stop_cause.empty() ? "interrupted" : r.stop_cause,
+        stopped_units(s, o, r, scope), bounds, counts, size_note(s, o, r), sizing, shard, saved);
   }
   return fmt::format("NOT VERIFIED: the budget ran out: {}; {}; {}{}{}",
                      stopped_units(s, o, r, scope), bounds, counts, size_note(s, o, r), shard);

@@ -174,6 +174,13 @@ struct ExhaustiveFinding {
 struct ExhaustiveResult {
   bool exhausted = false;    // every unit's subtree was searched to the end
   bool interrupted = false;  // stop_requested stopped it first (not exhausted)
+  // What asked for the stop, in the statement's words, when its caller knows better than
+  // "interrupted" (contend explore: "the time limit ran out (--max-seconds 60)"). Set by the
+  // caller after the search; the search itself leaves it empty.
+  std::string stop_cause;
+  // The sizing round (search_sizing.h) a stop dropped, 1-based; 0 when the stop came after sizing
+  // (or none came). The next run of the search sizes that round again from its start.
+  int sizing_round_dropped = 0;
   std::int64_t plans = 0;
   std::int64_t units = 0;              // units in this shard
   std::int64_t units_done = 0;         // searched to the end (or resumed from the checkpoint)

@@ -44,6 +44,16 @@ nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
+// `contend <command>` exits 2 and its output says `message`, before any search began: no
+// search's header line.
+void expect_refused_saying(const std::string& command, const std::string& message) {
+  CliResult r = run_cli(command);
+  EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << command << "\n" << r.output;
+  EXPECT_EQ(r.output.find("exhaustive search of"), std::string::npos) << command << "\n"
+                                                                      << r.output;
+}
+
 // SIGTERM (a pod's stop, a CI runner's cancel) or Ctrl-C stops a long search cleanly: the units
 // end their runs, the checkpoint is written, the statement and --json say what was covered, and
 // the exit status is the shell's for that signal. The same command then goes on from the file.
@@ -91,6 +101,48 @@ TEST(CliExplore, SigtermStopsASearchThatSaysWhatItCoveredAndResumesFromItsCheckp
   EXPECT_GT(read_json(dir + "/resumed.json").at("resumed_from_checkpoint").get<std::int64_t>(), 0)
       << resumed.output;
   EXPECT_EQ(read_json(dir + "/resumed.json").at("interrupted"), false);
+}
+
+// --max-seconds stops a search as a budget does, for a CI job with a deadline of its own: the
+// units end their runs, the checkpoint is written, the statement says what stopped it and what
+// was covered, exit 3; the same command goes on from the file. A search that ends first is as
+// without a limit.
+TEST(CliExplore, ATimeLimitStopsASearchAsABudgetAndTheSameCommandGoesOn) {
+  const std::string dir = scratch("time-limit");
+  const std::string search = "explore " + source_path("scenarios/hc-queue.toml") +
+                             " --strategy dpor --plans seed --clients 3 --operations 3"
+                             " --progress 0 --checkpoint " +
+                             dir + "/search.ckpt";
+  CliResult limited = run_cli(search + " --max-seconds 2 --json " + dir + "/limited.json");
+  EXPECT_EQ(limited.exit_code, 3) << limited.output;
+  EXPECT_NE(limited.output.find("contend explore: the time limit (--max-seconds 2) ran out: "
+                                "stopping: each unit ends the run it is in"),
+            std::string::npos)
+      << limited.output;
+  EXPECT_NE(limited.output.find("NOT VERIFIED: the time limit ran out (--max-seconds 2): "),
+            std::string::npos)
+      << limited.output;
+  EXPECT_NE(limited.output.find(dir + "/search.ckpt keeps where the search stood"),
+            std::string::npos)
+      << limited.output;
+  const nlohmann::json j = read_json(dir + "/limited.json");
+  EXPECT_EQ(j.at("stopped_by"), "max_seconds");
+  EXPECT_EQ(j.at("interrupted"), true);
+  EXPECT_EQ(j.at("exhausted"), false);
+  EXPECT_EQ(j.at("verdict"), "unknown");
+  EXPECT_EQ(j.at("max_seconds"), 2.0);
+  EXPECT_GE(j.at("seconds").get<double>(), 1.9) << "stopped before its limit";
+  CliResult resumed = run_cli(search + " --schedules 1 --json " + dir + "/resumed.json");
+  EXPECT_EQ(resumed.exit_code, 3) << resumed.output;
+  const nlohmann::json k = read_json(dir + "/resumed.json");
+  EXPECT_GT(k.at("resumed_from_checkpoint").get<std::int64_t>(), 0) << resumed.output;
+  EXPECT_TRUE(k.at("stopped_by").is_null());
+  EXPECT_TRUE(k.at("max_seconds").is_null());
+  CliResult ended =
+      run_cli("explore " + small_queue(dir, 2, 2) + " --strategy dpor --max-seconds 600 --json -");
+  EXPECT_EQ(ended.exit_code, 0) << ended.output;
+  EXPECT_NE(ended.output.find("\"stopped_by\": null"), std::string::npos) << ended.output;
+  expect_refused_saying(search + " --max-seconds 0", "--max-seconds");
 }
 
 TEST(CliExplore, AProofRunSaysVerifiedAndWritesTheJsonScriptsReadAndExitsZero) {
@@ -479,16 +531,6 @@ TEST(CliExplore, ClientsAndOperationsFlagsSearchTheScopeAFileOfThatScopeDefines)
   const nlohmann::json b = read_json(dir + "/direct.json");
   for (const char* field : {"executions", "distinct_outcomes", "clients", "verdict"})
     EXPECT_EQ(a.at(field), b.at(field)) << field;
-}
-
-// `contend <command>` exits 2 and its output says `message`, before any search began: no
-// search's header line.
-void expect_refused_saying(const std::string& command, const std::string& message) {
-  CliResult r = run_cli(command);
-  EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
-  EXPECT_NE(r.output.find(message), std::string::npos) << command << "\n" << r.output;
-  EXPECT_EQ(r.output.find("exhaustive search of"), std::string::npos) << command << "\n"
-                                                                      << r.output;
 }
 
 TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {

@@ -2,6 +2,7 @@
 // full search over the same choices reaches (every recipe, small scopes, with and without
 // faults), finds every known-wrong variant's violation, and a deliberately broken independence
 // rule makes the comparison fail. Jobs, shards and checkpoints change nothing but the time.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -955,6 +956,24 @@ TEST(Checkpoint, AStopAskedForAnywhereResumesToTheTotalsOfASearchNeverStopped) {
         << proof_statement(s, asked, stopped);
     EXPECT_NE(proof_statement(s, asked, stopped).find(file + " keeps where the search stood"),
               std::string::npos);
+    // A stop while sizing drops the round under way, and the statement says so: a run stopped
+    // sooner than a round ends, again and again, would make no progress.
+    const std::string dropped =
+        fmt::format("the stop came while the search sized its units, in round {}, which is dropped",
+                    stopped.sizing_round_dropped);
+    EXPECT_EQ(proof_statement(s, asked, stopped).find(dropped) != std::string::npos,
+              stopped.sizing_round_dropped > 0)
+        << proof_statement(s, asked, stopped);
+    if (at == 3) {
+      EXPECT_EQ(stopped.sizing_round_dropped, 1);
+    }
+    // The caller that asked for the stop may name it (contend explore's --max-seconds).
+    ExhaustiveResult timed = stopped;
+    timed.stop_cause = "the time limit ran out (--max-seconds 9)";
+    EXPECT_EQ(proof_statement(s, asked, timed)
+                  .rfind("NOT VERIFIED: the time limit ran out (--max-seconds 9): ", 0),
+              0u)
+        << proof_statement(s, asked, timed);
     ExhaustiveOptions no_file = asked;
     no_file.checkpoint_file.clear();
     EXPECT_NE(

@@ -3,8 +3,8 @@
 // many ran, whether the (bounded) space was exhausted, the PCT probability bound, the verdicts;
 // on a violation, the shrunk counterexample and its one-line reproduction.
 // `--strategy dpor [--plans all|seed] [--draws all|seed] [--max-faults F] [--jobs N]
-//  [--shard K/N] [--checkpoint F] [--sizing-only] [--deal-from F] [--json F]`: the exhaustive
-//  search with partial-order reduction (explore_exhaustive.h).
+//  [--shard K/N] [--checkpoint F] [--sizing-only] [--deal-from F] [--json F] [--max-seconds S]`:
+//  the exhaustive search with partial-order reduction (explore_exhaustive.h).
 // `--clients C --operations O` explore the scenario at another scope (a scenario with a [plan]
 // keeps its own).
 // A flag of another strategy than the one chosen (`--depth` is PCT's, `--max-preemptions` DFS's and
@@ -184,6 +184,11 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--progress", x.progress_every,
                   "dpor: a progress line on stderr every N runs (default 1000000; 0: none)")
       ->check(CLI::Range(std::int64_t{0}, INT64_MAX));
+  cmd->add_option("--max-seconds", x.max_seconds,
+                  "dpor: stop after this many seconds of wall-clock time, as a budget: units end "
+                  "their runs, the checkpoint is written, the statement says what was covered, "
+                  "exit 3; with --checkpoint the same command goes on from there")
+      ->check(CLI::Range(0.001, 1e9));
   CLI::Option* reduction =
       cmd->add_option("--reduction", x.reduction,
                       "dpor: dpor (one execution per equivalence class), states (the full search, "
@@ -201,7 +206,7 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--all", args->all, "Keep exploring after the first violation (count them all)");
   for (const char* flag :
        {"--max-faults", "--plans", "--draws", "--jobs", "--shard", "--checkpoint", "--sizing-only",
-        "--deal-from", "--json", "--progress", "--reduction", "--no-reduction"})
+        "--deal-from", "--json", "--progress", "--max-seconds", "--reduction", "--no-reduction"})
     args->strategy_flags.emplace_back(cmd->get_option(flag), std::vector<std::string>{"dpor"});
   args->strategy_flags.emplace_back(cmd->get_option("--depth"), std::vector<std::string>{"pct"});
   args->strategy_flags.emplace_back(cmd->get_option("--max-preemptions"),

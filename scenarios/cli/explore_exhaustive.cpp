@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "scenarios/cli/stop_signals.h"
+#include "scenarios/cli/time_limit.h"
 #include "scenarios/expectation.h"
 #include "scenarios/runner.h"
 #include "scenarios/search_estimate.h"
@@ -24,9 +26,16 @@ std::string replay_command_for(const std::string& file, const ExhaustiveOptions&
                      o.explore_draws ? " --draws all" : "", f.path);
 }
 
+// What stopped a search before its end, in --json's words: "signal", "max_seconds", or empty
+// when nothing did (a search that ran to its end or to its budget of runs).
+std::string stopped_by(const ExhaustiveResult& r, bool limit_stopped) {
+  if (!r.interrupted) return "";
+  return limit_stopped ? "max_seconds" : "signal";
+}
+
 nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
                             const ExhaustiveResult& r, const std::string& statement,
-                            const std::string& counterexample_file) {
+                            const std::string& counterexample_file, const std::string& stopped) {
   const ExhaustiveOptions& o = args.options;
   nlohmann::json j;
   j["scenario"] = s.file;
@@ -73,6 +82,8 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   // Shards dealt from one sized search name its file's digest (merge checks they agree).
   j["dealt_from"] = o.deal_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.deal_digest);
   j["interrupted"] = r.interrupted;
+  j["stopped_by"] = stopped.empty() ? nlohmann::json(nullptr) : nlohmann::json(stopped);
+  j["max_seconds"] = args.max_seconds ? nlohmann::json(*args.max_seconds) : nlohmann::json(nullptr);
   j["sized_only"] = r.sized_only;
   if (r.sized_only) j["units_unrun"] = r.units_unrun;
   j["seconds"] = r.seconds;
@@ -221,14 +232,35 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   };
   StopOnSignals stop;
   o.stop_requested = &stop.requested();
-  ExhaustiveResult r = explore_exhaustively(scenario, o);
+  ExhaustiveResult r;
+  std::atomic<bool> limit_first{false};  // the limit asked for the stop before any signal did
+  {
+    StopAtTimeLimit limit(args.max_seconds, [&stop, &args, &limit_first] {
+      if (!stop.ask_to_stop()) return;  // a signal asked first: the stop is its
+      limit_first.store(true);
+      fmt::print(stderr,
+                 "\ncontend explore: the time limit (--max-seconds {}) ran out: stopping: each "
+                 "unit ends the run it is in, then the search writes its checkpoint (with "
+                 "--checkpoint; one still being read is left as it was) and says what it "
+                 "covered\n",
+                 *args.max_seconds);
+    });
+    r = explore_exhaustively(scenario, o);
+  }  // the limit stops waiting: what it did not stop is the search's own end
   o.stop_requested = nullptr;
+  // A signal that came after the limit does not make the limit's stop a signal's.
+  const bool limit_stopped = limit_first.load();
   if (!r.error.empty()) {
     fmt::print(stderr, "contend explore: {}\n", r.error);
     // A stop while a checkpoint was read ends the search there (reading_stopped), and whatever
     // else went wrong, the search was asked to stop: the status says so.
+    if (limit_stopped) return 3;
     return stop.requested().load() ? 128 + stop.signal_number() : 2;
   }
+  if (r.interrupted && limit_stopped) {
+    r.stop_cause = fmt::format("the time limit ran out (--max-seconds {})", *args.max_seconds);
+  }
+  const std::string stopped = stopped_by(r, limit_stopped);
   for (const auto& [verdict, n] : r.verdicts)
     fmt::print(text, "  {:<32} {}\n", verdict, n);
   if (r.executions > 0) {
@@ -240,7 +272,8 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   if (r.violation) file = report(args, *r.violation, text);
   fmt::print(text, "\n{}\n", statement);
   if (!args.json_path.empty()) {
-    const std::string text = summary_json(scenario, args, r, statement, file).dump(2) + "\n";
+    const std::string text =
+        summary_json(scenario, args, r, statement, file, stopped).dump(2) + "\n";
     if (args.json_path == "-") {
       std::fwrite(text.data(), 1, text.size(), stdout);
     } else {
@@ -259,6 +292,7 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   }
   if (r.verdicts.count("simulator_fault") != 0) return 4;  // contend itself broke: say so first
   if (r.violation) return shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
+  if (r.interrupted && limit_stopped) return 3;          // a budget, of time, ran out
   if (r.interrupted) return 128 + stop.signal_number();  // as a shell reports a signal's end
   if (scenario.expect != "linearizable") return r.exhausted ? 1 : 3;
   const bool all_clean = r.verdicts.size() <= 1 && r.bound_hits == 0;

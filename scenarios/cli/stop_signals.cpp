@@ -71,4 +71,8 @@ int StopOnSignals::signal_number() const {
   return stop_signal.load();
 }
 
+bool StopOnSignals::ask_to_stop() {
+  return !stop_asked.exchange(true);
+}
+
 }  // namespace contend::cli

@@ -23,6 +23,9 @@ class StopOnSignals {
   const std::atomic<bool>& requested() const;
   // The signal that asked the search to stop (SIGINT or SIGTERM), 0 while none has.
   int signal_number() const;
+  // Asks the search to stop as a signal does, without one (explore's --max-seconds, from another
+  // thread): requested() becomes true. Returns whether it is the first to ask (no signal has).
+  bool ask_to_stop();
 
  private:
   struct sigaction old_interrupt_ {};
