@@ -54,7 +54,9 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 // 12: a unit's progress says from which depth its runs were made (DporProgress::runs_from_depth).
 // 13: a sleeping step's footprint keeps whether a conflict refused it and its attempts (the sleep
 // sets judged at a run's end narrow the dependence of refused commits, footprint.h).
-constexpr int kUnitCutVersion = 13;
+// 14: a cut may hold the sizing round a stop cut short (round_under_way), which a resumed search
+// ends as it was begun.
+constexpr int kUnitCutVersion = 14;
 
 // The digest of everything the scenario says (its mix, plan, faults, checks, limits), in hex: a
 // file edited between a stopped search and its resume is another search.
@@ -280,7 +282,6 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
     if (stop_requested(o)) {  // what the saved rounds made, as the file keeps it
       add_up_stopped(sized.units, sized.done, sized.partial, o, r);
       r.units = static_cast<std::int64_t>(sized.units.size());
-      r.sizing_round_dropped = sized.rounds + 1;
     }
     return r;
   }
@@ -409,7 +410,6 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
       if (!r.exhausted) {
         total.exhausted = false;  // a budget ran out: larger scopes would prove nothing more
         total.interrupted = r.interrupted;
-        total.sizing_round_dropped = r.sizing_round_dropped;
         return total;
       }
     }
@@ -676,18 +676,9 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
                   "--checkpoint FILE goes on from where it was stopped")
             : fmt::format("; {} keeps where the search stood: the same command goes on from there",
                           o.checkpoint_file);
-    const std::string sizing =
-        r.sizing_round_dropped == 0
-            ? std::string()
-            : fmt::format(
-                  "; the stop came while the search sized its units, in round {}, which is "
-                  "dropped (its runs are not in the counts): the next run sizes that round "
-                  "again from its start, so a run stopped sooner than a round ends makes no "
-                  "progress",
-                  r.sizing_round_dropped);
     return fmt::format(
-        "NOT VERIFIED: {}: {}; {}; {}{}{}{}{}", r.stop_cause.empty() ? "interrupted" : r.stop_cause,
-        stopped_units(s, o, r, scope), bounds, counts, size_note(s, o, r), sizing, shard, saved);
+        "NOT VERIFIED: {}: {}; {}; {}{}{}{}", r.stop_cause.empty() ? "interrupted" : r.stop_cause,
+        stopped_units(s, o, r, scope), bounds, counts, size_note(s, o, r), shard, saved);
   }
   return fmt::format("NOT VERIFIED: the budget ran out: {}; {}; {}{}{}",
                      stopped_units(s, o, r, scope), bounds, counts, size_note(s, o, r), shard);

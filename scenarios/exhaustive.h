@@ -146,8 +146,8 @@ struct ExhaustiveOptions {
   std::function<void(const ExhaustiveProgress&)> on_progress;
   // Set by a caller that may ask the search to stop before its end (contend explore: SIGINT,
   // SIGTERM); read between runs, from any job. Once it reads true, each unit stops before its
-  // next run as at a budget stop, no unit starts, a sizing round under way is dropped (the
-  // checkpoint keeps the rounds before it, as a kill there would), the checkpoint is written,
+  // next run as at a budget stop, no unit starts, a sizing round under way is kept as it was
+  // begun with its units where the stop left them (search_sizing.h), the checkpoint is written,
   // and the result is `interrupted`. Resumed, the search ends with the totals of one never
   // stopped. Asked for while the checkpoint or deal_from file is still being read, it ends the
   // read and the search: nothing searched, the file as it was, and `error` says so
@@ -178,9 +178,6 @@ struct ExhaustiveResult {
   // "interrupted" (contend explore: "the time limit ran out (--max-seconds 60)"). Set by the
   // caller after the search; the search itself leaves it empty.
   std::string stop_cause;
-  // The sizing round (search_sizing.h) a stop dropped, 1-based; 0 when the stop came after sizing
-  // (or none came). The next run of the search sizes that round again from its start.
-  int sizing_round_dropped = 0;
   std::int64_t plans = 0;
   std::int64_t units = 0;              // units in this shard
   std::int64_t units_done = 0;         // searched to the end (or resumed from the checkpoint)

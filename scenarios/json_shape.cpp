@@ -36,6 +36,14 @@ const JsonKind kTextList{
       return j.is_array() &&
              std::all_of(j.begin(), j.end(), [](const nlohmann::json& e) { return e.is_string(); });
     }};
+const JsonKind kCountList{"an array of counts", [](const nlohmann::json& j) {
+                            return j.is_array() && std::all_of(j.begin(), j.end(), is_count);
+                          }};
+const JsonKind kBooleanList{
+    "an array of true and false", [](const nlohmann::json& j) {
+      return j.is_array() && std::all_of(j.begin(), j.end(),
+                                         [](const nlohmann::json& e) { return e.is_boolean(); });
+    }};
 
 std::optional<std::string> kind_problem(const nlohmann::json& j, std::span<const JsonField> fields,
                                         std::string_view prefix) {

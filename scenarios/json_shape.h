@@ -33,6 +33,8 @@ extern const JsonKind kSeconds;  // a number, 0 or more
 extern const JsonKind kCountOrNull;
 extern const JsonKind kCountsByName;  // an object whose every value is a count (verdict tallies)
 extern const JsonKind kTextList;      // an array of strings
+extern const JsonKind kCountList;     // an array of counts
+extern const JsonKind kBooleanList;   // an array of true and false
 
 struct JsonField {
   const char* name;

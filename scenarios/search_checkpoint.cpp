@@ -596,6 +596,23 @@ Unit unit_from_saved(const json& saved, std::size_t index) {
 // A saved cut's fields besides its units' own.
 constexpr JsonField kCutFields[] = {
     {"cut", &kList}, {"sizing_rounds", &kSmallCount}, {"sizing_finished", &kBoolean}};
+constexpr JsonField kCutOptional[] = {{"round_under_way", &kObject}};
+constexpr JsonField kRoundFields[] = {{"budgets", &kCountList}, {"cut", &kBooleanList}};
+
+// A saved cut's round under way (SizingRoundUnderWay), of a cut of `units` units. Throws when
+// malformed.
+SizingRoundUnderWay round_from_saved(const json& saved, std::size_t units) {
+  require_shape(saved, kRoundFields, {}, "round_under_way: ");
+  SizingRoundUnderWay round;
+  round.budgets = saved.at("budgets").get<std::vector<std::int64_t>>();
+  for (const json& cut : saved.at("cut"))
+    round.cut.push_back(cut.get<bool>());
+  if (round.budgets.size() != units) {
+    throw std::invalid_argument(fmt::format("round_under_way: {} budgets for a cut of {} units",
+                                            round.budgets.size(), units));
+  }
+  return round;
+}
 
 class CutUnits {
  public:
@@ -627,20 +644,28 @@ bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) c
     if (parsed_ != nullptr) {
       if (!parsed_->contains("units") || !parsed_->at("units").contains(scope_)) return true;
       const json& saved_cut = parsed_->at("units").at(scope_);
-      require_shape(saved_cut, kCutFields, {}, "");
+      require_shape(saved_cut, kCutFields, kCutOptional, "");
       for (const json& saved : saved_cut.at("cut"))
         out.units.push_back(unit_from_saved(saved, out.units.size()));
       rest = json{{"cut", json::array()},
                   {"sizing_rounds", saved_cut.at("sizing_rounds")},
                   {"sizing_finished", saved_cut.at("sizing_finished")}};
+      if (saved_cut.contains("round_under_way"))
+        rest["round_under_way"] = saved_cut.at("round_under_way");
     } else {
       auto it = file_->units.find(scope_);
       if (it == file_->units.end()) return true;
       rest = json::parse(it->second, CutUnits(out.units));
     }
-    require_shape(rest, kCutFields, {}, "");
+    require_shape(rest, kCutFields, kCutOptional, "");
     out.sizing_rounds = rest.at("sizing_rounds").get<int>();
     out.sizing_finished = rest.at("sizing_finished").get<bool>();
+    if (rest.contains("round_under_way")) {
+      if (out.sizing_finished) {
+        throw std::invalid_argument("a finished sizing has no round under way");
+      }
+      out.round_under_way = round_from_saved(rest.at("round_under_way"), out.units.size());
+    }
     cut = std::move(out);
   } catch (const std::exception& e) {
     error = file_->path + ": the units of scope " + scope_ +
@@ -664,8 +689,16 @@ void Checkpoint::save_units(const SavedCut& cut, const std::map<std::size_t, Uni
                   {"path", nodes_to_json(u.path)}}
                  .dump();
   }
-  file_->units[scope_] = cut_text(
-      units, json{{"sizing_finished", cut.sizing_finished}, {"sizing_rounds", cut.sizing_rounds}});
+  CONTEND_ASSERT(!(cut.sizing_finished && cut.round_under_way),
+                 "a finished sizing has no round under way");
+  json rest{{"sizing_finished", cut.sizing_finished}, {"sizing_rounds", cut.sizing_rounds}};
+  if (cut.round_under_way) {
+    CONTEND_ASSERT(cut.round_under_way->budgets.size() == cut.units.size(),
+                   "a round under way gives every unit of the cut a budget");
+    rest["round_under_way"] =
+        json{{"budgets", cut.round_under_way->budgets}, {"cut", cut.round_under_way->cut}};
+  }
+  file_->units[scope_] = cut_text(units, rest);
   file_->scopes.erase(scope_);
   file_->in_progress.erase(scope_);
   runs_counted_.clear();

@@ -59,12 +59,24 @@ struct UnitProgress {
   DporProgress explorer;
 };
 
+// A sizing round a stop cut short (search_sizing.h): the runs each unit may reach in it (0: it
+// does not run) and, by lineage, whether the round cuts the units it stops. Saved with the cut and
+// the units' progress as the stop left them, so that the resumed search ends the round as one
+// never stopped would: a round chosen again from where the stop left the units would give them
+// other budgets, and cut them otherwise.
+struct SizingRoundUnderWay {
+  std::vector<std::int64_t> budgets;  // by unit of the cut
+  std::vector<bool> cut;              // by lineage
+};
+
 // The units a scope's search was cut into, as a checkpoint keeps them: after each sizing round
-// (a search killed while sizing goes on sizing from there), and once sizing has finished.
+// (a search killed while sizing goes on sizing from there), at a stop asked for while a round
+// runs (with that round), and once sizing has finished.
 struct SavedCut {
   std::vector<Unit> units;
   int sizing_rounds = 0;         // sizing rounds the units are the result of
   bool sizing_finished = false;  // no more rounds: a resumed search takes the units as they are
+  std::optional<SizingRoundUnderWay> round_under_way;  // never with sizing_finished
 };
 
 // A checkpoint file parsed once, for a search that only takes units from it (explore

@@ -201,10 +201,17 @@ SizingRound fresh_round(const SizedUnits& sized, const std::vector<std::int64_t>
   return round;
 }
 
-SizingRound next_sizing_round(const SizedUnits& sized, const std::vector<std::int64_t>& shares,
+SizingRound next_sizing_round(SizedUnits& sized, const std::vector<std::int64_t>& shares,
                               const ExhaustiveOptions& o) {
-  // Each phase's last round cuts none, so the usual rounds cut as a search's own sizing does.
   SizingRound round;
+  if (sized.round_under_way) {  // the round a stop cut short, as it was begun
+    round.budgets = std::move(sized.round_under_way->budgets);
+    round.cut = std::move(sized.round_under_way->cut);
+    round.any = true;
+    sized.round_under_way.reset();
+    return round;
+  }
+  // Each phase's last round cuts none, so the usual rounds cut as a search's own sizing does.
   if (sized.rounds < kSizingRoundsMax) {
     round = regular_round(sized, shares, o);
     if (round.any && sized.rounds + 1 == kSizingRoundsMax)
@@ -215,6 +222,27 @@ SizingRound next_sizing_round(const SizedUnits& sized, const std::vector<std::in
     if (sized.rounds + 1 == sizing_rounds_max(o)) round.cut.assign(round.cut.size(), false);
   }
   return round;
+}
+
+// A round a stop cut short: what its units made joins what the rounds before made (as the
+// next round would take it, without cutting), and the cut is saved with the round and that
+// progress, so that the resumed search ends the round as one never stopped would.
+void keep_round_under_way(SizedUnits& sized, std::map<std::size_t, UnitResult> results,
+                          SizingRound round, Checkpoint& checkpoint) {
+  for (auto& [index, r] : results) {
+    if (sized.done.count(index) != 0) continue;  // run_units hands the finished units back
+    if (r.stopped_at) {
+      DporProgress at = std::move(*r.stopped_at);
+      r.stopped_at.reset();
+      sized.partial[index] = UnitProgress{std::move(r), std::move(at)};
+    } else {
+      sized.partial.erase(index);
+      sized.done[index] = std::move(r);
+    }
+  }
+  sized.round_under_way = SizingRoundUnderWay{std::move(round.budgets), std::move(round.cut)};
+  checkpoint.save_units(SavedCut{sized.units, sized.rounds, false, sized.round_under_way},
+                        sized.done, sized.partial);
 }
 
 // `sized` holds the shard's units (and, resumed, what the saved rounds found of them), `shares`
@@ -235,17 +263,19 @@ void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& r
                         static_cast<std::int64_t>(sized.units.size()), sized.rounds + 1);
     std::map<std::size_t, UnitResult> results = run_units(
         planned, roots, sized.units, round.budgets, o, sized.done, sized.partial, none, meter);
-    if (stop_requested(o)) {  // the round is dropped: its stopped units were cut by no budget
+    if (stop_requested(o)) {  // its stopped units were cut by no budget: the round goes on later
+      keep_round_under_way(sized, std::move(results), std::move(round), checkpoint);
       sized.interrupted = true;
       return;
     }
     for (const auto& [index, r] : sized.done)
       results.erase(index);  // run_units hands the finished units back
     sized = after_sizing_round(planned, o, sized, std::move(results), round.cut);
-    checkpoint.save_units(SavedCut{sized.units, sized.rounds + 1, false}, sized.done,
+    checkpoint.save_units(SavedCut{sized.units, sized.rounds + 1, false, std::nullopt}, sized.done,
                           sized.partial);
   }
-  checkpoint.save_units(SavedCut{sized.units, sized.rounds, true}, sized.done, sized.partial);
+  checkpoint.save_units(SavedCut{sized.units, sized.rounds, true, std::nullopt}, sized.done,
+                        sized.partial);
 }
 
 // The units a checkpoint kept, checked against this search: each of a plan of it, cut from one of
@@ -312,8 +342,14 @@ bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Roo
     if (!check_saved_units(kept->units, planned.size(), own.size(), o.checkpoint_file, error)) {
       return false;
     }
+    if (kept->round_under_way && kept->round_under_way->cut.size() != own.size()) {
+      error = fmt::format("{}: the sizing round under way cuts {} lineages of {}",
+                          o.checkpoint_file, kept->round_under_way->cut.size(), own.size());
+      return false;
+    }
     sized.units = std::move(kept->units);
     sized.rounds = kept->sizing_rounds;
+    sized.round_under_way = std::move(kept->round_under_way);
   } else {
     if (cut_below_root && (!saved_done.empty() || !saved_partial.empty())) {
       error = o.checkpoint_file + ": holds units but not the cut they belong to";

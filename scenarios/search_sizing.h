@@ -19,7 +19,8 @@
 // counts every lineage's units; sizing alone is never sharded, and jobs do not change it.) It does
 // depend on the budget, so a checkpoint keeps the units after every round: a search killed while
 // sizing goes on sizing from the last round saved, and one resumed after sizing (with another
-// budget too) takes the units as they were cut.
+// budget too) takes the units as they were cut. A stop asked for while a round runs saves that
+// round with where the stop left its units, and the resumed search ends it as it was begun.
 //
 // Invariant (asserted after every round): a cut never loses or doubles a run — each part keeps
 // the runs it made.
@@ -27,6 +28,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,9 @@ struct SizedUnits {
   std::map<std::size_t, UnitResult> done;       // by unit: finished, or stopped for good
   std::map<std::size_t, UnitProgress> partial;  // by unit: where its search stands
   int rounds = 0;                               // sizing rounds run (saved ones included)
+  // The round a stop cut short, as the checkpoint keeps it: the next round to run (the units'
+  // progress above is where the stop left them in it).
+  std::optional<SizingRoundUnderWay> round_under_way;
   bool interrupted = false;  // stopped by stop_after_sizing_rounds (tests) or stop_requested
 };
 

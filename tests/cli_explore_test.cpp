@@ -54,15 +54,20 @@ void expect_refused_saying(const std::string& command, const std::string& messag
                                                                       << r.output;
 }
 
+// A search of minutes (hc-queue 3 x 3, the seed's plan) with its checkpoint in `dir`, for the
+// tests that stop one.
+std::string long_search(const std::string& dir) {
+  return "explore " + source_path("scenarios/hc-queue.toml") +
+         " --strategy dpor --plans seed --clients 3 --operations 3 --checkpoint " + dir +
+         "/search.ckpt";
+}
+
 // SIGTERM (a pod's stop, a CI runner's cancel) or Ctrl-C stops a long search cleanly: the units
 // end their runs, the checkpoint is written, the statement and --json say what was covered, and
 // the exit status is the shell's for that signal. The same command then goes on from the file.
 TEST(CliExplore, SigtermStopsASearchThatSaysWhatItCoveredAndResumesFromItsCheckpoint) {
   const std::string dir = scratch("sigterm");
-  const std::string search = "explore " + source_path("scenarios/hc-queue.toml") +
-                             " --strategy dpor --plans seed --clients 3 --operations 3"
-                             " --checkpoint " +
-                             dir + "/search.ckpt --progress 20000";
+  const std::string search = long_search(dir) + " --progress 20000";
   // Sent once the search has reported progress (it runs for minutes otherwise).
   const std::string script = std::string(CONTEND_BINARY) + " " + search + " --json " + dir +
                              "/stopped.json > " + dir + "/out.txt 2> " + dir +
@@ -109,10 +114,7 @@ TEST(CliExplore, SigtermStopsASearchThatSaysWhatItCoveredAndResumesFromItsCheckp
 // without a limit.
 TEST(CliExplore, ATimeLimitStopsASearchAsABudgetAndTheSameCommandGoesOn) {
   const std::string dir = scratch("time-limit");
-  const std::string search = "explore " + source_path("scenarios/hc-queue.toml") +
-                             " --strategy dpor --plans seed --clients 3 --operations 3"
-                             " --progress 0 --checkpoint " +
-                             dir + "/search.ckpt";
+  const std::string search = long_search(dir) + " --progress 0";
   CliResult limited = run_cli(search + " --max-seconds 2 --json " + dir + "/limited.json");
   EXPECT_EQ(limited.exit_code, 3) << limited.output;
   EXPECT_NE(limited.output.find("contend explore: the time limit (--max-seconds 2) ran out: "

@@ -243,6 +243,7 @@ SavedCut three_unit_cut() {
     cut.units.push_back(std::move(u));
   }
   cut.sizing_rounds = 2;
+  cut.round_under_way = SizingRoundUnderWay{{2050, 0, 4096}, {true, false, true}};
   return cut;
 }
 
@@ -269,6 +270,9 @@ TEST(CheckpointText, ASavedCutIsWrittenBackAsItWasAndReadAgainWhole) {
   ASSERT_TRUE(read.has_value());
   EXPECT_EQ(read->sizing_rounds, 2);
   EXPECT_FALSE(read->sizing_finished);
+  ASSERT_TRUE(read->round_under_way.has_value());
+  EXPECT_EQ(read->round_under_way->budgets, (std::vector<std::int64_t>{2050, 0, 4096}));
+  EXPECT_EQ(read->round_under_way->cut, (std::vector<bool>{true, false, true}));
   ASSERT_EQ(read->units.size(), 3u);
   for (std::size_t k = 0; k < 3; ++k) {
     EXPECT_EQ(read->units[k].plan, k) << "unit " << k;
@@ -487,6 +491,18 @@ TEST(CheckpointText, ACutFieldOfAnotherKindIsRefusedNamingTheCutUnitAndTheField)
       {[](nlohmann::json& c) { c.erase("sizing_finished"); },
        "field \"sizing_finished\" is missing"},
       {[](nlohmann::json& c) { c["cut"] = 3; }, "field \"cut\" is not an array"},
+      {[](nlohmann::json& c) { c["round_under_way"] = 5; },
+       "field \"round_under_way\" is not an object"},
+      {[](nlohmann::json& c) { c["round_under_way"]["budgets"][1] = -1; },
+       "round_under_way: field \"budgets\" is not an array of counts"},
+      {[](nlohmann::json& c) { c["round_under_way"]["cut"][0] = 1; },
+       "round_under_way: field \"cut\" is not an array of true and false"},
+      {[](nlohmann::json& c) { c["round_under_way"].erase("cut"); },
+       "round_under_way: field \"cut\" is missing"},
+      {[](nlohmann::json& c) { c["round_under_way"]["budgets"].erase(2); },
+       "round_under_way: 2 budgets for a cut of 3 units"},
+      {[](nlohmann::json& c) { c["sizing_finished"] = true; },
+       "a finished sizing has no round under way"},
   };
   for (const Edit& e : edits) {
     nlohmann::json edited = written;

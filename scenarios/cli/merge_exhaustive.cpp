@@ -236,7 +236,7 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
   if (!add_tallies(shards, "verdicts", verdicts)) return refused(overflow("verdicts"));
   if (!add_tallies(shards, "coverage", coverage)) return refused(overflow("coverage"));
   bool exhausted = true;
-  std::vector<std::string> interrupted;  // the shards a signal stopped, as "K/N"
+  std::vector<std::string> interrupted;  // the shards a signal or --max-seconds stopped, as "K/N"
   double seconds = 0;
   std::optional<nlohmann::json> counterexample;
   for (const nlohmann::json& j : shards) {
