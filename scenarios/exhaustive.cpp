@@ -317,18 +317,6 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
 }
 
 // Scopes below (clients, operations), smallest first: by operations in all, then clients.
-std::vector<std::pair<int, int>> smaller_scopes(int clients, int operations) {
-  std::vector<std::pair<int, int>> out;
-  for (int c = 1; c <= clients; ++c) {
-    for (int o = 1; o <= operations; ++o)
-      out.emplace_back(c, o);
-  }
-  std::stable_sort(out.begin(), out.end(), [](auto a, auto b) {
-    return std::pair(a.first * a.second, a.first) < std::pair(b.first * b.second, b.first);
-  });
-  return out;
-}
-
 Scenario scoped(const Scenario& s, int clients, int operations) {
   Scenario c = s;
   c.clients = clients;
@@ -378,6 +366,9 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
       ExhaustiveResult r = search(scoped(base, clients, operations), sub);
       if (!r.error.empty()) {
         total.error = r.error;
+        total.last_clients = clients;  // the scope refused
+        total.last_operations = operations;
+        total.last_faults = faults;
         return total;
       }
       if (total.checkpoint_error.empty()) total.checkpoint_error = r.checkpoint_error;
@@ -418,6 +409,18 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
 }
 
 }  // namespace
+
+std::vector<std::pair<int, int>> smaller_scopes(int clients, int operations) {
+  std::vector<std::pair<int, int>> out;
+  for (int c = 1; c <= clients; ++c) {
+    for (int o = 1; o <= operations; ++o)
+      out.emplace_back(c, o);
+  }
+  std::stable_sort(out.begin(), out.end(), [](auto a, auto b) {
+    return std::pair(a.first * a.second, a.first) < std::pair(b.first * b.second, b.first);
+  });
+  return out;
+}
 
 std::string_view plans_name(const Scenario& s, const ExhaustiveOptions& o) {
   if (!s.plan.empty()) return "scenario";

@@ -25,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/verdict.h"
@@ -207,7 +208,8 @@ struct ExhaustiveResult {
   std::optional<std::int64_t> runs_estimate;
   std::int64_t runs_in_scope = 0;  // the runs (executions and abandoned) the last scope made
   // The last scope searched (smallest first: a budget that ran out stops at a smaller scope than
-  // the one asked for, and the estimate is of that one); else the scope asked for.
+  // the one asked for, and the estimate is of that one; with `error`, the scope whose search
+  // refused), else the scope asked for.
   int last_clients = 0;
   int last_operations = 0;
   int last_faults = 0;
@@ -236,6 +238,11 @@ std::string plans_covered(const Scenario& scenario, const ExhaustiveOptions& opt
 std::string refusal(const Scenario& scenario, const ExhaustiveOptions& options);
 
 ExhaustiveResult explore_exhaustively(const Scenario& scenario, const ExhaustiveOptions& options);
+
+// The scopes (clients, operations per client) a search of `clients` x `operations` runs when it
+// runs every smaller one first, in its order: by operations in all, then by clients. (Each with
+// every fault budget up to the asked one, in turn.)
+std::vector<std::pair<int, int>> smaller_scopes(int clients, int operations);
 
 // One line: what was proved, or what was covered when a budget ran out.
 std::string proof_statement(const Scenario& scenario, const ExhaustiveOptions& options,
