@@ -172,6 +172,8 @@ class Checkpoint {
   void flush();
   // The first write that failed, naming the file ("" when none did).
   std::string write_error() const;
+  // The scope whose parts this Checkpoint reads and writes ("3x2|faults=0").
+  const std::string& scope() const { return scope_; }
   // Bytes of the file for each run between two writes (write_every): writing a byte costs some
   // 10 ns and a run of hc-queue 3 x 3 some 40 us, so writing costs about 3% of the search.
   static constexpr std::int64_t kBytesPerRun = 128;

@@ -278,18 +278,23 @@ void size_units(const std::vector<Scenario>& planned, const std::vector<Root>& r
                         sized.partial);
 }
 
+// "FILE: scope 3x2|faults=0": where a message about a scope's saved units says they are.
+std::string scope_in(const std::string& file, const std::string& scope) {
+  return file + ": scope " + scope;
+}
+
 // The units a checkpoint kept, checked against this search: each of a plan of it, cut from one of
 // the shard's first units, and with its path where `searched` takes it (a dealt shard's file
 // holds the paths of its own units only: parse_checkpoint_file), a path that starts at the
 // unit's own first thread (the path's digest covers its nodes, not the unit's fields).
 bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::size_t lineages,
-                       const std::string& file, std::string& error, Shard searched = Shard{}) {
+                       const std::string& where, std::string& error, Shard searched = Shard{}) {
   for (std::size_t i = 0; i < saved.size(); ++i) {
     const bool pathless = saved[i].path.empty() && searched.includes(i, 0);
     const bool other_thread =
         !saved[i].path.empty() && saved[i].path.front().thread != saved[i].thread;
     if (saved[i].plan >= plans || saved[i].lineage >= lineages || pathless || other_thread) {
-      error = fmt::format("{}: unit {} is not one of this search's", file, i);
+      error = fmt::format("{}: unit {} is not one of this search's", where, i);
       return false;
     }
   }
@@ -300,12 +305,12 @@ bool check_saved_units(const std::vector<Unit>& saved, std::size_t plans, std::s
 // them — the progress of those `searched` takes (the others' runs only count for budgets); false
 // (and `error`) when it names a unit the search does not have.
 bool take_saved_results(std::map<std::size_t, UnitResult> saved_done,
-                        std::map<std::size_t, UnitProgress> saved_partial, const std::string& file,
+                        std::map<std::size_t, UnitProgress> saved_partial, const std::string& where,
                         SizedUnits& sized, std::string& error, Shard searched = Shard{}) {
   const std::vector<Unit>& units = sized.units;
   for (const auto& [index, result] : saved_done) {
     if (index >= units.size()) {
-      error = file + ": unit " + std::to_string(index) + " is not in this search";
+      error = where + ": unit " + std::to_string(index) + " is not in this search";
       return false;
     }
   }
@@ -313,7 +318,7 @@ bool take_saved_results(std::map<std::size_t, UnitResult> saved_done,
     if (index >= units.size() ||
         (searched.includes(index, 0) && !progress_belongs_to(progress.explorer, units[index]))) {
       error =
-          file + ": the progress saved for unit " + std::to_string(index) + " is not that unit's";
+          where + ": the progress saved for unit " + std::to_string(index) + " is not that unit's";
       return false;
     }
   }
@@ -338,13 +343,12 @@ bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Roo
   const bool cut_below_root = !own.empty() && !own.front().path.empty();
   std::optional<SavedCut> kept;
   if (cut_below_root && !checkpoint.saved_units(kept, error)) return false;
+  const std::string where = scope_in(o.checkpoint_file, checkpoint.scope());
   if (kept) {
-    if (!check_saved_units(kept->units, planned.size(), own.size(), o.checkpoint_file, error)) {
-      return false;
-    }
+    if (!check_saved_units(kept->units, planned.size(), own.size(), where, error)) return false;
     if (kept->round_under_way && kept->round_under_way->cut.size() != own.size()) {
-      error = fmt::format("{}: the sizing round under way cuts {} lineages of {}",
-                          o.checkpoint_file, kept->round_under_way->cut.size(), own.size());
+      error = fmt::format("{}: the sizing round under way cuts {} lineages of {}", where,
+                          kept->round_under_way->cut.size(), own.size());
       return false;
     }
     sized.units = std::move(kept->units);
@@ -352,13 +356,12 @@ bool units_to_search(const std::vector<Scenario>& planned, const std::vector<Roo
     sized.round_under_way = std::move(kept->round_under_way);
   } else {
     if (cut_below_root && (!saved_done.empty() || !saved_partial.empty())) {
-      error = o.checkpoint_file + ": holds units but not the cut they belong to";
+      error = where + ": holds units but not the cut they belong to";
       return false;
     }
     sized.units = std::move(own);
   }
-  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), o.checkpoint_file, sized,
-                          error)) {
+  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), where, sized, error)) {
     return false;
   }
   if (cut_below_root && !(kept && kept->sizing_finished)) {
@@ -389,8 +392,8 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
           o.deal_from, scope, o.deal_from);
       return false;
     }
-    if (!check_saved_units(kept->units, planned.size(), first.size(), o.deal_from, error,
-                           o.shard)) {
+    if (!check_saved_units(kept->units, planned.size(), first.size(), scope_in(o.deal_from, scope),
+                           error, o.shard)) {
       return false;
     }
     whole.units = std::move(kept->units);
@@ -398,8 +401,8 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
   } else {
     whole.units = std::move(first);
   }
-  if (!take_saved_results(std::move(cut_done), std::move(cut_partial), o.deal_from, whole, error,
-                          o.shard)) {
+  if (!take_saved_results(std::move(cut_done), std::move(cut_partial), scope_in(o.deal_from, scope),
+                          whole, error, o.shard)) {
     return false;
   }
   share_lineage_budgets(whole, shares);
@@ -421,8 +424,8 @@ bool deal_sized_units(const std::vector<Scenario>& planned, std::vector<Unit> fi
   std::map<std::size_t, UnitResult> saved_done;
   std::map<std::size_t, UnitProgress> saved_partial;
   if (!checkpoint.load(saved_done, saved_partial, error)) return false;
-  if (!take_saved_results(std::move(saved_done), std::move(saved_partial), o.checkpoint_file, sized,
-                          error)) {
+  if (!take_saved_results(std::move(saved_done), std::move(saved_partial),
+                          scope_in(o.checkpoint_file, scope), sized, error)) {
     return false;
   }
   share_lineage_budgets(sized, shares);

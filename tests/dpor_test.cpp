@@ -892,7 +892,8 @@ TEST(Checkpoint, ASizedSearchResumedWithAnotherBudgetTakesTheUnitsItWasCutInto) 
   }
   std::ofstream(file) << other_thread.dump();
   const ExhaustiveResult other = explore_exhaustively(s, o);
-  EXPECT_NE(other.error.find(file + ": unit 0 is not one of this search's"), std::string::npos)
+  EXPECT_NE(other.error.find(file + ": scope 3x3|faults=0: unit 0 is not one of this search's"),
+            std::string::npos)
       << other.error;
   // A unit's path edited in the file is refused, the file named.
   for (auto& [scope_key, units] : saved.at("units").items())
@@ -979,8 +980,10 @@ TEST(Checkpoint, AStopAskedForAnywhereResumesToTheTotalsOfASearchNeverStopped) {
         if (cut.contains("round_under_way")) cut["round_under_way"]["cut"].push_back(true);
       }
       std::ofstream(file, std::ios::trunc) << edited.dump();
-      EXPECT_NE(explore_exhaustively(s, o).error.find("the sizing round under way cuts"),
-                std::string::npos);
+      const std::string refused = explore_exhaustively(s, o).error;
+      EXPECT_EQ(refused.rfind(file + ": scope ", 0), 0u) << refused;
+      EXPECT_NE(refused.find("|faults=0: the sizing round under way cuts"), std::string::npos)
+          << refused;
       std::ofstream(file, std::ios::trunc) << kept;
     }
     const ExhaustiveResult resumed = explore_exhaustively(s, o);
@@ -1053,6 +1056,7 @@ TEST(Checkpoint, AnEditedProgressIsRefusedWithTheFileNamed) {
   }
   std::ofstream(file) << saved.dump();
   const ExhaustiveResult stateless = explore_exhaustively(s, o);
+  EXPECT_NE(stateless.error.find(file + ": scope "), std::string::npos) << stateless.error;
   EXPECT_NE(stateless.error.find("is not that unit's"), std::string::npos) << stateless.error;
   std::remove(file.c_str());
 }
