@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -217,8 +218,11 @@ SizedAlone size_alone(std::int64_t sizing_runs, std::size_t going_max) {
   const ExhaustiveResult whole = explore_exhaustively(out.scenario, o);
   EXPECT_TRUE(whole.exhausted);
   out.whole_runs = whole.runs_in_scope;
-  const std::string file =
-      (std::filesystem::temp_directory_path() / "contend-estimate-sizing-test.ckpt").string();
+  // A file of its own for each sizing (ctest runs the tests that size alone at once).
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("contend-estimate-sizing-" + std::to_string(sizing_runs) + "-" +
+                             std::to_string(going_max) + "-test.ckpt"))
+                               .string();
   std::filesystem::remove(file);
   o.sizing_only = true;
   o.sizing_runs = sizing_runs;
