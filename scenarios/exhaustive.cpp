@@ -316,7 +316,6 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   return r;
 }
 
-// Scopes below (clients, operations), smallest first: by operations in all, then clients.
 Scenario scoped(const Scenario& s, int clients, int operations) {
   Scenario c = s;
   c.clients = clients;

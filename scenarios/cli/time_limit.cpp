@@ -16,14 +16,8 @@ StopAtTimeLimit::StopAtTimeLimit(std::optional<double> seconds, std::function<vo
     std::unique_lock lock(mutex_);
     // No predicate turns true: the wait ends at the deadline or when the owner asks it to.
     wake_.wait_until(lock, token, deadline, [] { return false; });
-    if (token.stop_requested()) return;
-    reached_.store(true);
-    stop();
+    if (!token.stop_requested()) stop();
   });
-}
-
-bool StopAtTimeLimit::reached() const {
-  return reached_.load();
 }
 
 }  // namespace contend::cli

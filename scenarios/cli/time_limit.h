@@ -9,7 +9,6 @@
 // the search got, which the statement says.
 #pragma once
 
-#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -26,11 +25,7 @@ class StopAtTimeLimit {
   StopAtTimeLimit(const StopAtTimeLimit&) = delete;
   StopAtTimeLimit& operator=(const StopAtTimeLimit&) = delete;
 
-  // Whether the limit passed and `stop` was called.
-  bool reached() const;
-
  private:
-  std::atomic<bool> reached_{false};
   std::mutex mutex_;
   std::condition_variable_any wake_;
   std::jthread waiter_;  // last: destroyed (joined) before the members it uses
