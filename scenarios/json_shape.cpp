@@ -26,6 +26,9 @@ const JsonKind kList{"an array", [](const nlohmann::json& j) { return j.is_array
 const JsonKind kSeconds{"a number of seconds (0 or more)", [](const nlohmann::json& j) {
                           return j.is_number() && j.get<double>() >= 0;
                         }};
+const JsonKind kSecondsOrNull{
+    "a number of seconds (0 or more) or null",
+    [](const nlohmann::json& j) { return j.is_null() || kSeconds.holds(j); }};
 const JsonKind kCountOrNull{"a count or null",
                             [](const nlohmann::json& j) { return j.is_null() || is_count(j); }};
 const JsonKind kCountsByName{"an object of counts", [](const nlohmann::json& j) {

@@ -30,6 +30,7 @@ extern const JsonKind kBoolean;
 extern const JsonKind kText;
 extern const JsonKind kList;
 extern const JsonKind kSeconds;  // a number, 0 or more
+extern const JsonKind kSecondsOrNull;
 extern const JsonKind kCountOrNull;
 extern const JsonKind kCountsByName;  // an object whose every value is a count (verdict tallies)
 extern const JsonKind kTextList;      // an array of strings

@@ -356,18 +356,38 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
             read_json(dir + "/all.json").at("coverage"));
   EXPECT_FALSE(read_json(dir + "/all.json").at("coverage").empty());
   EXPECT_EQ(read_json(dir + "/merged.json").at("interrupted"), false);
-  // A shard a signal stopped is named, so the job that reruns it knows which.
-  nlohmann::json stopped = read_json(dir + "/shard-2.json");
-  stopped["interrupted"] = true;
-  stopped["exhausted"] = false;
-  std::ofstream(dir + "/shard-2.json") << stopped.dump();
+  EXPECT_EQ(read_json(dir + "/merged.json").at("stopped_by"), nullptr);
+  // A stopped shard is named with what stopped it, so the job that reruns it knows which and why.
+  const auto stop = [&](int k, const char* cause) {
+    nlohmann::json stopped = read_json(dir + "/shard-" + std::to_string(k) + ".json");
+    stopped["interrupted"] = true;
+    stopped["exhausted"] = false;
+    stopped["stopped_by"] = cause;
+    stopped["max_seconds"] = 30;
+    std::ofstream(dir + "/shard-" + std::to_string(k) + ".json") << stopped.dump();
+  };
+  stop(2, "max_seconds");
   CliResult partial = run_cli("merge" + shards + " --out " + dir + "/partial.json");
   EXPECT_EQ(partial.exit_code, 3) << partial.output;
-  EXPECT_NE(partial.output.find("; interrupted before their end: shard(s) 2/3 (each goes on from "
-                                "its --checkpoint with the same command)"),
+  EXPECT_NE(partial.output.find("; interrupted before their end: shard(s) 2/3 (its time limit, "
+                                "--max-seconds 30) (each goes on from its --checkpoint with the "
+                                "same command)"),
             std::string::npos)
       << partial.output;
-  EXPECT_EQ(read_json(dir + "/partial.json").at("interrupted"), true);
+  const nlohmann::json limited = read_json(dir + "/partial.json");
+  EXPECT_EQ(limited.at("interrupted"), true);
+  EXPECT_EQ(limited.at("stopped_by"), "max_seconds");
+  EXPECT_EQ(limited.at("stopped_shards"), nlohmann::json({{"2/3", "max_seconds"}}));
+  EXPECT_EQ(limited.at("max_seconds"), nullptr) << "the shards' time limits differ";
+  stop(1, "signal");
+  CliResult mixed = run_cli("merge" + shards + " --out " + dir + "/mixed.json");
+  EXPECT_EQ(mixed.exit_code, 3) << mixed.output;
+  EXPECT_NE(mixed.output.find("shard(s) 1/3 (a signal), 2/3 (its time limit, --max-seconds 30)"),
+            std::string::npos)
+      << mixed.output;
+  const nlohmann::json both = read_json(dir + "/mixed.json");
+  EXPECT_EQ(both.at("stopped_by"), "mixed");
+  EXPECT_EQ(both.at("stopped_shards"), nlohmann::json({{"1/3", "signal"}, {"2/3", "max_seconds"}}));
   CliResult missing = run_cli("merge " + dir + "/shard-1.json " + dir + "/shard-2.json");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
@@ -399,7 +419,8 @@ TEST(CliExplore, ShardSummariesOfAnotherShapeAreRefusedNotTakenAsDefaults) {
   EXPECT_EQ(merged.at("executions"), shards[0].at("executions").get<std::int64_t>() +
                                          shards[1].at("executions").get<std::int64_t>());
   for (const auto& [field, value] : merged.items()) {  // nothing made up beside its own two
-    EXPECT_TRUE(shards[0].contains(field) || field == "shards_merged" || field == "passed")
+    EXPECT_TRUE(shards[0].contains(field) || field == "shards_merged" || field == "passed" ||
+                field == "stopped_shards")
         << field;
   }
   // Counts past 2^31 are said as they are.
@@ -422,6 +443,21 @@ TEST(CliExplore, ShardSummariesOfAnotherShapeAreRefusedNotTakenAsDefaults) {
        "edited.json: field \"units_done\" is not a count"},
       {[](nlohmann::json& j) { j["shard"] = "1/2 of them"; },
        "edited.json: field \"shard\" is not K/N"},
+      {[](nlohmann::json& j) { j.erase("stopped_by"); },
+       "edited.json: field \"stopped_by\" is missing"},
+      {[](nlohmann::json& j) { j["stopped_by"] = "killed"; },
+       "edited.json: field \"stopped_by\" is not \"signal\", \"max_seconds\" or null"},
+      {[](nlohmann::json& j) { j["max_seconds"] = -1; },
+       "edited.json: field \"max_seconds\" is not a number of seconds (0 or more) or null"},
+      {[](nlohmann::json& j) { j["interrupted"] = true; },
+       "edited.json: field \"stopped_by\" is null while \"interrupted\" is true"},
+      {[](nlohmann::json& j) { j["stopped_by"] = "signal"; },
+       "edited.json: field \"stopped_by\" is \"signal\" while \"interrupted\" is false"},
+      {[](nlohmann::json& j) {
+         j["interrupted"] = true;
+         j["stopped_by"] = "max_seconds";
+       },
+       "edited.json: field \"max_seconds\" is null while \"stopped_by\" is \"max_seconds\""},
       {[](nlohmann::json& j) { j["executions"] = INT64_MAX; },
        "the shards' \"executions\" add up past 2^63 - 1"},
       {[](nlohmann::json& j) { j["coverage"]["enqueue ok"] = INT64_MAX; },

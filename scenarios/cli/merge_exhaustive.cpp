@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -41,14 +42,24 @@ constexpr JsonField kSummed[] = {{"executions", &kCount},
                                  {"resumed_from_checkpoint", &kCount},
                                  {"runs_in_scope", &kCount}};
 
+// What stopped a shard before its end, as `explore --json` says it; null for a shard that ran on.
+constexpr const char* kStopCauses[] = {"signal", "max_seconds"};
+const JsonKind kStopCause{
+    "\"signal\", \"max_seconds\" or null", [](const nlohmann::json& j) {
+      return j.is_null() ||
+             (j.is_string() &&
+              std::ranges::find(kStopCauses, j.get<std::string>()) != std::end(kStopCauses));
+    }};
+
 // Besides kSummed, every field merge reads from a summary (verdicts and coverage: objects of
 // counts, summary_problem checks each), and from its counterexample.
-constexpr JsonField kRead[] = {{"verdicts", &kObject},   {"coverage", &kObject},
-                               {"exhausted", &kBoolean}, {"interrupted", &kBoolean},
-                               {"shard", &kText},        {"scenario", &kText},
-                               {"plans", &kText},        {"expect", &kText},
-                               {"clients", &kCount},     {"operations_per_client", &kCount},
-                               {"seconds", &kSeconds},   {"runs_estimate", &kCountOrNull}};
+constexpr JsonField kRead[] = {{"verdicts", &kObject},      {"coverage", &kObject},
+                               {"exhausted", &kBoolean},    {"interrupted", &kBoolean},
+                               {"shard", &kText},           {"scenario", &kText},
+                               {"plans", &kText},           {"expect", &kText},
+                               {"clients", &kCount},        {"operations_per_client", &kCount},
+                               {"seconds", &kSeconds},      {"runs_estimate", &kCountOrNull},
+                               {"stopped_by", &kStopCause}, {"max_seconds", &kSecondsOrNull}};
 constexpr JsonField kReadOfCounterexample[] = {{"clients", &kSmallCount},
                                                {"operations_per_client", &kSmallCount},
                                                {"faults", &kList},
@@ -74,7 +85,18 @@ std::optional<std::string> summary_problem(const nlohmann::json& j) {
   }
   if (auto problem = missing_problem(j, kSummed, "")) return problem;
   if (auto problem = missing_problem(j, kRead, "")) return problem;
-  if (found) return missing_problem(j["counterexample"], kReadOfCounterexample, "counterexample.");
+  if (found) {
+    if (auto problem =
+            missing_problem(j["counterexample"], kReadOfCounterexample, "counterexample."))
+      return problem;
+  }
+  // A search stops before its end for one cause, and says which.
+  if (j["interrupted"].get<bool>() == j["stopped_by"].is_null()) {
+    return fmt::format("field \"stopped_by\" is {} while \"interrupted\" is {}",
+                       j["stopped_by"].dump(), j["interrupted"].dump());
+  }
+  if (j["stopped_by"] == "max_seconds" && j["max_seconds"].is_null())
+    return "field \"max_seconds\" is null while \"stopped_by\" is \"max_seconds\"";
   return std::nullopt;
 }
 
@@ -184,9 +206,38 @@ std::string overflow(std::string_view field) {
   return fmt::format("the shards' \"{}\" add up past 2^63 - 1: not shards of one search", field);
 }
 
+// A shard stopped before its end: its "K/N" and what stopped it ("signal" or "max_seconds").
+struct StoppedShard {
+  std::string shard;
+  std::string cause;
+  nlohmann::json max_seconds;  // its time limit, or null
+};
+
+// "2/4 (a signal)", or "2/4 (its time limit, --max-seconds 30)".
+std::string said_of(const StoppedShard& s) {
+  if (s.cause == "signal") return s.shard + " (a signal)";
+  return fmt::format("{} (its time limit, --max-seconds {})", s.shard, s.max_seconds.get<double>());
+}
+
+// The merged summary's "stopped_by": null when no shard stopped, the cause when every stopped
+// shard had the same one, else "mixed" ("stopped_shards" gives each shard's).
+nlohmann::json merged_stopped_by(const std::vector<StoppedShard>& stopped) {
+  if (stopped.empty()) return nullptr;
+  for (const StoppedShard& s : stopped)
+    if (s.cause != stopped.front().cause) return "mixed";
+  return stopped.front().cause;
+}
+
+// The shards' common time limit, or null when they differ (or none had one).
+nlohmann::json merged_max_seconds(const std::vector<nlohmann::json>& shards) {
+  for (const nlohmann::json& j : shards)
+    if (j.at("max_seconds") != shards.front().at("max_seconds")) return nullptr;
+  return shards.front().at("max_seconds");
+}
+
 // The merged search's one-line statement.
 std::string statement_of(const nlohmann::json& merged, std::uint64_t count,
-                         const std::vector<std::string>& interrupted) {
+                         const std::vector<StoppedShard>& interrupted) {
   const bool found = merged.contains("counterexample");
   std::string statement = fmt::format(
       "{}: {} shards of the exhaustive search of {} ({} client(s) x {} operation(s), plans: {}): "
@@ -207,10 +258,13 @@ std::string statement_of(const nlohmann::json& merged, std::uint64_t count,
         about_count(whole), percent(made / std::max(whole, 1.0)));
   }
   if (!interrupted.empty()) {
+    std::vector<std::string> said;
+    for (const StoppedShard& s : interrupted)
+      said.push_back(said_of(s));
     statement += fmt::format(
         "; interrupted before their end: shard(s) {} (each goes on from its --checkpoint with "
         "the same command)",
-        fmt::join(interrupted, ", "));
+        fmt::join(said, ", "));
   }
   return statement;
 }
@@ -236,12 +290,15 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
   if (!add_tallies(shards, "verdicts", verdicts)) return refused(overflow("verdicts"));
   if (!add_tallies(shards, "coverage", coverage)) return refused(overflow("coverage"));
   bool exhausted = true;
-  std::vector<std::string> interrupted;  // the shards a signal or --max-seconds stopped, as "K/N"
+  std::vector<StoppedShard> interrupted;  // the shards a signal or --max-seconds stopped
   double seconds = 0;
   std::optional<nlohmann::json> counterexample;
   for (const nlohmann::json& j : shards) {
     exhausted = exhausted && j.at("exhausted").get<bool>();
-    if (j.at("interrupted").get<bool>()) interrupted.push_back(j.at("shard").get<std::string>());
+    if (j.at("interrupted").get<bool>()) {
+      interrupted.push_back({j.at("shard").get<std::string>(),
+                             j.at("stopped_by").get<std::string>(), j.at("max_seconds")});
+    }
     seconds += j.at("seconds").get<double>();
     if (j.contains("counterexample") &&
         (!counterexample || smaller(j["counterexample"], *counterexample))) {
@@ -252,6 +309,11 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
   merged["coverage"] = coverage;
   merged["exhausted"] = exhausted;
   merged["interrupted"] = !interrupted.empty();
+  merged["stopped_by"] = merged_stopped_by(interrupted);
+  merged["stopped_shards"] = nlohmann::json::object();
+  for (const StoppedShard& s : interrupted)
+    merged["stopped_shards"][s.shard] = s.cause;
+  merged["max_seconds"] = merged_max_seconds(shards);
   merged["seconds"] = seconds;  // machine time, summed over the shards
   merged["shard"] = "1/1";
   merged["shards_merged"] = count;
