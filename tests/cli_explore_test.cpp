@@ -176,6 +176,28 @@ TEST(CliExplore, ABudgetThatRunsOutIsNeverAPass) {
   EXPECT_NE(r.output.find("\"exhausted\": false"), std::string::npos) << r.output;
 }
 
+// The full DFS over schedules (a bound on preemptions) is no different: a budget of schedules
+// that ends before the bounded space does is unknown (exit 3); one that covers it passes (exit 0)
+// within that bound, as it says.
+TEST(CliExplore, ADfsBudgetThatRunsOutIsNeverAPass) {
+  const std::string dir = scratch("dfs-budget");
+  const std::string scenario = small_queue(dir, 3, 2);
+  CliResult cut = run_cli("explore " + scenario + " --strategy dfs --schedules 10");
+  EXPECT_EQ(cut.exit_code, 3) << cut.output;
+  EXPECT_NE(cut.output.find("not exhausted within 2 preemption(s)"), std::string::npos)
+      << cut.output;
+  EXPECT_NE(cut.output.find("NOT VERIFIED: the budget of 10 schedules"), std::string::npos)
+      << cut.output;
+  EXPECT_EQ(cut.output.find("no violation found"), std::string::npos) << cut.output;
+
+  CliResult whole =
+      run_cli("explore " + scenario + " --strategy dfs --max-preemptions 0 --schedules 100000");
+  EXPECT_EQ(whole.exit_code, 0) << whole.output;
+  EXPECT_NE(whole.output.find("the whole space within 0 preemption(s)"), std::string::npos)
+      << whole.output;
+  EXPECT_NE(whole.output.find("no violation in any of the"), std::string::npos) << whole.output;
+}
+
 TEST(CliExplore, JsonToStandardOutputIsAllThatIsThere) {
   // `--json -` is for scripts: stdout holds the JSON document alone, the report goes to stderr.
   const std::string dir = scratch("json-stdout");
@@ -621,7 +643,7 @@ TEST(CliExplore, AFlagOfAnotherStrategyIsRefusedNamingItAndTheStrategy) {
   // Where they belong, they are taken.
   EXPECT_EQ(run_cli("explore " + scenario + " --strategy pct --depth 2 --schedules 3").exit_code,
             0);
-  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dfs --max-preemptions 1 --schedules 3")
+  EXPECT_EQ(run_cli("explore " + scenario + " --strategy dfs --max-preemptions 1 --schedules 1000")
                 .exit_code,
             0);
 }
