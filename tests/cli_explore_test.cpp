@@ -440,7 +440,7 @@ TEST(CliExplore, ShardSummariesOfAnotherShapeAreRefusedNotTakenAsDefaults) {
   const nlohmann::json merged = read_json(dir + "/m.json");
   EXPECT_EQ(merged.at("executions"), shards[0].at("executions").get<std::int64_t>() +
                                          shards[1].at("executions").get<std::int64_t>());
-  for (const auto& [field, value] : merged.items()) {  // nothing made up beside its own two
+  for (const auto& [field, value] : merged.items()) {  // nothing made up beside its own three
     EXPECT_TRUE(shards[0].contains(field) || field == "shards_merged" || field == "passed" ||
                 field == "stopped_shards")
         << field;
