@@ -316,21 +316,6 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
   return r;
 }
 
-Scenario scoped(const Scenario& s, int clients, int operations) {
-  Scenario c = s;
-  c.clients = clients;
-  c.operations_per_client = operations;
-  if (!c.plan.empty()) {
-    c.plan.resize(static_cast<std::size_t>(clients));
-    for (ClientPlan& p : c.plan) {
-      if (p.size() > static_cast<std::size_t>(operations)) {
-        p.resize(static_cast<std::size_t>(operations));
-      }
-    }
-  }
-  return c;
-}
-
 // Adds one scope's search to the running totals.
 void accumulate(ExhaustiveResult& total, const ExhaustiveResult& r) {
   total.executions += r.executions;
@@ -362,7 +347,7 @@ ExhaustiveResult search_smallest_first(const Scenario& s, const ExhaustiveOption
   for (auto [clients, operations] : smaller_scopes(s.clients, s.operations_per_client)) {
     for (int faults = 0; faults <= o.max_faults; ++faults) {
       sub.max_faults = faults;
-      ExhaustiveResult r = search(scoped(base, clients, operations), sub);
+      ExhaustiveResult r = search(within_scope(base, clients, operations), sub);
       if (!r.error.empty()) {
         total.error = r.error;
         total.last_clients = clients;  // the scope refused

@@ -134,10 +134,19 @@ class Shrinker {
       change(c);
       out.push_back(std::move(c));
     };
-    if (s.clients > 1) with([](Scenario& c) { c.clients -= 1; });
-    if (s.operations_per_client > 1) {
-      with([](Scenario& c) { c.operations_per_client = std::max(1, c.operations_per_client / 2); });
-      with([](Scenario& c) { c.operations_per_client -= 1; });
+    // A plan is cut with the scope (within_scope), so that the scenario written stays one a
+    // file can hold; and any one of its clients may go, not only the last.
+    const int ops = s.operations_per_client;
+    if (s.clients > 1) out.push_back(within_scope(s, s.clients - 1, ops));
+    for (std::size_t gone = 0; !s.plan.empty() && gone + 1 < s.plan.size(); ++gone) {
+      with([gone](Scenario& c) {
+        c.plan.erase(c.plan.begin() + static_cast<std::ptrdiff_t>(gone));
+        c.clients -= 1;
+      });
+    }
+    if (ops > 1) {
+      out.push_back(within_scope(s, s.clients, std::max(1, ops / 2)));
+      out.push_back(within_scope(s, s.clients, ops - 1));
     }
     for (double FaultKnobs::*knob :
          {&FaultKnobs::not_committed, &FaultKnobs::unknown_result_applied,

@@ -4,7 +4,9 @@
 // PCT with a fresh priority draw per run), or `dfs` (every schedule within the preemption bound,
 // by stateless re-execution) — checks each, counts verdicts, and keeps the first violation.
 // shrink(): fewer clients, fewer operations, no faults, a shorter schedule, for as long as the
-// same kind of violation still reproduces; every attempt is bounded.
+// same kind of violation still reproduces; every attempt is bounded. A scenario with a plan
+// shrinks by its plan (any one client's array dropped, every array cut), so what it writes is
+// a scenario a file can hold.
 #pragma once
 
 #include <cstdint>

@@ -143,6 +143,9 @@ class Workload {
   }
 
   void plan(std::uint64_t seed) {
+    CONTEND_ASSERT(scenario_.plan.empty() ||
+                       scenario_.plan.size() == static_cast<std::size_t>(scenario_.clients),
+                   "a scenario with a plan has one client per array of it (validate_scenario)");
     Rng root = Rng(seed).child("workload");
     for (int slot = 0; slot < scenario_.clients; ++slot) {
       auto state = std::make_unique<Slot>();
@@ -448,6 +451,48 @@ std::vector<ClientPlan> drawn_plan(const Scenario& s, RecipeKind kind, std::uint
   return plan;
 }
 
+Scenario within_scope(const Scenario& s, int clients, int operations) {
+  CONTEND_ASSERT(clients >= 1 && clients <= s.clients && operations >= 0 &&
+                     operations <= s.operations_per_client,
+                 "a scope within the scenario's own");
+  Scenario c = s;
+  c.clients = clients;
+  c.operations_per_client = operations;
+  if (!c.plan.empty()) {
+    c.plan.resize(static_cast<std::size_t>(clients));
+    for (ClientPlan& p : c.plan) {
+      if (p.size() > static_cast<std::size_t>(operations)) {
+        p.resize(static_cast<std::size_t>(operations));
+      }
+    }
+  }
+  return c;
+}
+
+namespace {
+
+// A run draws every client's operations before its first step, keeps each with the history and
+// takes at least one step per operation: more than max_steps could never all run, and more than
+// kPlannedOperationsMax would not fit in memory (about half a kilobyte each, history included).
+std::optional<std::string> check_planned_operations(const Scenario& s) {
+  const std::int64_t planned = std::int64_t{s.clients} * s.operations_per_client;
+  if (planned <= s.max_steps && planned <= kPlannedOperationsMax) return std::nullopt;
+  std::string out = s.file + ": clients x operations_per_client: " + std::to_string(s.clients) +
+                    " x " + std::to_string(s.operations_per_client) + " = " +
+                    std::to_string(planned) + " operations in one run";
+  if (!s.scope_flags.empty()) out += " (set by" + s.scope_flags + ")";
+  if (planned > kPlannedOperationsMax) {
+    return out + ", more than a run holds (" + std::to_string(kPlannedOperationsMax) +
+           ": each is drawn before the first step and kept with the history); run fewer clients "
+           "or operations";
+  }
+  return out + ", more than its [limits] max_steps (" + std::to_string(s.max_steps) +
+         "): each operation takes a step at least, so the run could never finish them; run "
+         "fewer clients or operations, or raise max_steps";
+}
+
+}  // namespace
+
 std::optional<std::string> validate_scenario(const Scenario& s) {
   const RecipeInfo* info = find_recipe(s.recipe);
   if (info == nullptr) {
@@ -463,6 +508,11 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
   if (info->kind == RecipeKind::priority &&
       m.push + m.pop_min + m.peek_min + m.pop_max + m.peek_max <= 0) {
     return s.file + ": mix: a priority recipe needs a positive push, pop or peek weight";
+  }
+  if (auto problem = check_planned_operations(s)) return problem;
+  if (!s.plan.empty() && s.plan.size() != static_cast<std::size_t>(s.clients)) {
+    return s.file + ": plan: " + std::to_string(s.plan.size()) + " client(s), but clients is " +
+           std::to_string(s.clients);
   }
   for (std::size_t c = 0; c < s.plan.size(); ++c) {
     for (const PlannedOperation& op : s.plan[c]) {

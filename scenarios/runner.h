@@ -111,9 +111,15 @@ void check_serializability_of(SeedRun& run);
 // REQUIRES: the scenario names a registered recipe (validated by validate_scenario).
 SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls controls = {});
 
-// Checks what parse_scenario cannot: that the recipe exists and the mix offers an operation of
-// the recipe's kind. Returns an error message, or nothing.
+// Checks what parse_scenario cannot: that the recipe exists, the mix offers an operation of the
+// recipe's kind, and the scope's operations in all (clients x operations_per_client, as the
+// command line may have set them) fit a run (scenario.h). Returns an error message, or nothing.
 std::optional<std::string> validate_scenario(const Scenario& scenario);
+
+// The scenario at a scope within its own: its first `clients` clients, each with at most
+// `operations` operations; a plan keeps the arrays of those clients, cut to that length.
+// REQUIRES: 1 <= clients <= scenario.clients, 0 <= operations <= scenario.operations_per_client.
+Scenario within_scope(const Scenario& scenario, int clients, int operations);
 
 // A 64-bit hash of the history's canonical fields and the final store state (seed_state).
 std::uint64_t hash_history(const model::History& history, std::uint64_t seed_state);

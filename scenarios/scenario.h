@@ -57,6 +57,14 @@ struct StrategyConfig {
   std::string dpor_reduction = "dpor";  // dpor: dpor | states | none (exhaustive.h, reduce)
 };
 
+// The bounds of a scope, the same for a file's keys, the command line's --clients / --operations
+// and a sweep's --vary. A run draws every client's operations before its first step and keeps
+// each with the history, so their product is bounded too (validate_scenario): by the run's
+// max_steps (each operation takes a step at least) and by kPlannedOperationsMax.
+inline constexpr int kClientsMax = 1024;
+inline constexpr int kOperationsPerClientMax = 1'000'000;
+inline constexpr std::int64_t kPlannedOperationsMax = 10'000'000;
+
 struct Scenario {
   std::string file;  // where it was read from (for messages and reproduction commands)
   // The command line's --clients / --operations when they resized the file's scope (" --clients

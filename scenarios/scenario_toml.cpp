@@ -266,8 +266,8 @@ void read_top(Reader& r, const toml::table& root, Scenario& s) {
   r.string(root, "", "name", s.name);
   r.string(root, "", "description", s.description);
   r.string(root, "", "recipe", s.recipe);
-  r.integer(root, "", "clients", s.clients, 1, 1024);
-  r.integer(root, "", "operations_per_client", s.operations_per_client, 0, 1'000'000);
+  r.integer(root, "", "clients", s.clients, 1, kClientsMax);
+  r.integer(root, "", "operations_per_client", s.operations_per_client, 0, kOperationsPerClientMax);
   r.boolean(root, "", "drain", s.drain);
   r.string(root, "", "expect", s.expect);
   if (s.expect != "linearizable" && s.expect != "violation") {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "base/invariant.h"
+
 namespace contend {
 
 namespace {
@@ -132,9 +134,17 @@ std::optional<std::string> apply_variation(Scenario& s, const std::string& key,
     return validate_scenario(s);
   }
   if (key == "clients" || key == "operations_per_client") {
+    if (!s.plan.empty()) {
+      return key + "=" + value + ": " + s.file +
+             ": plan: a scenario with a plan cannot be resized; edit its plan instead";
+    }
+    const int least = key == "clients" ? 1 : 0;
+    const int most = key == "clients" ? kClientsMax : kOperationsPerClientMax;
     auto n = to_int(value);
-    if (!n || *n < (key == "clients" ? 1 : 0) || *n > 1'000'000)
-      return key + "=" + value + ": not a valid count";
+    if (!n || *n < least || *n > most) {
+      return key + "=" + value + ": not a count in [" + std::to_string(least) + ", " +
+             std::to_string(most) + "]";
+    }
     (key == "clients" ? s.clients : s.operations_per_client) = static_cast<int>(*n);
     return std::nullopt;
   }
@@ -150,28 +160,66 @@ std::optional<std::string> apply_variation(Scenario& s, const std::string& key,
   return std::nullopt;
 }
 
-SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variations,
-                      const SeedRange& seeds, int jobs) {
-  SweepResult r{variations, seeds, {}};
+namespace {
+
+using PointProblem = std::optional<std::string>;
+
+std::string point_name(const std::vector<Variation>& variations,
+                       const std::vector<std::size_t>& at) {
+  std::string out;
+  for (std::size_t i = 0; i < variations.size(); ++i)
+    out += (i == 0 ? "" : ", ") + variations[i].key + "=" + variations[i].values[at[i]];
+  return out;
+}
+
+// Calls visit(scenario, values) at every point of the grid in order (the last variation changes
+// fastest); returns the first problem, a value that does not apply or what visit returned, with
+// the point named ("the grid point clients=4, recipe=queue: ...").
+template <typename Visit>
+PointProblem for_each_point(const Scenario& base, const std::vector<Variation>& variations,
+                            Visit visit) {
   std::vector<std::size_t> at(variations.size(), 0);
   while (true) {
     Scenario s = base;
     std::vector<std::string> values;
-    for (std::size_t i = 0; i < variations.size(); ++i) {
+    PointProblem problem;
+    for (std::size_t i = 0; i < variations.size() && !problem; ++i) {
       values.push_back(variations[i].values[at[i]]);
-      apply_variation(s, variations[i].key, values.back());  // validated before the sweep
+      problem = apply_variation(s, variations[i].key, values.back());
     }
-    r.points.push_back(
-        summarise(values, run_batch(s, BatchOptions{seeds, Shard{}, jobs, nullptr})));
+    if (!problem) problem = visit(s, values);
+    if (problem) return "the grid point " + point_name(variations, at) + ": " + *problem;
     std::size_t i = variations.size();
     while (i > 0) {
       --i;
       if (++at[i] < variations[i].values.size()) break;
       at[i] = 0;
-      if (i == 0) return r;
+      if (i == 0) return std::nullopt;
     }
-    if (variations.empty()) return r;
+    if (variations.empty()) return std::nullopt;
   }
+}
+
+}  // namespace
+
+std::optional<std::string> check_sweep(const Scenario& base,
+                                       const std::vector<Variation>& variations) {
+  return for_each_point(base, variations, [](const Scenario& s, const std::vector<std::string>&) {
+    return validate_scenario(s);
+  });
+}
+
+SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variations,
+                      const SeedRange& seeds, int jobs) {
+  SweepResult r{variations, seeds, {}};
+  PointProblem problem = for_each_point(
+      base, variations, [&](const Scenario& s, const std::vector<std::string>& values) {
+        r.points.push_back(
+            summarise(values, run_batch(s, BatchOptions{seeds, Shard{}, jobs, nullptr})));
+        return PointProblem();
+      });
+  CONTEND_ASSERT(!problem, "a sweep runs only a grid that check_sweep accepted");
+  return r;
 }
 
 std::string sweep_table(const SweepResult& r) {

@@ -25,6 +25,12 @@ std::optional<Variation> parse_variation(const std::string& text, std::string& e
 std::optional<std::string> apply_variation(Scenario& scenario, const std::string& key,
                                            const std::string& value);
 
+// Checks every point of the grid as a scenario of its own (validate_scenario): a value that
+// fits alone may not fit beside another (clients=1024 with operations_per_client=1000000).
+// Returns the first problem, naming the point, or nothing.
+std::optional<std::string> check_sweep(const Scenario& base,
+                                       const std::vector<Variation>& variations);
+
 struct SweepPoint {
   std::vector<std::string> values;  // one per variation, in order
   std::int64_t seeds = 0;
@@ -42,6 +48,7 @@ struct SweepResult {
   std::vector<SweepPoint> points;
 };
 
+// REQUIRES: check_sweep(base, variations) found no problem.
 SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variations,
                       const SeedRange& seeds, int jobs);
 

@@ -271,6 +271,48 @@ TEST(CliRun, ClientsAndOperationsRunTheScopeAndItsReproductionsRepeatThem) {
   EXPECT_NE(planned.output.find("cannot resize a scenario with a plan"), std::string::npos)
       << planned.output;
   EXPECT_EQ(run_cli("replay " + file + " --seed 1 --operations 0").exit_code, 2);
+  // A scope set on the command line is judged as a file's: too many operations for one run.
+  for (const char* verb : {"run", "replay", "explore"}) {
+    CliResult big =
+        run_cli(std::string(verb) + " " + file + " --seed 1 --clients 1024 --operations 1000000");
+    EXPECT_EQ(big.exit_code, 2) << verb << "\n" << big.output;
+    EXPECT_NE(big.output.find("1024 x 1000000 = 1024000000 operations in one run (set by "
+                              "--clients 1024 --operations 1000000), more than a run holds"),
+              std::string::npos)
+        << verb << "\n"
+        << big.output;
+  }
+}
+
+TEST(CliSweep, APointThatCannotRunIsRefusedBeforeAnyRunNamingIt) {
+  const std::string dir = ::testing::TempDir() + "/sweep-refusals";
+  std::filesystem::create_directories(dir);
+  const std::string queue = source_path("scenarios/queue.toml");
+  std::ofstream(dir + "/planned.toml")
+      << "recipe = \"queue\"\nplan = [[\"enqueue\", \"dequeue\"], [\"dequeue\"]]\n";
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const Case cases[] = {
+      // Each value fits alone; together they are more operations than a run holds.
+      {"sweep " + queue + " --vary clients=2,1024 --vary operations_per_client=10,1000000",
+       "contend sweep: the grid point clients=1024, operations_per_client=1000000: " + queue +
+           ": clients x operations_per_client: 1024 x 1000000"},
+      {"sweep " + queue + " --vary clients=5000", "--vary clients=5000: not a count in [1, 1024]"},
+      // A plan decides its clients and operations: resizing it read past its arrays.
+      {"sweep " + dir + "/planned.toml --vary clients=1,5",
+       "--vary clients=1: " + dir +
+           "/planned.toml: plan: a scenario with a plan cannot be resized"},
+      {"sweep " + dir + "/planned.toml --vary operations_per_client=7",
+       "a scenario with a plan cannot be resized"},
+  };
+  for (const Case& c : cases) {
+    CliResult r = run_cli(c.args + " --seeds 1..2");
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("ops/vsec"), std::string::npos) << "a point ran: " << c.args;
+  }
 }
 
 struct BadScenario {
@@ -291,6 +333,13 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
       {"[seeds]\nfirst = 9\nlast = 3\n", ":3: seeds.last: must not be below seeds.first"},
       {"[strategy]\nname = \"bfs\"\n", ":2: strategy.name: 'bfs' is not one of"},
       {"[mix]\nenqueue = 0\ndequeue = 0\n", "needs a positive enqueue or dequeue weight"},
+      // Each key in range, their product not: refused before a plan is drawn (it ran out of
+      // memory drawing one).
+      {"clients = 1000\noperations_per_client = 6000\n",
+       ": clients x operations_per_client: 1000 x 6000 = 6000000 operations in one run, more than "
+       "its [limits] max_steps (5000000)"},
+      {"clients = 1024\noperations_per_client = 1000000\n[limits]\nmax_steps = 100000000000\n",
+       "1024 x 1000000 = 1024000000 operations in one run, more than a run holds (10000000"},
   };
   int i = 0;
   for (const BadScenario& c : cases) {

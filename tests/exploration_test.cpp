@@ -84,6 +84,35 @@ TEST_P(KnownWrong, IsCaughtWithinBoundedSeedsAndShrinksToAHandfulOfOperations) {
   RecordProperty("shrunk_operations", static_cast<int>(c.operations));
 }
 
+// A scenario with a plan shrinks by its plan: fewer arrays (any client may go) and shorter ones,
+// so the counterexample written is a file that loads and reproduces. (Shrinking only the
+// `clients` count wrote `clients = 2` beside three arrays: a file no command would read.)
+TEST(Shrink, APlanScenarioShrinksToAPlanAFileCanHold) {
+  ScenarioError error;
+  std::optional<Scenario> s = parse_scenario(
+      "recipe = \"first-cut-queue\"\n"
+      "plan = [[\"dequeue\"], [\"enqueue\", \"enqueue\", \"dequeue\"], [\"enqueue\", "
+      "\"dequeue\"]]\n",
+      "planned.toml", error);
+  ASSERT_TRUE(s.has_value()) << error.message;
+  ExploreOptions o;
+  o.strategy = "random";
+  o.schedules = 200;
+  ExploreResult r = explore(*s, o);
+  ASSERT_TRUE(r.violation.has_value()) << "no violation within 200 seeds";
+  Counterexample c = shrink(*s, *r.violation);
+  EXPECT_LT(c.scenario.clients, 3) << "it kept every client";
+  ASSERT_EQ(c.scenario.plan.size(), static_cast<std::size_t>(c.scenario.clients));
+  for (const ClientPlan& p : c.scenario.plan)
+    EXPECT_LE(p.size(), static_cast<std::size_t>(c.scenario.operations_per_client));
+  std::optional<Scenario> written = parse_scenario(to_toml(c.scenario), "shrunk.toml", error);
+  ASSERT_TRUE(written.has_value()) << error.message << "\n" << to_toml(c.scenario);
+  EXPECT_EQ(written->plan, c.scenario.plan);
+  EXPECT_FALSE(validate_scenario(*written).has_value());
+  SeedRun again = run_seed(*written, c.finding.seed);
+  EXPECT_EQ(again.history.size(), c.run.history.size()) << "the file runs another scenario";
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Variants, KnownWrong,
     ::testing::Values(

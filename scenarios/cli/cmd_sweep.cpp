@@ -42,6 +42,10 @@ int sweep_command(const SweepArgs& args) {
     }
     variations.push_back(std::move(*parsed));
   }
+  if (auto problem = check_sweep(*scenario, variations)) {
+    fmt::print(stderr, "contend sweep: {}\n", *problem);
+    return 2;
+  }
   auto range = seed_range_from("", args.seeds, *scenario);
   if (!range) return 2;
   fmt::print("sweep of {} over seeds {}..{}\n\n", scenario->file, range->first, range->last);

@@ -31,10 +31,10 @@ std::optional<SeedRange> seed_range_from(const std::string& seed, const std::str
 void add_scope_options(CLI::App* cmd, ScopeArgs& scope, const std::string& verb) {
   cmd->add_option("--clients", scope.clients,
                   verb + " with this many clients (default: the scenario's)")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, kClientsMax));
   cmd->add_option("--operations", scope.operations,
                   verb + " with this many operations per client (default: the scenario's)")
-      ->check(CLI::Range(1, 1'000'000));
+      ->check(CLI::Range(1, kOperationsPerClientMax));
 }
 
 std::optional<std::string> rescope(Scenario& s, const ScopeArgs& scope) {
@@ -73,7 +73,10 @@ std::optional<Scenario> load_scoped_scenario(const std::string& path, const Scop
                                              const char* command) {
   auto scenario = load_checked_scenario(path, command);
   if (!scenario) return std::nullopt;
-  if (auto problem = rescope(*scenario, scope)) {
+  // The new scope is judged as the file's was (its operations in all, for one).
+  auto problem = rescope(*scenario, scope);
+  if (!problem && !scenario->scope_flags.empty()) problem = validate_scenario(*scenario);
+  if (problem) {
     fmt::print(stderr, "contend {}: {}\n", command, *problem);
     return std::nullopt;
   }
