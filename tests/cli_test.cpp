@@ -378,6 +378,42 @@ TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {
 // A search of hours must not end in "cannot write": every option naming a file the command writes
 // is judged when the command line is parsed. Each case names the path, says why, exits 2, starts
 // no work (no scenario or search header) and creates nothing.
+// A write that fails late (a full disk) is reported as one that fails early: exit 2, the file
+// named. Small outputs used to sit in the stream's buffer until it closed unchecked, so a JUnit
+// file or a history vanished while the command exited 0.
+TEST(CliOutputs, AFullDiskIsAFailedWriteNotASilentLoss) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const std::string queue = source_path("scenarios/queue.toml");
+  const std::string dir = ::testing::TempDir() + "/full-disk";
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(
+      run_cli("run " + queue + " --seeds 1..2 --report json=" + dir + "/shard.json").exit_code, 0);
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"run " + queue + " --seeds 1..1 --history /dev/full",
+       "cannot write the history to /dev/full"},
+      {"run " + queue + " --seeds 1..3 --history /dev/full",
+       "cannot write the history to /dev/full"},
+      {"replay " + queue + " --seed 1 --quiet --history /dev/full",
+       "cannot write the history to /dev/full"},
+      {"run " + queue + " --seeds 1..2 --report junit=/dev/full", "cannot write /dev/full"},
+      {"explore " + queue + " --strategy dpor --clients 2 --operations 1 --json /dev/full",
+       "cannot write /dev/full"},
+      {"merge " + dir + "/shard.json --out /dev/full", "cannot write /dev/full"},
+      {"check " + source_path("docs/examples/histories/clean-fifo.jsonl") +
+           " --report html=/dev/full",
+       "cannot write /dev/full"},
+  };
+  for (const Case& c : cases) {
+    CliResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
 TEST(CliOutputs, AFileThatCannotBeWrittenIsRefusedBeforeAnyWork) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(::testing::TempDir()) / "unwritable-outputs";

@@ -178,9 +178,7 @@ bool write_html_reports(const CheckArgs& args, const model::History& history, mo
                         const model::CheckReport& report) {
   for (const std::string& r : args.reports) {
     const std::string path = r.substr(5);
-    std::ofstream out(path, std::ios::binary);
-    out << html_report_for_history(args.path, history, spec, report);
-    if (!out) {
+    if (!write_whole_file(path, html_report_for_history(args.path, history, spec, report))) {
       fmt::print(stderr, "contend check: cannot write {}\n", path);
       return false;
     }

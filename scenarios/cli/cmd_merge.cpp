@@ -144,9 +144,7 @@ int merge_command(const MergeArgs& args) {
   if (args.out.empty()) {
     fmt::print("{}", merged.merged);
   } else {
-    std::ofstream out(args.out, std::ios::binary);
-    out << merged.merged;
-    if (!out) {
+    if (!write_whole_file(args.out, merged.merged)) {
       fmt::print(stderr, "contend merge: cannot write {}\n", args.out);
       return 2;
     }

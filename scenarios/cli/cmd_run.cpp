@@ -110,7 +110,8 @@ std::optional<Rerun> rerun_in_fresh_process(const std::string& scenario_path,
   return rerun;
 }
 
-void print_single_seed(const Scenario& s, std::uint64_t seed, const std::string& history_path) {
+// Returns false when the history could not be written (the message is printed).
+bool print_single_seed(const Scenario& s, std::uint64_t seed, const std::string& history_path) {
   SeedRun run = run_seed(s, seed);
   model::CheckReport report = check_run(s, run);
   fmt::print("\n");
@@ -118,7 +119,7 @@ void print_single_seed(const Scenario& s, std::uint64_t seed, const std::string&
   fmt::print("accounting: {}\n", model::accounting_table(report.accounting));
   if (!report.verdict.ok())
     fmt::print("verdict: {}\n  {}\n", report.verdict.summary(), report.verdict.explanation);
-  if (!history_path.empty()) write_history_file(history_path, run.history);
+  return history_path.empty() || write_history_file(history_path, run.history);
 }
 
 int run_command(const RunArgs& args) {
@@ -154,14 +155,18 @@ int run_command(const RunArgs& args) {
     lines.push_back(SeedLine{r.seed, r.metrics, r.verdict.summary(), r.as_expected});
     print_table_row(stdout, lines.back());
   }
-  if (outcomes.size() == 1)
-    print_single_seed(*scenario, outcomes[0].seed, args.history_path);
-  else if (!args.history_path.empty() && !outcomes.empty()) {
-    write_history_file(args.history_path, run_seed(*scenario, outcomes[0].seed).history);
+  bool history_written = true;
+  if (outcomes.size() == 1) {
+    history_written = print_single_seed(*scenario, outcomes[0].seed, args.history_path);
+  } else if (!args.history_path.empty() && !outcomes.empty()) {
+    history_written =
+        write_history_file(args.history_path, run_seed(*scenario, outcomes[0].seed).history);
   }
   if (lines.size() > 1) print_aggregate(stdout, lines);
   BatchJudgement j = judge(*scenario, outcomes);
-  if (!write_reports(*reports, *scenario, *range, *shard, outcomes, j, seconds)) return 2;
+  const bool reports_written =
+      write_reports(*reports, *scenario, *range, *shard, outcomes, j, seconds);
+  if (!reports_written || !history_written) return 2;
   if (args.check_determinism_flag != nullptr && args.check_determinism_flag->count() > 0) {
     std::string error;
     DeterminismReport d = check_determinism(

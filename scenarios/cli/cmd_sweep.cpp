@@ -4,8 +4,6 @@
 // results and verdicts; writes PREFIX.csv, PREFIX.json and PREFIX.svg.
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/sweep.h"
@@ -57,9 +55,7 @@ int sweep_command(const SweepArgs& args) {
         {args.out + ".json", sweep_json(r).dump(2) + "\n"},
         {args.out + ".svg", sweep_svg(r)}};
     for (const auto& [path, text] : files) {
-      std::ofstream out(path, std::ios::binary);
-      out << text;
-      if (!out) {
+      if (!write_whole_file(path, text)) {
         fmt::print(stderr, "contend sweep: cannot write {}\n", path);
         return 2;
       }

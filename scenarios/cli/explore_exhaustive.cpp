@@ -5,9 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "scenarios/cli/run_support.h"
 #include "scenarios/cli/stop_signals.h"
 #include "scenarios/cli/time_limit.h"
 #include "scenarios/expectation.h"
@@ -146,10 +146,8 @@ std::string report(const ExhaustiveArgs& args, const ExhaustiveFinding& f, std::
   std::string file;
   if (!args.out_dir.empty()) {
     file = args.out_dir + "/" + f.scenario.name + ".toml";
-    std::ofstream out(file, std::ios::binary);
-    out << "# Found by contend's exhaustive search of " << f.scenario.file << ".\n"
-        << to_toml(f.scenario);
-    if (!out) {
+    if (!write_whole_file(file, "# Found by contend's exhaustive search of " + f.scenario.file +
+                                    ".\n" + to_toml(f.scenario))) {
       fmt::print(stderr, "contend: cannot write {}\n", file);
       file.clear();
     }
@@ -277,9 +275,7 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
     if (args.json_path == "-") {
       std::fwrite(text.data(), 1, text.size(), stdout);
     } else {
-      std::ofstream out(args.json_path, std::ios::binary);
-      out << text;
-      if (!out) {
+      if (!write_whole_file(args.json_path, text)) {
         fmt::print(stderr, "contend explore: cannot write {}\n", args.json_path);
         return 2;
       }

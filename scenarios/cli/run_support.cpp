@@ -90,7 +90,12 @@ bool write_history_file(const std::string& path, const model::History& history) 
     return false;
   }
   model::write_history(out, history);
-  return static_cast<bool>(out);
+  out.close();  // the last buffered bytes fail only here when the disk is full
+  if (out.fail()) {
+    fmt::print(stderr, "contend: cannot write the history to {}\n", path);
+    return false;
+  }
+  return true;
 }
 
 std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::string>& specs) {
@@ -109,11 +114,17 @@ std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::s
   return out;
 }
 
-bool write_file(const std::string& path, const std::string& text) {
+bool write_whole_file(const std::string& path, std::string_view text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
-  if (!out) fmt::print(stderr, "contend: cannot write {}\n", path);
-  return static_cast<bool>(out);
+  out.close();
+  return !out.fail();
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  const bool written = write_whole_file(path, text);
+  if (!written) fmt::print(stderr, "contend: cannot write {}\n", path);
+  return written;
 }
 
 std::optional<std::string> output_problem(const std::string& path) {
@@ -240,10 +251,9 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
   std::string path;
   if (!out_dir.empty()) {
     path = out_dir + "/" + s.name + ".toml";
-    std::ofstream out(path, std::ios::binary);
-    out << "# Shrunk by contend from " << scenario.file << " (seed " << finding.seed << ").\n"
-        << to_toml(s);
-    if (!out) {
+    const std::string text = "# Shrunk by contend from " + scenario.file + " (seed " +
+                             std::to_string(finding.seed) + ").\n" + to_toml(s);
+    if (!write_whole_file(path, text)) {
       fmt::print(stderr, "contend: cannot write {}\n", path);
       path.clear();
     }

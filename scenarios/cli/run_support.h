@@ -43,6 +43,9 @@ std::optional<Scenario> load_scoped_scenario(const std::string& path, const Scop
 // Writes a history as JSON lines. Prints the error and returns false when the file can't be
 // written.
 bool write_history_file(const std::string& path, const model::History& history);
+// Writes `text` to `path` and closes it; false when any of it failed, the last buffered bytes
+// included (a full disk shows only when they are written). Prints nothing.
+bool write_whole_file(const std::string& path, std::string_view text);
 // Writes `text` to `path`; false (with a message naming it on stderr) when it cannot.
 bool write_file(const std::string& path, const std::string& text);
 
