@@ -375,9 +375,6 @@ TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {
   EXPECT_EQ(hash_of(run.output), hash_of(replay.output)) << "replay must reproduce the run exactly";
 }
 
-// A search of hours must not end in "cannot write": every option naming a file the command writes
-// is judged when the command line is parsed. Each case names the path, says why, exits 2, starts
-// no work (no scenario or search header) and creates nothing.
 // A write that fails late (a full disk) is reported as one that fails early: exit 2, the file
 // named. Small outputs used to sit in the stream's buffer until it closed unchecked, so a JUnit
 // file or a history vanished while the command exited 0.
@@ -414,6 +411,9 @@ TEST(CliOutputs, AFullDiskIsAFailedWriteNotASilentLoss) {
   }
 }
 
+// A search of hours must not end in "cannot write": every option naming a file the command writes
+// is judged when the command line is parsed. Each case names the path, says why, exits 2, starts
+// no work (no scenario or search header) and creates nothing.
 TEST(CliOutputs, AFileThatCannotBeWrittenIsRefusedBeforeAnyWork) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(::testing::TempDir()) / "unwritable-outputs";
