@@ -3,13 +3,17 @@
 # build-fuzz/ and runs each target for RUNS executions (default 10,000,000) from its seed
 # corpus, printing the execution count and anything found. Usage:
 #   bash scripts/fuzz.sh [target...]        targets: tuple history scenario merge seeds checkpoint
-# Environment: RUNS (executions per target), BUILD_DIR (default build-fuzz), JOBS (build
-# parallelism, default nproc). New corpus entries go to BUILD_DIR/fuzz/found/<target>; a crash
-# leaves BUILD_DIR/fuzz/crash-* (make it a regression test: tests/fuzz_regression_test.cpp).
+# Environment: RUNS (executions per target), SEED (libFuzzer's -seed, default 1: the same ground
+# each time; another value explores other ground, 0 one drawn from the clock), BUILD_DIR (default
+# build-fuzz), JOBS (build parallelism, default nproc). New corpus entries go to
+# BUILD_DIR/fuzz/found/<target>; a crash leaves BUILD_DIR/fuzz/crash-* (make it a regression
+# test: tests/fuzz_regression_test.cpp).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build-fuzz}
 runs=${RUNS:-10000000}
+seed=${SEED:-1}
+[[ "$seed" =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SEED must be a number, not '$seed'" >&2; exit 2; }
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(tuple history scenario merge seeds checkpoint)
 
@@ -43,9 +47,9 @@ for t in "${targets[@]}"; do
       max_len=262144
       ;;
   esac
-  echo "== $t: $runs runs"
+  echo "== $t: $runs runs, seed $seed"
   log="fuzz-$t.log"
-  if "./${t}_fuzz" -runs="$runs" -seed=1 -max_len="$max_len" -print_final_stats=1 \
+  if "./${t}_fuzz" -runs="$runs" -seed="$seed" -max_len="$max_len" -print_final_stats=1 \
        "found/$t" "$seeds" > "$log" 2>&1; then
     echo "   $(grep -E '^stat::number_of_executed_units' "$log")   no crash"
   else
