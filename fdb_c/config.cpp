@@ -1,5 +1,6 @@
 #include "fdb_c/config.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -36,13 +37,16 @@ class TableReader {
     out = *v;
     return true;
   }
-  bool non_negative(std::string_view key, std::int64_t& out) {
+  bool non_negative(std::string_view key, std::int64_t& out, std::int64_t most = INT64_MAX) {
     const toml::node* node = table_.get(key);
     seen_.emplace_back(key);
     if (node == nullptr) return true;
     std::optional<std::int64_t> v = node->is_integer() ? node->value<std::int64_t>() : std::nullopt;
-    if (!v || *v < 0) {
-      return fail(where(file_, node, prefix_ + std::string(key)) + ": expected an integer >= 0");
+    if (!v || *v < 0 || *v > most) {
+      return fail(where(file_, node, prefix_ + std::string(key)) +
+                  (most == INT64_MAX
+                       ? ": expected an integer >= 0"
+                       : ": expected an integer in [0, " + std::to_string(most) + "]"));
     }
     out = *v;
     return true;
@@ -103,8 +107,8 @@ class TableReader {
 bool read_latency(const std::string& file, const toml::table& table, const std::string& name,
                   Latency& out, std::string& error) {
   TableReader r(file, table, "latency." + name + ".");
-  const bool ok = r.non_negative("min_us", out.min_us) && r.non_negative("mean_us", out.mean_us) &&
-                  r.no_other_keys();
+  const bool ok = r.non_negative("min_us", out.min_us, kLatencyUsMax) &&
+                  r.non_negative("mean_us", out.mean_us, kLatencyUsMax) && r.no_other_keys();
   if (!ok) error = r.error();
   return ok;
 }
@@ -123,7 +127,7 @@ ConfigOrError parse_config(const std::string& text, const std::string& file) {
   TableReader top(file, root, "");
   std::int64_t seed = 1;
   if (!top.non_negative("seed", seed) || !top.boolean("deterministic", c.deterministic) ||
-      !top.non_negative("quiet_us", c.quiet_us) || !top.string("log", c.log_path)) {
+      !top.non_negative("quiet_us", c.quiet_us, kQuietUsMax) || !top.string("log", c.log_path)) {
     return {std::nullopt, top.error()};
   }
   if (c.quiet_us == 0) return {std::nullopt, file + ": quiet_us: must be at least 1"};

@@ -10,11 +10,16 @@
 //     unknown_result_not_applied = 0.0
 //     read_too_old = 0.0
 //     read_future_version = 0.0
-//     [latency.read]                 # delay before a future is ready: min_us +
-//     exponential(mean_us) min_us = 0 mean_us = 0 [latency.commit] min_us = 0 mean_us = 0
-// Invariants: every probability lies in [0, 1] and every latency is >= 0; a file with another key,
-// another type or a value out of range is refused with a message naming the file, the line and
-// the key — nothing is silently defaulted.
+//     [latency.read]                 # delay before a future is ready:
+//     min_us = 0                     #   min_us + exponential(mean_us)
+//     mean_us = 0
+//     [latency.commit]
+//     min_us = 0
+//     mean_us = 0
+// Invariants: every probability lies in [0, 1]; every latency lies in [0, kLatencyUsMax] and
+// quiet_us in [1, kQuietUsMax], so no delay drawn from them overflows a time; a file with another
+// key, another type or a value out of range is refused with a message naming the file, the line
+// and the key — nothing is silently defaulted.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +27,12 @@
 #include <string>
 
 namespace contend::fdb {
+
+// The largest latency a file may ask for (an hour): an exponential draw is at most about 37
+// means, so min_us + a draw stays far inside a time in microseconds.
+inline constexpr std::int64_t kLatencyUsMax = 3'600'000'000;
+// The longest quiet time a deterministic run may wait before each delivery (a minute).
+inline constexpr std::int64_t kQuietUsMax = 60'000'000;
 
 struct Latency {
   std::int64_t min_us = 0;

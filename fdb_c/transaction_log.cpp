@@ -1,6 +1,7 @@
 #include "fdb_c/transaction_log.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,7 @@ TransactionLog::~TransactionLog() {
 }
 
 bool TransactionLog::open(const std::string& path, std::string& error) {
+  path_ = path;
   file_ = std::fopen(path.c_str(), "w");
   if (file_ == nullptr) error = path + ": " + std::strerror(errno) + " (the transaction log)";
   return file_ != nullptr;
@@ -68,8 +70,14 @@ void TransactionLog::record(const Transaction& tr, ErrorCode outcome) {
   }
   line["mutations"] = std::move(mutations);
   const std::string text = line.dump() + "\n";
-  std::fwrite(text.data(), 1, text.size(), file_);
-  std::fflush(file_);
+  if (std::fwrite(text.data(), 1, text.size(), file_) == text.size() && std::fflush(file_) == 0)
+    return;
+  std::fprintf(stderr,
+               "contend libfdb_c: %s: %s (writing the transaction log); the log would lack "
+               "client %lld's commit of transaction %llu, so the process stops\n",
+               path_.c_str(), std::strerror(errno), static_cast<long long>(tr.client()),
+               static_cast<unsigned long long>(tr.id()));
+  std::_Exit(kExitLogNotWritten);
 }
 
 }  // namespace contend::fdb

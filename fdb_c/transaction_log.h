@@ -12,6 +12,9 @@
 // outcome "success". Mutations are as the transaction buffered them: a versionstamped key or value
 // keeps its placeholder and 4-byte offset (the commit version says what filled it).
 // Invariants: lines are written whole, in the order commits were resolved, and flushed each.
+// A line that cannot be written (a full disk) stops the process with kExitLogNotWritten and a
+// message on stderr: a log missing a commit would have `contend serializable` judge a run that
+// did not happen, so no client goes on past that commit.
 #pragma once
 
 #include <cstdio>
@@ -23,6 +26,9 @@ namespace contend::fdb {
 
 class TransactionLog {
  public:
+  // The exit status of a process whose log could not be written (sysexits.h's EX_IOERR).
+  static constexpr int kExitLogNotWritten = 74;
+
   TransactionLog() = default;
   TransactionLog(const TransactionLog&) = delete;
   TransactionLog& operator=(const TransactionLog&) = delete;
@@ -31,10 +37,12 @@ class TransactionLog {
   // Opens (truncates) `path`; false, with errno's message in `error`, when it cannot.
   bool open(const std::string& path, std::string& error);
   bool is_open() const { return file_ != nullptr; }
-  // One commit attempt of `tr`, just resolved with `outcome`.
+  // One commit attempt of `tr`, just resolved with `outcome`; never returns when the line cannot
+  // be written.
   void record(const Transaction& tr, ErrorCode outcome);
 
  private:
+  std::string path_;
   std::FILE* file_ = nullptr;
 };
 
