@@ -25,6 +25,7 @@
 #include "scenarios/runner.h"
 #include "scenarios/search_checkpoint.h"
 #include "sim/runtime/dpor.h"
+#include "tests/support/param_names.h"
 #include "tests/support/search_cases.h"
 #include "tests/support/search_totals.h"
 
@@ -76,7 +77,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"idempotent-priority-queue", 2, 1, true, 1}, Case{"queue", 2, 1, true, 1},
         // Three clients: two commits can meet one refused commit's reads in its window, and
         // the relation keeps only the first (footprint.h's ExecutionDependence).
-        Case{"skip-on-conflict-queue", 3, 1, true, 0}, Case{"hc-queue", 3, 1, true, 0}));
+        Case{"skip-on-conflict-queue", 3, 1, true, 0}, Case{"hc-queue", 3, 1, true, 0}),
+    testing::NamedByPrinting());
 
 // Larger scopes take minutes of full search: run with the `long` label (CONTEND_DPOR_LONG=1).
 class LargerScopes : public ::testing::TestWithParam<Case> {};
@@ -104,7 +106,8 @@ INSTANTIATE_TEST_SUITE_P(Long, LargerScopes,
                                            Case{"checked-dequeue-queue", 2, 2, false, 1},
                                            Case{"skip-on-conflict-queue", 2, 2, false, 1},
                                            Case{"hc-queue", 2, 2, false, 0},
-                                           Case{"hc-priority-queue-ordered", 2, 2, false, 0}));
+                                           Case{"hc-priority-queue-ordered", 2, 2, false, 0}),
+                         testing::NamedByPrinting());
 
 TEST(Soundness, ABrokenIndependenceRuleMakesTheReducedSearchMissOutcomes) {
   // Reads that never depend on commits: the reduction then takes a dequeue's read as commuting
@@ -426,13 +429,7 @@ TEST(Reduction, ExploresAboutOneExecutionPerClass) {
   }
 }
 
-struct WrongCase {
-  const char* recipe;
-  int clients;
-  int ops;
-  int faults;
-  model::ViolationKind kind;
-};
+using testing::WrongCase;
 
 TEST(Outcomes, DigestsCountAsManyDistinctOutcomesAsTheReadableForm) {
   // A search that only counts keeps digests (outcome.h): they must tell apart exactly the
@@ -495,7 +492,8 @@ INSTANTIATE_TEST_SUITE_P(
         WrongCase{"split-dequeue-queue", 2, 2, 0, model::ViolationKind::duplicate_delivery},
         WrongCase{"hc-queue-no-reads", 2, 3, 0, model::ViolationKind::duplicate_delivery},
         WrongCase{"checked-dequeue-queue", 3, 1, 1, model::ViolationKind::duplicate_delivery},
-        WrongCase{"queue", 2, 1, 1, model::ViolationKind::duplicate_delivery}));
+        WrongCase{"queue", 2, 1, 1, model::ViolationKind::duplicate_delivery}),
+    testing::NamedByPrinting());
 
 TEST(Plans, EveryPlanOfAFifoScopeIsAMultisetOfClientPlans) {
   std::string error;

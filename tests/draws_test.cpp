@@ -21,6 +21,7 @@
 #include "sim/recipes/keys.h"
 #include "sim/runtime/dpor.h"
 #include "sim/runtime/suffix_draws.h"
+#include "tests/support/param_names.h"
 #include "tests/support/search_cases.h"
 #include "tests/support/search_totals.h"
 
@@ -152,7 +153,8 @@ INSTANTIATE_TEST_SUITE_P(RecipesThatDrawSuffixes, DrawSoundness,
                                                                0},
                                            testing::SearchCase{"hc-queue", 2, 1, true, 0},
                                            testing::SearchCase{"hc-priority-queue", 2, 1, true, 0},
-                                           testing::SearchCase{"idempotent-queue", 2, 1, true, 1}));
+                                           testing::SearchCase{"idempotent-queue", 2, 1, true, 1}),
+                         testing::NamedByPrinting());
 
 // Larger scopes take a minute of full search: run with the `long` label (CONTEND_DPOR_LONG=1).
 class LargerDrawSoundness : public ::testing::TestWithParam<testing::SearchCase> {};
@@ -173,7 +175,8 @@ TEST_P(LargerDrawSoundness, TheReducedSearchReachesExactlyTheFullSearchsOutcomes
 INSTANTIATE_TEST_SUITE_P(Long, LargerDrawSoundness,
                          ::testing::Values(testing::SearchCase{"queue", 2, 3, true, 0},
                                            testing::SearchCase{"priority-queue", 3, 2, false, 0},
-                                           testing::SearchCase{"hc-queue", 2, 2, false, 0}));
+                                           testing::SearchCase{"hc-queue", 2, 2, false, 0}),
+                         testing::NamedByPrinting());
 
 TEST(DrawSoundness, DrawsUnderOnePrefixTakenAsIndependentMakeTheReducedSearchMissOutcomes) {
   bool missed = false;

@@ -5,8 +5,10 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdlib>
+#include <ostream>
 
 #include "scenarios/explore.h"
+#include "tests/support/param_names.h"
 
 namespace contend {
 namespace {
@@ -61,6 +63,12 @@ struct WrongVariant {
   model::ViolationKind kind;
   double unknown_result_applied;
 };
+
+void PrintTo(const WrongVariant& v, std::ostream* os) {
+  *os << v.recipe << " finds "
+      << (v.kind == model::ViolationKind::none ? "a violation" : model::to_string(v.kind));
+  if (v.unknown_result_applied > 0) *os << " with unknown results applied";
+}
 
 class KnownWrong : public ::testing::TestWithParam<WrongVariant> {};
 
@@ -122,12 +130,7 @@ INSTANTIATE_TEST_SUITE_P(
         WrongVariant{"hc-queue-no-reads", model::ViolationKind::duplicate_delivery, 0},
         // The seed recipe under commit_unknown_result: duplicates or losses.
         WrongVariant{"queue", model::ViolationKind::none, 0.2}),
-    [](const auto& info) {
-      std::string n = info.param.recipe;
-      for (char& c : n)
-        c = c == '-' ? '_' : c;
-      return n + (info.param.unknown_result_applied > 0 ? "_unknown_results" : "");
-    });
+    testing::NamedByPrinting());
 
 TEST(Pct, FindsTheSnapshotDequeueDuplicate) {
   ExploreOptions o;

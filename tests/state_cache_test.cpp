@@ -11,6 +11,7 @@
 
 #include "scenarios/exhaustive.h"
 #include "sim/runtime/state_cache.h"
+#include "tests/support/param_names.h"
 #include "tests/support/search_cases.h"
 
 namespace contend {
@@ -100,7 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"versionstamp-queue", 2, 2, true, 0}, Case{"idempotent-queue", 2, 1, true, 1},
         Case{"idempotent-priority-queue", 2, 1, true, 1}, Case{"queue", 2, 1, true, 1},
         Case{"checked-dequeue-queue", 2, 1, true, 1}, Case{"skip-on-conflict-queue", 3, 1, true, 0},
-        Case{"hc-queue", 3, 1, true, 0}));
+        Case{"hc-queue", 3, 1, true, 0}),
+    testing::NamedByPrinting());
 
 TEST(StatesSoundness, AStateWithoutTheOperationEventsMakesThePrunedSearchMissOutcomes) {
   // Two paths that reach one store with different operation results then look alike: the search
@@ -135,13 +137,7 @@ TEST(StatesSoundness, ThePrunedSearchMakesALargerFullSearchFeasible) {
   EXPECT_GT(pruned.blocked, 0);
 }
 
-struct WrongCase {
-  const char* recipe;
-  int clients;
-  int ops;
-  int faults;
-  model::ViolationKind kind;
-};
+using testing::WrongCase;
 
 class StatesKnownWrong : public ::testing::TestWithParam<WrongCase> {};
 
@@ -175,7 +171,8 @@ INSTANTIATE_TEST_SUITE_P(
         WrongCase{"snapshot-dequeue-queue", 2, 2, 0, model::ViolationKind::duplicate_delivery},
         WrongCase{"split-dequeue-queue", 2, 2, 0, model::ViolationKind::duplicate_delivery},
         WrongCase{"hc-queue-no-reads", 2, 3, 0, model::ViolationKind::duplicate_delivery},
-        WrongCase{"queue", 2, 1, 1, model::ViolationKind::duplicate_delivery}));
+        WrongCase{"queue", 2, 1, 1, model::ViolationKind::duplicate_delivery}),
+    testing::NamedByPrinting());
 
 TEST(StatesParallel, JobsChangeNothingButTheTime) {
   // Each unit keeps its own table, so what a unit prunes does not depend on which thread ran

@@ -1,12 +1,13 @@
 // Test support for the exhaustive search's soundness tests (dpor_test, state_cache_test): small
-// scopes of a recipe, the cases they are listed as, and the first outcome two searches disagree
-// on, for the failure message.
+// scopes of a recipe, the cases they are listed as (printed readably: CTest names each test by
+// what they print), and the first outcome two searches disagree on, for the failure message.
 #pragma once
 
 #include <ostream>
 #include <set>
 #include <string>
 
+#include "model/verdict.h"
 #include "scenarios/exhaustive.h"
 #include "scenarios/scenario.h"
 
@@ -68,6 +69,20 @@ struct SearchCase {
 inline void PrintTo(const SearchCase& c, std::ostream* os) {
   *os << c.recipe << " " << c.clients << "x" << c.ops << (c.all_plans ? " all plans" : " seed plan")
       << " faults<=" << c.faults;
+}
+
+// A known-wrong recipe at the smallest scope its violation needs, and the violation's kind.
+struct WrongCase {
+  const char* recipe;
+  int clients;
+  int ops;
+  int faults;
+  model::ViolationKind kind;
+};
+
+inline void PrintTo(const WrongCase& w, std::ostream* os) {
+  *os << w.recipe << " " << w.clients << "x" << w.ops << " faults<=" << w.faults << " finds "
+      << model::to_string(w.kind);
 }
 
 inline Scenario scope_of(const SearchCase& c) {
