@@ -160,6 +160,10 @@ struct OtherSearch {
 };
 
 std::string another_search(const std::string& path, const std::string& found) {
+  // `explore --json` writes "search": "exhaustive" in its summary, the file most often confused
+  // with a checkpoint.
+  if (found == "exhaustive")
+    return path + ": a summary written by explore --json, not a checkpoint; name another file";
   return path + ": checkpoint of another search (" + found + "); remove it or name another file";
 }
 

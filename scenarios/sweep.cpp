@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
@@ -36,14 +37,22 @@ bool known_key(const std::string& key) {
   return false;
 }
 
+// `v` read whole as a decimal integer (no space, sign '+' or base prefix), or nothing.
 std::optional<long long> to_int(const std::string& v) {
-  try {
-    std::size_t used = 0;
-    long long n = std::stoll(v, &used);
-    if (used == v.size()) return n;
-  } catch (...) {
-  }
-  return std::nullopt;
+  long long n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size()) return std::nullopt;
+  return n;
+}
+
+// `v` read whole as a probability in [0, 1] ("0.25", "1e-3"), or nothing: "nan", which every
+// comparison lets through, is refused as "inf" and "-0.5" are.
+std::optional<double> to_probability(const std::string& v) {
+  double p = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), p);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !(p >= 0 && p <= 1))
+    return std::nullopt;
+  return p;
 }
 
 std::int64_t percentile_of(const std::map<std::int64_t, std::int64_t>& histogram, double q) {
@@ -149,14 +158,9 @@ std::optional<std::string> apply_variation(Scenario& s, const std::string& key,
     return std::nullopt;
   }
   double* knob = fault_knob(s.faults, key.substr(7));
-  try {
-    std::size_t used = 0;
-    double p = std::stod(value, &used);
-    if (used != value.size() || p < 0 || p > 1) throw std::invalid_argument(value);
-    *knob = p;
-  } catch (...) {
-    return key + "=" + value + ": expected a probability in [0, 1]";
-  }
+  const std::optional<double> p = to_probability(value);
+  if (!p) return key + "=" + value + ": expected a probability in [0, 1]";
+  *knob = *p;
   return std::nullopt;
 }
 

@@ -565,7 +565,9 @@ TEST(CliExplore, ShardsDealtFromASizedSearchMergeToItAndNotWithOthers) {
       << missing.output;
   CliResult same = run_cli(search + " --shard 1/2 --deal-from " + cut + " --checkpoint " + cut);
   EXPECT_EQ(same.exit_code, 2) << same.output;
-  EXPECT_NE(same.output.find("must be another file"), std::string::npos) << same.output;
+  EXPECT_NE(same.output.find("--deal-from " + cut + " and --checkpoint " + cut + " name one file"),
+            std::string::npos)
+      << same.output;
 }
 
 TEST(CliExplore, ClientsAndOperationsFlagsSearchTheScopeAFileOfThatScopeDefines) {

@@ -306,6 +306,9 @@ TEST(CliSweep, APointThatCannotRunIsRefusedBeforeAnyRunNamingIt) {
            "/planned.toml: plan: a scenario with a plan cannot be resized"},
       {"sweep " + dir + "/planned.toml --vary operations_per_client=7",
        "a scenario with a plan cannot be resized"},
+      // "nan" passes every comparison: it ran as a probability.
+      {"sweep " + queue + " --vary faults.not_committed=0.1,nan",
+       "--vary faults.not_committed=nan: expected a probability in [0, 1]"},
   };
   for (const Case& c : cases) {
     CliResult r = run_cli(c.args + " --seeds 1..2");
@@ -378,6 +381,40 @@ TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {
 // A write that fails late (a full disk) is reported as one that fails early: exit 2, the file
 // named. Small outputs used to sit in the stream's buffer until it closed unchecked, so a JUnit
 // file or a history vanished while the command exited 0.
+TEST(CliNumbers, AFlagRunsWithTheNumberTypedOrRefusesIt) {
+  // CLI11 alone read "010" as octal 8, wrapped "-3" into a seed, made 2^64 the largest seed and
+  // let "nan" through a range check (an internal check then aborted the search).
+  const std::string queue = source_path("scenarios/queue.toml") + " --clients 2 --operations 1";
+  CliResult padded = run_cli("replay " + queue + " --seed 010 --quiet");
+  CliResult plain = run_cli("replay " + queue + " --seed 10 --quiet");
+  EXPECT_EQ(padded.exit_code, 0) << padded.output;
+  EXPECT_NE(padded.output.find(" seed 10 "), std::string::npos) << padded.output;
+  EXPECT_EQ(padded.output, plain.output);
+  CliResult budget = run_cli("explore " + queue + " --strategy random --schedules 010");
+  EXPECT_NE(budget.output.find("budget 10 schedules"), std::string::npos) << budget.output;
+  struct Refusal {
+    std::string args;
+    std::string message;
+  };
+  const Refusal refusals[] = {
+      {"replay " + queue + " --seed -3", "--seed: '-3' is not a seed: a whole number from 0 to "},
+      {"replay " + queue + " --seed 18446744073709551616", "'18446744073709551616' is not a seed"},
+      {"explore " + queue + " --strategy random --seed 0x5", "--seed: '0x5' is not a seed"},
+      {"explore " + queue + " --strategy random --schedules 99999999999999999999",
+       "--schedules: '99999999999999999999' is not a whole number from 1 to 9223372036854775807"},
+      {"explore " + queue + " --strategy dpor --max-seconds nan",
+       "--max-seconds: 'nan' is not a number from 0.001 to 1000000000"},
+      {"explore " + queue + " --strategy dpor --max-seconds 0x1p3", "'0x1p3' is not a number"},
+      {"run " + queue + " --seeds 1..2 --jobs 0x2", "--jobs: '0x2' is not a whole number from 1"},
+      {"run " + queue + " --seeds 1..2 --clients 1e3", "--clients: '1e3' is not a whole number"},
+  };
+  for (const Refusal& r : refusals) {
+    CliResult result = run_cli(r.args);
+    EXPECT_EQ(result.exit_code, 2) << r.args << "\n" << result.output;
+    EXPECT_NE(result.output.find(r.message), std::string::npos) << r.args << "\n" << result.output;
+  }
+}
+
 TEST(CliOutputs, AFullDiskIsAFailedWriteNotASilentLoss) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
   const std::string queue = source_path("scenarios/queue.toml");
@@ -462,6 +499,76 @@ TEST(CliOutputs, AFileThatCannotBeWrittenIsRefusedBeforeAnyWork) {
   for (const auto& entry : fs::recursive_directory_iterator(dir))
     left.push_back(entry.path().filename().string());
   EXPECT_EQ(left, std::vector<std::string>{"a-file"}) << "a refused command created a file";
+}
+
+// One file named by two options, one of which writes it, lost what the other wrote or read: a
+// summary over the checkpoint it was to resume from, a report over the history it checked. Each
+// is refused before any work, naming both options, and the files are left as they were; "-" is
+// refused where it would have made a file of that name; /dev/null may be named twice.
+TEST(CliOutputs, OneFileNamedTwiceIsRefusedBeforeAnyWork) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "one-file-twice";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(source_path("scenarios/queue.toml"), dir / "q.toml");
+  const std::string small = " --clients 2 --operations 1";
+  ASSERT_EQ(run_cli_in(dir.string(), "run q.toml --seeds 1..1 --history h.jsonl" + small).exit_code,
+            0);
+  ASSERT_EQ(
+      run_cli_in(dir.string(), "explore q.toml --strategy dpor --json s.json" + small).exit_code,
+      0);
+  const std::string history = read_file((dir / "h.jsonl").string());
+  const std::string summary = read_file((dir / "s.json").string());
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"explore q.toml --strategy dpor --checkpoint ck.json --json ./ck.json",
+       "contend explore: --checkpoint ck.json and --json ./ck.json name one file: the second "
+       "written would replace the first; name two files"},
+      {"explore q.toml --strategy dpor --deal-from s.json --checkpoint " +
+           (dir / "s.json").string(),
+       "--deal-from s.json and --checkpoint " + (dir / "s.json").string() + " name one file"},
+      {"run q.toml --seeds 1..2 --history h.jsonl --report json=h.jsonl",
+       "contend run: --history h.jsonl and --report json=h.jsonl name one file"},
+      {"run q.toml --seeds 1..2 --history q.toml",
+       "scenario q.toml and --history q.toml name one file: writing it would replace what is read "
+       "from it"},
+      {"replay q.toml --seed 1 --history x.jsonl --report html=./x.jsonl",
+       "contend replay: --history x.jsonl and --report html=./x.jsonl name one file"},
+      {"check h.jsonl --report html=h.jsonl",
+       "history h.jsonl and --report html=h.jsonl name one file"},
+      {"merge s.json --out s.json", "contend merge: --out s.json and report s.json name one file"},
+      {"run q.toml --seeds 1..2 --history -", "--history: '-' (standard output) is not taken"},
+      {"run q.toml --seeds 1..2 --report junit=-", "--report: '-' (standard output) is not taken"},
+  };
+  for (const Case& c : cases) {
+    const bool scoped = !c.args.starts_with("check") && !c.args.starts_with("merge");
+    CliResult r = run_cli_in(dir.string(), c.args + (scoped ? small : ""));
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+    for (const char* header : {"): recipe", "exhaustive search of", "replay of", "events, model"})
+      EXPECT_EQ(r.output.find(header), std::string::npos) << "it ran: " << c.args;
+  }
+  // Not named twice, but the same confusion: a summary is not a checkpoint.
+  CliResult not_a_checkpoint =
+      run_cli_in(dir.string(), "explore q.toml --strategy dpor --checkpoint s.json" + small);
+  EXPECT_EQ(not_a_checkpoint.exit_code, 2);
+  EXPECT_NE(not_a_checkpoint.output.find(
+                "s.json: a summary written by explore --json, not a checkpoint; name another file"),
+            std::string::npos)
+      << not_a_checkpoint.output;
+  EXPECT_EQ(read_file((dir / "h.jsonl").string()), history);
+  EXPECT_EQ(read_file((dir / "s.json").string()), summary);
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir))
+    left.push_back(entry.path().filename().string());
+  std::ranges::sort(left);
+  EXPECT_EQ(left, (std::vector<std::string>{"h.jsonl", "q.toml", "s.json"}));
+  CliResult twice_null = run_cli_in(
+      dir.string(), "run q.toml --seeds 1..2 --history /dev/null --report json=/dev/null" + small);
+  EXPECT_EQ(twice_null.exit_code, 0) << twice_null.output;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "model/check.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/html_report.h"
 
@@ -195,6 +196,10 @@ int check_command(const CheckArgs& args) {
       return bad_input(args, "--report " + r + ": check writes only html=FILE");
     }
   }
+  std::vector<NamedFile> files = {NamedFile{"history", args.path}};
+  for (const std::string& r : args.reports)
+    files.push_back(NamedFile{"--report html=", r.substr(5), true});
+  if (auto twice = one_file_named_twice(files)) return bad_input(args, *twice);
   int code = 0;
   std::vector<std::string> ignored_keys;
   auto history = load(args, spec, code, ignored_keys);
@@ -234,7 +239,7 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
                 "The history ends with the queue empty: an acknowledged value never removed is "
                 "lost");
   cmd->add_option("--budget", args->budget, "Search step budget (unknown when exhausted)")
-      ->check(CLI::Range(std::int64_t{1}, INT64_MAX));
+      ->transform(whole_number_in(1, INT64_MAX));
   cmd->add_flag("--event-order", args->event_order,
                 "Trust the event order at equal timestamps (histories written by contend); "
                 "otherwise equal times are concurrent");

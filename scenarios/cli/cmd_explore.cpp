@@ -20,6 +20,7 @@
 
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/explore_exhaustive.h"
+#include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/explore.h"
 
@@ -165,19 +166,20 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::IsMember({"random", "pct", "dfs", "dpor"}));
   add_scope_options(cmd, args->scope, "Explore");
   cmd->add_option("--seed", args->seed,
-                  "World seed (random: the first seed; default: the scenario's first)");
+                  "World seed (random: the first seed; default: the scenario's first)")
+      ->transform(seed_number());
   cmd->add_option("--schedules", args->schedules,
                   "Schedule budget (dpor: runs per plan, shared by its units; default 20000000)")
-      ->check(CLI::Range(std::int64_t{1}, INT64_MAX));
-  cmd->add_option("--depth", args->depth, "PCT bug depth d")->check(CLI::Range(1, 64));
+      ->transform(whole_number_in(1, INT64_MAX));
+  cmd->add_option("--depth", args->depth, "PCT bug depth d")->transform(whole_number_in(1, 64));
   cmd->add_option("--max-preemptions", args->max_preemptions,
                   "Preemption bound (dfs: default the scenario's; dpor: unbounded when left out)")
-      ->check(CLI::Range(0, 64));
+      ->transform(whole_number_in(0, 64));
   ExhaustiveArgs& x = args->exhaustive;
   cmd->add_option("--max-faults", args->max_faults,
                   "dpor: faults placed per execution, among those the scenario enables (default: "
                   "the scenario's dpor_max_faults, else 0)")
-      ->check(CLI::Range(0, 16));
+      ->transform(whole_number_in(0, 16));
   cmd->add_option("--plans", args->plans,
                   "dpor: every plan the mix allows (all) or the seed's (seed); default: the "
                   "scenario's dpor_plans, else all")
@@ -187,7 +189,7 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
                   "seed's bytes (seed); default: the scenario's dpor_draws, else seed")
       ->check(CLI::IsMember({"all", "seed"}));
   cmd->add_option("--jobs", x.options.jobs, "dpor: threads (results identical to --jobs 1)")
-      ->check(CLI::Range(1, 256));
+      ->transform(whole_number_in(1, 256));
   cmd->add_option("--shard", x.shard, "dpor: search only shard K of N (K/N); combine with merge");
   cmd->add_option(
       "--checkpoint", x.options.checkpoint_file,
@@ -203,12 +205,12 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
       ->check(writable_output());
   cmd->add_option("--progress", x.progress_every,
                   "dpor: a progress line on stderr every N runs (default 1000000; 0: none)")
-      ->check(CLI::Range(std::int64_t{0}, INT64_MAX));
+      ->transform(whole_number_in(0, INT64_MAX));
   cmd->add_option("--max-seconds", x.max_seconds,
                   "dpor: stop after this many seconds of wall-clock time, as a budget: units end "
                   "their runs, the checkpoint is written, the statement says what was covered, "
                   "exit 3; with --checkpoint the same command goes on from there")
-      ->check(CLI::Range(0.001, 1e9));
+      ->transform(finite_number_in(0.001, 1e9));
   CLI::Option* reduction =
       cmd->add_option("--reduction", x.reduction,
                       "dpor: dpor (one execution per equivalence class), states (the full search, "

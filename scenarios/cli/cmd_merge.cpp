@@ -125,6 +125,10 @@ MergeOutcome merge_parsed(const std::vector<nlohmann::json>& reports,
 }
 
 int merge_command(const MergeArgs& args) {
+  std::vector<NamedFile> files = {NamedFile{"--out", args.out, true}};
+  for (const std::string& path : args.inputs)
+    files.push_back(NamedFile{"report", path});
+  if (refuse_one_file_named_twice("merge", files)) return 2;
   std::vector<std::pair<std::string, std::string>> reports;
   for (const std::string& path : args.inputs) {
     std::ifstream in(path, std::ios::binary);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/expectation.h"
 #include "scenarios/html_report.h"
@@ -56,6 +57,11 @@ int replay_command(const ReplayArgs& args) {
       return 2;
     }
     report_file = requests->front().path;
+  }
+  if (refuse_one_file_named_twice("replay", {NamedFile{"scenario", args.scenario_path},
+                                             NamedFile{"--history", args.history_path, true},
+                                             NamedFile{"--report html=", report_file, true}})) {
+    return 2;
   }
   auto scenario = load_scoped_scenario(args.scenario_path, args.scope, "replay");
   if (!scenario) return 2;
@@ -122,7 +128,7 @@ void register_replay_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd =
       app.add_subcommand("replay", "Re-run one seed with a step trace that explains conflicts");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
-  cmd->add_option("--seed", args->seed, "The seed to replay")->required();
+  cmd->add_option("--seed", args->seed, "The seed to replay")->required()->transform(seed_number());
   add_scope_options(cmd, args->scope, "Replay");
   auto* choices = cmd->add_option("--choices", args->choices,
                                   "A recorded schedule: comma-separated choice indexes");
@@ -135,7 +141,7 @@ void register_replay_command(CLI::App& app, CommandContext& ctx) {
                   "all) or the seed's (seed, the default)")
       ->check(CLI::IsMember({"all", "seed"}));
   cmd->add_option("--history", args->history_path, "Also write the history as JSON lines")
-      ->check(writable_output());
+      ->check(writable_file());
   cmd->add_option("--report", args->report,
                   "html=FILE: an HTML report of the run as replayed (not shrunk: a path from "
                   "explore --strategy dpor is minimal already)")

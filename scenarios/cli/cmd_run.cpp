@@ -9,15 +9,18 @@
 // differs.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "model/history_json.h"
 #include "scenarios/batch.h"
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/determinism.h"
 #include "scenarios/html_report.h"
@@ -135,6 +138,10 @@ int run_command(const RunArgs& args) {
   }
   auto reports = parse_reports(args.reports);
   if (!reports) return 2;
+  std::vector<NamedFile> files = {NamedFile{"scenario", args.scenario_path},
+                                  NamedFile{"--history", args.history_path, true}};
+  std::ranges::copy(report_files(*reports), std::back_inserter(files));
+  if (refuse_one_file_named_twice("run", files)) return 2;
   fmt::print("scenario {} ({}): recipe {}, {} clients x {} operations, seeds {}..{}{}, expect {}\n",
              scenario->name, scenario->file, scenario->recipe, scenario->clients,
              scenario->operations_per_client, range->first, range->last,
@@ -237,11 +244,11 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--seeds", args->seeds, "Run an inclusive seed range A..B")->excludes(seed);
   add_scope_options(cmd, args->scope, "Run");
   cmd->add_option("--jobs,-j", args->jobs, "Run seeds on N threads (results identical to 1)")
-      ->check(CLI::Range(1, 1024));
+      ->transform(whole_number_in(1, 1024));
   cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)");
   cmd->add_option("--history", args->history_path,
                   "Write the history of the first seed as JSON lines")
-      ->check(writable_output());
+      ->check(writable_file());
   cmd->add_option("--report", args->reports, "json=FILE, junit=FILE or html=FILE (repeatable)")
       ->check(writable_report_output());
   cmd->add_option("--out", args->out_dir,
@@ -252,14 +259,14 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
       cmd->add_flag("--check-determinism{5}", args->check_determinism,
                     "Rerun P% of the seeds (default 5, at least one; one in a fresh process) and "
                     "compare run hashes: exit 5 on a difference (--check-determinism=P)")
-          ->check(CLI::Range(0, 100));
+          ->transform(whole_number_in(0, 100));
   cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
 
   auto rerun = std::make_shared<RerunArgs>();
   CLI::App* rerun_cmd = app.add_subcommand("rerun-seed", "");  // no description: hidden
   rerun_cmd->group("");
   rerun_cmd->add_option("scenario", rerun->scenario_path)->required();
-  rerun_cmd->add_option("seed", rerun->seed)->required();
+  rerun_cmd->add_option("seed", rerun->seed)->required()->transform(seed_number());
   add_scope_options(rerun_cmd, rerun->scope, "Run");
   rerun_cmd->callback([rerun, &ctx] { ctx.exit_code = rerun_seed_command(*rerun); });
 }

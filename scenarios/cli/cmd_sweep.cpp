@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/sweep.h"
 
@@ -76,7 +77,8 @@ void register_sweep_command(CLI::App& app, CommandContext& ctx) {
                   "KEY=V1,V2,... (repeatable; the first is the chart's x axis)")
       ->required();
   cmd->add_option("--seeds", args->seeds, "Seed range A..B per point (default: the scenario's)");
-  cmd->add_option("--jobs,-j", args->jobs, "Threads across seeds")->check(CLI::Range(1, 1024));
+  cmd->add_option("--jobs,-j", args->jobs, "Threads across seeds")
+      ->transform(whole_number_in(1, 1024));
   cmd->add_option("--out", args->out, "Write OUT.csv, OUT.json and OUT.svg")
       ->check(writable_output_prefix());
   cmd->callback([args, &ctx] { ctx.exit_code = sweep_command(*args); });

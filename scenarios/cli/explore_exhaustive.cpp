@@ -181,11 +181,10 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
                "so it needs --checkpoint FILE and takes neither --shard nor --deal-from\n");
     return 2;
   }
-  if (!o.deal_from.empty() && o.deal_from == o.checkpoint_file) {
-    fmt::print(stderr,
-               "contend explore: --deal-from {}: the shard's own --checkpoint must be another "
-               "file (the sized search's is only read)\n",
-               o.deal_from);
+  if (refuse_one_file_named_twice(
+          "explore", {NamedFile{"scenario", scenario.file}, NamedFile{"--deal-from", o.deal_from},
+                      NamedFile{"--checkpoint", o.checkpoint_file, true},
+                      NamedFile{"--json", args.json_path, true}})) {
     return 2;
   }
   if (std::string why = refusal(scenario, o); !why.empty()) {

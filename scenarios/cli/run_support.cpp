@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "model/history_json.h"
+#include "scenarios/cli/number_options.h"
 #include "scenarios/html_report.h"
 #include "scenarios/runner.h"
 #include "scenarios/trace.h"
@@ -31,10 +32,10 @@ std::optional<SeedRange> seed_range_from(const std::string& seed, const std::str
 void add_scope_options(CLI::App* cmd, ScopeArgs& scope, const std::string& verb) {
   cmd->add_option("--clients", scope.clients,
                   verb + " with this many clients (default: the scenario's)")
-      ->check(CLI::Range(1, kClientsMax));
+      ->transform(whole_number_in(1, kClientsMax));
   cmd->add_option("--operations", scope.operations,
                   verb + " with this many operations per client (default: the scenario's)")
-      ->check(CLI::Range(1, kOperationsPerClientMax));
+      ->transform(whole_number_in(1, kOperationsPerClientMax));
 }
 
 std::optional<std::string> rescope(Scenario& s, const ScopeArgs& scope) {
@@ -114,6 +115,13 @@ std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::s
   return out;
 }
 
+std::vector<NamedFile> report_files(const std::vector<ReportRequest>& reports) {
+  std::vector<NamedFile> files;
+  for (const ReportRequest& r : reports)
+    files.push_back(NamedFile{"--report " + r.kind + "=", r.path, true});
+  return files;
+}
+
 bool write_whole_file(const std::string& path, std::string_view text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -149,6 +157,57 @@ std::optional<std::string> output_problem(const std::string& path) {
 
 namespace {
 
+// Whether `a` and `b` name one file (what neither names yet is compared by its resolved path).
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::equivalent(a, b, error) && !error) return true;
+  const fs::path resolved_a = fs::weakly_canonical(fs::absolute(a, error), error);
+  if (error) return false;
+  const fs::path resolved_b = fs::weakly_canonical(fs::absolute(b, error), error);
+  return !error && resolved_a == resolved_b;
+}
+
+// "--json x.json", "--report json=x.json", "history x.jsonl".
+std::string naming(const NamedFile& f) {
+  return f.named_by + (f.named_by.ends_with('=') ? "" : " ") + f.path;
+}
+
+// Whether `path` may be named by two flags: standard output, or what is not a regular file.
+bool may_be_shared(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  return path == "-" || (fs::exists(status) && !fs::is_regular_file(status));
+}
+
+}  // namespace
+
+std::optional<std::string> one_file_named_twice(const std::vector<NamedFile>& files) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      const NamedFile& a = files[i];
+      const NamedFile& b = files[j];
+      if (!(a.written || b.written) || a.path.empty() || b.path.empty() || may_be_shared(a.path) ||
+          !same_file(a.path, b.path)) {
+        continue;
+      }
+      const char* why = a.written && b.written ? "the second written would replace the first"
+                                               : "writing it would replace what is read from it";
+      return fmt::format("{} and {} name one file: {}; name two files", naming(a), naming(b), why);
+    }
+  }
+  return std::nullopt;
+}
+
+bool refuse_one_file_named_twice(const char* command, const std::vector<NamedFile>& files) {
+  const std::optional<std::string> twice = one_file_named_twice(files);
+  if (twice) fmt::print(stderr, "contend {}: {}\n", command, *twice);
+  return twice.has_value();
+}
+
+namespace {
+
 std::string cannot_write(const std::string& path) {
   std::optional<std::string> why = output_problem(path);
   return why ? fmt::format("cannot write {}: {}", path, *why) : std::string();
@@ -161,12 +220,24 @@ CLI::Validator writable_output() {
       [](std::string& path) { return path == "-" ? std::string() : cannot_write(path); }, "FILE");
 }
 
+// What a file-only option says of "-".
+constexpr const char* kNotStandardOutput = "'-' (standard output) is not taken here: name a file";
+
+CLI::Validator writable_file() {
+  return CLI::Validator(
+      [](std::string& path) {
+        return path == "-" ? std::string(kNotStandardOutput) : cannot_write(path);
+      },
+      "FILE");
+}
+
 CLI::Validator writable_report_output() {
   return CLI::Validator(
       [](std::string& spec) {
         const auto eq = spec.find('=');
         if (eq == std::string::npos || eq + 1 == spec.size())
           return std::string();  // not kind=FILE: parse_reports says so
+        if (spec.substr(eq + 1) == "-") return std::string(kNotStandardOutput);
         return cannot_write(spec.substr(eq + 1));
       },
       "KIND=FILE");

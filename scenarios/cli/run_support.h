@@ -54,10 +54,27 @@ bool write_file(const std::string& path, const std::string& text);
 // cannot be written, or the directory it would be in is missing or cannot be written. Nothing is
 // created. std::nullopt when it can be written.
 std::optional<std::string> output_problem(const std::string& path);
+// A file a command reads or writes, as the user named it: the flag (or argument) that named it
+// ("--json", "--report json=", "history") and the path.
+struct NamedFile {
+  std::string named_by;
+  std::string path;
+  bool written = false;
+};
+// Why one file is named twice where one of the names writes it ("--history h.jsonl and --report
+// json=h.jsonl name one file: the second written would replace the first; name two files"), or
+// nothing. Paths name one file when they resolve to it (symbolic links, "./", hard links); "-"
+// (standard output) and what is not a regular file (/dev/null) can be named any number of times.
+std::optional<std::string> one_file_named_twice(const std::vector<NamedFile>& files);
+// The same, said on stderr as "contend <command>: ..."; true when a file is named twice.
+bool refuse_one_file_named_twice(const char* command, const std::vector<NamedFile>& files);
+
 // CLI11 checks of an option's output path by output_problem, at parse time (bad input: exit 2):
 // a FILE ("-", standard output, passes), the FILE of kind=FILE (--report), and a prefix to which
 // the command adds its own extensions (sweep's OUT.csv, OUT.json, OUT.svg).
 CLI::Validator writable_output();
+// The same for an option that takes a file only (--history): "-" is refused, not made a file.
+CLI::Validator writable_file();
 CLI::Validator writable_report_output();
 CLI::Validator writable_output_prefix();
 
@@ -74,6 +91,8 @@ struct ReportRequest {
   std::string path;
 };
 std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::string>& specs);
+// The files the reports write, for one_file_named_twice.
+std::vector<NamedFile> report_files(const std::vector<ReportRequest>& reports);
 // Writes each requested report; html re-runs the chosen seed (the first unexpected one, else the
 // first showing the expected violation, else the first) with its full trace.
 bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& scenario,
