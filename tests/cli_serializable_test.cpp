@@ -90,12 +90,40 @@ TEST(CliSerializable, AMalformedLineIsBadInputNamingItsLineAndField) {
        R"("param1":"6b","param2":""}]})",
        ":3: mutations[].param1: no room for a versionstamp"},
       {std::string(100, '[') + std::string(100, ']'), ":3: nested deeper than a log line"},
+      // Numbers the library never writes: each wrapped or truncated where it was read.
+      {R"({"client":1099511627776,"transaction":1,"read_version":10,"commit_version":20,)"
+       R"("applied":true,"outcome":"success","reads":[],"mutations":[]})",
+       ":3: client: expected an integer in [0, 2147483647]"},
+      {R"({"client":0,"transaction":-1,"read_version":10,"commit_version":20,"applied":true,)"
+       R"("outcome":"success","reads":[],"mutations":[]})",
+       ":3: transaction: expected an integer in [0, 18446744073709551615]"},
+      {R"({"client":0,"transaction":1,"read_version":-5,"commit_version":20,"applied":true,)"
+       R"("outcome":"success","reads":[],"mutations":[]})",
+       ":3: read_version: expected a version"},
+      {R"({"client":0,"transaction":1,"read_version":10,"commit_version":9223372036854775808,)"
+       R"("applied":true,"outcome":"success","reads":[],"mutations":[]})",
+       ":3: commit_version: expected an integer in [0, 9223372036854775807]"},
+      {R"({"client":0,"transaction":1,"read_version":10,"commit_version":20,"applied":true,)"
+       R"("outcome":"success","reads":[{"range":true,"begin":"6a","end":"6c","snapshot":false,)"
+       R"("mutations_before":0,"limit":1099511627776,"reverse":false,"rows":[]}],"mutations":[]})",
+       ":3: reads[].limit: expected an integer in [0, 2147483647]"},
+      {R"({"client":0,"transaction":1,"read_version":10,"commit_version":20,"applied":true,)"
+       R"("outcome":"exploded","reads":[],"mutations":[]})",
+       R"(:3: outcome: "exploded" is not an error name)"},
   };
   for (const Case& c : cases) {
     CliResult r = serializable("malformed", good + c.line + "\n");
     EXPECT_EQ(r.exit_code, 2) << c.line << "\n" << r.output;
     EXPECT_NE(r.output.find(c.message), std::string::npos) << c.line << "\n" << r.output;
   }
+  // A read-only attempt that read nothing has no read version: the library logs -1.
+  CliResult no_read_version =
+      serializable("no_read_version",
+                   good +
+                       R"({"client":2,"transaction":3,"read_version":-1,"commit_version":null,)"
+                       R"("applied":false,"outcome":"success","reads":[],"mutations":[]})" +
+                       "\n");
+  EXPECT_EQ(no_read_version.exit_code, 0) << no_read_version.output;
   CliResult missing = run_cli("serializable /nonexistent/log.jsonl");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("/nonexistent/log.jsonl: cannot be read"), std::string::npos);

@@ -6,9 +6,13 @@
 // line and the field).
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <fstream>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +21,7 @@
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/tuple_json.h"
 #include "sim/runtime/serializability.h"
+#include "sim/store/error.h"
 #include "sim/store/mutation.h"
 
 namespace contend::cli {
@@ -24,6 +29,8 @@ namespace contend::cli {
 namespace {
 
 constexpr std::size_t kLogDepthMax = 8;  // a line nests 4 levels; deeper is not a log line
+// The most mutations a count in a line may name (mutations_before): more than any line holds.
+constexpr std::uint64_t kCountMax = UINT32_MAX;
 
 // Reads fields of one JSON object, remembering the first problem as "field: why".
 class Fields {
@@ -39,6 +46,25 @@ class Fields {
                                                            : true;
     if (!good) return fail(name, std::string("expected ") + kind);
     return &v;
+  }
+  // An integer in [0, most]: a count, an id or a version as the library writes them (a negative
+  // one, or one past its type, would wrap when read).
+  const nlohmann::json* count(const char* name, std::uint64_t most) {
+    const nlohmann::json* v = get(name, "int");
+    if (v == nullptr) return nullptr;
+    if (!v->is_number_unsigned() || v->get<std::uint64_t>() > most)
+      return fail(name, "expected an integer in [0, " + std::to_string(most) + "]");
+    return v;
+  }
+  // A version: in [0, 2^63 - 1], or -1 (kInvalidVersion) for none, as a read-only attempt that
+  // read nothing logs its read version.
+  const nlohmann::json* version(const char* name) {
+    const nlohmann::json* v = get(name, "int");
+    if (v == nullptr) return nullptr;
+    const bool in_range = v->is_number_unsigned() ? v->get<std::uint64_t>() <= INT64_MAX
+                                                  : v->get<std::int64_t>() == kInvalidVersion;
+    if (!in_range) return fail(name, "expected a version (an integer in [0, 2^63 - 1]) or -1");
+    return v;
   }
   std::optional<Bytes> bytes(const char* name) {
     const nlohmann::json* v = get(name, "string");
@@ -67,6 +93,21 @@ class Fields {
   std::string error_;
 };
 
+// Whether `name` is one of the store's error names (error.h), as the library logs an outcome.
+bool is_error_name(const std::string& name) {
+  // Every code error_name knows lies below kCodesEnd (FoundationDB's codes are 4 digits).
+  constexpr int kCodesEnd = 10'000;
+  static const std::set<std::string, std::less<>> names = [] {
+    std::set<std::string, std::less<>> known;
+    for (int code = 0; code < kCodesEnd; ++code) {
+      const std::string_view n = error_name(static_cast<ErrorCode>(code));
+      if (n != "unknown_error") known.emplace(n);
+    }
+    return known;
+  }();
+  return names.contains(name);
+}
+
 std::optional<MutationType> mutation_type_named(const std::string& name) {
   constexpr MutationType kTypes[] = {MutationType::set_value,
                                      MutationType::clear_range,
@@ -87,7 +128,7 @@ bool parse_read(const nlohmann::json& j, ReadRecord& r, std::string& error) {
   Fields f(j);
   const nlohmann::json* range = f.get("range", "bool");
   const nlohmann::json* snapshot = f.get("snapshot", "bool");
-  const nlohmann::json* before = f.get("mutations_before", "int");
+  const nlohmann::json* before = f.count("mutations_before", kCountMax);
   std::optional<Bytes> begin = f.bytes("begin");
   std::optional<Bytes> end = f.bytes("end");
   if (!f.ok()) {
@@ -103,7 +144,7 @@ bool parse_read(const nlohmann::json& j, ReadRecord& r, std::string& error) {
     const nlohmann::json* value = f.get("value", "any");
     if (value != nullptr && !value->is_null()) r.value = f.hex(*value, "value");
   } else {
-    const nlohmann::json* limit = f.get("limit", "int");
+    const nlohmann::json* limit = f.count("limit", INT32_MAX);
     const nlohmann::json* reverse = f.get("reverse", "bool");
     const nlohmann::json* rows = f.get("rows", "array");
     if (f.ok()) {
@@ -155,16 +196,21 @@ bool parse_mutation(const nlohmann::json& j, Mutation& m, std::string& error) {
 bool parse_line(const nlohmann::json& j, std::optional<CommittedTransaction>& out,
                 std::string& error) {
   Fields f(j);
-  const nlohmann::json* client = f.get("client", "int");
-  const nlohmann::json* id = f.get("transaction", "int");
-  const nlohmann::json* rv = f.get("read_version", "int");
+  const nlohmann::json* client = f.count("client", INT32_MAX);
+  const nlohmann::json* id = f.count("transaction", UINT64_MAX);
+  const nlohmann::json* rv = f.version("read_version");
   const nlohmann::json* applied = f.get("applied", "bool");
   const nlohmann::json* outcome = f.get("outcome", "string");
   const nlohmann::json* reads = f.get("reads", "array");
   const nlohmann::json* mutations = f.get("mutations", "array");
   const nlohmann::json* cv = f.get("commit_version", "any");
+  if (f.ok() && !cv->is_null()) cv = f.count("commit_version", INT64_MAX);
   if (!f.ok()) {
     error = f.error();
+    return false;
+  }
+  if (!is_error_name(outcome->get<std::string>())) {
+    error = "outcome: \"" + outcome->get<std::string>() + "\" is not an error name";
     return false;
   }
   const bool read_only = !applied->get<bool>() && outcome->get<std::string>() == "success";
