@@ -167,6 +167,19 @@ std::string another_search(const std::string& path, const std::string& found) {
   return path + ": checkpoint of another search (" + found + "); remove it or name another file";
 }
 
+// Whether an open file has nothing in it.
+bool is_empty(std::ifstream& in) {
+  return in.peek() == std::ifstream::traits_type::eof();
+}
+
+// Why an empty file is not taken: most often one made beforehand (mktemp), while a search starts
+// its checkpoint where no file is yet.
+std::string empty_checkpoint(const std::string& path) {
+  return path +
+         ": empty, so not a contend checkpoint; a search starts its checkpoint at a path where "
+         "no file is yet (remove it)";
+}
+
 // A stop asked for while the file is parsed: thrown from a parser callback, as OtherSearch is.
 struct ReadingStopped {};
 
@@ -267,6 +280,10 @@ bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
   try {
     if (!file_->read) {
       std::ifstream in(file_->path, std::ios::binary);
+      if (in && is_empty(in)) {
+        error = empty_checkpoint(file_->path);
+        return false;
+      }
       if (in && !read_file_locked(in, error)) return false;
       file_->read = true;
       write_locked();  // a path that cannot be written is refused before the search, not after it
@@ -340,6 +357,10 @@ ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::strin
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot read it";
+    return nullptr;
+  }
+  if (is_empty(in)) {
+    error = empty_checkpoint(path);
     return nullptr;
   }
   try {

@@ -327,6 +327,22 @@ std::string refusal_of(const std::string& file, const std::string& text) {
   return checkpoint.load(done, partial, error) ? std::string() : error;
 }
 
+// An empty file (made beforehand, as by mktemp) is not a search's start: refused, saying where a
+// search does start its checkpoint, by a resumed search and by a shard dealt from it alike. The
+// file is left empty.
+TEST(CheckpointText, AnEmptyFileIsRefusedSayingWhereASearchStarts) {
+  const std::string file = fresh_file("contend-checkpoint-empty-test.json");
+  const std::string why = file +
+                          ": empty, so not a contend checkpoint; a search starts its checkpoint "
+                          "at a path where no file is yet (remove it)";
+  EXPECT_EQ(refusal_of(file, ""), why);
+  std::string error;
+  EXPECT_EQ(parse_checkpoint_file(file, "search", Shard{}, error), nullptr);
+  EXPECT_EQ(error, why);
+  EXPECT_EQ(contents(file), "");
+  std::remove(file.c_str());
+}
+
 // A file that is not an object, or whose "search" is missing or not a string, is refused naming
 // what is wrong — by a resumed search and by a shard dealt from it alike.
 TEST(CheckpointText, AFileWithoutASearchOfTextIsRefusedNamingIt) {
