@@ -381,6 +381,43 @@ TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {
 // A write that fails late (a full disk) is reported as one that fails early: exit 2, the file
 // named. Small outputs used to sit in the stream's buffer until it closed unchecked, so a JUnit
 // file or a history vanished while the command exited 0.
+// The --choices an exploration prints replay its violation; choices recorded elsewhere (one
+// naming more candidates than its step has, or more of them than the run makes) were replayed as
+// something else without a word, and a number past 2^32 ended in "contend: stoul".
+TEST(CliReplay, ChoicesReplayTheirScheduleOrAreRefusedWhenTheyDoNotFit) {
+  const std::string scenario = source_path("scenarios/snapshot-dequeue-queue.toml");
+  CliResult explored = run_cli("explore " + scenario + " --strategy pct --schedules 300");
+  const std::size_t at = explored.output.find("reproduce: contend replay ");
+  ASSERT_NE(at, std::string::npos) << explored.output;
+  const std::size_t args_at = at + std::string("reproduce: contend ").size();
+  const std::string reproduce =
+      explored.output.substr(args_at, explored.output.find('\n', at) - args_at);
+  CliResult replayed = run_cli(reproduce + " --quiet");
+  EXPECT_EQ(replayed.exit_code, 0) << reproduce << "\n" << replayed.output;
+  EXPECT_NE(replayed.output.find("verdict: violation: duplicate_delivery"), std::string::npos)
+      << replayed.output;
+  const std::string queue = "replay " + source_path("scenarios/queue.toml") + " --seed 1 --quiet";
+  std::string too_long = "--choices 0";
+  for (int i = 0; i < 300; ++i)
+    too_long += ",0";
+  const std::pair<std::string, std::string> refusals[] = {
+      {"--choices 0,0,0,7",
+       "--choices does not fit this scenario and seed: choice 4 is 7, and that step has 4 "
+       "candidate(s)"},
+      {too_long + ",1", "the run made 89 choice(s) and the list has 302"},
+      {"--choices 1,99999999999999999999",
+       "--choices: item 2 ('99999999999999999999') is not a choice: an integer from 0 to "
+       "4294967295"},
+      {"--choices 1,,2", "item 2 ('') is not a choice"},
+  };
+  for (const auto& [choices, message] : refusals) {
+    CliResult r = run_cli(queue + " " + choices);
+    EXPECT_EQ(r.exit_code, 2) << choices << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << choices << "\n" << r.output;
+    EXPECT_EQ(r.output.find("verdict:"), std::string::npos) << choices;
+  }
+}
+
 TEST(CliNumbers, AFlagRunsWithTheNumberTypedOrRefusesIt) {
   // CLI11 alone read "010" as octal 8, wrapped "-3" into a seed, made 2^64 the largest seed and
   // let "nan" through a range check (an internal check then aborted the search).

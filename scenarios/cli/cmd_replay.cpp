@@ -7,7 +7,15 @@
 // replayed in the HTML report (not shrunk: the run given is the one to look at).
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/number_options.h"
@@ -34,17 +42,54 @@ struct ReplayArgs {
   ScopeArgs scope;
 };
 
-std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text) {
+// The choices of --choices ("0,2,1"), or why they are not ("item 2 ('x') is not ...").
+std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text,
+                                                        std::string& error) {
   std::vector<std::uint32_t> out;
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos)
+    std::uint32_t choice = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), choice);
+    if (item.empty() || item.front() == '-' || ec != std::errc() ||
+        end != item.data() + item.size()) {
+      error = fmt::format("item {} ('{}') is not a choice: an integer from 0 to {}", out.size() + 1,
+                          item, UINT32_MAX);
       return std::nullopt;
-    out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+    }
+    out.push_back(choice);
   }
   return out;
 }
+
+// --choices, replayed as ReplayStrategy does, and judged: a choice naming more candidates than
+// its step has (ReplayStrategy takes the last, as the shrinker needs when a smaller scenario has
+// fewer), or a list longer than the run's choices, is a schedule recorded elsewhere.
+class CheckedReplay : public ReplayStrategy {
+ public:
+  explicit CheckedReplay(const std::vector<std::uint32_t>& choices)
+      : ReplayStrategy(choices), choices_(choices) {}
+  std::size_t choose(std::span<const Candidate> candidates) override {
+    if (!misfit_ && made_ < choices_.size() && choices_[made_] >= candidates.size()) {
+      misfit_ = fmt::format("choice {} is {}, and that step has {} candidate(s)", made_ + 1,
+                            choices_[made_], candidates.size());
+    }
+    ++made_;
+    return ReplayStrategy::choose(candidates);
+  }
+  // Why the choices do not fit the run they were replayed in, or nothing.
+  std::optional<std::string> misfit() const {
+    if (misfit_) return misfit_;
+    if (made_ < choices_.size())
+      return fmt::format("the run made {} choice(s) and the list has {}", made_, choices_.size());
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<std::uint32_t> choices_;
+  std::size_t made_ = 0;
+  std::optional<std::string> misfit_;
+};
 
 int replay_command(const ReplayArgs& args) {
   std::string report_file;
@@ -67,14 +112,16 @@ int replay_command(const ReplayArgs& args) {
   if (!scenario) return 2;
   RunControls controls;
   controls.record_attempts = true;
+  std::shared_ptr<CheckedReplay> replayed;
   if (!args.choices.empty()) {
-    auto choices = parse_choices(args.choices);
+    std::string error;
+    auto choices = parse_choices(args.choices, error);
     if (!choices) {
-      fmt::print(stderr,
-                 "contend replay: --choices: expected comma-separated non-negative integers\n");
+      fmt::print(stderr, "contend replay: --choices: {}\n", error);
       return 2;
     }
-    controls.strategy = std::make_shared<ReplayStrategy>(std::move(*choices));
+    replayed = std::make_shared<CheckedReplay>(*choices);
+    controls.strategy = replayed;
   }
   std::vector<SearchNode> path;
   std::shared_ptr<DporRun> path_run;
@@ -100,6 +147,13 @@ int replay_command(const ReplayArgs& args) {
                "contend replay: --path does not fit this scenario: it names a thread that is not "
                "ready, or a fault or draw choice where none can be made (was it recorded from this "
                "file, with the same --draws?)\n");
+    return 2;
+  }
+  if (replayed && replayed->misfit()) {
+    fmt::print(stderr,
+               "contend replay: --choices does not fit this scenario and seed: {} (were they "
+               "recorded from this file, at this scope and seed?)\n",
+               *replayed->misfit());
     return 2;
   }
   model::CheckReport report = check_run(*scenario, run);
