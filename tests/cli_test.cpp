@@ -306,6 +306,9 @@ TEST(CliSweep, APointThatCannotRunIsRefusedBeforeAnyRunNamingIt) {
            "/planned.toml: plan: a scenario with a plan cannot be resized"},
       {"sweep " + dir + "/planned.toml --vary operations_per_client=7",
        "a scenario with a plan cannot be resized"},
+      // The second --vary set what the first did, under two columns of one name.
+      {"sweep " + queue + " --vary clients=1 --vary clients=2",
+       "--vary clients=2: clients is already varied; give its values in one --vary"},
       // "nan" passes every comparison: it ran as a probability.
       {"sweep " + queue + " --vary faults.not_committed=0.1,nan",
        "--vary faults.not_committed=nan: expected a probability in [0, 1]"},

@@ -4,6 +4,8 @@
 // results and verdicts; writes PREFIX.csv, PREFIX.json and PREFIX.svg.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
@@ -30,6 +32,14 @@ int sweep_command(const SweepArgs& args) {
     auto parsed = parse_variation(v, error);
     if (!parsed) {
       fmt::print(stderr, "contend sweep: --vary {}\n", error);
+      return 2;
+    }
+    const std::string& key = parsed->key;
+    if (std::ranges::any_of(variations, [&](const Variation& v) { return v.key == key; })) {
+      // The later --vary would set what the earlier one set: its column would be a lie.
+      fmt::print(stderr,
+                 "contend sweep: --vary {}: {} is already varied; give its values in one --vary\n",
+                 v, key);
       return 2;
     }
     for (const std::string& value : parsed->values) {
