@@ -1,8 +1,8 @@
 #include "scenarios/batch.h"
+#include "base/decimal.h"
 #include "scenarios/markup_escape.h"
 
 #include <atomic>
-#include <charconv>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -13,8 +13,9 @@ std::optional<Shard> parse_shard(const std::string& text, std::string& error) {
   auto slash = text.find('/');
   Shard s;
   auto parse = [](std::string_view t, std::uint64_t& out) {
-    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-    return ec == std::errc() && end == t.data() + t.size() && !t.empty();
+    const std::optional<std::uint64_t> n = parse_decimal<std::uint64_t>(t);
+    if (n) out = *n;
+    return n.has_value();
   };
   if (slash == std::string::npos || !parse(std::string_view(text).substr(0, slash), s.index) ||
       !parse(std::string_view(text).substr(slash + 1), s.count) || s.count == 0 || s.index == 0 ||

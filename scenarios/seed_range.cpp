@@ -1,30 +1,23 @@
 #include "scenarios/seed_range.h"
 
-#include <charconv>
+#include <string_view>
+
+#include "base/decimal.h"
 
 namespace contend {
-
-namespace {
-std::optional<std::uint64_t> parse_u64(std::string_view text) {
-  std::uint64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-}  // namespace
 
 std::optional<SeedRange> parse_seed_range(const std::string& text, std::string& error) {
   auto dots = text.find("..");
   if (dots == std::string::npos) {
-    auto seed = parse_u64(text);
+    auto seed = parse_decimal<std::uint64_t>(text);
     if (!seed) {
       error = "'" + text + "' is not a seed (expected a non-negative integer or A..B)";
       return std::nullopt;
     }
     return SeedRange{*seed, *seed};
   }
-  auto first = parse_u64(std::string_view(text).substr(0, dots));
-  auto last = parse_u64(std::string_view(text).substr(dots + 2));
+  auto first = parse_decimal<std::uint64_t>(std::string_view(text).substr(0, dots));
+  auto last = parse_decimal<std::uint64_t>(std::string_view(text).substr(dots + 2));
   if (!first || !last) {
     error = "'" + text + "' is not a seed range (expected A..B with non-negative integers)";
     return std::nullopt;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "base/decimal.h"
 #include "base/invariant.h"
 
 namespace contend {
@@ -35,14 +36,6 @@ bool known_key(const std::string& key) {
     return fault_knob(f, key.substr(7)) != nullptr;
   }
   return false;
-}
-
-// `v` read whole as a decimal integer (no space, sign '+' or base prefix), or nothing.
-std::optional<long long> to_int(const std::string& v) {
-  long long n = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (v.empty() || ec != std::errc() || end != v.data() + v.size()) return std::nullopt;
-  return n;
 }
 
 // `v` read whole as a probability in [0, 1] ("0.25", "1e-3"), or nothing: "nan", which every
@@ -149,7 +142,7 @@ std::optional<std::string> apply_variation(Scenario& s, const std::string& key,
     }
     const int least = key == "clients" ? 1 : 0;
     const int most = key == "clients" ? kClientsMax : kOperationsPerClientMax;
-    auto n = to_int(value);
+    auto n = parse_decimal<long long>(value);
     if (!n || *n < least || *n > most) {
       return key + "=" + value + ": not a count in [" + std::to_string(least) + ", " +
              std::to_string(most) + "]";

@@ -7,16 +7,15 @@
 // replayed in the HTML report (not shrunk: the run given is the one to look at).
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
 #include <sstream>
 #include <string>
-#include <system_error>
 #include <vector>
 
+#include "base/decimal.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
@@ -49,15 +48,13 @@ std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text,
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    std::uint32_t choice = 0;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), choice);
-    if (item.empty() || item.front() == '-' || ec != std::errc() ||
-        end != item.data() + item.size()) {
+    const std::optional<std::uint32_t> choice = parse_decimal<std::uint32_t>(item);
+    if (!choice) {
       error = fmt::format("item {} ('{}') is not a choice: an integer from 0 to {}", out.size() + 1,
                           item, UINT32_MAX);
       return std::nullopt;
     }
-    out.push_back(choice);
+    out.push_back(*choice);
   }
   return out;
 }

@@ -6,30 +6,17 @@
 #include <cmath>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <system_error>
 
+#include "base/decimal.h"
+
 namespace contend::cli {
-
-namespace {
-
-// `text` read whole as a decimal T, or nothing (a sign, a prefix, a space or an overflow).
-template <typename T>
-std::optional<T> decimal(std::string_view text) {
-  if (text.empty() || text.front() < '0' || text.front() > '9') return std::nullopt;
-  T value{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-}  // namespace
 
 CLI::Validator whole_number_in(std::int64_t least, std::int64_t most) {
   const std::string range = fmt::format("{} to {}", least, most);
   return CLI::Validator(
       [least, most, range](std::string& text) -> std::string {
-        const std::optional<std::int64_t> n = decimal<std::int64_t>(text);
+        const std::optional<std::int64_t> n = parse_decimal<std::int64_t>(text);
         if (!n || *n < least || *n > most)
           return fmt::format("'{}' is not a whole number from {}", text, range);
         text = std::to_string(*n);
@@ -41,7 +28,7 @@ CLI::Validator whole_number_in(std::int64_t least, std::int64_t most) {
 CLI::Validator seed_number() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const std::optional<std::uint64_t> n = decimal<std::uint64_t>(text);
+        const std::optional<std::uint64_t> n = parse_decimal<std::uint64_t>(text);
         if (!n)
           return fmt::format("'{}' is not a seed: a whole number from 0 to {}", text, UINT64_MAX);
         text = std::to_string(*n);
