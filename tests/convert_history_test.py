@@ -37,6 +37,8 @@ def convert(direction, src, dst):
     code, out, err = run(sys.executable, os.path.join(examples, "convert_history.py"), direction,
                          src, "-o", dst)
     expect(code == 0, "convert_history.py %s %s exited %d" % (direction, src, code), err)
+    if code != 0:
+        return []
     with open(dst, encoding="utf-8") as f:
         return f.read().splitlines()
 
@@ -111,13 +113,88 @@ expect(len({e["process"] for e in dequeues}) == 3, "each by a fresh process")
 code, out, err = run(contend, "check", drain + ".jsonl", "--model", "fifo", "--drained")
 expect(code == 0, "the drained history is linearizable (exit %d)" % code, out + err)
 
-# ---- bad input: a message and exit code 2, never a traceback
-bad = os.path.join(work, "bad.edn")
-with open(bad, "w", encoding="utf-8") as f:
-    f.write("{:type :invoke, :f :enqueue, :value 1, :process 0, :time 1000}\n{:type :ok, :f\n")
+# ---- a history printed whole: one vector of records, with a comment and a discarded form,
+# converts to what the same history written one map per line does
+with open(jepsen, encoding="utf-8") as f:
+    per_line = f.read().splitlines()
+whole = os.path.join(work, "whole.edn")
+with open(whole, "w", encoding="utf-8") as f:
+    f.write("; printed by (prn (:history test))\n[" + "\n ".join(
+        "#jepsen.history.Op" + line for line in per_line) +
+        "\n #_{:type :ok, :f :enqueue, :value 9, :process 5, :time 1}]\n")
+expect(convert("jepsen", whole, whole + ".jsonl") == convert("jepsen", jepsen, converted),
+       "a vector of #jepsen.history.Op records converts as the per-line history does")
+
+# ---- bad input: a message naming the line and the field, exit code 2, never a traceback
+OP = "{:type :invoke, :f :enqueue, :value 1, :process 0, :time 1000}\n"
+PORCUPINE = '{"ClientId": 0, "Input": {"Op": "enqueue", "Value": "a"}, "Call": 1, "Return": 9}\n'
+EVENT = '{"type": "invoke", "process": 0, "time": 1, "f": "enqueue", "value": "a"}\n'
+PUSH = '"push", "value": {"value": "a", "priority": 1}'
+
+
+def porcupine_with(old, new_):
+    return PORCUPINE.replace(old, new_)
+
+
+def event_with(old, new_):
+    return EVENT.replace(old, new_)
+
+
+malformed = [  # direction, input, what the message says after the file's name
+    ("jepsen", OP + "{:type :ok, :f\n", "line 2: unclosed {"),
+    ("jepsen", OP + "]\n", "line 2: ] closes nothing"),
+    ("jepsen", OP.replace(":time 1000", ':time "1000"'),
+     'line 1: :time must be a whole number, got "1000"'),
+    ("jepsen", OP.replace(":time 1000", ":time 1.5"),
+     "line 1: :time must be a whole number, got 1.5"),
+    ("jepsen", OP.replace(":invoke", ":bogus"),
+     "line 1: :type must be one of :invoke, :ok, :fail, :info, got :bogus"),
+    ("jepsen", OP.replace(":process 0", ":process 99999999999999999999"),
+     "line 1: :process 99999999999999999999 does not fit in 64 bits"),
+    ("jepsen", OP.replace(":value 1", ":value {:a 1}"),
+     "line 1: a queue item must be an integer or a string, got {:a 1}"),
+    ("jepsen", OP + "{:type :ok, :f :drain, :value 7, :process 1, :time 2000}\n",
+     "line 2: a drain's :ok :value is the items it took (a vector), got 7"),
+    ("jepsen", "{[1] 2, :type :ok}\n", "line 1: a map key that is a collection"),
+    ("jepsen", OP + '"an op"\n',
+     'line 2: expected an EDN map (one operation event), got "an op"'),
+    ("porcupine", porcupine_with('"Return": 9', '"Return": "x"'),
+     'line 1: Return must be a whole number, got "x"'),
+    ("porcupine", porcupine_with('"ClientId": 0', '"ClientId": true'),
+     "line 1: ClientId must be a whole number, got true"),
+    ("porcupine", porcupine_with('"Value": "a"', '"Priority": 1'),
+     "line 1: a queue item must be an integer or a string, got null"),
+    ("porcupine", porcupine_with('"enqueue", "Value": "a"',
+                                 '"push", "Value": "a", "Priority": 1.5'),
+     "line 1: Priority must be a whole number, got 1.5"),
+    ("porcupine", porcupine_with('"Op": "enqueue", "Value": "a"}',
+                                 '"Op": "pop_min"}, "Output": {"Value": "a", "Priority": [1]}'),
+     "line 1: Priority must be a whole number, got [1]"),
+    ("to-jepsen", EVENT + event_with('"process": 0, ', ""), 'line 2: no "process"'),
+    ("to-jepsen", "[1, 2]\n", "line 1: expected a JSON object (one history event), got [1, 2]"),
+    ("to-jepsen", event_with('"a"', '{"a": 1}'), 'line 1: a FIFO item is a string, got {"a": 1}'),
+    ("to-jepsen", event_with('"enqueue", "value": "a"', PUSH),
+     "line 1: push is not a FIFO operation"),
+    ("to-porcupine", event_with('"time": 1', '"time": "x"'),
+     'line 1: "time" must be a whole number, got "x"'),
+    ("to-porcupine", event_with('"enqueue", "value": "a"', '"push", "value": {"value": "a"}'),
+     'line 1: a priority-queue item is {"value": string, "priority": integer}, got '
+     '{"value": "a"}'),
+    ("to-porcupine", event_with('"invoke"', '"ok"'), "line 1: a completion without an invocation"),
+]
+bad = os.path.join(work, "bad.txt")
+for direction, text, message in malformed:
+    with open(bad, "w", encoding="utf-8") as f:
+        f.write(text)
+    code, out, err = run(sys.executable, os.path.join(examples, "convert_history.py"), direction,
+                         bad)
+    expect(code == 2 and "bad.txt: " + message in err and "Traceback" not in err and out == "",
+           "%s of %r: exit 2 saying %r (exit %d)" % (direction, text, message, code), err)
+with open(bad, "wb") as f:
+    f.write(b"\xff\xfe")
 code, out, err = run(sys.executable, os.path.join(examples, "convert_history.py"), "jepsen", bad)
-expect(code == 2 and "line 2" in err and "Traceback" not in err,
-       "malformed EDN: exit 2 naming the line (exit %d)" % code, err)
+expect(code == 2 and "can't decode byte 0xff" in err and "Traceback" not in err,
+       "a file that is not UTF-8: exit 2 (exit %d)" % code, err)
 
 shutil.rmtree(work, ignore_errors=True)
 for failure in failures:

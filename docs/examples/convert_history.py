@@ -9,7 +9,9 @@
 then `contend check history.jsonl --model fifo`. Python 3 standard library only. See
 docs/history.md, "Histories from other tools", for what each conversion keeps and why.
 
-Jepsen: one EDN map per line, as jepsen.history writes history.edn:
+Jepsen: one EDN map per operation event, as history.edn holds them, or the history printed whole
+as one vector of them; records (#jepsen.history.Op{...}) read as maps, comments (;) and discarded
+forms (#_) are skipped:
     {:type :invoke, :f :enqueue, :value 3, :process 0, :time 1200000, :index 0}
   - times are nanoseconds; contend's are microseconds (divided by --time-divisor, 1000);
   - events of processes that are not integers (:nemesis) are dropped, and with them `index`
@@ -29,6 +31,9 @@ Porcupine: one JSON object per line, as Go's encoding/json writes porcupine.Oper
   - an operation whose Return is null or missing never returned: its completion is `info`, and
     the client's later operations continue under a fresh process id (contend's and Jepsen's rule);
   - each operation becomes an invocation at Call and an ok completion at Return, in time order.
+Input of another shape (a :time that is not a whole number, a :type other than :invoke, :ok, :fail
+or :info, a Priority that is not an integer, ...) is refused with exit status 2 and a message naming
+the line and the field; nothing is written.
 """
 
 import argparse
@@ -37,6 +42,8 @@ import re
 import sys
 
 FIFO = ("enqueue", "dequeue")
+OPERATIONS = FIFO + ("push", "pop_min", "peek_min", "pop_max", "peek_max")
+TYPES = ("invoke", "ok", "fail", "info")
 INSERTS = ("enqueue", "push")
 
 
@@ -44,53 +51,78 @@ class ConvertError(Exception):
     pass
 
 
-# ---- a small EDN reader: maps, vectors, lists, sets, keywords, numbers, strings, nil/true/false
+# ---- a small EDN reader: maps, vectors, lists, sets, keywords, numbers, strings, nil/true/false,
+# comments (;), discarded forms (#_) and tagged elements (#jepsen.history.Op {...} reads as the map)
 
 
 class Keyword(str):
     """An EDN keyword, without its colon."""
 
 
-_TOKEN = re.compile(r'\s*(?:,\s*)*(#\{|[{}\[\]()]|"(?:[^"\\]|\\.)*"|[^\s,{}\[\]()"]+)')
+_TOKEN = re.compile(r'(#\{|#_|[{}\[\]()]|"(?:[^"\\]|\\.)*"|#[^\s,{}\[\]()"#;]+|[^\s,{}\[\]()"#;]+)',
+                    re.DOTALL)
+_SPACE = re.compile(r'(?:[\s,]|;[^\n]*)*')
+_CLOSING = {"{": "}", "[": "]", "(": ")", "#{": "}"}
+
+
+def _edn_tokens(text):
+    """The tokens of `text`, each with the line it starts on."""
+    tokens = []
+    pos, line = 0, 1
+    while True:
+        space = _SPACE.match(text, pos)
+        line += text.count("\n", pos, space.end())
+        pos = space.end()
+        if pos >= len(text):
+            return tokens
+        m = _TOKEN.match(text, pos)
+        if not m:
+            raise ConvertError("line %d: unreadable EDN near %r" % (line, text[pos:pos + 20]))
+        tokens.append((m.group(1), line))
+        line += m.group(1).count("\n")
+        pos = m.end()
+
+
+def read_edn_forms(text):
+    """Every top-level form of `text`, as (the line it starts on, its value)."""
+    tokens = _edn_tokens(text)
+    forms = []
+    i = 0
+    while i < len(tokens):
+        line = tokens[i][1]
+        value, i = _edn_value(tokens, i)
+        if value is not _DISCARDED:
+            forms.append((line, value))
+    return forms
 
 
 def read_edn(text):
-    tokens = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if not m:
-            if text[pos:].strip(" \t\r\n,") == "":
-                break
-            raise ConvertError("unreadable EDN near %r" % text[pos:pos + 20])
-        tokens.append(m.group(1))
-        pos = m.end()
-    value, rest = _edn_value(tokens, 0)
-    if rest != len(tokens):
-        raise ConvertError("more than one EDN value on a line")
-    return value
+    """The one EDN value `text` holds."""
+    forms = read_edn_forms(text)
+    if len(forms) != 1:
+        raise ConvertError("expected one EDN value, found %d" % len(forms))
+    return forms[0][1]
+
+
+_DISCARDED = object()  # what #_ reads as: no value at all
 
 
 def _edn_value(tokens, i):
     if i >= len(tokens):
-        raise ConvertError("unexpected end of EDN")
-    t = tokens[i]
-    closing = {"{": "}", "[": "]", "(": ")", "#{": "}"}
-    if t in closing:
-        items = []
-        i += 1
-        while i < len(tokens) and tokens[i] != closing[t]:
-            v, i = _edn_value(tokens, i)
-            items.append(v)
-        if i >= len(tokens):
-            raise ConvertError("unclosed %s" % t)
-        if t == "{":
-            if len(items) % 2:
-                raise ConvertError("a map with an odd number of forms")
-            return dict(zip(items[0::2], items[1::2])), i + 1
-        return items, i + 1
+        raise ConvertError("line %d: unexpected end of EDN" % tokens[-1][1] if tokens else
+                           "no EDN value")
+    t, line = tokens[i]
+    if t == "#_":
+        _, i = _edn_value(tokens, i + 1)
+        return _DISCARDED, i
+    if t.startswith("#") and t != "#{":  # a tagged element: the tag names a type; keep the value
+        return _edn_value(tokens, i + 1)
+    if t in _CLOSING:
+        return _edn_collection(tokens, i)
+    if t in ("}", "]", ")"):
+        raise ConvertError("line %d: %s closes nothing" % (line, t))
     if t.startswith('"'):
-        return json.loads(t), i + 1
+        return json.loads(t, strict=False), i + 1
     if t.startswith(":"):
         return Keyword(t[1:]), i + 1
     if t == "nil":
@@ -102,6 +134,25 @@ def _edn_value(tokens, i):
     if re.fullmatch(r"[-+]?\d+\.\d*(e[-+]?\d+)?M?|[-+]?\d+e[-+]?\d+", t):
         return float(t.rstrip("M")), i + 1
     return Keyword(t), i + 1  # a symbol; kept as its name
+
+
+def _edn_collection(tokens, i):
+    opening, line = tokens[i]
+    items = []
+    i += 1
+    while i < len(tokens) and tokens[i][0] != _CLOSING[opening]:
+        v, i = _edn_value(tokens, i)
+        if v is not _DISCARDED:
+            items.append(v)
+    if i >= len(tokens):
+        raise ConvertError("line %d: unclosed %s" % (line, opening))
+    if opening != "{":
+        return items, i + 1
+    if len(items) % 2:
+        raise ConvertError("line %d: a map with an odd number of forms" % line)
+    if any(isinstance(k, (list, dict)) for k in items[0::2]):
+        raise ConvertError("line %d: a map key that is a collection" % line)
+    return dict(zip(items[0::2], items[1::2])), i + 1
 
 
 def write_edn(value):
@@ -143,9 +194,32 @@ def json_to_edn(value):
     return value
 
 
-def item_text(value):
+def shown(value, write):
+    """`value` as the input spelled it, cut short for a message."""
+    try:
+        text = write(value)
+    except (ConvertError, TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def write_edn_brief(value):
+    return shown(value, write_edn)
+
+
+def whole_number(value, what, write):
+    """`value` if it is a whole number that fits in 64 bits, as contend's histories hold."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConvertError("%s must be a whole number, got %s" % (what, shown(value, write)))
+    if not -2**63 <= value < 2**63:
+        raise ConvertError("%s %d does not fit in 64 bits" % (what, value))
+    return value
+
+
+def item_text(value, write=write_edn):
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ConvertError("a queue item must be an integer or a string, got %s" % write_edn(value))
+        raise ConvertError("a queue item must be an integer or a string, got %s"
+                           % shown(value, write))
     return str(value)
 
 
@@ -159,71 +233,119 @@ def event(type_, process, time, f, value, extra=None):
     return e
 
 
+def at_line(n, convert, *args):
+    """convert(*args), its ConvertError prefixed with the input line it came from."""
+    try:
+        return convert(*args)
+    except ConvertError as e:
+        raise ConvertError("line %d: %s" % (n, e))
+
+
 # ---- Jepsen -> contend
 
 
-def from_jepsen(lines, divisor, warn):
+def jepsen_ops(text):
+    """The operation maps of a Jepsen history, each with its line: one map per event (history.edn),
+    or one vector or list of them (a history printed whole), records (#jepsen.history.Op{...})
+    read as maps."""
     ops = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            op = read_edn(line)
-        except ConvertError as e:
-            raise ConvertError("line %d: %s" % (n, e))
-        if not isinstance(op, dict):
-            raise ConvertError("line %d: expected an EDN map" % n)
-        ops.append((n, {str(k): v for k, v in op.items()}))
-    processes = [op["process"] for _, op in ops
-                 if isinstance(op.get("process"), int) and not isinstance(op["process"], bool)]
-    fresh = max(processes, default=-1) + 1
-    out = []  # events, and for each drain a list its invocations go into, at the drain's place
-    drains = {}  # process -> (the drain invocation's time, its list in `out`)
-    for n, op in ops:
-        process = op.get("process")
-        if not isinstance(process, int) or isinstance(process, bool):
-            continue  # :nemesis and the like
-        for key in ("type", "f", "time"):
-            if key not in op:
-                raise ConvertError("line %d: no :%s" % (n, key))
-        type_, f = str(op["type"]), str(op["f"])
-        time = op["time"] // divisor
-        extra = {k: edn_to_json(v) for k, v in op.items()
-                 if k not in ("type", "f", "value", "process", "time", "index")}
+    for line, form in read_edn_forms(text):
+        for op in (form if isinstance(form, list) else [form]):
+            if not isinstance(op, dict):
+                raise ConvertError("line %d: expected an EDN map (one operation event), got %s"
+                                   % (line, write_edn_brief(op)))
+            ops.append((line, {str(k): v for k, v in op.items()}))
+    return ops
+
+
+def is_client(process):
+    return isinstance(process, int) and not isinstance(process, bool)
+
+
+def jepsen_fields(op, divisor):
+    """The type, f and time (in contend's units) of a client's operation map."""
+    for key in ("type", "f", "time"):
+        if key not in op:
+            raise ConvertError("no :%s" % key)
+    type_, f = op["type"], op["f"]
+    if not isinstance(type_, Keyword) or type_ not in TYPES:
+        raise ConvertError(":type must be one of :invoke, :ok, :fail, :info, got %s"
+                           % write_edn_brief(type_))
+    if not isinstance(f, Keyword):
+        raise ConvertError(":f must be a keyword, got %s" % write_edn_brief(f))
+    whole_number(op["process"], ":process", write_edn)
+    time = whole_number(op["time"], ":time", write_edn) // divisor
+    return str(type_), str(f), time
+
+
+class JepsenConversion:
+    """Jepsen's client operations, one at a time, into contend's events."""
+
+    def __init__(self, ops, divisor, warn):
+        self.divisor = divisor
+        self.warn = warn
+        self.fresh = max((op["process"] for _, op in ops if is_client(op.get("process"))),
+                         default=-1) + 1
+        self.out = []  # events, and for each drain a list its invocations go into, at its place
+        self.drains = {}  # process -> (the drain invocation's time, its list in `out`)
+
+    def add(self, op):
+        process = op["process"]
+        type_, f, time = jepsen_fields(op, self.divisor)
         value = op.get("value")
         if f == "drain":
-            if type_ == "invoke":
-                drains[process] = (time, [])
-                out.append(drains[process][1])
-            elif type_ == "ok":
-                start, invocations = drains.pop(process, (time, out))
-                for item in list(value or []) + [None]:
-                    invocations.append(event("invoke", fresh, start, "dequeue", None))
-                    out.append(event("ok", fresh, time, "dequeue",
-                                     None if item is None else item_text(item)))
-                    fresh += 1
-            else:
-                drains.pop(process, None)
-                warn("line %d: a drain that completed %s is dropped; the items it took will read "
-                     "as lost" % (n, type_))
-            continue
+            return self.add_drain(process, type_, time, value)
         if f not in FIFO:
-            raise ConvertError("line %d: :f :%s is not a queue operation (enqueue, dequeue, drain)"
-                               % (n, f))
+            raise ConvertError(":f :%s is not a queue operation (enqueue, dequeue, drain)" % f)
         if f == "enqueue":
             value = item_text(value)
         else:
             value = item_text(value) if type_ == "ok" and value is not None else None
-        out.append(event(type_, process, time, f, value, extra))
-    return [e for x in out for e in (x if isinstance(x, list) else [x])]
+        extra = {k: edn_to_json(v) for k, v in op.items()
+                 if k not in ("type", "f", "value", "process", "time", "index")}
+        self.out.append(event(type_, process, time, f, value, extra))
+
+    def add_drain(self, process, type_, time, value):
+        if type_ == "invoke":
+            self.drains[process] = (time, [])
+            self.out.append(self.drains[process][1])
+        elif type_ == "ok":
+            if value is not None and not isinstance(value, list):
+                raise ConvertError("a drain's :ok :value is the items it took (a vector), got %s"
+                                   % write_edn_brief(value))
+            start, invocations = self.drains.pop(process, (time, self.out))
+            for item in list(value or []) + [None]:
+                invocations.append(event("invoke", self.fresh, start, "dequeue", None))
+                self.out.append(event("ok", self.fresh, time, "dequeue",
+                                      None if item is None else item_text(item)))
+                self.fresh += 1
+        else:
+            self.drains.pop(process, None)
+            self.warn("a drain that completed %s is dropped; the items it took will read as lost"
+                      % type_)
+
+    def events(self):
+        return [e for x in self.out for e in (x if isinstance(x, list) else [x])]
+
+
+def from_jepsen(text, divisor, warn):
+    ops = jepsen_ops(text)
+    conversion = JepsenConversion(ops, divisor, None)
+    for n, op in ops:
+        if not is_client(op.get("process")):
+            continue  # :nemesis and the like
+        conversion.warn = lambda message, n=n: warn("line %d: %s" % (n, message))
+        at_line(n, conversion.add, op)
+    return conversion.events()
 
 
 def to_jepsen(events, divisor):
     out = []
-    for i, e in enumerate(events):
+    for i, (n, e) in enumerate(events):
         value = e.get("value")
         if e["f"] not in FIFO:
-            raise ConvertError("event %d: %s is not a FIFO operation" % (i, e["f"]))
+            raise ConvertError("line %d: %s is not a FIFO operation (a Jepsen queue history holds "
+                               "enqueue and dequeue)" % (n, e["f"]))
         op = {Keyword("type"): Keyword(e["type"]), Keyword("f"): Keyword(e["f"]),
               Keyword("value"): None if value is None else item_edn(value),
               Keyword("process"): e["process"], Keyword("time"): e["time"] * divisor,
@@ -240,12 +362,50 @@ def to_jepsen(events, divisor):
 
 def porcupine_item(f, body, priority_key="Priority", value_key="Value"):
     if f in FIFO:
-        return body if body is None else item_text(body)
+        return body if body is None else item_text(body, json.dumps)
     if body is None:
         return None
     if not isinstance(body, dict) or value_key not in body or priority_key not in body:
-        raise ConvertError("a priority-queue item is {\"Value\": ..., \"Priority\": ...}")
-    return {"value": item_text(body[value_key]), "priority": int(body[priority_key])}
+        raise ConvertError("a priority-queue item is {\"%s\": ..., \"%s\": ...}, got %s"
+                           % (value_key, priority_key, shown(body, json.dumps)))
+    return {"value": item_text(body[value_key], json.dumps),
+            "priority": whole_number(body[priority_key], priority_key, json.dumps)}
+
+
+def porcupine_op(op):
+    """The operation name of one Porcupine operation, its fields checked."""
+    if not isinstance(op, dict) or not isinstance(op.get("Input"), dict):
+        raise ConvertError("expected an object with ClientId, Input, Call, Output, Return")
+    for key in ("ClientId", "Call"):
+        if key not in op:
+            raise ConvertError("no %s" % key)
+        whole_number(op[key], key, json.dumps)
+    if op.get("Return") is not None:
+        whole_number(op["Return"], "Return", json.dumps)
+        if op["Return"] < op["Call"]:
+            raise ConvertError("Return is before Call")
+    f = op["Input"].get("Op")
+    if f not in OPERATIONS:
+        raise ConvertError("Input.Op %s is not a queue operation (%s)"
+                           % (shown(f, json.dumps), ", ".join(OPERATIONS)))
+    return f
+
+
+def porcupine_events(op, f, process, divisor):
+    """The invocation and, if it returned, the completion of one Porcupine operation."""
+    inp = op["Input"]
+    if f in INSERTS:
+        item = (porcupine_item(f, {"Value": inp.get("Value"), "Priority": inp.get("Priority")})
+                if f == "push" else item_text(inp.get("Value"), json.dumps))
+        result = item
+    else:
+        item = None
+        result = porcupine_item(f, op.get("Output"))
+    call = op["Call"] // divisor
+    events = [event("invoke", process, call, f, item)]
+    if op.get("Return") is not None:  # without a completion contend reads it as info
+        events.append(event("ok", process, op["Return"] // divisor, f, result))
+    return events
 
 
 def from_porcupine(lines, divisor):
@@ -257,16 +417,7 @@ def from_porcupine(lines, divisor):
             op = json.loads(line)
         except ValueError as e:
             raise ConvertError("line %d: not JSON: %s" % (n, e))
-        if not isinstance(op, dict) or not isinstance(op.get("Input"), dict):
-            raise ConvertError("line %d: expected an object with ClientId, Input, Call, Output, "
-                               "Return" % n)
-        for key in ("ClientId", "Call"):
-            if not isinstance(op.get(key), int):
-                raise ConvertError("line %d: %s must be an integer" % (n, key))
-        f = op["Input"].get("Op")
-        if f not in ("enqueue", "dequeue", "push", "pop_min", "peek_min", "pop_max", "peek_max"):
-            raise ConvertError("line %d: Input.Op %r is not a queue operation" % (n, f))
-        ops.append((n, op, f))
+        ops.append((n, op, at_line(n, porcupine_op, op)))
     fresh = max((op["ClientId"] for _, op, _ in ops), default=-1) + 1
     process_of = {}  # client -> its current process id
     crashed = set()
@@ -278,24 +429,14 @@ def from_porcupine(lines, divisor):
             process_of[client] = fresh
             fresh += 1
         process = process_of.setdefault(client, client)
-        inp = op["Input"]
-        if f in INSERTS:
-            item = porcupine_item(f, {"Value": inp.get("Value"), "Priority": inp.get("Priority")}
-                                  if f == "push" else inp.get("Value"))
-            result = item
-        else:
-            item = None
-            result = porcupine_item(f, op.get("Output"))
-        call = op["Call"] // divisor
-        timed.append((call, 1, seq, event("invoke", process, call, f, item)))
-        if op.get("Return") is None:  # no completion: contend reads it as info
+        events = at_line(n, porcupine_events, op, f, process, divisor)
+        timed.append((events[0]["time"], 1, seq, events[0]))
+        if len(events) == 1:
             crashed.add(client)
             continue
-        ret = op["Return"] // divisor
-        if ret < call:
-            raise ConvertError("line %d: Return is before Call" % n)
+        call, ret = events[0]["time"], events[1]["time"]
         # At one time: completions of earlier calls, then invocations, then zero-length ones.
-        timed.append((ret, 0 if ret > call else 2, seq, event("ok", process, ret, f, result)))
+        timed.append((ret, 0 if ret > call else 2, seq, events[1]))
     timed.sort(key=lambda t: t[:3])
     return [t[3] for t in timed]
 
@@ -303,7 +444,7 @@ def from_porcupine(lines, divisor):
 def to_porcupine(events, divisor):
     open_ops = {}
     ops = []
-    for i, e in enumerate(events):
+    for n, e in events:
         if e["type"] == "invoke":
             op = {"ClientId": e["process"], "Input": {"Op": e["f"]}, "Call": e["time"] * divisor,
                   "Output": None, "Return": None}
@@ -318,7 +459,7 @@ def to_porcupine(events, divisor):
             continue
         op = open_ops.pop(e["process"], None)
         if op is None:
-            raise ConvertError("event %d: a completion without an invocation" % i)
+            raise ConvertError("line %d: a completion without an invocation" % n)
         if e["type"] == "fail":
             ops.remove(op)  # it did not take effect; Porcupine has no failed operations
         elif e["type"] == "ok":
@@ -333,14 +474,50 @@ def to_porcupine(events, divisor):
     return [json.dumps(op) for op in ops]
 
 
+# ---- contend's own histories, read for the conversions back
+
+
+def contend_event(e):
+    """`e` if it is one event of a contend history (docs/history.md), in the fields a conversion
+    reads."""
+    if not isinstance(e, dict):
+        raise ConvertError("expected a JSON object (one history event), got %s"
+                           % shown(e, json.dumps))
+    for key in ("type", "process", "time", "f"):
+        if key not in e:
+            raise ConvertError("no \"%s\"" % key)
+    if e["type"] not in TYPES:
+        raise ConvertError("\"type\" must be one of %s, got %s"
+                           % (", ".join(TYPES), shown(e["type"], json.dumps)))
+    whole_number(e["process"], "\"process\"", json.dumps)
+    whole_number(e["time"], "\"time\"", json.dumps)
+    if e["f"] not in OPERATIONS:
+        raise ConvertError("\"f\" must be one of %s, got %s"
+                           % (", ".join(OPERATIONS), shown(e["f"], json.dumps)))
+    value = e.get("value")
+    if value is None:
+        return e
+    if e["f"] in FIFO:
+        if not isinstance(value, str):
+            raise ConvertError("a FIFO item is a string, got %s" % shown(value, json.dumps))
+    elif not (isinstance(value, dict) and isinstance(value.get("value"), str)
+              and "priority" in value):
+        raise ConvertError("a priority-queue item is {\"value\": string, \"priority\": integer}, "
+                           "got %s" % shown(value, json.dumps))
+    else:
+        whole_number(value["priority"], "\"priority\"", json.dumps)
+    return e
+
+
 def read_contend(lines):
     events = []
     for n, line in enumerate(lines, 1):
         if line.strip():
             try:
-                events.append(json.loads(line))
-            except ValueError as e:
-                raise ConvertError("line %d: not JSON: %s" % (n, e))
+                e = json.loads(line)
+            except ValueError as err:
+                raise ConvertError("line %d: not JSON: %s" % (n, err))
+            events.append((n, at_line(n, contend_event, e)))
     return events
 
 
@@ -360,16 +537,17 @@ def main(argv):
 
     try:
         with (sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")) as f:
-            lines = f.read().splitlines()
+            text = f.read()
+        lines = text.splitlines()
         if args.direction == "jepsen":
-            out = [json.dumps(e) for e in from_jepsen(lines, args.time_divisor, warn)]
+            out = [json.dumps(e) for e in from_jepsen(text, args.time_divisor, warn)]
         elif args.direction == "porcupine":
             out = [json.dumps(e) for e in from_porcupine(lines, args.time_divisor)]
         elif args.direction == "to-jepsen":
             out = to_jepsen(read_contend(lines), args.time_divisor)
         else:
             out = to_porcupine(read_contend(lines), args.time_divisor)
-    except (OSError, ConvertError) as e:
+    except (OSError, UnicodeDecodeError, ConvertError) as e:
         print("convert_history: %s: %s" % (args.input, e), file=sys.stderr)
         return 2
     text = "".join(line + "\n" for line in out)
