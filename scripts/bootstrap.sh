@@ -12,6 +12,12 @@
 # searches to `test`.
 set -euo pipefail
 mode=${1:-run}
+# Refused before anything is installed or built: a mistyped mode would otherwise cost a build.
+case "$mode" in
+  run | test | build | sanitize) ;;
+  *) echo "bootstrap: unknown mode '$mode' (expected run, test, build or sanitize)" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { echo "bootstrap: one mode at most; '${*:2}' is left over" >&2; exit 2; }
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
 [ "$mode" = sanitize ] && build_dir=${BUILD_DIR:-$root/build-asan}
@@ -70,5 +76,4 @@ case "$mode" in
       -LE 'long|consumer|package|mutants|npm'
     ;;
   build) ;;
-  *) echo "bootstrap: unknown mode '$mode' (expected run, test, build or sanitize)" >&2; exit 2 ;;
 esac

@@ -14,8 +14,15 @@ build_dir=${BUILD_DIR:-$root/build-fuzz}
 runs=${RUNS:-10000000}
 seed=${SEED:-1}
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SEED must be a number, not '$seed'" >&2; exit 2; }
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: RUNS must be a positive number, not '$runs'" >&2
+                                    exit 2; }
+all_targets=(tuple history scenario merge seeds checkpoint)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(tuple history scenario merge seeds checkpoint)
+[ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
+for t in "${targets[@]}"; do  # before anything is built
+  [[ " ${all_targets[*]} " == *" $t "* ]] ||
+    { echo "fuzz.sh: no fuzz target '$t' (targets: ${all_targets[*]})" >&2; exit 2; }
+done
 
 missing=()
 for p in clang libclang-rt-14-dev; do
