@@ -28,6 +28,18 @@ TEST(CliTuple, PackAndUnpackRoundTrip) {
       "\n");
 }
 
+// JSON numbers have no NaN or infinity: unpack names them as pack reads them, for floats as for
+// doubles, so every key's JSON packs back to the key (it printed {"float":null} for +inf).
+TEST(CliTuple, NonFiniteFloatsAndDoublesRoundTrip) {
+  const std::string json =
+      R"([{"float":"inf"},{"float":"-inf"},{"float":"nan"},{"double":"inf"},{"double":"nan"}])";
+  CliResult packed = run_cli("tuple pack " + shell_quote(json));
+  ASSERT_EQ(packed.exit_code, 0) << packed.output;
+  EXPECT_EQ(packed.output, "20ff80000020007fffff20ffc0000021fff000000000000021fff8000000000000\n");
+  CliResult unpacked = run_cli("tuple unpack " + packed.output.substr(0, packed.output.find('\n')));
+  EXPECT_EQ(unpacked.output, json + "\n");
+}
+
 TEST(CliTuple, PackPrintsFoundationDBBytes) {
   CliResult r =
       run_cli("tuple pack " + shell_quote(R"([null, true, false, 0, 1, -1, 255, -255, 256])"));
@@ -46,6 +58,17 @@ TEST(CliTuple, BadInputGetsAMessageAndExitCodeTwo) {
       {"tuple pack " + shell_quote(R"([{"colour": "red"}])"), "element 0: unknown object form"},
       {"tuple pack " + shell_quote(R"([{"bytes": "0g"}])"), "not a hex digit at offset 1"},
       {"tuple pack " + shell_quote(R"([{"uuid": "1234"}])"), "canonical"},
+      // Integer literals past int64 and uint64 were packed as doubles, floats past their range
+      // converted with undefined behaviour (to infinity here).
+      {"tuple pack " + shell_quote("[18446744073709551616]"),
+       "the integer 18446744073709551616 is outside int64 and uint64"},
+      {"tuple pack " + shell_quote("[1, [-9223372036854775809]]"),
+       "the integer -9223372036854775809 is outside int64 and uint64"},
+      {"tuple pack " + shell_quote(R"([{"float": 1e39}])"),
+       "element 0: \"float\" 1e+39 is beyond a 32-bit float's range (magnitude at most "
+       "3.4028234663852886e+38)"},
+      {"tuple pack " + shell_quote(R"([{"float": "x"}])"),
+       "element 0: \"float\" must be a number, \"nan\", \"inf\" or \"-inf\""},
       {"tuple unpack 123", "odd number of digits"},
       {"tuple unpack zz", "not a hex digit at offset 0"},
       {"tuple unpack 1601", "byte 0: truncated integer"},

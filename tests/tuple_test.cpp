@@ -8,9 +8,12 @@
 
 #include "sim/store/subspace.h"
 #include "sim/store/tuple.h"
+#include "tests/support/tuple_gen.h"
 
 namespace contend {
 namespace {
+
+using testing::gen_tuple;
 
 Bytes hex(const std::string& h) {
   Bytes out;
@@ -137,43 +140,6 @@ TEST(Subspace, RangeExcludesThePrefixAndContainsItsKeys) {
 }
 
 // ---- properties ----
-
-rc::Gen<TupleElement> gen_element(int depth);
-
-rc::Gen<Tuple> gen_tuple(int depth) {
-  return rc::gen::map(
-      rc::gen::container<std::vector<TupleElement>>(*rc::gen::inRange(0, 4), gen_element(depth)),
-      [](std::vector<TupleElement> items) {
-        Tuple t;
-        t.items = std::move(items);
-        return t;
-      });
-}
-
-rc::Gen<TupleElement> gen_element(int depth) {
-  return rc::gen::exec([depth]() -> TupleElement {
-    switch (*rc::gen::inRange(0, depth > 0 ? 9 : 8)) {
-      case 0:
-        return TupleNull{};
-      case 1:
-        return TupleBytes{*rc::gen::string<std::string>()};
-      case 2:
-        return *rc::gen::container<std::string>(rc::gen::inRange<char>('\0', '\x7f'));
-      case 3:
-        return *rc::gen::arbitrary<std::int64_t>();
-      case 4:
-        return *rc::gen::arbitrary<std::uint64_t>();
-      case 5:
-        return *rc::gen::arbitrary<double>();
-      case 6:
-        return *rc::gen::arbitrary<float>();
-      case 7:
-        return *rc::gen::arbitrary<bool>();
-      default:
-        return *gen_tuple(depth - 1);
-    }
-  });
-}
 
 RC_GTEST_PROP(Tuple, UnpackOfPackIsIdentity, ()) {
   Tuple t = *gen_tuple(2);

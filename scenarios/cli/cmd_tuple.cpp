@@ -18,13 +18,13 @@ int pack_command(const std::string& text) {
     fmt::print(stderr, "contend tuple pack: nested deeper than {} levels\n", kMaxTupleDepth);
     return 2;
   }
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    fmt::print(stderr, "contend tuple pack: not valid JSON: {}\n", text);
+  std::string error;
+  std::optional<nlohmann::json> j = parse_tuple_json(text, error);
+  if (!j) {
+    fmt::print(stderr, "contend tuple pack: {}\n", error);
     return 2;
   }
-  std::string error;
-  auto tuple = tuple_from_json(j, error);
+  auto tuple = tuple_from_json(*j, error);
   if (!tuple) {
     fmt::print(stderr, "contend tuple pack: {}\n", error);
     return 2;
@@ -54,6 +54,13 @@ int unpack_command(const std::string& hex) {
 void register_tuple_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* tuple = app.add_subcommand("tuple", "Pack and unpack FoundationDB tuple-encoded keys");
   tuple->require_subcommand(1);
+  tuple->footer(
+      "The JSON form of a tuple: null, true, false; integers (int64 and uint64, exact); doubles as "
+      "numbers with a fraction or exponent, or {\"double\": \"nan\"|\"inf\"|\"-inf\"}; "
+      "strings; {\"bytes\": \"<hex>\"}; {\"uuid\": \"<8-4-4-4-12 hex>\"}; {\"float\": "
+      "number|\"nan\"|\"inf\"|\"-inf\"} for 32-bit floats; {\"versionstamp\": \"<20 hex "
+      "digits>\", \"user_version\": n}; arrays for nested tuples. unpack prints this form and "
+      "pack reads it back.");
   auto json_text = std::make_shared<std::string>();
   auto hex = std::make_shared<std::string>();
   CLI::App* pack_cmd = tuple->add_subcommand("pack", "JSON array -> lowercase hex of the encoding");

@@ -1,13 +1,76 @@
 #include "scenarios/cli/tuple_json.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace contend::cli {
 
 namespace {
 
 using nlohmann::json;
+
+// The non-finite doubles by their JSON names ("nan", "inf", "-inf"), which JSON numbers lack.
+std::optional<double> non_finite(const std::string& name) {
+  if (name == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (name == "inf") return std::numeric_limits<double>::infinity();
+  if (name == "-inf") return -std::numeric_limits<double>::infinity();
+  return std::nullopt;
+}
+
+json non_finite_or_number(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  return d;
+}
+
+// {"float": x}: a number within a 32-bit float's range (converting a larger one is undefined),
+// rounded to the nearest float, or "nan", "inf", "-inf".
+std::optional<TupleElement> float_from_json(const json& value, std::string& error) {
+  if (value.is_string()) {
+    auto d = non_finite(value.get<std::string>());
+    if (!d) error = "\"float\" must be a number, \"nan\", \"inf\" or \"-inf\"";
+    if (!d) return std::nullopt;
+    return TupleElement(static_cast<float>(*d));
+  }
+  double d = value.get<double>();
+  if (std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max())) {
+    error = fmt::format(
+        "\"float\" {} is beyond a 32-bit float's range (magnitude at most {}); "
+        "infinity is {{\"float\": \"inf\"}}",
+        value.dump(), static_cast<double>(std::numeric_limits<float>::max()));
+    return std::nullopt;
+  }
+  return TupleElement(static_cast<float>(d));
+}
+
+// Finds an integer literal outside int64 and uint64 in JSON text: nlohmann::json reads one as a
+// double, which would pack as another type than the integer written.
+class WideIntegerFinder : public nlohmann::json_sax<json> {
+ public:
+  std::string wide;  // the first such literal, as written
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t& text) override {
+    if (wide.empty() && text.find_first_of(".eE") == std::string::npos) wide = text;
+    return true;
+  }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+};
 
 std::optional<Uuid> parse_uuid(const std::string& text) {
   std::string hex;
@@ -43,16 +106,14 @@ std::optional<TupleElement> element_from_object(const json& j, std::string& erro
     if (!u) return std::nullopt;
     return TupleElement(*u);
   }
-  if (j.size() == 1 && j.contains("float") && j["float"].is_number()) {
-    return TupleElement(static_cast<float>(j["float"].get<double>()));
+  if (j.size() == 1 && j.contains("float") && (j["float"].is_number() || j["float"].is_string())) {
+    return float_from_json(j["float"], error);
   }
   if (j.size() == 1 && j.contains("double") && j["double"].is_string()) {
-    std::string s = j["double"].get<std::string>();
-    if (s == "nan") return TupleElement(std::nan(""));
-    if (s == "inf") return TupleElement(HUGE_VAL);
-    if (s == "-inf") return TupleElement(-HUGE_VAL);
-    error = "\"double\" must be \"nan\", \"inf\" or \"-inf\"";
-    return std::nullopt;
+    auto d = non_finite(j["double"].get<std::string>());
+    if (!d) error = "\"double\" must be \"nan\", \"inf\" or \"-inf\"";
+    if (!d) return std::nullopt;
+    return TupleElement(*d);
   }
   if (j.contains("versionstamp") && j["versionstamp"].is_string() &&
       (j.size() == 1 || (j.size() == 2 && j.contains("user_version")))) {
@@ -108,9 +169,8 @@ std::optional<TupleElement> element_from_json(const json& j, std::string& error)
 }
 
 json double_to_json(double d) {
-  if (std::isnan(d)) return json{{"double", "nan"}};
-  if (std::isinf(d)) return json{{"double", d > 0 ? "inf" : "-inf"}};
-  return d;
+  if (std::isfinite(d)) return d;
+  return json{{"double", non_finite_or_number(d)}};
 }
 
 json element_to_json(const TupleElement& e) {
@@ -122,7 +182,9 @@ json element_to_json(const TupleElement& e) {
         if constexpr (std::is_same_v<T, std::string>) return v;
         if constexpr (std::is_same_v<T, Tuple>) return tuple_to_json(v);
         if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>) return v;
-        if constexpr (std::is_same_v<T, float>) return json{{"float", static_cast<double>(v)}};
+        if constexpr (std::is_same_v<T, float>) {
+          return json{{"float", non_finite_or_number(static_cast<double>(v))}};
+        }
         if constexpr (std::is_same_v<T, double>) return double_to_json(v);
         if constexpr (std::is_same_v<T, bool>) return v;
         if constexpr (std::is_same_v<T, Uuid>) return json{{"uuid", format_uuid(v)}};
@@ -136,6 +198,23 @@ json element_to_json(const TupleElement& e) {
 }
 
 }  // namespace
+
+std::optional<json> parse_tuple_json(const std::string& text, std::string& error) {
+  WideIntegerFinder finder;
+  if (json::sax_parse(text, &finder) && !finder.wide.empty()) {
+    error = "the integer " + finder.wide +
+            " is outside int64 and uint64, the integers the tuple layer packs (a double is "
+            "written with a fraction or an exponent: " +
+            finder.wide + ".0)";
+    return std::nullopt;
+  }
+  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    error = "not valid JSON: " + text;
+    return std::nullopt;
+  }
+  return j;
+}
 
 std::optional<Tuple> tuple_from_json(const json& array, std::string& error) {
   if (!array.is_array()) {
