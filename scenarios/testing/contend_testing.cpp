@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 
 #include "scenarios/explore.h"
 #include "scenarios/trace.h"
@@ -46,11 +47,19 @@ RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario) {
   add_recipe(recipe);
   scenario.recipe = std::string(recipe.name);
   SeedRange seeds{scenario.seed_first, scenario.seed_last};
-  if (const char* env = std::getenv("CONTEND_SEEDS"); env != nullptr && *env != '\0') {
-    std::string error;
-    if (auto parsed = parse_seed_range(env, error)) seeds = *parsed;
-  }
   RecipeCheck out;
+  if (const char* env = std::getenv("CONTEND_SEEDS"); env != nullptr && *env != '\0') {
+    // A range mistyped must fail the check: run over the scenario's seeds instead, a nightly
+    // job meant to widen the range would pass on the default one.
+    std::string error;
+    std::optional<SeedRange> parsed = parse_seed_range(env, error);
+    if (!parsed) {
+      out.passed = false;
+      out.report = fmt::format("CONTEND_SEEDS={}: {}; no seed was run\n", env, error);
+      return out;
+    }
+    seeds = *parsed;
+  }
   if (auto problem = validate_scenario(scenario)) {
     out.passed = false;
     out.report = *problem;

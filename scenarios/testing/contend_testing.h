@@ -7,7 +7,8 @@
 //   }
 //
 // The check runs every seed of the scenario (environment variable CONTEND_SEEDS=A..B or N
-// overrides the range), judges each against the scenario's expectation, and on failure reports
+// overrides the range; a value of another shape fails the check, naming it, and runs nothing),
+// judges each against the scenario's expectation, and on failure reports
 // the verdict, the shrunk counterexample with its step trace, and the one-line command that
 // reproduces it.
 #pragma once
