@@ -8,6 +8,8 @@
 
 #include <toml++/toml.h>
 
+#include "base/input_file.h"
+
 namespace contend::fdb {
 
 namespace {
@@ -167,10 +169,14 @@ ConfigOrError parse_config(const std::string& text, const std::string& file) {
 ConfigOrError config_from_environment() {
   ConfigOrError out{Config{}, ""};
   if (const char* path = std::getenv("CONTEND_FDB_CONFIG"); path != nullptr && *path != '\0') {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {std::nullopt, std::string(path) + ": cannot be read (CONTEND_FDB_CONFIG)"};
+    std::string why;
+    std::optional<std::ifstream> in = open_input(path, why);
+    if (!in) {
+      return {std::nullopt,
+              std::string(path) + ": cannot be read (CONTEND_FDB_CONFIG: " + why + ")"};
+    }
     std::ostringstream text;
-    text << in.rdbuf();
+    text << in->rdbuf();
     out = parse_config(text.str(), path);
     if (!out.config) return out;
   }

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/digest128.h"
+#include "base/input_file.h"
 #include "base/invariant.h"
 #include "scenarios/runner.h"
 #include "scenarios/search_checkpoint.h"
@@ -85,9 +86,11 @@ std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
 // 500 MB takes a second or two): reading_stopped's error, as the parse after it would give.
 std::optional<std::string> file_digest(const std::string& path, const ExhaustiveOptions& o,
                                        std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  error = path + ": cannot read it (--deal-from)";
-  if (!in) return std::nullopt;
+  std::string why;
+  std::optional<std::ifstream> opened = open_input(path, why);
+  error = path + ": cannot read it (--deal-from: " + why + ")";
+  if (!opened) return std::nullopt;
+  std::ifstream& in = *opened;
   Digest128 digest;
   std::string chunk(1 << 16, '\0');
   while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/input_file.h"
 #include "model/spec.h"
 #include "model/verdict.h"
 #include "scenarios/scenario.h"
@@ -456,13 +457,14 @@ std::string to_toml(const Scenario& s) {
 }
 
 std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error) {
-  std::ifstream in(path, std::ios::binary);
+  std::string why;
+  std::optional<std::ifstream> in = open_input(path, why);
   if (!in) {
-    error.message = path + ": cannot open the scenario file";
+    error.message = path + ": cannot open the scenario file (" + why + ")";
     return std::nullopt;
   }
   std::ostringstream text;
-  text << in.rdbuf();
+  text << in->rdbuf();
   return parse_scenario(text.str(), path, error);
 }
 

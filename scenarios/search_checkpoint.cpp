@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <ostream>
@@ -11,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "base/input_file.h"
 #include "base/invariant.h"
 #include "model/history_json.h"
 #include "model/verdict.h"
@@ -279,12 +281,18 @@ bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
   if (file_->path.empty()) return true;
   try {
     if (!file_->read) {
-      std::ifstream in(file_->path, std::ios::binary);
-      if (in && is_empty(in)) {
+      // No file yet is a search's start; one that is there and cannot be read is refused.
+      std::string why;
+      std::optional<std::ifstream> in = open_input(file_->path, why);
+      if (!in && std::filesystem::exists(file_->path)) {
+        error = file_->path + ": cannot read it (" + why + ")";
+        return false;
+      }
+      if (in && is_empty(*in)) {
         error = empty_checkpoint(file_->path);
         return false;
       }
-      if (in && !read_file_locked(in, error)) return false;
+      if (in && !read_file_locked(*in, error)) return false;
       file_->read = true;
       write_locked();  // a path that cannot be written is refused before the search, not after it
       error = file_->write_error;
@@ -354,18 +362,19 @@ class KeepShardsUnits {
 ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::string& identity,
                                        Shard keep, std::string& error,
                                        const std::atomic<bool>* stop_requested) {
-  std::ifstream in(path, std::ios::binary);
+  std::string why;
+  std::optional<std::ifstream> in = open_input(path, why);
   if (!in) {
-    error = path + ": cannot read it";
+    error = path + ": cannot read it (" + why + ")";
     return nullptr;
   }
-  if (is_empty(in)) {
+  if (is_empty(*in)) {
     error = empty_checkpoint(path);
     return nullptr;
   }
   try {
     return std::make_shared<const json>(
-        json::parse(in, KeepShardsUnits(keep, identity, stop_requested)));
+        json::parse(*in, KeepShardsUnits(keep, identity, stop_requested)));
   } catch (const OtherSearch& other) {
     error = another_search(path, other.found);
     return nullptr;

@@ -564,6 +564,37 @@ TEST(CliOutputs, AFileThatCannotBeWrittenIsRefusedBeforeAnyWork) {
   EXPECT_EQ(left, std::vector<std::string>{"a-file"}) << "a refused command created a file";
 }
 
+// A directory named where a file is read opened without error and read as empty: `check` judged
+// an empty history linearizable (exit 0), `run` and `sweep` ran a scenario of defaults,
+// `serializable` found nothing to doubt. Each is refused, saying it is a directory.
+TEST(CliInputs, ADirectoryWhereAFileIsReadIsRefused) {
+  namespace fs = std::filesystem;
+  const std::string dir = (fs::path(::testing::TempDir()) / "a-directory").string();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string queue = source_path("scenarios/queue.toml");
+  const std::string scope = " --strategy dpor --clients 2 --operations 1";
+  const std::string cases[][2] = {
+      {"check " + dir + " --model fifo", dir + ": cannot open the file (it is a directory)"},
+      {"run " + dir + " --seeds 1..2", dir + ": cannot open the scenario file (it is a directory)"},
+      {"replay " + dir + " --seed 1", dir + ": cannot open the scenario file (it is a directory)"},
+      {"sweep " + dir + " --vary clients=1,2", dir + ": cannot open the scenario file"},
+      {"explore " + dir, dir + ": cannot open the scenario file (it is a directory)"},
+      {"serializable " + dir, dir + ": cannot be read (it is a directory)"},
+      {"merge " + dir + " --out -", dir + ": cannot be read (it is a directory)"},
+      {"explore " + queue + scope + " --checkpoint " + dir, dir + ": cannot read it (it is a "},
+      {"explore " + queue + scope + " --shard 1/2 --deal-from " + dir,
+       dir + ": cannot read it (--deal-from: it is a directory)"},
+  };
+  for (const auto& [args, message] : cases) {
+    CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("linearizable"), std::string::npos) << args << "\n" << r.output;
+  }
+  EXPECT_TRUE(fs::is_empty(dir)) << "a refused command wrote into the directory";
+}
+
 // One file named by two options, one of which writes it, lost what the other wrote or read: a
 // summary over the checkpoint it was to resume from, a report over the history it checked. Each
 // is refused before any work, naming both options, and the files are left as they were; "-" is

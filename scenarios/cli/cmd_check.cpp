@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "base/input_file.h"
 #include "model/check.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
@@ -67,11 +68,13 @@ int bad_input(const CheckArgs& args, const std::string& message) {
 std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, int& code,
                                    std::vector<std::string>& ignored) {
   code = 2;
-  std::ifstream in(args.path, std::ios::binary);
-  if (!in) {
-    bad_input(args, "cannot open the file");
+  std::string why;
+  std::optional<std::ifstream> opened = open_input(args.path, why);
+  if (!opened) {
+    bad_input(args, "cannot open the file (" + why + ")");
     return std::nullopt;
   }
+  std::ifstream& in = *opened;
   model::HistoryError error;
   model::EventLines lines;
   auto history =

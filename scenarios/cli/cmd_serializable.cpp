@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/input_file.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/tuple_json.h"
@@ -246,11 +247,13 @@ bool parse_line(const nlohmann::json& j, std::optional<CommittedTransaction>& ou
 }
 
 int serializable_command(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    fmt::print(stderr, "contend serializable: {}: cannot be read\n", path);
+  std::string why;
+  std::optional<std::ifstream> opened = open_input(path, why);
+  if (!opened) {
+    fmt::print(stderr, "contend serializable: {}: cannot be read ({})\n", path, why);
     return 2;
   }
+  std::ifstream& in = *opened;
   std::vector<CommittedTransaction> replayed;
   std::size_t lines = 0;
   std::string text;
