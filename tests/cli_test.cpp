@@ -116,6 +116,22 @@ TEST(CliCheck, ExampleHistoriesGetTheirVerdicts) {
   }
 }
 
+// "-" reads the history from standard input, as a converter's output is piped in: the same
+// verdicts and exit codes as from the file, and bad input names "-" and the line.
+TEST(CliCheck, ADashReadsTheHistoryFromStandardInput) {
+  const HistoryCase cases[] = {
+      {"clean-fifo.jsonl", "fifo", 0, "verdict: linearizable"},
+      {"lost.jsonl", "fifo", 1, "verdict: violation: lost"},
+      {"malformed.jsonl", "fifo", 2, "contend check: -: line 2: field \"type\""},
+  };
+  for (const HistoryCase& c : cases) {
+    const std::string file = source_path(std::string("docs/examples/histories/") + c.file);
+    CliResult piped = run_cli("check - --model " + std::string(c.model) + " < " + file);
+    EXPECT_EQ(piped.exit_code, c.exit_code) << c.file << "\n" << piped.output;
+    EXPECT_NE(piped.output.find(c.verdict), std::string::npos) << c.file << "\n" << piped.output;
+  }
+}
+
 TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudget) {
   CliResult r = run_cli("check " + source_path("docs/examples/histories/clean-fifo.jsonl") +
                         " --model fifo --checker search --budget 1");

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -68,13 +69,16 @@ int bad_input(const CheckArgs& args, const std::string& message) {
 std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, int& code,
                                    std::vector<std::string>& ignored) {
   code = 2;
-  std::string why;
-  std::optional<std::ifstream> opened = open_input(args.path, why);
-  if (!opened) {
-    bad_input(args, "cannot open the file (" + why + ")");
-    return std::nullopt;
+  std::optional<std::ifstream> opened;
+  if (args.path != "-") {  // "-" reads standard input: a converter's output, piped
+    std::string why;
+    opened = open_input(args.path, why);
+    if (!opened) {
+      bad_input(args, "cannot open the file (" + why + ")");
+      return std::nullopt;
+    }
   }
-  std::ifstream& in = *opened;
+  std::istream& in = opened ? static_cast<std::istream&>(*opened) : std::cin;
   model::HistoryError error;
   model::EventLines lines;
   auto history =
@@ -231,7 +235,9 @@ int check_command(const CheckArgs& args) {
 void register_check_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<CheckArgs>();
   CLI::App* cmd = app.add_subcommand("check", "Check a history (JSON lines) against a queue model");
-  cmd->add_option("history", args->path, "History file, one JSON event per line")->required();
+  cmd->add_option("history", args->path,
+                  "History file, one JSON event per line ('-' for standard input)")
+      ->required();
   cmd->add_option("--model", args->model, "Sequential spec: fifo, priority or multiset")
       ->check(CLI::IsMember({"fifo", "priority", "multiset"}));
   cmd->add_option("--checker", args->checker,
