@@ -22,8 +22,15 @@ std::atomic<int> selected_api_version{0};
 std::atomic<bool> network_set_up{false};
 std::atomic<bool> network_started{false};
 
+// Thrown by view() for a byte string no valid call passes.
+struct InvalidBytes {};
+
+// A byte string a client passes: (nullptr, 0) and (p, 0) are empty. A negative length, or nullptr
+// with a positive one, is a client's bug that FoundationDB's library does not check (it reads out
+// of bounds); the call answers client_invalid_operation rather than use the empty key instead.
 BytesView view(const uint8_t* bytes, int length) {
-  if (bytes == nullptr || length <= 0) return {};
+  if (length < 0 || (bytes == nullptr && length > 0)) throw InvalidBytes{};
+  if (length == 0) return {};
   return BytesView(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(length));
 }
 
@@ -57,14 +64,36 @@ FDBFuture* failed_future(fdb_error_t error) {
 
 template <class Body>
 FDBFuture* future_call(Body&& body) noexcept {
-  return guarded([&]() -> FDBFuture* { return body(); },
-                 []() -> FDBFuture* { return failed_future(kInternalError); });
+  try {
+    return body();
+  } catch (const InvalidBytes&) {
+    return failed_future(kClientInvalidOperation);
+  } catch (...) {
+    return failed_future(kInternalError);
+  }
 }
 
 template <class Body>
 fdb_error_t error_call(Body&& body) noexcept {
-  return guarded([&]() -> fdb_error_t { return body(); },
-                 []() -> fdb_error_t { return kInternalError; });
+  try {
+    return body();
+  } catch (const InvalidBytes&) {
+    return kClientInvalidOperation;
+  } catch (...) {
+    return kInternalError;
+  }
+}
+
+// A write answers nothing itself: its error stays with the transaction, whose next read or commit
+// answers it (as FoundationDB's inverted clear range does), a malformed argument's too.
+template <class Body>
+void write_call(FDBTransaction* tr, Body&& body) noexcept {
+  try {
+    body();
+  } catch (const InvalidBytes&) {
+    guarded([&] { state_of(tr).fail_with(kClientInvalidOperation); }, [] {});
+  } catch (...) {
+  }
 }
 
 template <class T>
@@ -324,31 +353,27 @@ FDBFuture* fdb_transaction_get_range_split_points(FDBTransaction* tr, const uint
 }
 void fdb_transaction_set(FDBTransaction* tr, const uint8_t* key_name, int key_name_length,
                          const uint8_t* value, int value_length) {
-  guarded([&] { state_of(tr).set(view(key_name, key_name_length), view(value, value_length)); },
-          [] {});
+  write_call(tr,
+             [&] { state_of(tr).set(view(key_name, key_name_length), view(value, value_length)); });
 }
 void fdb_transaction_atomic_op(FDBTransaction* tr, const uint8_t* key_name, int key_name_length,
                                const uint8_t* param, int param_length,
                                FDBMutationType operation_type) {
-  guarded(
-      [&] {
-        state_of(tr).atomic_op(view(key_name, key_name_length), view(param, param_length),
-                               operation_type);
-      },
-      [] {});
+  write_call(tr, [&] {
+    state_of(tr).atomic_op(view(key_name, key_name_length), view(param, param_length),
+                           operation_type);
+  });
 }
 void fdb_transaction_clear(FDBTransaction* tr, const uint8_t* key_name, int key_name_length) {
-  guarded([&] { state_of(tr).clear(view(key_name, key_name_length)); }, [] {});
+  write_call(tr, [&] { state_of(tr).clear(view(key_name, key_name_length)); });
 }
 void fdb_transaction_clear_range(FDBTransaction* tr, const uint8_t* begin_key_name,
                                  int begin_key_name_length, const uint8_t* end_key_name,
                                  int end_key_name_length) {
-  guarded(
-      [&] {
-        state_of(tr).clear_range(view(begin_key_name, begin_key_name_length),
-                                 view(end_key_name, end_key_name_length));
-      },
-      [] {});
+  write_call(tr, [&] {
+    state_of(tr).clear_range(view(begin_key_name, begin_key_name_length),
+                             view(end_key_name, end_key_name_length));
+  });
 }
 FDBFuture* fdb_transaction_watch(FDBTransaction* tr, const uint8_t* key_name, int key_name_length) {
   return future_call([&] { return state_of(tr).watch(view(key_name, key_name_length)); });

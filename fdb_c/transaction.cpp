@@ -331,6 +331,11 @@ void TransactionState::atomic_op(BytesView key, BytesView param, int operation) 
   tr_.atomic_op(*type, key, param);
 }
 
+void TransactionState::fail_with(fdb_error_t error) {
+  Lock lock(world_.mutex);
+  if (accepts_write()) sticky_ = error;
+}
+
 fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end, int type) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return e;

@@ -59,6 +59,9 @@ class TransactionState {
   void clear(BytesView key);
   void clear_range(BytesView begin, BytesView end);
   void atomic_op(BytesView key, BytesView param, int operation);
+  // A write the client called wrongly (a negative length): the transaction answers `error` from
+  // its next read or commit on, as it does an inverted clear range.
+  void fail_with(fdb_error_t error);
   fdb_error_t add_conflict_range(BytesView begin, BytesView end, int type);
   Future* watch(BytesView key);
 

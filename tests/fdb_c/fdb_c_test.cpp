@@ -370,6 +370,36 @@ TEST_F(FdbC, WhatIsNotModelledOrMisusedAnswersWithFoundationDBsErrors) {
   fdb_transaction_destroy(tr);
 }
 
+// A negative length, or a null pointer with a positive length, read as the empty key: a get read
+// key "" and a set wrote it. Such a call answers client_invalid_operation (2000): a read's future,
+// a write's transaction from its next read or commit on, an option or conflict range at once.
+TEST_F(FdbC, AMalformedByteStringAnswersClientInvalidOperation) {
+  const std::string k = key("k");
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(k), -5, 0)), 2000);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, nullptr, 3, 0)), 2000);
+  EXPECT_EQ(
+      wait_and_destroy(fdb_transaction_get_range(tr, bytes(k), -1, 0, 1, bytes(k), length(k), 0, 1,
+                                                 0, 0, FDB_STREAMING_MODE_WANT_ALL, 1, 0, 0)),
+      2000);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_watch(tr, nullptr, 1)), 2000);
+  EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(k), length(k), bytes(k), -2,
+                                               FDB_CONFLICT_RANGE_TYPE_READ),
+            2000);
+  EXPECT_EQ(fdb_transaction_set_option(tr, 500, nullptr, 8), 2000);        // TIMEOUT
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, nullptr, 0, 0)), 0);  // the empty key
+  fdb_transaction_set(tr, bytes(k), length(k), bytes(std::string("v")), -1);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(k), length(k), 0)), 2000);
+  EXPECT_EQ(commit(tr), 2000);
+  fdb_transaction_reset(tr);
+  fdb_transaction_clear(tr, nullptr, 4);
+  EXPECT_EQ(commit(tr), 2000);
+  fdb_transaction_destroy(tr);
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "k"), std::nullopt) << "a refused write was applied";
+  fdb_transaction_destroy(reader);
+}
+
 TEST_F(FdbC, ReadYourWritesDisabledReadsTheDatabaseOnly) {
   FDBTransaction* tr = begin();
   ASSERT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
