@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 
 namespace contend::fdb {
 
@@ -46,13 +47,19 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
     if (!has_value || value.size() != 8) return kInvalidOptionValue;
     std::int64_t v = 0;
     std::memcpy(&v, value.data(), sizeof v);
+    // FoundationDB's ranges: TIMEOUT and MAX_RETRY_DELAY [0, INT_MAX] ms, RETRY_LIMIT
+    // [-1, INT_MAX]; outside them invalid_option_value. (A larger TIMEOUT overflowed its
+    // conversion to microseconds and timed the transaction out at once; a larger delay aborted
+    // the process on the network's check.)
+    constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
     if (code == kTimeout) {
-      if (v < 0) return kInvalidOptionValue;
+      if (v < 0 || v > kIntMax) return kInvalidOptionValue;
       options.timeout_ms = v;
     } else if (code == kRetryLimit) {
-      options.retry_limit = static_cast<int>(std::clamp<std::int64_t>(v, -1, 1 << 30));
+      if (v < -1 || v > kIntMax) return kInvalidOptionValue;
+      options.retry_limit = static_cast<int>(v);
     } else if (code == kMaxRetryDelay) {
-      if (v < 0) return kInvalidOptionValue;
+      if (v < 0 || v > kIntMax) return kInvalidOptionValue;
       options.max_retry_delay_ms = v;
     } else {
       if (v < 32 || v > 10'000'000) return kInvalidOptionValue;  // FoundationDB's bounds

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <thread>
@@ -254,6 +255,31 @@ TEST_F(FdbC, OptionsActAreRefusedOrAreAcceptedAsDocumented) {
       << "NEXT_WRITE_NO_WRITE_CONFLICT_RANGE: accepted, the write keeps its conflict range";
   EXPECT_EQ(fdb_transaction_set_option(tr, 9999, nullptr, 0), 2007) << "not an option";
   EXPECT_EQ(fdb_transaction_set_option(tr, 200, nullptr, 0), 0) << "a priority: no effect";
+  fdb_transaction_destroy(tr);
+}
+
+// TIMEOUT and MAX_RETRY_DELAY take [0, INT_MAX] ms and RETRY_LIMIT [-1, INT_MAX], as
+// FoundationDB's client does; outside them invalid_option_value. A TIMEOUT of INT64_MAX had timed
+// the transaction out at once (its conversion to microseconds overflowed), a MAX_RETRY_DELAY of
+// INT64_MAX aborted the process at the next on_error, and a RETRY_LIMIT of -7 was taken as none.
+TEST_F(FdbC, IntegerOptionsTakeFoundationDBsRangesAndTheirLimitsWork) {
+  FDBTransaction* tr = begin();
+  auto set_int = [&](int option, int64_t v) {
+    return fdb_transaction_set_option(tr, option, reinterpret_cast<const uint8_t*>(&v), 8);
+  };
+  const int64_t int_max = std::numeric_limits<int>::max();
+  for (int option : {500, 502}) {
+    EXPECT_EQ(set_int(option, -1), 2006) << option;
+    EXPECT_EQ(set_int(option, int_max + 1), 2006) << option;
+    EXPECT_EQ(set_int(option, std::numeric_limits<int64_t>::max()), 2006) << option;
+  }
+  EXPECT_EQ(set_int(501, -7), 2006);
+  EXPECT_EQ(set_int(501, int_max + 1), 2006);
+  EXPECT_EQ(set_int(500, int_max), 0);
+  EXPECT_EQ(get(tr, "t"), std::nullopt) << "a timeout of 24 days has not passed";
+  EXPECT_EQ(set_int(502, int_max), 0);
+  EXPECT_EQ(set_int(501, int_max), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0) << "retried after a backoff";
   fdb_transaction_destroy(tr);
 }
 
