@@ -111,5 +111,25 @@ TEST(DeterminismCheck, TheCliFlagRerunsInAFreshProcessAndSaysSo) {
   EXPECT_EQ(plain.output.find("determinism:"), std::string::npos) << "off unless asked";
 }
 
+// CLI11 sums an integer flag's values and reads "=0" as false: --check-determinism=0 reached the
+// sampler as -1 and --check-determinism=60 twice as 120, each aborting on its internal check.
+// 0 reruns the one seed the sample always holds; a second --check-determinism is refused.
+TEST(DeterminismCheck, ThePercentIsTheOneTypedAndIsGivenOnce) {
+  const std::string run = "run " + source_path("scenarios/queue.toml") + " --seeds 1..5";
+  const auto zero = run_cli(run + " --check-determinism=0");
+  EXPECT_EQ(zero.exit_code, 0) << zero.output;
+  EXPECT_NE(zero.output.find("determinism: 1 of 5 seeds rerun"), std::string::npos) << zero.output;
+  const auto all = run_cli(run + " --check-determinism=100");
+  EXPECT_NE(all.output.find("determinism: 5 of 5 seeds rerun"), std::string::npos) << all.output;
+  for (const char* twice : {" --check-determinism=60 --check-determinism=60",
+                            " --check-determinism --check-determinism"}) {
+    const auto refused = run_cli(run + twice);
+    EXPECT_EQ(refused.exit_code, 2) << twice << "\n" << refused.output;
+    EXPECT_NE(refused.output.find("--check-determinism: At Most 1 required but received 2"),
+              std::string::npos)
+        << refused.output;
+  }
+}
+
 }  // namespace
 }  // namespace contend

@@ -15,8 +15,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
+#include "base/decimal.h"
+#include "base/invariant.h"
 #include "model/history_json.h"
 #include "scenarios/batch.h"
 #include "scenarios/cli/commands.h"
@@ -40,7 +43,9 @@ struct RunArgs {
   std::vector<std::string> reports;
   std::string out_dir;  // empty: the counterexample scenario is printed, not written
   bool no_shrink = false;
-  int check_determinism = 5;  // percent of the seeds to rerun, when the flag is given
+  // The percent of the seeds to rerun, when the flag is given: text, because CLI11 sums an integer
+  // flag's values and reads "=0" as false (-1), which reached the sampler as -1.
+  std::string check_determinism = "5";
   CLI::Option* check_determinism_flag = nullptr;
   ScopeArgs scope;
 };
@@ -176,8 +181,10 @@ int run_command(const RunArgs& args) {
   if (!reports_written || !history_written) return 2;
   if (args.check_determinism_flag != nullptr && args.check_determinism_flag->count() > 0) {
     std::string error;
+    const std::optional<int> percent = parse_decimal<int>(args.check_determinism);
+    CONTEND_ASSERT(percent.has_value(), "--check-determinism was validated as 0..100");
     DeterminismReport d = check_determinism(
-        *scenario, outcomes, args.check_determinism,
+        *scenario, outcomes, *percent,
         [&](std::uint64_t seed, std::string& why) {
           return rerun_in_fresh_process(args.scenario_path, scenario->scope_flags, seed, why);
         },
@@ -259,7 +266,8 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
       cmd->add_flag("--check-determinism{5}", args->check_determinism,
                     "Rerun P% of the seeds (default 5, at least one; one in a fresh process) and "
                     "compare run hashes: exit 5 on a difference (--check-determinism=P)")
-          ->transform(whole_number_in(0, 100));
+          ->transform(whole_number_in(0, 100))
+          ->multi_option_policy(CLI::MultiOptionPolicy::Throw);
   cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
 
   auto rerun = std::make_shared<RerunArgs>();
