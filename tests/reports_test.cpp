@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scenarios/batch.h"
+#include "scenarios/markup_escape.h"
 #include "scenarios/sweep.h"
 #include "tests/support/run_cli.h"
 
@@ -143,6 +144,25 @@ TEST(Sweep, TheTableIsDeterministicForASeedRange) {
   EXPECT_NE(svg.find("recipe=hc-queue"), std::string::npos) << "the legend names each series";
   EXPECT_FALSE(parse_variation("colour=red", error).has_value());
   EXPECT_NE(error.find("expected KEY=V1,V2"), std::string::npos);
+}
+
+// A control character in a scenario's name (TOML lets "\u0001" through) reached the JUnit file as
+// a raw byte, which XML 1.0 forbids even as a reference: the file did not parse.
+TEST(MarkupEscape, ControlCharactersXmlCannotHoldBecomeVisibleText) {
+  EXPECT_EQ(markup_escape(std::string("a\x01<b>\t&\"\n\r\x1f\x7f\xc3\xa9")),
+            "a\\x01&lt;b&gt;\t&amp;&quot;\n\r\\x1f\\x7f\xc3\xa9");
+  const std::string dir = ::testing::TempDir();
+  const std::string scenario = dir + "/control-name.toml";
+  std::ofstream(scenario) << "name = \"q\\u0001x\"\nrecipe = \"queue\"\nclients = 2\n";
+  auto r = run_cli("run " + scenario + " --seeds 1..2 --report junit=" + dir + "/control.xml");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::string xml = read_file(dir + "/control.xml");
+  EXPECT_NE(xml.find("name=\"q\\x01x seeds 1..2\""), std::string::npos) << xml;
+  for (char c : xml) {
+    const auto byte = static_cast<unsigned char>(c);
+    EXPECT_FALSE((byte < 0x20 && c != '\n') || byte == 0x7f) << "byte " << int(byte) << " in\n"
+                                                             << xml;
+  }
 }
 
 TEST(CliReports, JUnitCarriesTheRequiredElementsAndAFailureForAFailingScenario) {
