@@ -252,10 +252,16 @@ void read_plan(Reader& r, const toml::table& root, Scenario& s) {
                   "the plan has " + std::to_string(plan.size()) + " clients, not " +
                       std::to_string(s.clients));
   }
-  s.clients = static_cast<int>(plan.size());
-  s.operations_per_client = 0;
+  int longest = 0;
   for (const ClientPlan& p : plan)
-    s.operations_per_client = std::max(s.operations_per_client, static_cast<int>(p.size()));
+    longest = std::max(longest, static_cast<int>(p.size()));
+  if (root.get("operations_per_client") != nullptr && s.operations_per_client != longest) {
+    return r.fail(root.get("operations_per_client"), "operations_per_client",
+                  "the plan's longest client has " + std::to_string(longest) +
+                      " operation(s), not " + std::to_string(s.operations_per_client));
+  }
+  s.clients = static_cast<int>(plan.size());
+  s.operations_per_client = longest;
   s.plan = std::move(plan);
 }
 
@@ -408,9 +414,17 @@ std::string to_toml(const Scenario& s) {
   out.precision(17);
   out << "name = " << quoted(s.name) << "\n";
   if (!s.description.empty()) out << "description = " << quoted(s.description) << "\n";
+  // A plan's scope is its own (the loader refuses keys that disagree with it): a plan cut with a
+  // scope, or a client's array dropped, may leave operations_per_client above its longest array.
+  int operations = s.operations_per_client;
+  if (!s.plan.empty()) {
+    operations = 0;
+    for (const ClientPlan& p : s.plan)
+      operations = std::max(operations, static_cast<int>(p.size()));
+  }
   out << "recipe = " << quoted(s.recipe) << "\nclients = " << s.clients
-      << "\noperations_per_client = " << s.operations_per_client
-      << "\ndrain = " << (s.drain ? "true" : "false") << "\nexpect = " << quoted(s.expect) << "\n";
+      << "\noperations_per_client = " << operations << "\ndrain = " << (s.drain ? "true" : "false")
+      << "\nexpect = " << quoted(s.expect) << "\n";
   if (!s.model.empty()) out << "model = " << quoted(s.model) << "\n";
   if (!s.plan.empty()) {
     out << "plan = [";

@@ -385,6 +385,12 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
        "its [limits] max_steps (5000000)"},
       {"clients = 1024\noperations_per_client = 1000000\n[limits]\nmax_steps = 100000000000\n",
        "1024 x 1000000 = 1024000000 operations in one run, more than a run holds (10000000"},
+      // A plan sets the scope; a key that disagrees was silently overruled (clients already
+      // was refused).
+      {"operations_per_client = 3\nplan = [[\"enqueue\"], [\"dequeue\"]]\n",
+       ":1: operations_per_client: the plan's longest client has 1 operation(s), not 3"},
+      {"clients = 3\nplan = [[\"enqueue\"], [\"dequeue\"]]\n",
+       ":1: clients: the plan has 2 clients, not 3"},
   };
   int i = 0;
   for (const BadScenario& c : cases) {
