@@ -96,6 +96,13 @@ void write_call(FDBTransaction* tr, Body&& body) noexcept {
   }
 }
 
+// Whether a client passed a null out-pointer: FoundationDB's library writes through it (a crash);
+// contend's answers client_invalid_operation instead.
+template <class... Pointee>
+bool any_null(Pointee*... out) {
+  return ((out == nullptr) || ...);
+}
+
 template <class T>
 fdb_error_t get_value(FDBFuture* f, const T** out) {
   note_call();
@@ -200,12 +207,14 @@ fdb_error_t fdb_future_get_error(FDBFuture* f) {
   return Future::from(f)->error();
 }
 fdb_error_t fdb_future_get_int64(FDBFuture* f, int64_t* out) {
+  if (any_null(out)) return kClientInvalidOperation;
   const std::int64_t* value = nullptr;
   if (fdb_error_t e = get_value(f, &value)) return e;
   *out = *value;
   return kSuccess;
 }
 fdb_error_t fdb_future_get_key(FDBFuture* f, const uint8_t** out_key, int* out_key_length) {
+  if (any_null(out_key, out_key_length)) return kClientInvalidOperation;
   const Key* key = nullptr;
   if (fdb_error_t e = get_value(f, &key)) return e;
   *out_key = reinterpret_cast<const uint8_t*>(key->key.data());
@@ -214,6 +223,7 @@ fdb_error_t fdb_future_get_key(FDBFuture* f, const uint8_t** out_key, int* out_k
 }
 fdb_error_t fdb_future_get_value(FDBFuture* f, fdb_bool_t* out_present, const uint8_t** out_value,
                                  int* out_value_length) {
+  if (any_null(out_present, out_value, out_value_length)) return kClientInvalidOperation;
   const std::optional<Bytes>* value = nullptr;
   if (fdb_error_t e = get_value(f, &value)) return e;
   *out_present = value->has_value() ? 1 : 0;
@@ -223,6 +233,7 @@ fdb_error_t fdb_future_get_value(FDBFuture* f, fdb_bool_t* out_present, const ui
 }
 fdb_error_t fdb_future_get_keyvalue_array(FDBFuture* f, const FDBKeyValue** out_kv, int* out_count,
                                           fdb_bool_t* out_more) {
+  if (any_null(out_kv, out_count, out_more)) return kClientInvalidOperation;
   const KeyValues* kvs = nullptr;
   if (fdb_error_t e = get_value(f, &kvs)) return e;
   *out_kv = kvs->views.data();
@@ -231,6 +242,7 @@ fdb_error_t fdb_future_get_keyvalue_array(FDBFuture* f, const FDBKeyValue** out_
   return kSuccess;
 }
 fdb_error_t fdb_future_get_key_array(FDBFuture* f, const FDBKey** out_key_array, int* out_count) {
+  if (any_null(out_key_array, out_count)) return kClientInvalidOperation;
   const KeyList* keys = nullptr;
   if (fdb_error_t e = get_value(f, &keys)) return e;
   *out_key_array = keys->views.data();
@@ -238,6 +250,7 @@ fdb_error_t fdb_future_get_key_array(FDBFuture* f, const FDBKey** out_key_array,
   return kSuccess;
 }
 fdb_error_t fdb_future_get_string_array(FDBFuture* f, const char*** out_strings, int* out_count) {
+  if (any_null(out_strings, out_count)) return kClientInvalidOperation;
   const StringList* strings = nullptr;
   if (fdb_error_t e = get_value(f, &strings)) return e;
   *out_strings = const_cast<const char**>(strings->views.data());

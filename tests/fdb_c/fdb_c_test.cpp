@@ -426,6 +426,43 @@ TEST_F(FdbC, AMalformedByteStringAnswersClientInvalidOperation) {
   fdb_transaction_destroy(reader);
 }
 
+// A null out-pointer to fdb_future_get_* crashed the process (a write through it); each answers
+// client_invalid_operation, and the future still gives its value to a proper call.
+TEST_F(FdbC, ANullOutPointerAnswersClientInvalidOperation) {
+  FDBTransaction* tr = begin();
+  FDBFuture* value = fdb_transaction_get(tr, bytes(key("k")), length(key("k")), 0);
+  ASSERT_EQ(wait(value), 0);
+  fdb_bool_t present = 1;
+  const uint8_t* bytes_out = nullptr;
+  int count = 0;
+  EXPECT_EQ(fdb_future_get_value(value, nullptr, &bytes_out, &count), 2000);
+  EXPECT_EQ(fdb_future_get_value(value, &present, nullptr, &count), 2000);
+  EXPECT_EQ(fdb_future_get_value(value, &present, &bytes_out, nullptr), 2000);
+  EXPECT_EQ(fdb_future_get_value(value, &present, &bytes_out, &count), 0);
+  EXPECT_EQ(present, 0);
+  fdb_future_destroy(value);
+  FDBFuture* version = fdb_transaction_get_read_version(tr);
+  ASSERT_EQ(wait(version), 0);
+  EXPECT_EQ(fdb_future_get_int64(version, nullptr), 2000);
+  fdb_future_destroy(version);
+  FDBFuture* rows =
+      fdb_transaction_get_range(tr, bytes(key("a")), length(key("a")), 0, 1, bytes(key("z")),
+                                length(key("z")), 0, 1, 0, 0, FDB_STREAMING_MODE_WANT_ALL, 1, 0, 0);
+  ASSERT_EQ(wait(rows), 0);
+  const FDBKeyValue* kv = nullptr;
+  EXPECT_EQ(fdb_future_get_keyvalue_array(rows, &kv, &count, nullptr), 2000);
+  fdb_future_destroy(rows);
+  FDBFuture* selected = fdb_transaction_get_key(tr, bytes(key("k")), length(key("k")), 0, 1, 0);
+  ASSERT_EQ(wait(selected), 0);
+  EXPECT_EQ(fdb_future_get_key(selected, nullptr, &count), 2000);
+  fdb_future_destroy(selected);
+  FDBFuture* addresses = fdb_transaction_get_addresses_for_key(tr, bytes(key("k")), 1);
+  ASSERT_EQ(wait(addresses), 0);
+  EXPECT_EQ(fdb_future_get_string_array(addresses, nullptr, &count), 2000);
+  fdb_future_destroy(addresses);
+  fdb_transaction_destroy(tr);
+}
+
 TEST_F(FdbC, ReadYourWritesDisabledReadsTheDatabaseOnly) {
   FDBTransaction* tr = begin();
   ASSERT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
