@@ -16,7 +16,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/input_file.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/merge.h"
@@ -132,12 +131,8 @@ int merge_command(const MergeArgs& args) {
   if (refuse_one_file_named_twice("merge", files)) return 2;
   std::vector<std::pair<std::string, std::string>> reports;
   for (const std::string& path : args.inputs) {
-    std::string why;
-    std::optional<std::ifstream> opened = open_input(path, why);
-    if (!opened) {
-      fmt::print(stderr, "contend merge: {}: cannot be read ({})\n", path, why);
-      return 2;
-    }
+    std::optional<std::ifstream> opened = open_input_or_say("merge", path);
+    if (!opened) return 2;
     std::ifstream& in = *opened;
     std::ostringstream text;
     text << in.rdbuf();

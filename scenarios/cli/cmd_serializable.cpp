@@ -17,9 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/input_file.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
+#include "scenarios/cli/run_support.h"
 #include "scenarios/cli/tuple_json.h"
 #include "sim/runtime/serializability.h"
 #include "sim/store/error.h"
@@ -247,12 +247,8 @@ bool parse_line(const nlohmann::json& j, std::optional<CommittedTransaction>& ou
 }
 
 int serializable_command(const std::string& path) {
-  std::string why;
-  std::optional<std::ifstream> opened = open_input(path, why);
-  if (!opened) {
-    fmt::print(stderr, "contend serializable: {}: cannot be read ({})\n", path, why);
-    return 2;
-  }
+  std::optional<std::ifstream> opened = open_input_or_say("serializable", path);
+  if (!opened) return 2;
   std::ifstream& in = *opened;
   std::vector<CommittedTransaction> replayed;
   std::size_t lines = 0;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "base/input_file.h"
 #include "model/history_json.h"
 #include "scenarios/cli/number_options.h"
 #include "scenarios/html_report.h"
@@ -204,6 +205,13 @@ bool refuse_one_file_named_twice(const char* command, const std::vector<NamedFil
   const std::optional<std::string> twice = one_file_named_twice(files);
   if (twice) fmt::print(stderr, "contend {}: {}\n", command, *twice);
   return twice.has_value();
+}
+
+std::optional<std::ifstream> open_input_or_say(const char* command, const std::string& path) {
+  std::string why;
+  std::optional<std::ifstream> in = open_input(path, why);
+  if (!in) fmt::print(stderr, "contend {}: {}: cannot be read ({})\n", command, path, why);
+  return in;
 }
 
 namespace {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,6 +69,10 @@ struct NamedFile {
 std::optional<std::string> one_file_named_twice(const std::vector<NamedFile>& files);
 // The same, said on stderr as "contend <command>: ..."; true when a file is named twice.
 bool refuse_one_file_named_twice(const char* command, const std::vector<NamedFile>& files);
+
+// The input file at `path` opened (base/input_file.h: a directory is refused), or nothing after
+// "contend <command>: <path>: cannot be read (<why>)" on stderr.
+std::optional<std::ifstream> open_input_or_say(const char* command, const std::string& path);
 
 // CLI11 checks of an option's output path by output_problem, at parse time (bad input: exit 2):
 // a FILE ("-", standard output, passes), the FILE of kind=FILE (--report), and a prefix to which
