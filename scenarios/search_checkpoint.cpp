@@ -8,6 +8,7 @@
 #include <ostream>
 #include <span>
 #include <stdexcept>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -284,7 +285,8 @@ bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
       // No file yet is a search's start; one that is there and cannot be read is refused.
       std::string why;
       std::optional<std::ifstream> in = open_input(file_->path, why);
-      if (!in && std::filesystem::exists(file_->path)) {
+      std::error_code unknown;  // a path whose existence cannot be told is left to the write
+      if (!in && std::filesystem::exists(file_->path, unknown)) {
         error = file_->path + ": cannot read it (" + why + ")";
         return false;
       }
