@@ -56,7 +56,11 @@ struct BatchJudgement {
   std::optional<std::uint64_t> first_simulator_fault;
   std::string why;
 };
-BatchJudgement judge(const Scenario& scenario, const std::vector<SeedOutcome>& outcomes);
+// `whole_range`: the outcomes are every seed of the range. A shard's are not, so a scenario that
+// expects a violation is not failed for one that shows none: another shard may, and `contend
+// merge` of all the shards judges the range.
+BatchJudgement judge(const Scenario& scenario, const std::vector<SeedOutcome>& outcomes,
+                     bool whole_range = true);
 
 // JSON for tools and for `contend merge`: the scenario, the seeds, and one entry per seed.
 nlohmann::json batch_json(const Scenario& scenario, const SeedRange& seeds, const Shard& shard,

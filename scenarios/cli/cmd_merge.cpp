@@ -106,21 +106,39 @@ MergeOutcome merge_parsed(const std::vector<nlohmann::json>& reports,
         " seeds " + std::to_string(first) + ".." + std::to_string(last) + ": a shard is missing");
   }
   nlohmann::json all = nlohmann::json::array();
-  bool every_as_expected = true, some_shows_expected = false, simulator_fault = false;
+  std::optional<std::uint64_t> simulator_fault, unexpected, shows_expected;
+  std::string unexpected_verdict;
   for (auto& [seed, run] : runs) {
-    simulator_fault = simulator_fault || run["verdict"] == "simulator_fault";
-    every_as_expected = every_as_expected && run["as_expected"].get<bool>();
-    some_shows_expected = some_shows_expected || run["shows_expected"].get<bool>();
+    if (run["verdict"] == "simulator_fault" && !simulator_fault) simulator_fault = seed;
+    if (!run["as_expected"].get<bool>() && !unexpected) {
+      unexpected = seed;
+      unexpected_verdict = run["verdict"].get<std::string>();
+    }
+    if (run["shows_expected"].get<bool>() && !shows_expected) shows_expected = seed;
     all.push_back(std::move(run));
   }
   (*merged)["runs"] = std::move(all);
   (*merged)["shard"] = "1/1";
-  const bool passed =
-      every_as_expected && ((*merged)["expect"] == "linearizable" || some_shows_expected);
+  const std::string expect = (*merged)["expect"].get<std::string>();
+  const std::string range = std::to_string(first) + ".." + std::to_string(last);
+  const bool passed = !unexpected && (expect == "linearizable" || shows_expected);
   (*merged)["passed"] = passed;
   MergeOutcome out;
   out.merged = merged->dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   out.exit_code = simulator_fault ? 4 : passed ? 0 : 1;
+  if (simulator_fault) {
+    out.verdict = "SIMULATOR FAULT: seed " + std::to_string(*simulator_fault) +
+                  ": contend itself broke (its run in the merged report says how)";
+  } else if (unexpected) {
+    out.verdict = "UNEXPECTED: seed " + std::to_string(*unexpected) + ": " + unexpected_verdict +
+                  ", expected " + expect + " (its run in the merged report says how to replay it)";
+  } else if (!passed) {
+    out.verdict = "UNEXPECTED: no seed of " + range + " showed the expected " + expect;
+  } else if (expect != "linearizable") {
+    out.verdict = "as expected: seed " + std::to_string(*shows_expected) + " shows " + expect;
+  } else {
+    out.verdict = "as expected: every seed of " + range + " is linearizable";
+  }
   return out;
 }
 
@@ -156,6 +174,10 @@ int merge_command(const MergeArgs& args) {
     }
   }
   if (!merged.statement.empty()) fmt::print(stderr, "{}\n", merged.statement);
+  // Written to a file, the merged report leaves standard output free for the verdict (a job's
+  // log then says why it failed); on standard output the report's "passed" field says it.
+  if (!merged.verdict.empty() && !args.out.empty() && args.out != "-")
+    fmt::print("{}\n", merged.verdict);
   return merged.exit_code;
 }
 

@@ -175,7 +175,7 @@ int run_command(const RunArgs& args) {
         write_history_file(args.history_path, run_seed(*scenario, outcomes[0].seed).history);
   }
   if (lines.size() > 1) print_aggregate(stdout, lines);
-  BatchJudgement j = judge(*scenario, outcomes);
+  BatchJudgement j = judge(*scenario, outcomes, /*whole_range=*/shard->count == 1);
   const bool reports_written =
       write_reports(*reports, *scenario, *range, *shard, outcomes, j, seconds);
   if (!reports_written || !history_written) return 2;
@@ -234,6 +234,14 @@ int run_command(const RunArgs& args) {
     }
     fmt::print("as expected: seed {} shows {}; reproduce: {}\n", *j.first_expected_violation,
                scenario->expect, reproduction_command(*scenario, *j.first_expected_violation));
+  } else if (outcomes.empty()) {  // more shards than seeds: say so, not "every seed"
+    fmt::print("\nnothing ran: shard {} holds none of seeds {}..{} (merge judges the range)\n",
+               args.shard, range->first, range->last);
+  } else if (scenario->expect != "linearizable") {  // a shard that shows none of it
+    fmt::print(
+        "\nshard {}: no seed of it shows {}; whether the range does, `contend merge` of "
+        "the {} shards' reports says\n",
+        args.shard, scenario->expect, shard->count);
   } else {
     fmt::print("\nas expected: every seed is linearizable\n");
   }

@@ -17,6 +17,7 @@ struct MergeOutcome {
   int exit_code = 0;
   std::string merged;     // the merged report or summary (every exit code but 2)
   std::string statement;  // exhaustive summaries: the merged search's one-line statement
+  std::string verdict;    // run reports: whether the merged range is as expected, and why
   std::string error;
 };
 
