@@ -26,9 +26,7 @@ namespace {
 Scenario with_plan(const Scenario& s, Plan plan) {
   Scenario c = s;
   c.clients = static_cast<int>(plan.size());
-  c.operations_per_client = 0;
-  for (const ClientPlan& p : plan)
-    c.operations_per_client = std::max(c.operations_per_client, static_cast<int>(p.size()));
+  c.operations_per_client = longest_client_plan(plan);
   c.plan = std::move(plan);
   return c;
 }

@@ -6,6 +6,8 @@
 // file, the key and the line.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,6 +42,13 @@ struct PlannedOperation {
   }
 };
 using ClientPlan = std::vector<PlannedOperation>;
+// The length of a plan's longest client array: a planned scenario's operations_per_client.
+inline int longest_client_plan(const std::vector<ClientPlan>& plan) {
+  std::size_t longest = 0;
+  for (const ClientPlan& p : plan)
+    longest = std::max(longest, p.size());
+  return static_cast<int>(longest);
+}
 
 // "enqueue", "push:3", ...: an operation as a plan writes it, and back (nothing when malformed).
 std::string to_string(const PlannedOperation& op);

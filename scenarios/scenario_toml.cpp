@@ -252,9 +252,7 @@ void read_plan(Reader& r, const toml::table& root, Scenario& s) {
                   "the plan has " + std::to_string(plan.size()) + " clients, not " +
                       std::to_string(s.clients));
   }
-  int longest = 0;
-  for (const ClientPlan& p : plan)
-    longest = std::max(longest, static_cast<int>(p.size()));
+  const int longest = longest_client_plan(plan);
   if (root.get("operations_per_client") != nullptr && s.operations_per_client != longest) {
     return r.fail(root.get("operations_per_client"), "operations_per_client",
                   "the plan's longest client has " + std::to_string(longest) +
@@ -416,12 +414,7 @@ std::string to_toml(const Scenario& s) {
   if (!s.description.empty()) out << "description = " << quoted(s.description) << "\n";
   // A plan's scope is its own (the loader refuses keys that disagree with it): a plan cut with a
   // scope, or a client's array dropped, may leave operations_per_client above its longest array.
-  int operations = s.operations_per_client;
-  if (!s.plan.empty()) {
-    operations = 0;
-    for (const ClientPlan& p : s.plan)
-      operations = std::max(operations, static_cast<int>(p.size()));
-  }
+  const int operations = s.plan.empty() ? s.operations_per_client : longest_client_plan(s.plan);
   out << "recipe = " << quoted(s.recipe) << "\nclients = " << s.clients
       << "\noperations_per_client = " << operations << "\ndrain = " << (s.drain ? "true" : "false")
       << "\nexpect = " << quoted(s.expect) << "\n";
