@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <sstream>
 
 #include "base/decimal.h"
 #include "base/invariant.h"
@@ -116,16 +115,30 @@ std::optional<Variation> parse_variation(const std::string& text, std::string& e
     error = "'" + text + "': expected KEY=V1,V2,... with KEY one of " + keys;
     return std::nullopt;
   }
-  std::stringstream in(text.substr(eq + 1));
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (!item.empty()) v.values.push_back(item);
-  }
-  if (v.values.empty()) {
+  const std::string list = text.substr(eq + 1);
+  if (list.empty()) {
     error = "'" + text + "': no values";
     return std::nullopt;
   }
-  return v;
+  // An empty item (a doubled or trailing comma) is a typing slip, and a value given twice would
+  // run its grid point twice and print its row twice: both are refused, naming the item.
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    std::string item = list.substr(start, comma - start);
+    const std::string position = "item " + std::to_string(v.values.size() + 1);
+    if (item.empty()) {
+      error = "'" + text + "': " + position + " is empty";
+      return std::nullopt;
+    }
+    if (std::ranges::find(v.values, item) != v.values.end()) {
+      error = "'" + text + "': " + position + ", " + item + ", is already in the list";
+      return std::nullopt;
+    }
+    v.values.push_back(std::move(item));
+    if (comma == list.size()) return v;
+    start = comma + 1;
+  }
 }
 
 std::optional<std::string> apply_variation(Scenario& s, const std::string& key,

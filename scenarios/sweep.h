@@ -19,7 +19,8 @@ struct Variation {
   std::vector<std::string> values;
 };
 
-// Parses "key=v1,v2,...". Returns an error message for an unknown key or an empty list.
+// Parses "key=v1,v2,...". Returns an error message for an unknown key, an empty list, an empty
+// item or a value given twice.
 std::optional<Variation> parse_variation(const std::string& text, std::string& error);
 // Applies key=value to a scenario; returns an error message when the value does not fit.
 std::optional<std::string> apply_variation(Scenario& scenario, const std::string& key,

@@ -192,6 +192,33 @@ TEST(Sweep, TheTableIsDeterministicForASeedRange) {
   EXPECT_NE(error.find("expected KEY=V1,V2"), std::string::npos);
 }
 
+// "clients=1,,2" swept 1 and 2 without a word about the slip, and "clients=2,2" ran the point
+// twice and printed its row twice.
+TEST(Sweep, AnEmptyOrRepeatedValueIsRefusedNamingTheItem) {
+  const std::pair<std::string, std::string> refused[] = {
+      {"clients=1,,2", "'clients=1,,2': item 2 is empty"},
+      {"clients=1,2,", "'clients=1,2,': item 3 is empty"},
+      {"clients=,1", "'clients=,1': item 1 is empty"},
+      {"clients=", "'clients=': no values"},
+      {"recipe=queue,hc-queue,queue", "item 3, queue, is already in the list"},
+  };
+  for (const auto& [text, said] : refused) {
+    std::string error;
+    EXPECT_FALSE(parse_variation(text, error).has_value()) << text;
+    EXPECT_NE(error.find(said), std::string::npos) << text << ": " << error;
+  }
+  std::string error;
+  auto ok = parse_variation("faults.not_committed=0,0.5,1", error);
+  ASSERT_TRUE(ok.has_value()) << error;
+  EXPECT_EQ(ok->values, (std::vector<std::string>{"0", "0.5", "1"}));
+  auto r =
+      run_cli("sweep " + source_path("scenarios/queue.toml") + " --vary clients=2,2 --seeds 1..2");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("contend sweep: --vary 'clients=2,2': item 2, 2, is already in the list"),
+            std::string::npos)
+      << r.output;
+}
+
 // A control character in a scenario's name (TOML lets "\u0001" through) reached the JUnit file as
 // a raw byte, which XML 1.0 forbids even as a reference: the file did not parse.
 TEST(MarkupEscape, ControlCharactersXmlCannotHoldBecomeVisibleText) {
