@@ -3,6 +3,7 @@
 // the whole search, and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -348,6 +349,36 @@ TEST(CliExplore, EveryOrderOfTheSuffixesFindsTheTieBugAndItsPathReplaysWithTheFl
   CliResult seeds = run_cli("replay " + file + " --seed " + seed + " --path " + path);
   EXPECT_EQ(seeds.exit_code, 2) << seeds.output;
   EXPECT_NE(seeds.output.find("with the same --draws?"), std::string::npos) << seeds.output;
+}
+
+// A path cut short or lengthened replayed another execution than the one it names (the run went
+// on by choices of its own, or ended with items unread) and printed that verdict as the path's;
+// a path that did not fit said so without saying where.
+TEST(CliReplay, APathIsTheWholeExecutionAndAMisfitIsNamedByItsItem) {
+  const std::string dir = scratch("replay-path");
+  CliResult r = run_cli("explore " + source_path("scenarios/first-cut-queue.toml") +
+                        " --strategy dpor --out " + dir + " --json " + dir + "/found.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const nlohmann::json j = read_json(dir + "/found.json");
+  const nlohmann::json& c = j.at("counterexample");
+  const std::string replay = "replay " + c.at("file").get<std::string>() + " --seed " +
+                             std::to_string(j.at("seed").get<std::uint64_t>()) + " --quiet --path ";
+  const std::string path = c.at("path").get<std::string>();
+  CliResult whole = run_cli(replay + path);
+  EXPECT_EQ(whole.exit_code, 0) << whole.output;
+  EXPECT_NE(whole.output.find("verdict: violation: lost"), std::string::npos) << whole.output;
+  const auto items = static_cast<std::size_t>(std::count(path.begin(), path.end(), ',')) + 1;
+  ASSERT_GE(items, 2u) << path;
+  expect_refused_saying(replay + path.substr(0, path.rfind(',')),
+                        "--path does not fit this scenario: it ends after item " +
+                            std::to_string(items - 1) + ", but the execution goes on there");
+  expect_refused_saying(replay + path + ",0", "it has " + std::to_string(items + 1) +
+                                                  " items, but the execution ended after item " +
+                                                  std::to_string(items));
+  expect_refused_saying(replay + "9",
+                        "item 1 is 9, but that thread is not ready there (ready: 0, 1)");
+  expect_refused_saying(replay + "f1",
+                        "item 1 is f1, but the execution schedules a thread there (ready: 0, 1)");
 }
 
 TEST(CliExplore, ShardsMergeToTheWholeSearch) {

@@ -88,6 +88,21 @@ class CheckedReplay : public ReplayStrategy {
   std::optional<std::string> misfit_;
 };
 
+// Why the execution replayed is not the one --path spells, or nothing when it is: the run met
+// every item in order and made no choice beyond them (a cut or lengthened path would otherwise
+// replay another execution, or this one under a wrong name).
+std::optional<std::string> path_misfit(const DporRun& run, std::size_t path_items) {
+  if (run.diverged()) return run.divergence();
+  if (run.nodes_met() < path_items) {
+    return fmt::format("it has {} items, but the execution ended after item {}", path_items,
+                       run.nodes_met());
+  }
+  if (run.nodes_met() > path_items) {
+    return fmt::format("it ends after item {}, but the execution goes on there", path_items);
+  }
+  return std::nullopt;
+}
+
 int replay_command(const ReplayArgs& args) {
   std::string report_file;
   if (!args.report.empty()) {
@@ -138,13 +153,16 @@ int replay_command(const ReplayArgs& args) {
     fmt::print(stderr, "contend replay: --draws all needs --path (an exhaustive search's run)\n");
     return 2;
   }
+  const std::size_t path_items = path.size();
   SeedRun run = run_seed(*scenario, args.seed, std::move(controls));
-  if (path_run && path_run->diverged()) {
-    fmt::print(stderr,
-               "contend replay: --path does not fit this scenario: it names a thread that is not "
-               "ready, or a fault or draw choice where none can be made (was it recorded from this "
-               "file, with the same --draws?)\n");
-    return 2;
+  if (path_run) {
+    if (auto misfit = path_misfit(*path_run, path_items)) {
+      fmt::print(stderr,
+                 "contend replay: --path does not fit this scenario: {} (was it recorded from "
+                 "this file, with the same --draws?)\n",
+                 *misfit);
+      return 2;
+    }
   }
   if (replayed && replayed->misfit()) {
     fmt::print(stderr,

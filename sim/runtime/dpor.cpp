@@ -23,6 +23,28 @@ int lowest(std::uint64_t set) {
   return std::countr_zero(set);
 }
 
+// One node as a path spells it: the thread, f<choice> or d<choice>.
+std::string node_text(const SearchNode& n) {
+  if (n.kind == NodeKind::fault) return "f" + std::to_string(n.choice);
+  if (n.kind == NodeKind::draw) return "d" + std::to_string(n.choice);
+  return std::to_string(n.thread);
+}
+
+// The ready threads, in ascending order (candidates come in the runtime's order).
+std::string ready_text(std::span<const Candidate> candidates) {
+  std::uint64_t ready = 0;
+  for (const Candidate& c : candidates)
+    ready |= bit(c.thread);
+  std::string out;
+  for (; ready != 0; ready &= ready - 1)
+    out += (out.empty() ? "" : ", ") + std::to_string(lowest(ready));
+  return out;
+}
+
+std::string choice_kind_text(NodeKind kind) {
+  return kind == NodeKind::fault ? "a fault choice" : "a draw choice";
+}
+
 // The footprint a sleeping thread is checked against before the step's attempt has finished:
 // its reads so far may not be all, so a read version fetch depends on every write.
 ResolvedStep resolve_in_flight(const StepFootprint& step, const StepLog& log) {
@@ -45,6 +67,10 @@ std::size_t DporRun::choose(std::span<const Candidate> candidates) {
                            [&](const Candidate& c) { return c.thread == n.thread; });
     if (!n.schedules() || it == candidates.end()) {
       diverged_ = true;
+      divergence_ = "item " + std::to_string(cursor_ + 1) + " is " + node_text(n) + ", but " +
+                    (n.schedules() ? "that thread is not ready there"
+                                   : "the execution schedules a thread there") +
+                    " (ready: " + ready_text(candidates) + ")";
       return kStop;
     }
     ++cursor_;
@@ -141,6 +167,12 @@ std::uint32_t DporRun::choice_node(NodeKind kind, FaultSite site, std::uint32_t 
     const SearchNode& n = (*nodes_)[cursor_];
     if (n.kind != kind || n.choice >= options) {
       diverged_ = true;
+      const std::string letter = kind == NodeKind::fault ? "f" : "d";
+      const std::string range = letter + "0.." + letter + std::to_string(options - 1);
+      divergence_ = "item " + std::to_string(cursor_ + 1) + " is " + node_text(n) + ", but " +
+                    (n.kind != kind ? "the execution makes " + choice_kind_text(kind) + " there (" +
+                                          range + ")"
+                                    : "that choice is one of " + range);
       return 0;
     }
     ++cursor_;
@@ -490,20 +522,8 @@ void DporExplorer::add_races(const std::vector<ResolvedStep>& steps,
 
 std::string path_to_string(const std::vector<SearchNode>& nodes) {
   std::string out;
-  for (const SearchNode& n : nodes) {
-    if (!out.empty()) out += ',';
-    switch (n.kind) {
-      case NodeKind::schedule:
-        out += std::to_string(n.thread);
-        break;
-      case NodeKind::fault:
-        out += "f" + std::to_string(n.choice);
-        break;
-      case NodeKind::draw:
-        out += "d" + std::to_string(n.choice);
-        break;
-    }
-  }
+  for (const SearchNode& n : nodes)
+    out += (out.empty() ? "" : ",") + node_text(n);
   return out;
 }
 

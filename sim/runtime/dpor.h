@@ -148,6 +148,11 @@ class DporRun final : public Strategy {
   bool blocked() const { return blocked_; }
   // Whether the followed prefix met different nodes than it recorded (nondeterminism).
   bool diverged() const { return diverged_; }
+  // Where and how it did, by the path's spelling ("item 3 is 9, but that thread is not ready
+  // there (ready: 0, 1)"); empty while it has not.
+  const std::string& divergence() const { return divergence_; }
+  // The nodes met so far, followed and new.
+  std::size_t nodes_met() const { return cursor_; }
 
  private:
   std::size_t new_node(std::span<const Candidate> candidates);
@@ -165,6 +170,7 @@ class DporRun final : public Strategy {
   int preemptions_ = 0;
   bool blocked_ = false;
   bool diverged_ = false;
+  std::string divergence_;
 };
 
 // Where a search stands between two executions: enough to go on exactly as if it had not
