@@ -36,6 +36,9 @@ Verdict combine_clean(const CheckRequest& request, const std::vector<Verdict>& v
 }  // namespace
 
 CheckReport check_history(const History& history, const CheckRequest& request) {
+  // With no checker the verdict would be a clean one that nothing reached.
+  CONTEND_ASSERT(request.fast || request.search || request.accounting,
+                 "a check asks for at least one checker");
   CheckReport report;
   const Operations ops = operations_of(history, request.ties);
   report.accounting = account(

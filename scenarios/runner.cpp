@@ -501,6 +501,15 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
       known += (known.empty() ? "" : ", ") + std::string(r.name);
     return s.file + ": recipe: unknown recipe '" + s.recipe + "'; known recipes: " + known;
   }
+  // Without a checker of the history every seed would pass as linearizable, having been judged
+  // by nothing (serializability judges the store's transactions, not the queue's operations).
+  if (std::ranges::none_of(s.checks, [](const std::string& c) {
+        return c == "fast" || c == "search" || c == "accounting";
+      })) {
+    return s.file +
+           ": checks: none of them judges the history, so no verdict could be reached: name "
+           "fast, search or accounting (serializability judges the store alone)";
+  }
   const OperationMix& m = s.mix;
   if (info->kind == RecipeKind::fifo && m.enqueue + m.dequeue <= 0) {
     return s.file + ": mix: a FIFO recipe needs a positive enqueue or dequeue weight";

@@ -140,6 +140,9 @@ class Reader {
           expected += (expected.empty() ? "" : ", ") + std::string(a);
         return fail(&element, join(prefix, key), "'" + *v + "' is not one of: " + expected);
       }
+      if (std::find(values.begin(), values.end(), *v) != values.end()) {
+        return fail(&element, join(prefix, key), "'" + *v + "' is listed twice");
+      }
       values.push_back(*v);
     }
     out = std::move(values);

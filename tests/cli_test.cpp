@@ -391,6 +391,11 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
        ":1: operations_per_client: the plan's longest client has 1 operation(s), not 3"},
       {"clients = 3\nplan = [[\"enqueue\"], [\"dequeue\"]]\n",
        ":1: clients: the plan has 2 clients, not 3"},
+      // No checker of the history: every seed passed as linearizable, judged by nothing.
+      {"recipe = \"first-cut-queue\"\nchecks = []\n",
+       ": checks: none of them judges the history, so no verdict could be reached"},
+      {"checks = [\"serializability\"]\n", "(serializability judges the store alone)"},
+      {"checks = [\"fast\", \"accounting\", \"fast\"]\n", ":1: checks: 'fast' is listed twice"},
   };
   int i = 0;
   for (const BadScenario& c : cases) {
