@@ -2,6 +2,7 @@
 
 #include "base/invariant.h"
 #include "base/simulator_fault.h"
+#include "model/spec.h"
 #include "sim/runtime/serializability.h"
 
 #include <algorithm>
@@ -509,6 +510,17 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
     return s.file +
            ": checks: none of them judges the history, so no verdict could be reached: name "
            "fast, search or accounting (serializability judges the store alone)";
+  }
+  // A model of the other family would judge operations the recipe never performs (`contend
+  // check` refuses such a history for the same reason).
+  const std::optional<model::SpecKind> spec = model::parse_spec(s.model);
+  const bool fifo_recipe = info->kind == RecipeKind::fifo;
+  if (spec && *spec != model::SpecKind::multiset &&
+      (*spec == model::SpecKind::fifo) != fifo_recipe) {
+    return s.file + ": model: '" + s.model + "' judges " +
+           (fifo_recipe ? "push, pop and peek" : "enqueue and dequeue") + ", and " + s.recipe +
+           " performs " + (fifo_recipe ? "enqueue and dequeue" : "push, pop and peek") + ": use " +
+           (fifo_recipe ? "fifo" : "priority") + " or multiset";
   }
   const OperationMix& m = s.mix;
   if (info->kind == RecipeKind::fifo && m.enqueue + m.dequeue <= 0) {

@@ -396,6 +396,11 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
        ": checks: none of them judges the history, so no verdict could be reached"},
       {"checks = [\"serializability\"]\n", "(serializability judges the store alone)"},
       {"checks = [\"fast\", \"accounting\", \"fast\"]\n", ":1: checks: 'fast' is listed twice"},
+      // A model of the other family judged operations the recipe never performs.
+      {"recipe = \"priority-queue\"\nmodel = \"fifo\"\n",
+       ": model: 'fifo' judges enqueue and dequeue, and priority-queue performs push, pop and "
+       "peek: use priority or multiset"},
+      {"recipe = \"queue\"\nmodel = \"priority\"\n", "'priority' judges push, pop and peek"},
   };
   int i = 0;
   for (const BadScenario& c : cases) {
