@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/closest_name.h"
 #include "base/input_file.h"
 #include "model/spec.h"
 #include "model/verdict.h"
@@ -17,22 +18,6 @@
 namespace contend {
 
 namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 class Reader {
  public:
@@ -56,13 +41,9 @@ class Reader {
       std::string_view k = key.str();
       if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
       std::string message = "unknown key";
-      std::string_view best;
-      std::size_t best_distance = 3;
-      for (std::string_view candidate : allowed) {
-        std::size_t d = edit_distance(k, candidate);
-        if (d < best_distance) best = candidate, best_distance = d;
+      if (auto best = closest_name(k, allowed)) {
+        message += " (did you mean '" + std::string(*best) + "'?)";
       }
-      if (!best.empty()) message += " (did you mean '" + std::string(best) + "'?)";
       std::string expected;
       for (std::string_view a : allowed)
         expected += (expected.empty() ? "" : ", ") + std::string(a);

@@ -476,6 +476,26 @@ TEST(CliReplay, ChoicesReplayTheirScheduleOrAreRefusedWhenTheyDoNotFit) {
   }
 }
 
+// A word that is no command was answered "A subcommand is required", as if none had been typed.
+TEST(CliCommands, AWordThatIsNoCommandIsNamedWithTheCommandItWasLikelyMeantToBe) {
+  const std::pair<std::string, std::string> refused[] = {
+      {"rn scenario.toml",
+       "contend: 'rn' is not a command (did you mean 'run'?); the commands "
+       "are tuple, run, check, replay, explore, merge, sweep, serializable"},
+      {"explor x", "'explor' is not a command (did you mean 'explore'?)"},
+      {"bogus", "contend: 'bogus' is not a command; the commands are"},
+  };
+  for (const auto& [args, said] : refused) {
+    CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(said), std::string::npos) << args << "\n" << r.output;
+  }
+  CliResult none = run_cli("");
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_NE(none.output.find("A subcommand is required"), std::string::npos) << none.output;
+  EXPECT_EQ(run_cli("--version").exit_code, 0);
+}
+
 TEST(CliNumbers, AFlagRunsWithTheNumberTypedOrRefusesIt) {
   // CLI11 alone read "010" as octal 8, wrapped "-3" into a seed, made 2^64 the largest seed and
   // let "nan" through a range check (an internal check then aborted the search).

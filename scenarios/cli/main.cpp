@@ -2,7 +2,10 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "base/closest_name.h"
 #include "scenarios/allocator_tuning.h"
 #include "scenarios/cli/commands.h"
 
@@ -20,6 +23,28 @@ std::string version_line() {
 #else
   return "contend 0.1.0 (allocator: glibc malloc)";
 #endif
+}
+
+// CLI11 answers a word that is no command with "A subcommand is required", as if none had been
+// typed: the word is named here, with the command it was likely meant to be. True when refused.
+bool refused_as_no_command(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;  // options are CLI11's to judge
+  const std::string_view word = argv[1];
+  std::vector<std::string> names;  // the commands --help lists (a hidden one has no group)
+  for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (command->get_name() == word) return false;
+    if (!command->get_group().empty()) names.push_back(command->get_name());
+  }
+  std::string message = "contend: '" + std::string(word) + "' is not a command";
+  if (auto best = contend::closest_name(word, names)) {
+    message += " (did you mean '" + std::string(*best) + "'?)";
+  }
+  std::string listed;
+  for (const std::string& name : names)
+    listed += (listed.empty() ? "" : ", ") + name;
+  std::fprintf(stderr, "%s; the commands are %s (contend --help says what each does)\n",
+               message.c_str(), listed.c_str());
+  return true;
 }
 
 }  // namespace
@@ -40,6 +65,7 @@ int main(int argc, char** argv) {
   contend::cli::register_merge_command(app, ctx);
   contend::cli::register_sweep_command(app, ctx);
   contend::cli::register_serializable_command(app, ctx);
+  if (refused_as_no_command(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
