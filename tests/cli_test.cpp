@@ -476,14 +476,23 @@ TEST(CliReplay, ChoicesReplayTheirScheduleOrAreRefusedWhenTheyDoNotFit) {
   }
 }
 
-// A word that is no command was answered "A subcommand is required", as if none had been typed.
-TEST(CliCommands, AWordThatIsNoCommandIsNamedWithTheCommandItWasLikelyMeantToBe) {
+// A word that is no command was answered "A subcommand is required", as if none had been typed;
+// a mistyped option was listed among "arguments not expected", without the one meant.
+TEST(CliCommands, AMistypedCommandOrOptionIsNamedWithTheOneItWasLikelyMeantToBe) {
   const std::pair<std::string, std::string> refused[] = {
       {"rn scenario.toml",
        "contend: 'rn' is not a command (did you mean 'run'?); the commands "
        "are tuple, run, check, replay, explore, merge, sweep, serializable"},
       {"explor x", "'explor' is not a command (did you mean 'explore'?)"},
       {"bogus", "contend: 'bogus' is not a command; the commands are"},
+      // CLI11 said "The following arguments were not expected: 5 --seeed".
+      {"run " + source_path("scenarios/queue.toml") + " --seeed 5",
+       "contend run: --seeed is not an option of run (did you mean --seed?); contend run --help "
+       "lists them"},
+      {"explore x.toml --stratgy=dpor",
+       "--stratgy is not an option of explore (did you mean "
+       "--strategy?)"},
+      {"tuple unpack 0101 --xyzzy", "contend tuple unpack: --xyzzy is not an option of unpack; "},
   };
   for (const auto& [args, said] : refused) {
     CliResult r = run_cli(args);

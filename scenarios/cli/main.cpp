@@ -1,6 +1,7 @@
 // Entry point of the `contend` tool. Subcommands register themselves from cmd_*.cpp.
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,36 @@ bool refused_as_no_command(CLI::App& app, int argc, char** argv) {
   return true;
 }
 
+// CLI11 lists the words it did not expect, last first ("5 --seeed"); a mistyped option is named
+// here, with the option of its command it was likely meant to be. Nothing when no leftover word
+// looks like a long option.
+std::optional<std::string> mistyped_option(const CLI::App& app) {
+  if (app.get_subcommands().empty()) return std::nullopt;
+  const CLI::App* deepest = app.get_subcommands().front();  // `tuple pack`: pack's options
+  std::string name = deepest->get_name();
+  while (!deepest->get_subcommands().empty()) {
+    deepest = deepest->get_subcommands().front();
+    name += " " + deepest->get_name();
+  }
+  const CLI::App& command = *deepest;
+  for (const std::string& word : app.remaining(/*recurse=*/true)) {
+    if (!word.starts_with("--")) continue;
+    const std::string typed = word.substr(0, word.find('='));
+    std::vector<std::string> names;
+    for (const CLI::Option* option : command.get_options()) {
+      for (const std::string& name : option->get_lnames())
+        names.push_back("--" + name);
+    }
+    std::string message =
+        "contend " + name + ": " + typed + " is not an option of " + command.get_name();
+    if (auto best = contend::closest_name(typed, names)) {
+      message += " (did you mean " + std::string(*best) + "?)";
+    }
+    return message + "; contend " + name + " --help lists them";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,6 +99,12 @@ int main(int argc, char** argv) {
   if (refused_as_no_command(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError& e) {
+    if (auto message = mistyped_option(app)) {
+      std::fprintf(stderr, "%s\n", message->c_str());
+      return 2;
+    }
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
