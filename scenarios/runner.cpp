@@ -3,6 +3,7 @@
 #include "base/invariant.h"
 #include "base/simulator_fault.h"
 #include "model/spec.h"
+#include "scenarios/scenario_bounds.h"
 #include "sim/runtime/serializability.h"
 
 #include <algorithm>
@@ -502,6 +503,7 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
       known += (known.empty() ? "" : ", ") + std::string(r.name);
     return s.file + ": recipe: unknown recipe '" + s.recipe + "'; known recipes: " + known;
   }
+  if (auto problem = scenario_out_of_bounds(s)) return problem;
   // Without a checker of the history every seed would pass as linearizable, having been judged
   // by nothing (serializability judges the store's transactions, not the queue's operations).
   if (std::ranges::none_of(s.checks, [](const std::string& c) {

@@ -13,6 +13,7 @@
 #include "model/spec.h"
 #include "model/verdict.h"
 #include "scenarios/scenario.h"
+#include "scenarios/scenario_bounds.h"
 #include "scenarios/seed_range.h"
 
 namespace contend {
@@ -149,15 +150,13 @@ class Reader {
   bool failed_ = false;
 };
 
-constexpr std::int64_t kMaxUs = 3600LL * 1'000'000;
-
 void read_latency(Reader& r, const toml::table& t, const std::string& prefix,
                   LatencyDistribution& d) {
   r.only_keys(t, prefix, {"min_us", "mean_us", "tail_probability", "tail_max_us"});
-  r.integer(t, prefix, "min_us", d.min_us, 0, kMaxUs);
-  r.integer(t, prefix, "mean_us", d.mean_us, 0, kMaxUs);
+  r.integer(t, prefix, "min_us", d.min_us, 0, kLatencyUsMax);
+  r.integer(t, prefix, "mean_us", d.mean_us, 0, kLatencyUsMax);
   r.number(t, prefix, "tail_probability", d.tail_probability, 0.0, 1.0);
-  r.integer(t, prefix, "tail_max_us", d.tail_max_us, 0, kMaxUs);
+  r.integer(t, prefix, "tail_max_us", d.tail_max_us, 0, kLatencyUsMax);
 }
 
 void read_faults(Reader& r, const toml::table& t, Scenario& s) {
@@ -173,20 +172,20 @@ void read_faults(Reader& r, const toml::table& t, Scenario& s) {
   r.number(t, p, "read_future_version", f.read_future_version, 0.0, 1.0);
   r.number(t, p, "crash", f.crash, 0.0, 1.0);
   r.number(t, p, "pause", f.pause, 0.0, 1.0);
-  r.integer(t, p, "pause_us", f.pause_us, 0, kMaxUs);
+  r.integer(t, p, "pause_us", f.pause_us, 0, kLatencyUsMax);
   r.boolean(t, p, "swarm", s.swarm);
 }
 
 void read_mix(Reader& r, const toml::table& t, OperationMix& m) {
   const std::string p = "mix";
   r.only_keys(t, p, {"enqueue", "dequeue", "push", "pop_min", "peek_min", "pop_max", "peek_max"});
-  r.number(t, p, "enqueue", m.enqueue, 0.0, 1e6);
-  r.number(t, p, "dequeue", m.dequeue, 0.0, 1e6);
-  r.number(t, p, "push", m.push, 0.0, 1e6);
-  r.number(t, p, "pop_min", m.pop_min, 0.0, 1e6);
-  r.number(t, p, "peek_min", m.peek_min, 0.0, 1e6);
-  r.number(t, p, "pop_max", m.pop_max, 0.0, 1e6);
-  r.number(t, p, "peek_max", m.peek_max, 0.0, 1e6);
+  r.number(t, p, "enqueue", m.enqueue, 0.0, kMixWeightMax);
+  r.number(t, p, "dequeue", m.dequeue, 0.0, kMixWeightMax);
+  r.number(t, p, "push", m.push, 0.0, kMixWeightMax);
+  r.number(t, p, "pop_min", m.pop_min, 0.0, kMixWeightMax);
+  r.number(t, p, "peek_min", m.peek_min, 0.0, kMixWeightMax);
+  r.number(t, p, "pop_max", m.pop_max, 0.0, kMixWeightMax);
+  r.number(t, p, "peek_max", m.peek_max, 0.0, kMixWeightMax);
 }
 
 void read_strategy(Reader& r, const toml::table& t, StrategyConfig& c) {
@@ -195,13 +194,13 @@ void read_strategy(Reader& r, const toml::table& t, StrategyConfig& c) {
               {"name", "pct_depth", "dfs_max_preemptions", "dfs_max_schedules", "dpor_max_faults",
                "dpor_plans", "dpor_draws", "dpor_reduction"});
   r.string(t, p, "name", c.name, {"random", "pct", "dfs", "dpor"});
-  r.integer(t, p, "dpor_max_faults", c.dpor_max_faults, 0, 16);
+  r.integer(t, p, "dpor_max_faults", c.dpor_max_faults, 0, kDporMaxFaultsMax);
   r.string(t, p, "dpor_plans", c.dpor_plans, {"all", "seed"});
   r.string(t, p, "dpor_draws", c.dpor_draws, {"all", "seed"});
   r.string(t, p, "dpor_reduction", c.dpor_reduction, {"dpor", "states", "none"});
-  r.integer(t, p, "pct_depth", c.pct_depth, 1, 64);
-  r.integer(t, p, "dfs_max_preemptions", c.dfs_max_preemptions, 0, 64);
-  r.integer(t, p, "dfs_max_schedules", c.dfs_max_schedules, 1, 1'000'000'000);
+  r.integer(t, p, "pct_depth", c.pct_depth, 1, kPctDepthMax);
+  r.integer(t, p, "dfs_max_preemptions", c.dfs_max_preemptions, 0, kDfsMaxPreemptionsMax);
+  r.integer(t, p, "dfs_max_schedules", c.dfs_max_schedules, 1, kDfsMaxSchedulesMax);
 }
 
 // plan = [["enqueue", "dequeue"], ["push:2", "pop_min"]]: one array of operations per client.
@@ -331,8 +330,10 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   if (const toml::table* t = r.table(root, "", "mix")) read_mix(r, *t, s.mix);
   if (const toml::table* t = r.table(root, "", "priorities")) {
     r.only_keys(*t, "priorities", {"min", "max"});
-    r.integer(*t, "priorities", "min", s.priority_min, -1'000'000, 1'000'000);
-    r.integer(*t, "priorities", "max", s.priority_max, -1'000'000, 1'000'000);
+    r.integer(*t, "priorities", "min", s.priority_min, -kPriorityMagnitudeMax,
+              kPriorityMagnitudeMax);
+    r.integer(*t, "priorities", "max", s.priority_max, -kPriorityMagnitudeMax,
+              kPriorityMagnitudeMax);
     if (!r.failed() && s.priority_max < s.priority_min) {
       r.fail(t->get("max"), "priorities.max", "must not be below priorities.min");
     }
@@ -353,8 +354,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   if (const toml::table* t = r.table(root, "", "limits")) {
     r.only_keys(*t, "limits", {"max_steps", "max_virtual_seconds", "retry_limit", "search_budget"});
     r.integer(*t, "limits", "max_steps", s.max_steps, 1, INT64_MAX);
-    r.integer(*t, "limits", "max_virtual_seconds", s.max_virtual_seconds, 1, 10'000'000);
-    r.integer(*t, "limits", "retry_limit", s.retry_limit, 1, 1'000'000);
+    r.integer(*t, "limits", "max_virtual_seconds", s.max_virtual_seconds, 1, kMaxVirtualSecondsMax);
+    r.integer(*t, "limits", "retry_limit", s.retry_limit, 1, kRetryLimitMax);
     r.integer(*t, "limits", "search_budget", s.search_budget, 1, INT64_MAX);
   }
   if (r.failed()) return std::nullopt;

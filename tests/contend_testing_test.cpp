@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <string>
+#include <utility>
 
 namespace contend::testing {
 namespace {
@@ -52,6 +54,36 @@ TEST(CheckRecipe, TheSeedsContendSeedsNamesAreTheOnesRun) {
   EXPECT_NE(broken.report.find("over seeds 3..4"), std::string::npos) << broken.report;
   const RecipeCheck correct = check_recipe(shipped("queue"), scenario_for(shipped("queue"), 2, 2));
   EXPECT_TRUE(correct.passed) << correct.report;
+}
+
+// A scenario built in code passed no bound: clients = 0 passed having run nothing, a negative
+// operation count ended in std::length_error, a last seed below the first ran seeds until 2^64,
+// a negative latency failed an internal check, retry_limit = 0 reported the correct queue as
+// losing items. Each is refused as a file's key would be, naming it.
+TEST(CheckRecipe, AScenarioOutOfBoundsFailsTheCheckNamingTheKey) {
+  const RecipeInfo& queue = shipped("queue");
+  const std::pair<std::function<void(Scenario&)>, std::string> cases[] = {
+      {[](Scenario& s) { s.clients = 0; }, "(queue): clients: value 0 out of range [1, 1024]"},
+      {[](Scenario& s) { s.operations_per_client = -1; },
+       "operations_per_client: value -1 out of range [0, 1000000]"},
+      {[](Scenario& s) { s.seed_first = 5, s.seed_last = 1; },
+       "seeds.last: must not be below seeds.first"},
+      {[](Scenario& s) { s.latency.commit.min_us = -100; },
+       "latency.commit.min_us: value -100 out of range [0, 3600000000]"},
+      {[](Scenario& s) { s.faults.crash = 2; }, "faults.crash: value 2 out of range [0, 1]"},
+      {[](Scenario& s) { s.retry_limit = 0; },
+       "limits.retry_limit: value 0 out of range [1, 1000000]"},
+      {[](Scenario& s) { s.strategy.name = "bfs"; },
+       "strategy.name: 'bfs' is not one of: random, pct, dfs, dpor, replay"},
+      {[](Scenario& s) { s.expect = "maybe"; }, "expect: 'maybe' is not an expectation"},
+  };
+  for (const auto& [edit, said] : cases) {
+    Scenario s = scenario_for(queue, 2, 2);
+    edit(s);
+    const RecipeCheck check = check_recipe(queue, s);
+    EXPECT_FALSE(check.passed) << said;
+    EXPECT_NE(check.report.find(said), std::string::npos) << check.report;
+  }
 }
 
 }  // namespace

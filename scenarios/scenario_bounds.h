@@ -1,0 +1,31 @@
+// The bounds of a scenario's every number and named value, in one place for the two ways a
+// scenario is made: the TOML reader checks each key against these bounds and names its line;
+// scenario_out_of_bounds checks a scenario built in code (contend::testing's users fill the
+// struct themselves), where nothing else would stop a negative latency (an internal check), a
+// seed range whose last seed is below its first (a run of 2^64 seeds) or a probability of 2.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "scenarios/scenario.h"
+
+namespace contend {
+
+inline constexpr std::int64_t kLatencyUsMax = 3600LL * 1'000'000;  // also faults.pause_us
+inline constexpr double kMixWeightMax = 1e6;
+inline constexpr std::int64_t kPriorityMagnitudeMax = 1'000'000;
+inline constexpr int kDporMaxFaultsMax = 16;
+inline constexpr int kPctDepthMax = 64;
+inline constexpr int kDfsMaxPreemptionsMax = 64;
+inline constexpr std::int64_t kDfsMaxSchedulesMax = 1'000'000'000;
+inline constexpr std::int64_t kMaxVirtualSecondsMax = 10'000'000;
+inline constexpr int kRetryLimitMax = 1'000'000;
+
+// The first value of `s` outside its bounds, said as the TOML reader says it ("FILE: faults.crash:
+// value 2 out of range [0, 1]"), or nothing. Cross-key rules (a plan's size, the model's family,
+// the checks) are validate_scenario's.
+std::optional<std::string> scenario_out_of_bounds(const Scenario& s);
+
+}  // namespace contend
