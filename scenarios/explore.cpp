@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "scenarios/seed_range.h"
 #include "sim/runtime/exploration.h"
 
 namespace contend {
@@ -163,7 +164,8 @@ class Shrinker {
     const std::uint64_t seed = best_.finding.seed;
     if (reproduce_as(candidate, seed, best_.finding.choices)) return true;
     for (std::uint64_t k = 1; k <= kSeedsPerCandidate && runs_ < max_runs_; ++k) {
-      if (reproduce_as(candidate, seed + k * 7919, {})) return true;
+      // Within the seeds a counterexample file can hold (kSeedMax + 1 is a power of two).
+      if (reproduce_as(candidate, (seed + k * 7919) & kSeedMax, {})) return true;
     }
     return false;
   }

@@ -93,10 +93,9 @@ void check_strategy(BoundsCheck& b, const StrategyConfig& c) {
 // The seed range: each seed within int64 (as a file writes it), the last not below the first,
 // and no more seeds than one run holds.
 void check_seeds(BoundsCheck& b, const Scenario& s) {
-  constexpr auto seed_max = static_cast<std::uint64_t>(INT64_MAX);
-  if (s.seed_first > seed_max || s.seed_last > seed_max) {
-    return b.say(s.seed_first > seed_max ? "seeds.first" : "seeds.last",
-                 "value out of range [0, " + std::to_string(seed_max) + "]");
+  if (s.seed_first > kSeedMax || s.seed_last > kSeedMax) {
+    return b.say(s.seed_first > kSeedMax ? "seeds.first" : "seeds.last",
+                 "value out of range [0, " + std::to_string(kSeedMax) + "]");
   }
   if (s.seed_last < s.seed_first) return b.say("seeds.last", "must not be below seeds.first");
   if (s.seed_last - s.seed_first >= kMaxSeedsPerRun) {

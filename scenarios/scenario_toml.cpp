@@ -318,8 +318,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   read_top(r, root, s);
   if (const toml::table* t = r.table(root, "", "seeds")) {
     r.only_keys(*t, "seeds", {"first", "last"});
-    r.integer(*t, "seeds", "first", s.seed_first, 0, INT64_MAX);
-    r.integer(*t, "seeds", "last", s.seed_last, 0, INT64_MAX);
+    r.integer(*t, "seeds", "first", s.seed_first, 0, static_cast<std::int64_t>(kSeedMax));
+    r.integer(*t, "seeds", "last", s.seed_last, 0, static_cast<std::int64_t>(kSeedMax));
     if (!r.failed() && s.seed_last < s.seed_first) {
       r.fail(t->get("last"), "seeds.last", "must not be below seeds.first");
     } else if (!r.failed() && s.seed_last - s.seed_first >= kMaxSeedsPerRun) {

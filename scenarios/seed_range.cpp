@@ -6,6 +6,11 @@
 
 namespace contend {
 
+std::string past_largest_seed(const std::string& seed) {
+  return "seed " + seed + " is past the largest seed, " + std::to_string(kSeedMax) +
+         " (a scenario file holds seeds as TOML's signed 64-bit integers)";
+}
+
 std::optional<SeedRange> parse_seed_range(const std::string& text, std::string& error) {
   auto dots = text.find("..");
   if (dots == std::string::npos) {
@@ -14,12 +19,20 @@ std::optional<SeedRange> parse_seed_range(const std::string& text, std::string& 
       error = "'" + text + "' is not a seed (expected a non-negative integer or A..B)";
       return std::nullopt;
     }
+    if (*seed > kSeedMax) {
+      error = past_largest_seed(text);
+      return std::nullopt;
+    }
     return SeedRange{*seed, *seed};
   }
   auto first = parse_decimal<std::uint64_t>(std::string_view(text).substr(0, dots));
   auto last = parse_decimal<std::uint64_t>(std::string_view(text).substr(dots + 2));
   if (!first || !last) {
     error = "'" + text + "' is not a seed range (expected A..B with non-negative integers)";
+    return std::nullopt;
+  }
+  if (*last > kSeedMax) {
+    error = past_largest_seed(std::to_string(*last));
     return std::nullopt;
   }
   if (*last < *first) {

@@ -415,11 +415,43 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
   CliResult bad_seeds = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 9..3");
   EXPECT_EQ(bad_seeds.exit_code, 2);
   CliResult huge =
-      run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 0..18446744073709551615");
+      run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 0..9223372036854775807");
   EXPECT_EQ(huge.exit_code, 2);
   EXPECT_NE(huge.output.find("run it as several smaller ranges"), std::string::npos) << huge.output;
   EXPECT_NE(bad_seeds.output.find("--seeds: seed range '9..3' is empty"), std::string::npos)
       << bad_seeds.output;
+}
+
+// A seed past 2^63 - 1 ran, and the counterexample file it wrote could not be read back (TOML's
+// integers are signed 64-bit): "'18446744073709551615' is not representable in 64 bits".
+TEST(CliSeeds, EverySeedIsOneACounterexampleFileCanHold) {
+  const std::string dir = ::testing::TempDir() + "/largest-seed";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string scenario = dir + "/fc.toml";
+  std::ofstream(scenario) << "name = \"fc\"\nrecipe = \"first-cut-queue\"\n";
+  const std::string largest = "9223372036854775807";
+  for (const char* shrinking : {" --no-shrink", ""}) {
+    CliResult r = run_cli("run " + scenario + " --seed " + largest + " --out " + dir + shrinking);
+    ASSERT_EQ(r.exit_code, 1) << r.output;
+    CliResult replayed = run_cli("run " + dir + "/fc-counterexample.toml");
+    EXPECT_EQ(replayed.exit_code, 0) << shrinking << "\n" << replayed.output;
+  }
+  const std::string past = " is past the largest seed, 9223372036854775807";
+  const std::pair<std::string, std::string> refused[] = {
+      {"run " + scenario + " --seed 9223372036854775808",
+       "--seed: seed 9223372036854775808" + past},
+      {"run " + scenario + " --seeds 9223372036854775800..18446744073709551615",
+       "seed 18446744073709551615" + past},
+      {"replay " + scenario + " --seed 18446744073709551615", past},
+      {"explore " + scenario + " --strategy random --seed 9223372036854775800 --schedules 100",
+       "--seed 9223372036854775800 with --schedules 100: seed 9223372036854775800 + 99" + past},
+  };
+  for (const auto& [command, said] : refused) {
+    CliResult r = run_cli(command);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find(said), std::string::npos) << command << "\n" << r.output;
+  }
 }
 
 TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {

@@ -23,6 +23,7 @@
 #include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/explore.h"
+#include "scenarios/seed_range.h"
 
 namespace contend::cli {
 
@@ -127,6 +128,14 @@ int explore_command(ExploreArgs& args) {
   args.options.max_preemptions = args.max_preemptions.value_or(configured.dfs_max_preemptions);
   args.options.schedules = args.schedules.value_or(
       args.options.strategy == "dfs" ? configured.dfs_max_schedules : args.options.schedules);
+  const std::uint64_t last_schedule = static_cast<std::uint64_t>(args.options.schedules) - 1;
+  if (args.options.strategy == "random" && args.options.seed > kSeedMax - last_schedule) {
+    // Random exploration runs seeds seed, seed + 1, ...: the last must be one a file can hold.
+    fmt::print(stderr, "contend explore: --seed {} with --schedules {}: {}\n", args.options.seed,
+               args.options.schedules,
+               past_largest_seed(fmt::format("{} + {}", args.options.seed, last_schedule)));
+    return 2;
+  }
   fmt::print(
       "exploring {} ({} clients x {} operations) with {} from seed {}, budget {} schedules\n",
       scenario->file, scenario->clients, scenario->operations_per_client, args.options.strategy,

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "base/decimal.h"
+#include "scenarios/seed_range.h"
 
 namespace contend::cli {
 
@@ -30,11 +31,12 @@ CLI::Validator seed_number() {
       [](std::string& text) -> std::string {
         const std::optional<std::uint64_t> n = parse_decimal<std::uint64_t>(text);
         if (!n)
-          return fmt::format("'{}' is not a seed: a whole number from 0 to {}", text, UINT64_MAX);
+          return fmt::format("'{}' is not a seed: a whole number from 0 to {}", text, kSeedMax);
+        if (*n > kSeedMax) return past_largest_seed(text);
         text = std::to_string(*n);
         return "";
       },
-      fmt::format("[0, {}]", UINT64_MAX));
+      fmt::format("[0, {}]", kSeedMax));
 }
 
 CLI::Validator finite_number_in(double least, double most) {
