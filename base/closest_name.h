@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <initializer_list>
 #include <optional>
 #include <string_view>
 #include <vector>

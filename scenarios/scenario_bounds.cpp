@@ -110,7 +110,7 @@ std::optional<std::string> scenario_out_of_bounds(const Scenario& s) {
   b.integer("clients", s.clients, 1, kClientsMax);
   b.integer("operations_per_client", s.operations_per_client, 0, kOperationsPerClientMax);
   if (auto problem = validate_expectation(s.expect)) b.say("expect", *problem);
-  b.one_of("model", s.model, {"", "fifo", "priority", "multiset"});
+  if (!s.model.empty()) b.one_of("model", s.model, {"fifo", "priority", "multiset"});
   check_seeds(b, s);
   check_mix(b, s.mix);
   b.integer("priorities.min", s.priority_min, -kPriorityMagnitudeMax, kPriorityMagnitudeMax);

@@ -65,8 +65,8 @@ std::optional<std::string> mistyped_option(const CLI::App& app) {
     const std::string typed = word.substr(0, word.find('='));
     std::vector<std::string> names;
     for (const CLI::Option* option : command.get_options()) {
-      for (const std::string& name : option->get_lnames())
-        names.push_back("--" + name);
+      for (const std::string& long_name : option->get_lnames())
+        names.push_back("--" + long_name);
     }
     std::string message =
         "contend " + name + ": " + typed + " is not an option of " + command.get_name();
