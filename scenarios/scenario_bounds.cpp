@@ -108,7 +108,8 @@ void check_seeds(BoundsCheck& b, const Scenario& s) {
 std::optional<std::string> scenario_out_of_bounds(const Scenario& s) {
   BoundsCheck b(s.file);
   b.integer("clients", s.clients, 1, kClientsMax);
-  b.integer("operations_per_client", s.operations_per_client, 0, kOperationsPerClientMax);
+  b.integer("operations_per_client", s.operations_per_client, kOperationsPerClientMin,
+            kOperationsPerClientMax);
   if (auto problem = validate_expectation(s.expect)) b.say("expect", *problem);
   if (!s.model.empty()) b.one_of("model", s.model, {"fifo", "priority", "multiset"});
   check_seeds(b, s);

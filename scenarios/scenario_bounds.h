@@ -13,6 +13,11 @@
 
 namespace contend {
 
+// A scope has one operation at least: with none, a run would judge nothing and pass, and an
+// exhaustive search would "verify" a broken recipe in 0 executions.
+inline constexpr int kOperationsPerClientMin = 1;
+inline constexpr const char* kNoOperation =
+    "no client has an operation: a run would judge nothing and pass";
 inline constexpr std::int64_t kLatencyUsMax = 3600LL * 1'000'000;  // also faults.pause_us
 inline constexpr double kMixWeightMax = 1e6;
 inline constexpr std::int64_t kPriorityMagnitudeMax = 1'000'000;

@@ -236,6 +236,7 @@ void read_plan(Reader& r, const toml::table& root, Scenario& s) {
                       std::to_string(s.clients));
   }
   const int longest = longest_client_plan(plan);
+  if (longest == 0) return r.fail(node, "plan", kNoOperation);
   if (root.get("operations_per_client") != nullptr && s.operations_per_client != longest) {
     return r.fail(root.get("operations_per_client"), "operations_per_client",
                   "the plan's longest client has " + std::to_string(longest) +
@@ -255,7 +256,8 @@ void read_top(Reader& r, const toml::table& root, Scenario& s) {
   r.string(root, "", "description", s.description);
   r.string(root, "", "recipe", s.recipe);
   r.integer(root, "", "clients", s.clients, 1, kClientsMax);
-  r.integer(root, "", "operations_per_client", s.operations_per_client, 0, kOperationsPerClientMax);
+  r.integer(root, "", "operations_per_client", s.operations_per_client, kOperationsPerClientMin,
+            kOperationsPerClientMax);
   r.boolean(root, "", "drain", s.drain);
   r.string(root, "", "expect", s.expect);
   if (s.expect != "linearizable" && s.expect != "violation") {

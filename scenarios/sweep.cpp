@@ -8,6 +8,7 @@
 
 #include "base/decimal.h"
 #include "base/invariant.h"
+#include "scenarios/scenario_bounds.h"
 
 namespace contend {
 
@@ -153,7 +154,7 @@ std::optional<std::string> apply_variation(Scenario& s, const std::string& key,
       return key + "=" + value + ": " + s.file +
              ": plan: a scenario with a plan cannot be resized; edit its plan instead";
     }
-    const int least = key == "clients" ? 1 : 0;
+    const int least = key == "clients" ? 1 : kOperationsPerClientMin;
     const int most = key == "clients" ? kClientsMax : kOperationsPerClientMax;
     auto n = parse_decimal<long long>(value);
     if (!n || *n < least || *n > most) {

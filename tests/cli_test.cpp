@@ -396,6 +396,11 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
        ": checks: none of them judges the history, so no verdict could be reached"},
       {"checks = [\"serializability\"]\n", "(serializability judges the store alone)"},
       {"checks = [\"fast\", \"accounting\", \"fast\"]\n", ":1: checks: 'fast' is listed twice"},
+      // No operation: a run judged nothing and passed, and explore "verified" first-cut-queue in
+      // 0 executions.
+      {"recipe = \"first-cut-queue\"\noperations_per_client = 0\ndrain = false\n",
+       ":2: operations_per_client: value 0 out of range [1, 1000000]"},
+      {"plan = [[]]\n", ":1: plan: no client has an operation: a run would judge nothing"},
       // A model of the other family judged operations the recipe never performs.
       {"recipe = \"priority-queue\"\nmodel = \"fifo\"\n",
        ": model: 'fifo' judges enqueue and dequeue, and priority-queue performs push, pop and "

@@ -65,7 +65,7 @@ TEST(CheckRecipe, AScenarioOutOfBoundsFailsTheCheckNamingTheKey) {
   const std::pair<std::function<void(Scenario&)>, std::string> cases[] = {
       {[](Scenario& s) { s.clients = 0; }, "(queue): clients: value 0 out of range [1, 1024]"},
       {[](Scenario& s) { s.operations_per_client = -1; },
-       "operations_per_client: value -1 out of range [0, 1000000]"},
+       "operations_per_client: value -1 out of range [1, 1000000]"},
       {[](Scenario& s) { s.seed_first = 5, s.seed_last = 1; },
        "seeds.last: must not be below seeds.first"},
       {[](Scenario& s) { s.latency.commit.min_us = -100; },
