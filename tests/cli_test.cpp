@@ -132,6 +132,23 @@ TEST(CliCheck, ADashReadsTheHistoryFromStandardInput) {
   }
 }
 
+// An empty history passed as linearizable (exit 0), so a pipeline whose converter failed passed:
+// `false | contend check - --model fifo`.
+TEST(CliCheck, AHistoryWithoutAnEventIsRefused) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/empty.jsonl") << "";
+  std::ofstream(dir + "/blank.jsonl") << "\n\n";
+  for (const std::string& input : {"check " + dir + "/empty.jsonl --model fifo",
+                                   "check " + dir + "/blank.jsonl --model priority --json",
+                                   std::string("check - --model fifo < /dev/null")}) {
+    CliResult r = run_cli(input);
+    EXPECT_EQ(r.exit_code, 2) << input << "\n" << r.output;
+    EXPECT_NE(r.output.find("no event: there is nothing to check"), std::string::npos)
+        << input << "\n"
+        << r.output;
+  }
+}
+
 TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudget) {
   CliResult r = run_cli("check " + source_path("docs/examples/histories/clean-fifo.jsonl") +
                         " --model fifo --checker search --budget 1");

@@ -97,6 +97,14 @@ std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, 
                "contend check: {}: warning: ignored unknown key{} {} (--strict rejects them)\n",
                args.path, ignored.size() == 1 ? "" : "s", keys);
   }
+  if (history->empty()) {
+    // An empty history is linearizable, and passing it would pass a pipeline whose writer failed
+    // (`convert_history.py ... | contend check -` without pipefail): it is refused instead.
+    bad_input(args,
+              "no event: there is nothing to check (an empty file or pipe: did what wrote it "
+              "fail?)");
+    return std::nullopt;
+  }
   auto invalid = model::validate_history(*history, lines);
   if (!invalid) invalid = model::check_functions(*history, spec, lines);
   if (invalid) {
