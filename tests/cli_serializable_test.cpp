@@ -61,6 +61,18 @@ TEST(CliSerializable, AFailedAttemptIsNotReplayed) {
   EXPECT_NE(r.output.find("3 commit attempts logged, 2 replayed"), std::string::npos) << r.output;
 }
 
+// An empty log passed ("0 commit attempts logged", exit 0): a client run without CONTEND_FDB_LOG
+// naming the file passed the check it never reached.
+TEST(CliSerializable, ALogWithoutAnAttemptIsRefused) {
+  for (const char* text : {"", "\n\n"}) {
+    CliResult r = serializable("empty", text);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("no commit attempt logged: there is nothing to check"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
 TEST(CliSerializable, AMalformedLineIsBadInputNamingItsLineAndField) {
   const std::string good = two_transactions(R"("7631")");
   struct Case {

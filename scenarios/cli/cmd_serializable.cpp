@@ -271,6 +271,14 @@ int serializable_command(const std::string& path) {
     }
     if (t) replayed.push_back(std::move(*t));
   }
+  if (lines == 0) {
+    // Nothing logged is serializable, and passing it would pass a client that never wrote here.
+    fmt::print(stderr,
+               "contend serializable: {}: no commit attempt logged: there is nothing to check "
+               "(did the client run with CONTEND_FDB_LOG naming this file?)\n",
+               path);
+    return 2;
+  }
   if (std::optional<std::string> broken = check_serializable(replayed)) {
     fmt::print("NOT SERIALIZABLE: {}\n", *broken);
     return 1;
