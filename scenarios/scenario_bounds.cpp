@@ -1,5 +1,6 @@
 #include "scenarios/scenario_bounds.h"
 
+#include <algorithm>
 #include <sstream>
 #include <string_view>
 
@@ -17,26 +18,18 @@ class BoundsCheck {
 
   void integer(std::string_view key, std::int64_t value, std::int64_t min, std::int64_t max) {
     if (problem_ || (value >= min && value <= max)) return;
-    say(key, "value " + std::to_string(value) + " out of range [" + std::to_string(min) + ", " +
-                 std::to_string(max) + "]");
+    say(key, out_of_range_text(value, min, max));
   }
 
   void number(std::string_view key, double value, double min, double max) {
     if (problem_ || (value >= min && value <= max)) return;  // NaN fails both
-    std::ostringstream m;
-    m << "value " << value << " out of range [" << min << ", " << max << "]";
-    say(key, m.str());
+    say(key, out_of_range_text(value, min, max));
   }
 
   void one_of(std::string_view key, const std::string& value,
               std::initializer_list<std::string_view> allowed) {
-    if (problem_) return;
-    std::string listed;
-    for (std::string_view a : allowed) {
-      if (a == value) return;
-      listed += (listed.empty() ? "" : ", ") + std::string(a);
-    }
-    say(key, "'" + value + "' is not one of: " + listed);
+    if (problem_ || std::ranges::find(allowed, value) != allowed.end()) return;
+    say(key, not_one_of_text(value, allowed));
   }
 
   void say(std::string_view key, const std::string& what) {
@@ -104,6 +97,25 @@ void check_seeds(BoundsCheck& b, const Scenario& s) {
 }
 
 }  // namespace
+
+std::string out_of_range_text(std::int64_t value, std::int64_t min, std::int64_t max) {
+  return "value " + std::to_string(value) + " out of range [" + std::to_string(min) + ", " +
+         std::to_string(max) + "]";
+}
+
+std::string out_of_range_text(double value, double min, double max) {
+  std::ostringstream m;
+  m << "value " << value << " out of range [" << min << ", " << max << "]";
+  return m.str();
+}
+
+std::string not_one_of_text(std::string_view value,
+                            std::initializer_list<std::string_view> allowed) {
+  std::string listed;
+  for (std::string_view a : allowed)
+    listed += (listed.empty() ? "" : ", ") + std::string(a);
+  return "'" + std::string(value) + "' is not one of: " + listed;
+}
 
 std::optional<std::string> scenario_out_of_bounds(const Scenario& s) {
   BoundsCheck b(s.file);

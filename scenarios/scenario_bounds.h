@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "scenarios/scenario.h"
 
@@ -27,6 +29,13 @@ inline constexpr int kDfsMaxPreemptionsMax = 64;
 inline constexpr std::int64_t kDfsMaxSchedulesMax = 1'000'000'000;
 inline constexpr std::int64_t kMaxVirtualSecondsMax = 10'000'000;
 inline constexpr int kRetryLimitMax = 1'000'000;
+
+// What the reader and scenario_out_of_bounds say of a value outside its bounds ("value 2 out of
+// range [0, 1]") and of a name outside its list ("'bfs' is not one of: random, pct").
+std::string out_of_range_text(std::int64_t value, std::int64_t min, std::int64_t max);
+std::string out_of_range_text(double value, double min, double max);
+std::string not_one_of_text(std::string_view value,
+                            std::initializer_list<std::string_view> allowed);
 
 // The first value of `s` outside its bounds, said as the TOML reader says it ("FILE: faults.crash:
 // value 2 out of range [0, 1]"), or nothing. Cross-key rules (a plan's size, the model's family,

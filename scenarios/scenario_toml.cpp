@@ -63,9 +63,7 @@ class Reader {
     auto v = node->value<std::int64_t>();
     if (!v) return fail(node, join(prefix, key), "expected an integer");
     if (*v < min || *v > max) {
-      return fail(node, join(prefix, key),
-                  "value " + std::to_string(*v) + " out of range [" + std::to_string(min) + ", " +
-                      std::to_string(max) + "]");
+      return fail(node, join(prefix, key), out_of_range_text(*v, min, max));
     }
     out = static_cast<Int>(*v);
   }
@@ -77,9 +75,7 @@ class Reader {
     if (!node->is_number()) return fail(node, join(prefix, key), "expected a number");
     double v = node->value<double>().value_or(0.0);
     if (!(v >= min && v <= max)) {
-      std::ostringstream m;
-      m << "value " << v << " out of range [" << min << ", " << max << "]";
-      return fail(node, join(prefix, key), m.str());
+      return fail(node, join(prefix, key), out_of_range_text(v, min, max));
     }
     out = v == 0.0 ? 0.0 : v;  // -0.0 reads as 0: to_toml would write it as -0 (integer -0)
   }
@@ -98,10 +94,7 @@ class Reader {
     if (!node->is_string()) return fail(node, join(prefix, key), "expected a string");
     std::string v = *node->value<std::string>();
     if (allowed.size() > 0 && std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-      std::string expected;
-      for (std::string_view a : allowed)
-        expected += (expected.empty() ? "" : ", ") + std::string(a);
-      return fail(node, join(prefix, key), "'" + v + "' is not one of: " + expected);
+      return fail(node, join(prefix, key), not_one_of_text(v, allowed));
     }
     out = std::move(v);
   }
@@ -117,10 +110,7 @@ class Reader {
       auto v = element.value<std::string>();
       if (!element.is_string() || !v) return fail(&element, join(prefix, key), "expected strings");
       if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
-        std::string expected;
-        for (std::string_view a : allowed)
-          expected += (expected.empty() ? "" : ", ") + std::string(a);
-        return fail(&element, join(prefix, key), "'" + *v + "' is not one of: " + expected);
+        return fail(&element, join(prefix, key), not_one_of_text(*v, allowed));
       }
       if (std::find(values.begin(), values.end(), *v) != values.end()) {
         return fail(&element, join(prefix, key), "'" + *v + "' is listed twice");
