@@ -149,10 +149,18 @@ TEST(CliCheck, AHistoryWithoutAnEventIsRefused) {
   }
 }
 
-TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudget) {
-  CliResult r = run_cli("check " + source_path("docs/examples/histories/clean-fifo.jsonl") +
-                        " --model fifo --checker search --budget 1");
+// The search out of budget said so, but not how to give it more.
+TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudgetNamingTheRemedy) {
+  const std::string history = source_path("docs/examples/histories/clean-fifo.jsonl");
+  CliResult r = run_cli("check " + history + " --model fifo --checker search --budget 1");
   EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("the search spent its whole budget of 1 step: --budget N gives it more"),
+            std::string::npos)
+      << r.output;
+  // Beside a fast checker that decided the history, the search's budget is not the verdict's.
+  CliResult all = run_cli("check " + history + " --model fifo --checker all --budget 1");
+  EXPECT_EQ(all.exit_code, 0) << all.output;
+  EXPECT_EQ(all.output.find("--budget N"), std::string::npos) << all.output;
 }
 
 std::string example_history(const std::string& name) {

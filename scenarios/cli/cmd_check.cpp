@@ -148,6 +148,14 @@ std::vector<std::string> involved_lines(const model::History& history,
   return lines;
 }
 
+// Whether the search stopped at its step budget (not at its memory bound): the verdict's remedy
+// is then a larger --budget, which the text names.
+bool search_spent_its_budget(const model::CheckReport& report, std::int64_t budget) {
+  return std::any_of(report.verdicts.begin(), report.verdicts.end(), [&](const model::Verdict& v) {
+    return v.checker == "search" && v.kind == model::VerdictKind::unknown && v.steps > budget;
+  });
+}
+
 void print_text(const CheckArgs& args, const model::History& history,
                 const model::CheckReport& report) {
   fmt::print("{}: {} events, model {}, checker {}\n", args.path, history.size(), args.model,
@@ -169,6 +177,11 @@ void print_text(const CheckArgs& args, const model::History& history,
         "a violation — a bug in contend; please report this history\n");
   }
   fmt::print("verdict: {}\n", report.verdict.summary());
+  if (report.verdict.kind == model::VerdictKind::unknown &&
+      search_spent_its_budget(report, args.budget)) {
+    fmt::print("the search spent its whole budget of {} step{}: --budget N gives it more\n",
+               args.budget, args.budget == 1 ? "" : "s");
+  }
 }
 
 void print_json(const CheckArgs& args, const model::CheckReport& report, int code,
