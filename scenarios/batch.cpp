@@ -65,11 +65,15 @@ std::vector<SeedOutcome> run_batch(const Scenario& scenario, const BatchOptions&
 BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes,
                      bool whole_range) {
   BatchJudgement j;
+  std::string unknown_why;
   for (const SeedOutcome& r : outcomes) {
-    if (!r.as_expected && !j.first_unexpected) {
+    const std::string why = "seed " + std::to_string(r.seed) + ": " + r.verdict.summary() + ": " +
+                            r.verdict.explanation;
+    if (r.verdict.kind == model::VerdictKind::unknown) {
+      if (!j.first_unknown) j.first_unknown = r.seed, unknown_why = why;
+    } else if (!r.as_expected && !j.first_unexpected) {
       j.first_unexpected = r.seed;
-      j.why = "seed " + std::to_string(r.seed) + ": " + r.verdict.summary() + ": " +
-              r.verdict.explanation;
+      j.why = why;
     }
     if (r.shows_expected && !j.first_expected_violation) j.first_expected_violation = r.seed;
     if (r.verdict.kind == model::VerdictKind::simulator_fault && !j.first_simulator_fault) {
@@ -77,7 +81,14 @@ BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes
     }
   }
   j.passed = !j.first_unexpected;
-  if (whole_range && s.expect != "linearizable" && !j.first_expected_violation) {
+  // An unknown seed might be the one that refutes "every seed is linearizable", or the one that
+  // shows the violation expected; it matters unless that violation was shown already.
+  const bool shown = s.expect != "linearizable" && j.first_expected_violation;
+  if (j.passed && j.first_unknown && !shown) {
+    j.passed = false;
+    j.undecided = true;
+    j.why = unknown_why;
+  } else if (whole_range && s.expect != "linearizable" && !j.first_expected_violation) {
     j.passed = false;
     if (j.why.empty()) j.why = "no seed showed the expected " + s.expect;
   }
@@ -155,8 +166,9 @@ std::string junit_xml(const Scenario& s, const SeedRange& seeds,
       << "\"/>\n        <property name=\"seeds_run\" value=\"" << outcomes.size()
       << "\"/>\n      </properties>\n";
   if (!j.passed) {
-    std::uint64_t seed = j.first_unexpected.value_or(seeds.first);
-    out << "      <failure message=\"" << markup_escape(j.why) << "\" type=\"unexpected verdict\">"
+    std::uint64_t seed = j.first_unexpected.value_or(j.first_unknown.value_or(seeds.first));
+    out << "      <failure message=\"" << markup_escape(j.why) << "\" type=\""
+        << (j.undecided ? "unknown verdict" : "unexpected verdict") << "\">"
         << markup_escape(j.why + "\nreproduce: " + reproduction_command(s, seed)) << "</failure>\n";
   }
   out << "    </testcase>\n  </testsuite>\n</testsuites>\n";

@@ -47,10 +47,14 @@ struct BatchOptions {
 std::vector<SeedOutcome> run_batch(const Scenario& scenario, const BatchOptions& options);
 
 // The expectation over a whole batch: every seed consistent, and for a violation expectation at
-// least one seed showing it.
+// least one seed showing it. A seed no checker could judge (verdict unknown) is neither a pass nor
+// a finding: while no seed refutes the expectation, it leaves the batch `undecided`, unless the
+// violation a scenario expects was shown by another seed.
 struct BatchJudgement {
   bool passed = true;
-  std::optional<std::uint64_t> first_unexpected;
+  bool undecided = false;  // not passed, and no seed refutes the expectation: see first_unknown
+  std::optional<std::uint64_t> first_unexpected;  // a verdict the scenario does not allow
+  std::optional<std::uint64_t> first_unknown;     // a seed whose verdict is unknown
   std::optional<std::uint64_t> first_expected_violation;
   // The first seed whose run was a simulator fault: contend is broken, whatever was expected.
   std::optional<std::uint64_t> first_simulator_fault;

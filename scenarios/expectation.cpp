@@ -68,6 +68,15 @@ bool shows_expected_violation(const std::string& expect, const model::Verdict& v
   return expect == "violation" || model::to_string(verdict.violation) == expect;
 }
 
+std::string undecided_remedy(const Scenario& scenario, const model::Verdict& verdict) {
+  if (verdict.kind != model::VerdictKind::unknown || verdict.checker != "search" ||
+      verdict.steps <= scenario.search_budget) {
+    return "";
+  }
+  return "; the search spent its whole budget, limits.search_budget = " +
+         std::to_string(scenario.search_budget) + ": a larger one gives it more";
+}
+
 std::string reproduction_command(const Scenario& scenario, std::uint64_t seed) {
   return "contend replay " + scenario.file + scenario.scope_flags + " --seed " +
          std::to_string(seed);

@@ -26,6 +26,10 @@ bool seed_consistent(const std::string& expect, const model::Verdict& verdict);
 // Whether this verdict is the violation the scenario expects to find.
 bool shows_expected_violation(const std::string& expect, const model::Verdict& verdict);
 
+// What gives a seed's checker what it lacked, when its verdict is unknown for want of the
+// search's step budget ("; limits.search_budget = N ... gives it more"), else "".
+std::string undecided_remedy(const Scenario& scenario, const model::Verdict& verdict);
+
 // The one-line command that reproduces a seed.
 std::string reproduction_command(const Scenario& scenario, std::uint64_t seed);
 

@@ -27,7 +27,10 @@ void print_table_row(std::FILE* out, const SeedLine& line) {
       out, "{:>8} {:>6} {:>5} {:>5} {:>8} {:>9} {:>6} {:>9} {:>9.1f} {:>10} {:>10}  {:016x} {}{}\n",
       line.seed, m.ops_ok, m.ops_fail, m.ops_info, m.attempts.attempts, m.attempts.conflicts,
       m.attempts.unknown_results, m.retries.p99, m.throughput_ops_per_s, m.latency_us.p50,
-      m.latency_us.p99, m.run_hash, line.verdict, line.as_expected ? "" : "  (UNEXPECTED)");
+      m.latency_us.p99, m.run_hash, line.verdict,
+      line.as_expected            ? ""
+      : line.verdict == "unknown" ? "  (UNDECIDED)"
+                                  : "  (UNEXPECTED)");
 }
 
 void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
@@ -35,6 +38,7 @@ void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
   RunMetrics total;
   std::vector<double> throughput;
   std::int64_t unexpected = 0;
+  std::int64_t undecided = 0;
   for (const SeedLine& l : lines) {
     const RunMetrics& m = l.metrics;
     total.ops_ok += m.ops_ok;
@@ -49,7 +53,10 @@ void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
     for (const auto& [r, n] : m.retries_histogram)
       total.retries_histogram[r] += n;
     throughput.push_back(m.throughput_ops_per_s);
-    unexpected += l.as_expected ? 0 : 1;
+    if (l.verdict == "unknown")
+      ++undecided;
+    else if (!l.as_expected)
+      ++unexpected;
   }
   std::sort(throughput.begin(), throughput.end());
   fmt::print(out,
@@ -71,6 +78,8 @@ void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
   fmt::print(out, "\n");
   if (unexpected > 0)
     fmt::print(out, "{} of {} seeds did not give the expected verdict\n", unexpected, lines.size());
+  if (undecided > 0)
+    fmt::print(out, "{} of {} seeds could not be judged by any checker\n", undecided, lines.size());
 }
 
 void print_metrics(std::FILE* out, const RunMetrics& m) {

@@ -56,6 +56,21 @@ TEST(CheckRecipe, TheSeedsContendSeedsNamesAreTheOnesRun) {
   EXPECT_TRUE(correct.passed) << correct.report;
 }
 
+// A seed no checker could judge used to fail the check as an unexpected verdict, saying
+// "unknown" and nothing of why; it still fails (it is no pass), saying so and how to replay it.
+TEST(CheckRecipe, ASeedNoCheckerCouldJudgeFailsTheCheckAsNoPass) {
+  ScopedEnvironment seeds("CONTEND_SEEDS", "2..3");
+  Scenario s = scenario_for(shipped("queue"), 2, 2);
+  s.checks = {"search"};
+  s.search_budget = 1;
+  const RecipeCheck check = check_recipe(shipped("queue"), s);
+  EXPECT_FALSE(check.passed);
+  EXPECT_NE(check.report.find("seed 2: unknown"), std::string::npos) << check.report;
+  EXPECT_NE(check.report.find("no checker could judge that seed: it is no pass"), std::string::npos)
+      << check.report;
+  EXPECT_NE(check.report.find("reproduce: CONTEND_SEEDS=2 "), std::string::npos) << check.report;
+}
+
 // A scenario built in code passed no bound: clients = 0 passed having run nothing, a negative
 // operation count ended in std::length_error, a last seed below the first ran seeds until 2^64,
 // a negative latency failed an internal check, retry_limit = 0 reported the correct queue as

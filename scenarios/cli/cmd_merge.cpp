@@ -106,11 +106,13 @@ MergeOutcome merge_parsed(const std::vector<nlohmann::json>& reports,
         " seeds " + std::to_string(first) + ".." + std::to_string(last) + ": a shard is missing");
   }
   nlohmann::json all = nlohmann::json::array();
-  std::optional<std::uint64_t> simulator_fault, unexpected, shows_expected;
+  std::optional<std::uint64_t> simulator_fault, unexpected, shows_expected, unknown;
   std::string unexpected_verdict;
   for (auto& [seed, run] : runs) {
     if (run["verdict"] == "simulator_fault" && !simulator_fault) simulator_fault = seed;
-    if (!run["as_expected"].get<bool>() && !unexpected) {
+    if (run["verdict"] == "unknown") {  // judged by no checker: neither a pass nor a finding
+      if (!unknown) unknown = seed;
+    } else if (!run["as_expected"].get<bool>() && !unexpected) {
       unexpected = seed;
       unexpected_verdict = run["verdict"].get<std::string>();
     }
@@ -121,14 +123,20 @@ MergeOutcome merge_parsed(const std::vector<nlohmann::json>& reports,
   (*merged)["shard"] = "1/1";
   const std::string expect = (*merged)["expect"].get<std::string>();
   const std::string range = std::to_string(first) + ".." + std::to_string(last);
-  const bool passed = !unexpected && (expect == "linearizable" || shows_expected);
+  // An unknown seed matters unless the violation expected was shown by another (as run judges).
+  const bool undecided = !unexpected && unknown && (expect == "linearizable" || !shows_expected);
+  const bool passed = !unexpected && !undecided && (expect == "linearizable" || shows_expected);
   (*merged)["passed"] = passed;
   MergeOutcome out;
   out.merged = merged->dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  out.exit_code = simulator_fault ? 4 : passed ? 0 : 1;
+  out.exit_code = simulator_fault ? 4 : passed ? 0 : undecided ? 3 : 1;
   if (simulator_fault) {
     out.verdict = "SIMULATOR FAULT: seed " + std::to_string(*simulator_fault) +
                   ": contend itself broke (its run in the merged report says how)";
+  } else if (undecided) {
+    out.verdict = "UNDECIDED: seed " + std::to_string(*unknown) +
+                  ": no checker could judge it, expected " + expect +
+                  " (its run in the merged report says why)";
   } else if (unexpected) {
     out.verdict = "UNEXPECTED: seed " + std::to_string(*unexpected) + ": " + unexpected_verdict +
                   ", expected " + expect + " (its run in the merged report says how to replay it)";

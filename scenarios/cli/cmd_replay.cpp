@@ -187,6 +187,11 @@ int replay_command(const ReplayArgs& args) {
     }
     fmt::print("wrote html report {}\n", report_file);
   }
+  if (report.verdict.kind == model::VerdictKind::unknown) {  // neither a pass nor a finding
+    const std::string remedy = undecided_remedy(*scenario, report.verdict);
+    if (!remedy.empty()) fmt::print("  {}\n", remedy.substr(2));
+    return 3;
+  }
   return seed_consistent(scenario->expect, report.verdict) ? 0 : 1;
 }
 

@@ -212,6 +212,16 @@ int run_command(const RunArgs& args) {
     }
     return 4;
   }
+  if (j.undecided) {
+    // No seed refutes the expectation, but one could not be judged: unknown, never a pass.
+    for (const SeedOutcome& r : outcomes) {
+      if (r.seed != *j.first_unknown) continue;
+      fmt::print("\nUNDECIDED (expect {}): no checker could judge {}{}\nreproduce: {}\n",
+                 scenario->expect, j.why, undecided_remedy(*scenario, r.verdict),
+                 reproduction_command(*scenario, r.seed));
+    }
+    return 3;
+  }
   if (!j.passed) {
     fmt::print("\nUNEXPECTED ({}): {}\n", scenario->expect, j.why);
     if (j.first_unexpected) {

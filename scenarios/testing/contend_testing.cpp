@@ -71,10 +71,11 @@ RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario) {
   out.passed = false;
   out.report = fmt::format("{} over seeds {}..{} (expect {}): {}\n", recipe.name, seeds.first,
                            seeds.last, scenario.expect, j.why);
-  if (j.first_unexpected) {
+  if (j.undecided) out.report += "no checker could judge that seed: it is no pass\n";
+  if (const std::optional<std::uint64_t> seed =
+          j.first_unexpected ? j.first_unexpected : j.first_unknown) {
     for (const SeedOutcome& r : outcomes) {
-      if (r.seed != *j.first_unexpected || r.verdict.kind != model::VerdictKind::violation)
-        continue;
+      if (r.seed != *seed || r.verdict.kind != model::VerdictKind::violation) continue;
       Counterexample c = shrink(scenario, Finding{r.seed, {}, r.verdict, 0});
       out.report += fmt::format(
           "counterexample: {} client(s) x {} operation(s), seed {}: {}\n  {}\n\n{}\n",
@@ -84,7 +85,7 @@ RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario) {
     char exe[4096] = {};
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     out.report +=
-        fmt::format("reproduce: CONTEND_SEEDS={} {} {}\n", *j.first_unexpected,
+        fmt::format("reproduce: CONTEND_SEEDS={} {} {}\n", *seed,
                     n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : "<test binary>",
                     current_test_flags());
   }
