@@ -28,6 +28,14 @@ bool note(ExploreResult& r, const Outcome& o, std::uint64_t seed,
           std::vector<std::uint32_t> choices) {
   ++r.schedules;
   r.verdicts[o.verdict.summary()]++;
+  const bool undecided = o.verdict.kind == model::VerdictKind::unknown ||
+                         o.verdict.kind == model::VerdictKind::simulator_fault;
+  // A simulator fault is the one to show: it says contend broke, which outranks an unknown.
+  const bool fault = o.verdict.kind == model::VerdictKind::simulator_fault;
+  if (undecided && (!r.first_undecided || (fault && r.first_undecided->verdict.kind !=
+                                                        model::VerdictKind::simulator_fault))) {
+    r.first_undecided = Finding{seed, trim_choices(choices), o.verdict, r.schedules};
+  }
   if (o.verdict.kind == model::VerdictKind::violation && !r.violation) {
     r.violation = Finding{seed, trim_choices(std::move(choices)), o.verdict, r.schedules};
     return true;

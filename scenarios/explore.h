@@ -42,6 +42,9 @@ struct ExploreResult {
   bool exhausted = false;                        // dfs: the bounded space was covered
   std::map<std::string, std::int64_t> verdicts;  // summary -> schedules
   std::optional<Finding> violation;
+  // The first schedule no checker could judge (verdict unknown, or a simulator fault): while one
+  // is, finding no violation is not the exploration's result.
+  std::optional<Finding> first_undecided;
   std::int64_t steps_estimate = 0;   // pct: k
   double pct_probability_bound = 0;  // pct: per run, for a depth-d bug
 };

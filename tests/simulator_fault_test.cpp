@@ -6,6 +6,7 @@
 #include "base/simulator_fault.h"
 #include "scenarios/batch.h"
 #include "scenarios/expectation.h"
+#include "scenarios/explore.h"
 #include "sim/recipes/keys.h"
 #include "sim/recipes/queue_steps.h"
 #include "sim/store/tuple.h"
@@ -96,6 +97,23 @@ TEST(SimulatorFault, IsItsOwnVerdictNeverAViolationAndFailsEveryExpectation) {
   EXPECT_FALSE(j.passed);
   ASSERT_TRUE(j.first_simulator_fault.has_value());
   EXPECT_EQ(*j.first_simulator_fault, 1u);
+}
+
+// Before, `contend explore` over such a recipe said "no violation found" and exited 0: the
+// exploration kept no undecided schedule, so a simulator fault passed as a clean one.
+TEST(SimulatorFault, AnExplorationKeepsItAsItsFirstUndecidedSchedule) {
+  bad_key() = pack(Tuple{"Q", 1.5});
+  const Scenario s = corrupting_scenario();
+  for (const char* strategy : {"random", "pct", "dfs"}) {
+    ExploreOptions o;
+    o.strategy = strategy;
+    o.schedules = 3;
+    const ExploreResult r = explore(s, o);
+    EXPECT_FALSE(r.violation.has_value()) << strategy;
+    ASSERT_TRUE(r.first_undecided.has_value()) << strategy;
+    EXPECT_EQ(r.first_undecided->verdict.kind, model::VerdictKind::simulator_fault) << strategy;
+    EXPECT_EQ(r.first_undecided->schedule, 1) << strategy;
+  }
 }
 
 TEST(SimulatorFault, CleanRunsHaveNone) {

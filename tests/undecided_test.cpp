@@ -131,6 +131,20 @@ TEST(Undecided, MergedShardsOfUnjudgedSeedsAreUndecided) {
   EXPECT_FALSE(says(merged, "UNEXPECTED")) << merged.output;
 }
 
+// Before: random, PCT and DFS said "no violation found" and exited 0 with every schedule unknown.
+TEST(Undecided, ExplorationThatCouldJudgeNoScheduleIsNoPass) {
+  const std::string dir = scratch("explore");
+  const std::string scenario = starved_search(dir, 2, 2);
+  for (const char* strategy : {"random", "pct", "dfs"}) {
+    CliResult r = run_cli("explore " + scenario + " --strategy " + strategy + " --schedules 5");
+    EXPECT_EQ(r.exit_code, 3) << strategy << "\n" << r.output;
+    EXPECT_TRUE(says(r, "UNDECIDED: 5 of the 5 schedules run could not be judged")) << r.output;
+    EXPECT_TRUE(says(r, kRemedy)) << r.output;
+    EXPECT_TRUE(says(r, "reproduce: contend replay " + scenario + " --seed ")) << r.output;
+    EXPECT_FALSE(says(r, "no violation found")) << r.output;
+  }
+}
+
 // Before: dpor exhausted its space, printed "NOT VERIFIED ... could not be judged" and exited 0,
 // because every execution had the one verdict "unknown".
 TEST(Undecided, AnExhaustedSearchOfUnjudgedExecutionsIsNotVerified) {

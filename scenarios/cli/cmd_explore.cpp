@@ -67,10 +67,36 @@ bool flags_fit_strategy(const ExploreArgs& args, const std::string& strategy) {
   return fit;
 }
 
+// A schedule no checker could judge leaves an exploration that found no violation undecided:
+// exit 4 when it was a simulator fault (contend broke), else 3 (unknown); never a pass.
+std::optional<int> undecided_exit(const Scenario& scenario, const ExploreResult& r) {
+  if (!r.first_undecided) return std::nullopt;
+  const Finding& f = *r.first_undecided;
+  const std::string reproduce =
+      reproduction_command(scenario, f.seed) +
+      (f.choices.empty() ? std::string() : " --choices " + join_choices(f.choices));
+  if (f.verdict.kind == model::VerdictKind::simulator_fault) {
+    fmt::print(
+        "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): schedule {}\n  "
+        "{}\nreproduce: {}\n",
+        f.schedule, f.verdict.explanation, reproduce);
+    return 4;
+  }
+  const auto judged = r.verdicts.find("linearizable");
+  const std::int64_t undecided = r.schedules - (judged == r.verdicts.end() ? 0 : judged->second);
+  fmt::print(
+      "\nUNDECIDED: {} of the {} schedules run could not be judged, so finding no violation "
+      "proves nothing of them; the first, schedule {}: {}{}\nreproduce: {}\n",
+      undecided, r.schedules, f.schedule, f.verdict.explanation,
+      undecided_remedy(scenario, f.verdict), reproduce);
+  return 3;
+}
+
 // No schedule violated. Random and PCT sample schedules, so finding nothing is their result; a
 // DFS whose budget ran out before its bounded space did has covered part of what it set out to,
 // and says so with exit 3 (unknown), as the dpor search does, never as a pass.
 int no_violation_exit(const Scenario& scenario, const ExploreOptions& o, const ExploreResult& r) {
+  if (std::optional<int> code = undecided_exit(scenario, r)) return *code;
   const bool expects_violation = scenario.expect != "linearizable";
   if (o.strategy != "dfs") {
     fmt::print("no violation found\n");
