@@ -48,6 +48,20 @@ std::optional<double> to_probability(const std::string& v) {
   return p;
 }
 
+// Whether two items of one key's list name one value: "2" and "02" one client count, "0.1" and
+// "0.10" one probability. Items that do not read as a value of the key are left to
+// apply_variation, which names what they should be.
+bool same_value(const std::string& key, const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  if (key == "recipe") return false;
+  if (key == "clients" || key == "operations_per_client") {
+    const auto x = parse_decimal<long long>(a), y = parse_decimal<long long>(b);
+    return x && y && *x == *y;
+  }
+  const std::optional<double> x = to_probability(a), y = to_probability(b);
+  return x && y && *x == *y;
+}
+
 std::int64_t percentile_of(const std::map<std::int64_t, std::int64_t>& histogram, double q) {
   std::int64_t total = 0;
   for (const auto& [value, n] : histogram)
@@ -121,8 +135,9 @@ std::optional<Variation> parse_variation(const std::string& text, std::string& e
     error = "'" + text + "': no values";
     return std::nullopt;
   }
-  // An empty item (a doubled or trailing comma) is a typing slip, and a value given twice would
-  // run its grid point twice and print its row twice: both are refused, naming the item.
+  // An empty item (a doubled or trailing comma) is a typing slip, and a value given twice (as
+  // "0.1" and "0.10" too) would run its grid point twice and print its row twice: both are
+  // refused, naming the item.
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = std::min(list.find(',', start), list.size());
@@ -132,8 +147,11 @@ std::optional<Variation> parse_variation(const std::string& text, std::string& e
       error = "'" + text + "': " + position + " is empty";
       return std::nullopt;
     }
-    if (std::ranges::find(v.values, item) != v.values.end()) {
-      error = "'" + text + "': " + position + ", " + item + ", is already in the list";
+    const auto again = std::ranges::find_if(
+        v.values, [&](const std::string& earlier) { return same_value(v.key, earlier, item); });
+    if (again != v.values.end()) {
+      error = "'" + text + "': " + position + ", " + item + ", is already in the list" +
+              (*again == item ? "" : " as " + *again);
       return std::nullopt;
     }
     v.values.push_back(std::move(item));

@@ -201,6 +201,10 @@ TEST(Sweep, AnEmptyOrRepeatedValueIsRefusedNamingTheItem) {
       {"clients=,1", "'clients=,1': item 1 is empty"},
       {"clients=", "'clients=': no values"},
       {"recipe=queue,hc-queue,queue", "item 3, queue, is already in the list"},
+      // One value spelt two ways ran its grid point twice, as two rows.
+      {"faults.crash=0.1,0.5,0.10", "item 3, 0.10, is already in the list as 0.1"},
+      {"faults.pause=0,0.0", "item 2, 0.0, is already in the list as 0"},
+      {"clients=2,02", "item 2, 02, is already in the list as 2"},
   };
   for (const auto& [text, said] : refused) {
     std::string error;
@@ -208,6 +212,8 @@ TEST(Sweep, AnEmptyOrRepeatedValueIsRefusedNamingTheItem) {
     EXPECT_NE(error.find(said), std::string::npos) << text << ": " << error;
   }
   std::string error;
+  // Items that do not read as values are no repeats: the grid check names what they should be.
+  ASSERT_TRUE(parse_variation("clients=x,y", error).has_value()) << error;
   auto ok = parse_variation("faults.not_committed=0,0.5,1", error);
   ASSERT_TRUE(ok.has_value()) << error;
   EXPECT_EQ(ok->values, (std::vector<std::string>{"0", "0.5", "1"}));
