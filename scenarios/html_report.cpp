@@ -528,6 +528,9 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
                {"verdict", verdict_json(report)},
                {"summary", summary_json(run.history, &run.attempts, violating)},
                {"stories", std::move(stories)}};
+  // What gives an undecided run's checker more, as the command line says it ("; ..." cut).
+  if (const std::string remedy = undecided_remedy(scenario, report.verdict); !remedy.empty())
+    data["verdict"]["remedy"] = remedy.substr(2);
   return page(title, data);
 }
 

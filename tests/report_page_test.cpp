@@ -240,6 +240,25 @@ TEST(HtmlReportInChromium, AReplayedExhaustiveCounterexampleShowsItsViolationAnd
       << "the page caught an error: " << inner(page.dom, "page-errors");
 }
 
+// A run no checker could judge was drawn as a violation: red, under "What went wrong: none".
+TEST(HtmlReportInChromium, AnUndecidedRunIsDrawnAsNeitherPassNorFinding) {
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
+  const std::string toml = work_dir() + "/starved.toml", html = work_dir() + "/starved.html";
+  std::ofstream(toml) << "recipe = \"queue\"\nclients = 2\noperations_per_client = 2\n"
+                         "checks = [\"search\"]\n[limits]\nsearch_budget = 1\n";
+  auto r = run_cli("replay " + toml + " --seed 1 --quiet --report html=" + html);
+  ASSERT_EQ(r.exit_code, 3) << r.output;
+  Page page = load(html);
+  ASSERT_FALSE(page.dom.empty()) << "chromium printed no DOM";
+  EXPECT_EQ(page.console, "") << "the page logged to the console";
+  EXPECT_EQ(attribute(page.dom, "verdict", "class"), "undecided");
+  const std::string box = inner(page.dom, "violation");
+  EXPECT_NE(box.find("Undecided: no checker could judge this run"), std::string::npos) << box;
+  EXPECT_NE(box.find("limits.search_budget = 1: a larger one gives it more"), std::string::npos)
+      << box;
+  EXPECT_EQ(box.find("What went wrong"), std::string::npos) << box;
+}
+
 TEST(HtmlReportInChromium, SteppingMovesTheHighlightAndTheStorePanel) {
   if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
   const std::string file = failing_report();

@@ -180,6 +180,10 @@ int replay_command(const ReplayArgs& args) {
   fmt::print("accounting: {}\n", model::accounting_table(report.accounting));
   fmt::print("verdict: {}\n", report.verdict.summary());
   if (!report.verdict.explanation.empty()) fmt::print("  {}\n", report.verdict.explanation);
+  // Neither a pass nor a finding: what gives the checker more follows what it lacked.
+  const bool undecided = report.verdict.kind == model::VerdictKind::unknown;
+  const std::string remedy = undecided ? undecided_remedy(*scenario, report.verdict) : "";
+  if (!remedy.empty()) fmt::print("  {}\n", remedy.substr(2));
   if (!args.history_path.empty() && !write_history_file(args.history_path, run.history)) return 2;
   if (!report_file.empty()) {
     if (!write_file(report_file, html_report(*scenario, run, report, ShrinkViolation::no))) {
@@ -187,11 +191,7 @@ int replay_command(const ReplayArgs& args) {
     }
     fmt::print("wrote html report {}\n", report_file);
   }
-  if (report.verdict.kind == model::VerdictKind::unknown) {  // neither a pass nor a finding
-    const std::string remedy = undecided_remedy(*scenario, report.verdict);
-    if (!remedy.empty()) fmt::print("  {}\n", remedy.substr(2));
-    return 3;
-  }
+  if (undecided) return 3;
   return seed_consistent(scenario->expect, report.verdict) ? 0 : 1;
 }
 

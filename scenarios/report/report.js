@@ -57,7 +57,8 @@
   // ---- the verdict and the violation in words ----
   var v = data.verdict;
   var verdict = $('verdict');
-  verdict.className = v.ok ? 'good' : 'bad';
+  // A verdict no checker could decide is neither good nor bad: it is drawn apart from both.
+  verdict.className = v.ok ? 'good' : v.kind === 'unknown' ? 'undecided' : 'bad';
   verdict.textContent = 'Verdict: ' + v.summary + (v.checker ? ' (checker: ' + v.checker + ')' : '') +
       ' \u2014 ' + data.operations + ' operation(s), ' + data.clients + ' client(s), checked against the ' +
       data.spec + ' specification';
@@ -82,7 +83,17 @@
     var sv = (story && story.verdict) || v;
     if (sv.ok) { box.hidden = true; return; }
     box.hidden = false;
-    html('h2', {}, box, 'What went wrong: ' + sv.violation.replace(/_/g, ' '));
+    box.className = sv.kind === 'unknown' ? 'undecided' : '';
+    if (sv.kind === 'unknown') {
+      html('h2', {}, box, 'Undecided: no checker could judge this run');
+      html('p', { id: 'violation-words' }, box, sv.explanation);
+      html('p', {}, box, 'It is neither a pass nor a finding' +
+          (sv.remedy ? ': ' + sv.remedy + '.' : '.'));
+      return;
+    }
+    html('h2', {}, box, sv.kind === 'simulator_fault'
+        ? 'What went wrong: a simulator fault (contend itself broke; not a finding about the recipe)'
+        : 'What went wrong: ' + sv.violation.replace(/_/g, ' '));
     html('p', { id: 'violation-words' }, box, sv.explanation);
     var bad = story ? story.ops.filter(function (o) { return o.bad; }) : [];
     if (bad.length) {
