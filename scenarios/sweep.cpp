@@ -100,6 +100,8 @@ SweepPoint summarise(std::vector<std::string> values, const std::vector<SeedOutc
     p50s.push_back(m.latency_us.p50);
     p99s.push_back(m.latency_us.p99);
     p.verdicts[o.verdict.summary()]++;
+    if (o.verdict.kind == model::VerdictKind::simulator_fault && !p.first_simulator_fault)
+      p.first_simulator_fault = o.seed;
   }
   p.throughput_ops_per_s = seconds > 0 ? ok_ops / seconds : 0;
   p.conflict_rate = attempts > 0 ? conflicts / attempts : 0;

@@ -41,6 +41,9 @@ struct SweepPoint {
   std::int64_t latency_us_p50 = 0, latency_us_p99 = 0;  // median over seeds of each seed's figure
   std::int64_t unknown_results = 0;
   std::map<std::string, std::int64_t> verdicts;
+  // The first seed of this point whose run was a simulator fault: its figures measure a broken
+  // contend, not the recipe.
+  std::optional<std::uint64_t> first_simulator_fault;
 };
 
 struct SweepResult {

@@ -7,6 +7,7 @@
 #include "scenarios/batch.h"
 #include "scenarios/expectation.h"
 #include "scenarios/explore.h"
+#include "scenarios/sweep.h"
 #include "sim/recipes/keys.h"
 #include "sim/recipes/queue_steps.h"
 #include "sim/store/tuple.h"
@@ -113,6 +114,21 @@ TEST(SimulatorFault, AnExplorationKeepsItAsItsFirstUndecidedSchedule) {
     ASSERT_TRUE(r.first_undecided.has_value()) << strategy;
     EXPECT_EQ(r.first_undecided->verdict.kind, model::VerdictKind::simulator_fault) << strategy;
     EXPECT_EQ(r.first_undecided->schedule, 1) << strategy;
+  }
+}
+
+// Before, a sweep over such a recipe printed its figures and exited 0: nothing kept the fault.
+TEST(SimulatorFault, ASweepPointKeepsItsFirstSeed) {
+  bad_key() = pack(Tuple{"Q", 1.5});
+  const Scenario s = corrupting_scenario();
+  std::string error;
+  const std::optional<Variation> clients = parse_variation("clients=1,2", error);
+  ASSERT_TRUE(clients.has_value()) << error;
+  const SweepResult r = run_sweep(s, {*clients}, SeedRange{3, 4}, 1);
+  ASSERT_EQ(r.points.size(), 2u);
+  for (const SweepPoint& p : r.points) {
+    EXPECT_EQ(p.first_simulator_fault, std::optional<std::uint64_t>(3)) << p.values[0];
+    EXPECT_EQ(p.verdicts.count("simulator_fault"), 1u) << p.values[0];
   }
 }
 

@@ -1,7 +1,8 @@
 // `contend sweep <scenario.toml> --vary clients=1,2,4 [--vary recipe=queue,hc-queue] [--seeds A..B]
 //  [--jobs N] [--out PREFIX]`: runs the scenario at every point of the grid over the seeds and
 // prints a table of virtual throughput, conflict rate, retries per operation, latency, unknown
-// results and verdicts; writes PREFIX.csv, PREFIX.json and PREFIX.svg.
+// results and verdicts; writes PREFIX.csv, PREFIX.json and PREFIX.svg. Exit 4 when a point's run
+// was a simulator fault.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +15,25 @@
 namespace contend::cli {
 
 namespace {
+
+// A grid point whose run was a simulator fault measured a broken contend: the sweep names the
+// point and the seed and exits 4 (as run does), after the table and files it wrote.
+int simulator_fault_exit(const Scenario& scenario, const SweepResult& r) {
+  for (const SweepPoint& p : r.points) {
+    if (!p.first_simulator_fault) continue;
+    std::string point;
+    for (std::size_t i = 0; i < r.variations.size(); ++i)
+      point += (i == 0 ? "" : ", ") + r.variations[i].key + " = " + p.values[i];
+    fmt::print(
+        "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): the grid point "
+        "{}, seed {}; its figures measure a broken contend\nreproduce: set {} in {} and run "
+        "contend replay {} --seed {}\n",
+        point, *p.first_simulator_fault, point, scenario.file, scenario.file,
+        *p.first_simulator_fault);
+    return 4;
+  }
+  return 0;
+}
 
 struct SweepArgs {
   std::string scenario_path;
@@ -73,7 +93,7 @@ int sweep_command(const SweepArgs& args) {
       fmt::print("wrote {}\n", path);
     }
   }
-  return 0;
+  return simulator_fault_exit(*scenario, r);
 }
 
 }  // namespace
