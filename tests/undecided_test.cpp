@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "scenarios/batch.h"
 #include "tests/support/run_cli.h"
 
@@ -154,6 +156,26 @@ TEST(Undecided, AnExhaustedSearchOfUnjudgedExecutionsIsNotVerified) {
   EXPECT_TRUE(says(r, "NOT VERIFIED: every execution of")) << r.output;
   EXPECT_TRUE(says(r, "of them could not be judged")) << r.output;
   EXPECT_FALSE(says(r, "\nVERIFIED")) << r.output;
+}
+
+// Before: each shard of that search exited 0 with "verdict": "linearizable" in its --json, and
+// their merge, seeing every execution unknown, exited 1 as for a finding.
+TEST(Undecided, ShardsOfASearchOfUnjudgedExecutionsMergeToUnknown) {
+  const std::string dir = scratch("dpor-shards");
+  const std::string scenario = starved_search(dir, 2, 2);
+  std::string files;
+  for (const char* k : {"1", "2"}) {
+    const std::string json = dir + "/shard" + k + ".json";
+    CliResult shard =
+        run_cli("explore " + scenario + " --strategy dpor --shard " + k + "/2 --json " + json);
+    EXPECT_EQ(shard.exit_code, 3) << shard.output;
+    EXPECT_EQ(nlohmann::json::parse(read_file(json)).at("verdict"), "unknown");
+    files += " " + json;
+  }
+  CliResult merged = run_cli("merge" + files + " --out " + dir + "/merged.json");
+  EXPECT_EQ(merged.exit_code, 3) << merged.output;
+  EXPECT_TRUE(says(merged, "NOT VERIFIED: 2 shards")) << merged.output;
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir + "/merged.json")).at("verdict"), "unknown");
 }
 
 }  // namespace

@@ -28,6 +28,14 @@ std::string replay_command_for(const std::string& file, const ExhaustiveOptions&
 
 // What stopped a search before its end, in --json's words: "signal", "max_seconds", or empty
 // when nothing did (a search that ran to its end or to its budget of runs).
+// Every execution judged linearizable and no step bound hit: a search whose every execution was
+// unknown holds one verdict too, and it is no proof (nor, for a violation expected, a proof of its
+// absence).
+bool every_execution_clean(const ExhaustiveResult& r) {
+  const auto clean = r.verdicts.find("linearizable");
+  return (clean == r.verdicts.end() ? 0 : clean->second) == r.executions && r.bound_hits == 0;
+}
+
 std::string stopped_by(const ExhaustiveResult& r, bool limit_stopped) {
   if (!r.interrupted) return "";
   return limit_stopped ? "max_seconds" : "signal";
@@ -89,9 +97,9 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   j["seconds"] = r.seconds;
   j["verdicts"] = r.verdicts;
   j["coverage"] = r.coverage;
-  j["verdict"] = r.violation                             ? "violation"
-                 : r.exhausted && r.verdicts.size() <= 1 ? "linearizable"
-                                                         : "unknown";
+  j["verdict"] = r.violation                               ? "violation"
+                 : r.exhausted && every_execution_clean(r) ? "linearizable"
+                                                           : "unknown";
   j["statement"] = statement;
   if (r.violation) {
     const ExhaustiveFinding& f = *r.violation;
@@ -289,12 +297,7 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   if (r.violation) return shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
   if (r.interrupted && limit_stopped) return 3;          // a budget, of time, ran out
   if (r.interrupted) return 128 + stop.signal_number();  // as a shell reports a signal's end
-  // Every execution judged linearizable: a search whose every execution was unknown holds one
-  // verdict too, and it is no proof (nor, for a violation expected, a proof of its absence).
-  const auto clean = r.verdicts.find("linearizable");
-  const bool all_clean =
-      (clean == r.verdicts.end() ? 0 : clean->second) == r.executions && r.bound_hits == 0;
-  if (!r.exhausted || !all_clean) return 3;
+  if (!r.exhausted || !every_execution_clean(r)) return 3;
   return scenario.expect != "linearizable" ? 1 : 0;
 }
 

@@ -340,7 +340,9 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
   out.statement = statement_of(merged, count, interrupted);
   merged["statement"] = out.statement;
   out.merged = merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  out.exit_code = passed ? 0 : exhausted || counterexample ? 1 : 3;
+  // An exhausted search none of whose executions violated, but not every one judged, is unknown
+  // (exit 3), as the unsharded search says, never a finding.
+  out.exit_code = passed ? 0 : counterexample || (exhausted && clean) ? 1 : 3;
   return out;
 }
 
