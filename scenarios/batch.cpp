@@ -95,6 +95,17 @@ BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes
   return j;
 }
 
+const char* batch_result(bool simulator_fault, bool passed, bool undecided) {
+  if (simulator_fault) return "simulator_fault";
+  if (passed) return "as_expected";
+  return undecided ? "undecided" : "unexpected";
+}
+
+const char* batch_result(const BatchJudgement& judgement) {
+  return batch_result(judgement.first_simulator_fault.has_value(), judgement.passed,
+                      judgement.undecided);
+}
+
 nlohmann::json metrics_json(const RunMetrics& m) {
   nlohmann::json retries = nlohmann::json::object();
   for (const auto& [r, n] : m.retries_histogram)

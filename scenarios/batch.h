@@ -60,6 +60,10 @@ struct BatchJudgement {
   std::optional<std::uint64_t> first_simulator_fault;
   std::string why;
 };
+// What a batch's judgement comes to, as its report's "result" field names it (and the exit code
+// says): "simulator_fault" (4), "as_expected" (0), "undecided" (3) or "unexpected" (1).
+const char* batch_result(bool simulator_fault, bool passed, bool undecided);
+const char* batch_result(const BatchJudgement& judgement);
 // `whole_range`: the outcomes are every seed of the range. A shard's are not, so a scenario that
 // expects a violation is not failed for one that shows none: another shard may, and `contend
 // merge` of all the shards judges the range.

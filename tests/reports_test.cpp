@@ -135,6 +135,12 @@ TEST(CliShards, AShardIsJudgedOnItsSeedsAndMergeJudgesTheRange) {
   EXPECT_EQ(few[4].exit_code, 0) << few[4].output;
   EXPECT_NE(few[4].output.find("as expected: seed 5 shows lost"), std::string::npos)
       << few[4].output;
+  // The merged report's "result" says what the exit code says.
+  const auto result = [&](const std::string& tag) {
+    return nlohmann::json::parse(read_file(dir + "/" + tag + "-merged.json")).value("result", "");
+  };
+  EXPECT_EQ(result("rare"), "unexpected");
+  EXPECT_EQ(result("few"), "as_expected");
 }
 
 // A shard's report is read only in the shape `run --report json` writes: a run without its

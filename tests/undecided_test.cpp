@@ -133,6 +133,25 @@ TEST(Undecided, MergedShardsOfUnjudgedSeedsAreUndecided) {
   EXPECT_FALSE(says(merged, "UNEXPECTED")) << merged.output;
 }
 
+// Before: a report said only "passed": false, the same as for a finding; merged to standard
+// output (where merge prints no verdict line), nothing but the exit code told them apart.
+TEST(Undecided, TheReportsNameTheResultUndecidedAsTheExitCodeDoes) {
+  const std::string dir = scratch("result");
+  const std::string scenario = starved_search(dir, 2, 1);
+  for (const char* k : {"1", "2"}) {
+    CliResult shard = run_cli("run " + scenario + " --seeds 1..2 --shard " + k +
+                              "/2 --report json=" + dir + "/s" + k + ".json");
+    EXPECT_EQ(shard.exit_code, 3) << shard.output;
+    const nlohmann::json report = nlohmann::json::parse(read_file(dir + "/s" + k + ".json"));
+    EXPECT_EQ(report.value("result", ""), "undecided") << report.dump(2);
+    EXPECT_EQ(report.at("passed"), false);
+  }
+  CliResult merged = run_cli("merge " + dir + "/s1.json " + dir + "/s2.json --out -");
+  EXPECT_EQ(merged.exit_code, 3) << merged.output;
+  const nlohmann::json report = nlohmann::json::parse(merged.output);
+  EXPECT_EQ(report.value("result", ""), "undecided") << merged.output;
+}
+
 // Before: random, PCT and DFS said "no violation found" and exited 0 with every schedule unknown.
 TEST(Undecided, ExplorationThatCouldJudgeNoScheduleIsNoPass) {
   const std::string dir = scratch("explore");

@@ -127,6 +127,7 @@ MergeOutcome merge_parsed(const std::vector<nlohmann::json>& reports,
   const bool undecided = !unexpected && unknown && (expect == "linearizable" || !shows_expected);
   const bool passed = !unexpected && !undecided && (expect == "linearizable" || shows_expected);
   (*merged)["passed"] = passed;
+  (*merged)["result"] = batch_result(simulator_fault.has_value(), passed, undecided);
   MergeOutcome out;
   out.merged = merged->dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   out.exit_code = simulator_fault ? 4 : passed ? 0 : undecided ? 3 : 1;

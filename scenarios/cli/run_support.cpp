@@ -278,6 +278,7 @@ bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& sc
     if (r.kind == "json") {
       nlohmann::json j = batch_json(scenario, seeds, shard, outcomes);
       j["passed"] = judgement.passed;
+      j["result"] = batch_result(judgement);
       ok = write_file(r.path, j.dump(2) + "\n");
     } else if (r.kind == "junit") {
       ok = write_file(r.path, junit_xml(scenario, seeds, outcomes, judgement, seconds));
