@@ -535,7 +535,8 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
 }
 
 std::string html_report_for_history(const std::string& title, const model::History& history,
-                                    model::SpecKind spec, const model::CheckReport& report) {
+                                    model::SpecKind spec, const model::CheckReport& report,
+                                    const std::string& remedy) {
   std::set<std::int64_t> violating(report.verdict.events.begin(), report.verdict.events.end());
   json stories = json::array();
   const std::size_t operations = history.size() / 2;
@@ -567,6 +568,7 @@ std::string html_report_for_history(const std::string& title, const model::Histo
                {"verdict", verdict_json(report)},
                {"summary", summary_json(history, nullptr, violating)},
                {"stories", std::move(stories)}};
+  if (!remedy.empty()) data["verdict"]["remedy"] = remedy;
   return page(title, data);
 }
 

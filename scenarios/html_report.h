@@ -30,9 +30,11 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
                         ShrinkViolation shrink_violation = ShrinkViolation::yes);
 
 // A report of a history from anywhere (contend check): the time view and the model's state,
-// without the store (an external history does not record it).
+// without the store (an external history does not record it). `remedy`: what gives an undecided
+// verdict's checker more (`--budget N`), shown with it; empty when nothing does.
 std::string html_report_for_history(const std::string& title, const model::History& history,
-                                    model::SpecKind spec, const model::CheckReport& report);
+                                    model::SpecKind spec, const model::CheckReport& report,
+                                    const std::string& remedy = "");
 
 // Histories with at most this many operations are drawn in full; larger ones are summarised.
 inline constexpr std::size_t kFullStoryOperations = 2000;

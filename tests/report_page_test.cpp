@@ -259,6 +259,28 @@ TEST(HtmlReportInChromium, AnUndecidedRunIsDrawnAsNeitherPassNorFinding) {
   EXPECT_EQ(box.find("What went wrong"), std::string::npos) << box;
 }
 
+// Before: `check --report html` of a history its search could not judge drew the undecided box
+// without what gives the search more, which the text output names (--budget N).
+TEST(HtmlReportInChromium, AnUndecidedHistoryCheckNamesItsBudgetAsTheRemedy) {
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
+  const std::string toml = work_dir() + "/history-run.toml";
+  const std::string history = work_dir() + "/undecided.jsonl";
+  const std::string html = work_dir() + "/undecided-history.html";
+  std::ofstream(toml) << "recipe = \"queue\"\nclients = 2\noperations_per_client = 2\n";
+  ASSERT_EQ(run_cli("replay " + toml + " --seed 1 --quiet --history " + history).exit_code, 0);
+  auto r = run_cli("check " + history + " --checker search --budget 1 --report html=" + html);
+  ASSERT_EQ(r.exit_code, 3) << r.output;
+  Page page = load(html);
+  ASSERT_FALSE(page.dom.empty()) << "chromium printed no DOM";
+  EXPECT_EQ(page.console, "") << "the page logged to the console";
+  EXPECT_EQ(attribute(page.dom, "verdict", "class"), "undecided");
+  const std::string box = inner(page.dom, "violation");
+  EXPECT_NE(box.find("Undecided: no checker could judge this run"), std::string::npos) << box;
+  EXPECT_NE(box.find("the search spent its whole budget of 1 step: --budget N gives it more"),
+            std::string::npos)
+      << box;
+}
+
 TEST(HtmlReportInChromium, SteppingMovesTheHighlightAndTheStorePanel) {
   if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
   const std::string file = failing_report();

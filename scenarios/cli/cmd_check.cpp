@@ -156,6 +156,16 @@ bool search_spent_its_budget(const model::CheckReport& report, std::int64_t budg
   });
 }
 
+// What gives an undecided search more, as text and the HTML page say it; empty when nothing does.
+std::string budget_remedy(const CheckArgs& args, const model::CheckReport& report) {
+  if (report.verdict.kind != model::VerdictKind::unknown ||
+      !search_spent_its_budget(report, args.budget)) {
+    return "";
+  }
+  return fmt::format("the search spent its whole budget of {} step{}: --budget N gives it more",
+                     args.budget, args.budget == 1 ? "" : "s");
+}
+
 void print_text(const CheckArgs& args, const model::History& history,
                 const model::CheckReport& report) {
   fmt::print("{}: {} events, model {}, checker {}\n", args.path, history.size(), args.model,
@@ -177,11 +187,8 @@ void print_text(const CheckArgs& args, const model::History& history,
         "a violation — a bug in contend; please report this history\n");
   }
   fmt::print("verdict: {}\n", report.verdict.summary());
-  if (report.verdict.kind == model::VerdictKind::unknown &&
-      search_spent_its_budget(report, args.budget)) {
-    fmt::print("the search spent its whole budget of {} step{}: --budget N gives it more\n",
-               args.budget, args.budget == 1 ? "" : "s");
-  }
+  if (const std::string remedy = budget_remedy(args, report); !remedy.empty())
+    fmt::print("{}\n", remedy);
 }
 
 void print_json(const CheckArgs& args, const model::CheckReport& report, int code,
@@ -207,7 +214,8 @@ bool write_html_reports(const CheckArgs& args, const model::History& history, mo
                         const model::CheckReport& report) {
   for (const std::string& r : args.reports) {
     const std::string path = r.substr(5);
-    if (!write_whole_file(path, html_report_for_history(args.path, history, spec, report))) {
+    if (!write_whole_file(path, html_report_for_history(args.path, history, spec, report,
+                                                        budget_remedy(args, report)))) {
       fmt::print(stderr, "contend check: cannot write {}\n", path);
       return false;
     }
