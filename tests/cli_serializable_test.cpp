@@ -73,6 +73,47 @@ TEST(CliSerializable, ALogWithoutAnAttemptIsRefused) {
   }
 }
 
+// Before: an inverted clear_range or range read (after a commit that wrote k1) crashed the replay
+// (exit 139: std::map iterated from past its end); an applied not_committed attempt was replayed
+// as a commit, and a read-only success with mutations passed. The library writes none of these.
+TEST(CliSerializable, ALineTheLibraryCouldNotHaveWrittenIsRefused) {
+  const std::string good = two_transactions(R"("7631")");
+  const std::string head =
+      R"({"client":0,"transaction":5,"read_version":40,"commit_version":50,"applied":true,)";
+  struct Case {
+    std::string line;
+    std::string message;
+  };
+  const Case cases[] = {
+      {head + R"("outcome":"success","reads":[],"mutations":[{"type":"clear_range",)"
+              R"("param1":"6b32","param2":"6b30"}]})",
+       ":3: mutations[].param2: before param1, an inverted clear_range"},
+      {head + R"("outcome":"success","reads":[{"range":true,"begin":"6b32","end":"6b30",)"
+              R"("snapshot":false,"mutations_before":0,"limit":0,"reverse":false,"rows":[]}],)"
+              R"("mutations":[]})",
+       ":3: reads[].end: before begin, an inverted range"},
+      {head + R"("outcome":"not_committed","reads":[],"mutations":[]})",
+       R"(:3: applied: true, but outcome "not_committed" says nothing was applied)"},
+      {R"({"client":0,"transaction":5,"read_version":40,"commit_version":null,"applied":false,)"
+       R"("outcome":"success","reads":[],"mutations":[{"type":"set","param1":"6b31",)"
+       R"("param2":"00"}]})",
+       ":3: mutations: a successful commit that was not applied is read-only, yet has some"},
+  };
+  for (const Case& c : cases) {
+    CliResult r = serializable("impossible", good + c.line + "\n");
+    EXPECT_EQ(r.exit_code, 2) << c.line << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.line << "\n" << r.output;
+  }
+  // Beside them, what replays soundly is taken: an empty clear_range, and a commit whose result
+  // was unknown to the client and that the store applied.
+  CliResult taken = serializable(
+      "possible", good + head +
+                      R"("outcome":"commit_unknown_result","reads":[],"mutations":[{"type":)"
+                      R"("clear_range","param1":"6b31","param2":"6b31"}]})" +
+                      "\n");
+  EXPECT_EQ(taken.exit_code, 0) << taken.output;
+}
+
 TEST(CliSerializable, AMalformedLineIsBadInputNamingItsLineAndField) {
   const std::string good = two_transactions(R"("7631")");
   struct Case {

@@ -1,291 +1,31 @@
 // `contend serializable LOG`: judges a transaction log written by contend's libfdb_c
-// (fdb_c/transaction_log.h documents the lines): the commits the store applied, replayed in
-// commit-version order on a plain map, must reproduce every value their non-snapshot reads
-// returned (sim/runtime/serializability.h); read-only commits are placed at their read version.
-// Exit 0 serializable, 1 not (the first read that does not replay is named), 2 bad input (the
-// line and the field).
+// (transaction_log_check.h says how). Exit 0 serializable, 1 not (the first read that does not
+// replay is named), 2 bad input (the line and the field).
 #include <fmt/format.h>
 
-#include <cstdint>
 #include <fstream>
-#include <functional>
+#include <memory>
 #include <optional>
-#include <set>
 #include <string>
-#include <string_view>
-#include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "model/history_json.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/run_support.h"
-#include "scenarios/cli/tuple_json.h"
-#include "sim/runtime/serializability.h"
-#include "sim/store/error.h"
-#include "sim/store/mutation.h"
+#include "scenarios/cli/transaction_log_check.h"
 
 namespace contend::cli {
 
 namespace {
 
-constexpr std::size_t kLogDepthMax = 8;  // a line nests 4 levels; deeper is not a log line
-// The most mutations a count in a line may name (mutations_before): more than any line holds.
-constexpr std::uint64_t kCountMax = UINT32_MAX;
-
-// Reads fields of one JSON object, remembering the first problem as "field: why".
-class Fields {
- public:
-  explicit Fields(const nlohmann::json& object) : object_(object) {}
-  const nlohmann::json* get(const char* name, const char* kind) {
-    if (!object_.is_object() || !object_.contains(name)) return fail(name, "missing");
-    const nlohmann::json& v = object_.at(name);
-    const bool good = std::string_view(kind) == "bool"     ? v.is_boolean()
-                      : std::string_view(kind) == "int"    ? v.is_number_integer()
-                      : std::string_view(kind) == "string" ? v.is_string()
-                      : std::string_view(kind) == "array"  ? v.is_array()
-                                                           : true;
-    if (!good) return fail(name, std::string("expected ") + kind);
-    return &v;
-  }
-  // An integer in [0, most]: a count, an id or a version as the library writes them (a negative
-  // one, or one past its type, would wrap when read).
-  const nlohmann::json* count(const char* name, std::uint64_t most) {
-    const nlohmann::json* v = get(name, "int");
-    if (v == nullptr) return nullptr;
-    if (!v->is_number_unsigned() || v->get<std::uint64_t>() > most)
-      return fail(name, "expected an integer in [0, " + std::to_string(most) + "]");
-    return v;
-  }
-  // A version: in [0, 2^63 - 1], or -1 (kInvalidVersion) for none, as a read-only attempt that
-  // read nothing logs its read version.
-  const nlohmann::json* version(const char* name) {
-    const nlohmann::json* v = get(name, "int");
-    if (v == nullptr) return nullptr;
-    const bool in_range = v->is_number_unsigned() ? v->get<std::uint64_t>() <= INT64_MAX
-                                                  : v->get<std::int64_t>() == kInvalidVersion;
-    if (!in_range) return fail(name, "expected a version (an integer in [0, 2^63 - 1]) or -1");
-    return v;
-  }
-  std::optional<Bytes> bytes(const char* name) {
-    const nlohmann::json* v = get(name, "string");
-    if (v == nullptr) return std::nullopt;
-    return hex(*v, name);
-  }
-  std::optional<Bytes> hex(const nlohmann::json& v, const char* name) {
-    if (!v.is_string()) {
-      fail(name, "expected a hex string");
-      return std::nullopt;
-    }
-    std::string why;
-    std::optional<Bytes> b = from_hex(v.get<std::string>(), why);
-    if (!b) fail(name, why);
-    return b;
-  }
-  const std::string& error() const { return error_; }
-  bool ok() const { return error_.empty(); }
-
- private:
-  const nlohmann::json* fail(const char* name, const std::string& why) {
-    if (error_.empty()) error_ = std::string(name) + ": " + why;
-    return nullptr;
-  }
-  const nlohmann::json& object_;
-  std::string error_;
-};
-
-// Whether `name` is one of the store's error names (error.h), as the library logs an outcome.
-bool is_error_name(const std::string& name) {
-  // Every code error_name knows lies below kCodesEnd (FoundationDB's codes are 4 digits).
-  constexpr int kCodesEnd = 10'000;
-  static const std::set<std::string, std::less<>> names = [] {
-    std::set<std::string, std::less<>> known;
-    for (int code = 0; code < kCodesEnd; ++code) {
-      const std::string_view n = error_name(static_cast<ErrorCode>(code));
-      if (n != "unknown_error") known.emplace(n);
-    }
-    return known;
-  }();
-  return names.contains(name);
-}
-
-std::optional<MutationType> mutation_type_named(const std::string& name) {
-  constexpr MutationType kTypes[] = {MutationType::set_value,
-                                     MutationType::clear_range,
-                                     MutationType::add,
-                                     MutationType::max,
-                                     MutationType::min,
-                                     MutationType::set_versionstamped_key,
-                                     MutationType::set_versionstamped_value,
-                                     MutationType::byte_min,
-                                     MutationType::byte_max};
-  for (MutationType type : kTypes) {
-    if (mutation_name(type) == name) return type;
-  }
-  return std::nullopt;
-}
-
-bool parse_read(const nlohmann::json& j, ReadRecord& r, std::string& error) {
-  Fields f(j);
-  const nlohmann::json* range = f.get("range", "bool");
-  const nlohmann::json* snapshot = f.get("snapshot", "bool");
-  const nlohmann::json* before = f.count("mutations_before", kCountMax);
-  std::optional<Bytes> begin = f.bytes("begin");
-  std::optional<Bytes> end = f.bytes("end");
-  if (!f.ok()) {
-    error = "reads[]." + f.error();
-    return false;
-  }
-  r.range = range->get<bool>();
-  r.snapshot = snapshot->get<bool>();
-  r.options.snapshot = r.snapshot;
-  r.mutations_before = before->get<std::size_t>();
-  r.keys = KeyRange{std::move(*begin), std::move(*end)};
-  if (!r.range) {
-    const nlohmann::json* value = f.get("value", "any");
-    if (value != nullptr && !value->is_null()) r.value = f.hex(*value, "value");
-  } else {
-    const nlohmann::json* limit = f.count("limit", INT32_MAX);
-    const nlohmann::json* reverse = f.get("reverse", "bool");
-    const nlohmann::json* rows = f.get("rows", "array");
-    if (f.ok()) {
-      r.options.limit = limit->get<int>();
-      r.options.reverse = reverse->get<bool>();
-      for (const nlohmann::json& row : *rows) {
-        if (!row.is_array() || row.size() != 2) {
-          error = "reads[].rows[]: expected [key, value]";
-          return false;
-        }
-        std::optional<Bytes> k = f.hex(row[0], "rows[][0]");
-        std::optional<Bytes> v = f.hex(row[1], "rows[][1]");
-        if (k && v) r.rows.push_back(KeyValue{std::move(*k), std::move(*v)});
-      }
-    }
-  }
-  if (!f.ok()) error = "reads[]." + f.error();
-  return f.ok();
-}
-
-bool parse_mutation(const nlohmann::json& j, Mutation& m, std::string& error) {
-  Fields f(j);
-  const nlohmann::json* type = f.get("type", "string");
-  std::optional<Bytes> p1 = f.bytes("param1");
-  std::optional<Bytes> p2 = f.bytes("param2");
-  if (!f.ok()) {
-    error = "mutations[]." + f.error();
-    return false;
-  }
-  std::optional<MutationType> t = mutation_type_named(type->get<std::string>());
-  if (!t) {
-    error = "mutations[].type: unknown mutation \"" + type->get<std::string>() + "\"";
-    return false;
-  }
-  const bool stamped_key = *t == MutationType::set_versionstamped_key;
-  const bool stamped_value = *t == MutationType::set_versionstamped_value;
-  if ((stamped_key && !ok(check_versionstamp_param(*p1))) ||
-      (stamped_value && !ok(check_versionstamp_param(*p2)))) {
-    error = std::string("mutations[].") + (stamped_key ? "param1" : "param2") +
-            ": no room for a versionstamp at its 4-byte offset";
-    return false;
-  }
-  m = Mutation{*t, std::move(*p1), std::move(*p2)};
-  return true;
-}
-
-// One line: the transaction to replay (applied or read-only), nothing for a failed attempt,
-// or an error.
-bool parse_line(const nlohmann::json& j, std::optional<CommittedTransaction>& out,
-                std::string& error) {
-  Fields f(j);
-  const nlohmann::json* client = f.count("client", INT32_MAX);
-  const nlohmann::json* id = f.count("transaction", UINT64_MAX);
-  const nlohmann::json* rv = f.version("read_version");
-  const nlohmann::json* applied = f.get("applied", "bool");
-  const nlohmann::json* outcome = f.get("outcome", "string");
-  const nlohmann::json* reads = f.get("reads", "array");
-  const nlohmann::json* mutations = f.get("mutations", "array");
-  const nlohmann::json* cv = f.get("commit_version", "any");
-  if (f.ok() && !cv->is_null()) cv = f.count("commit_version", INT64_MAX);
-  if (!f.ok()) {
-    error = f.error();
-    return false;
-  }
-  if (!is_error_name(outcome->get<std::string>())) {
-    error = "outcome: \"" + outcome->get<std::string>() + "\" is not an error name";
-    return false;
-  }
-  const bool read_only = !applied->get<bool>() && outcome->get<std::string>() == "success";
-  if (applied->get<bool>() != cv->is_number_integer()) {
-    error = "commit_version: an integer exactly when applied";
-    return false;
-  }
-  if (!applied->get<bool>() && !read_only) return true;  // nothing of it reached the store
-  CommittedTransaction t;
-  t.client = client->get<ClientId>();
-  t.transaction_id = id->get<std::uint64_t>();
-  t.read_version = rv->get<Version>();
-  t.commit_version = read_only ? kInvalidVersion : cv->get<Version>();
-  for (const nlohmann::json& r : *reads) {
-    if (!parse_read(r, t.reads.emplace_back(), error)) return false;
-  }
-  for (const nlohmann::json& m : *mutations) {
-    if (!parse_mutation(m, t.mutations.emplace_back(), error)) return false;
-  }
-  // The replay's preconditions, which a log the library wrote always meets.
-  if (!read_only && t.commit_version <= t.read_version) {
-    error = "commit_version: not after read_version";
-    return false;
-  }
-  for (const ReadRecord& r : t.reads) {
-    if (r.mutations_before > t.mutations.size()) {
-      error = "reads[].mutations_before: more than the transaction's mutations";
-      return false;
-    }
-  }
-  out = std::move(t);
-  return true;
-}
-
 int serializable_command(const std::string& path) {
   std::optional<std::ifstream> opened = open_input_or_say("serializable", path);
   if (!opened) return 2;
-  std::ifstream& in = *opened;
-  std::vector<CommittedTransaction> replayed;
-  std::size_t lines = 0;
-  std::string text;
-  for (std::size_t number = 1; std::getline(in, text); ++number) {
-    if (text.empty()) continue;
-    ++lines;
-    if (model::json_nesting_depth(text, kLogDepthMax + 1) > kLogDepthMax) {
-      fmt::print(stderr, "contend serializable: {}:{}: nested deeper than a log line\n", path,
-                 number);
-      return 2;
-    }
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    std::string error = j.is_discarded() ? "not valid JSON" : "";
-    std::optional<CommittedTransaction> t;
-    if (error.empty()) parse_line(j, t, error);
-    if (!error.empty()) {
-      fmt::print(stderr, "contend serializable: {}:{}: {}\n", path, number, error);
-      return 2;
-    }
-    if (t) replayed.push_back(std::move(*t));
+  const LogCheck result = check_transaction_log(*opened, path);
+  if (result.exit_code == 2) {
+    fmt::print(stderr, "contend serializable: {}\n", result.message);
+  } else {
+    fmt::print("{}\n", result.message);
   }
-  if (lines == 0) {
-    // Nothing logged is serializable, and passing it would pass a client that never wrote here.
-    fmt::print(stderr,
-               "contend serializable: {}: no commit attempt logged: there is nothing to check "
-               "(did the client run with CONTEND_FDB_LOG naming this file?)\n",
-               path);
-    return 2;
-  }
-  if (std::optional<std::string> broken = check_serializable(replayed)) {
-    fmt::print("NOT SERIALIZABLE: {}\n", *broken);
-    return 1;
-  }
-  fmt::print("serializable: {} commit attempts logged, {} replayed ({})\n", lines, replayed.size(),
-             path);
-  return 0;
+  return result.exit_code;
 }
 
 }  // namespace

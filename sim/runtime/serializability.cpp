@@ -17,6 +17,7 @@ void apply(Map& m, const Mutation& mu, Version commit_version) {
       m[mu.param1] = mu.param2;
       break;
     case MutationType::clear_range:
+      CONTEND_ASSERT(compare_bytes(mu.param1, mu.param2) <= 0, "a clear_range is not inverted");
       m.erase(m.lower_bound(BytesView(mu.param1)), m.lower_bound(BytesView(mu.param2)));
       break;
     case MutationType::set_versionstamped_key:
@@ -40,6 +41,7 @@ bool replays(const Map& m, const ReadRecord& r) {
     std::optional<Bytes> now = it == m.end() ? std::nullopt : std::optional<Bytes>(it->second);
     return now == r.value;
   }
+  CONTEND_ASSERT(compare_bytes(r.keys.begin, r.keys.end) <= 0, "a range read is not inverted");
   RangeResult rows;
   const std::size_t limit =
       r.options.limit > 0 ? static_cast<std::size_t>(r.options.limit) : SIZE_MAX;
