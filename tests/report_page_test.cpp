@@ -240,6 +240,17 @@ TEST(HtmlReportInChromium, AReplayedExhaustiveCounterexampleShowsItsViolationAnd
       << "the page caught an error: " << inner(page.dom, "page-errors");
 }
 
+// The verdict box of a page drawn as undecided (amber, its heading saying so); empty when not.
+std::string undecided_box(const std::string& html) {
+  Page page = load(html);
+  EXPECT_FALSE(page.dom.empty()) << "chromium printed no DOM";
+  EXPECT_EQ(page.console, "") << "the page logged to the console";
+  EXPECT_EQ(attribute(page.dom, "verdict", "class"), "undecided");
+  const std::string box = inner(page.dom, "violation");
+  EXPECT_NE(box.find("Undecided: no checker could judge this run"), std::string::npos) << box;
+  return box;
+}
+
 // A run no checker could judge was drawn as a violation: red, under "What went wrong: none".
 TEST(HtmlReportInChromium, AnUndecidedRunIsDrawnAsNeitherPassNorFinding) {
   if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
@@ -248,12 +259,7 @@ TEST(HtmlReportInChromium, AnUndecidedRunIsDrawnAsNeitherPassNorFinding) {
                          "checks = [\"search\"]\n[limits]\nsearch_budget = 1\n";
   auto r = run_cli("replay " + toml + " --seed 1 --quiet --report html=" + html);
   ASSERT_EQ(r.exit_code, 3) << r.output;
-  Page page = load(html);
-  ASSERT_FALSE(page.dom.empty()) << "chromium printed no DOM";
-  EXPECT_EQ(page.console, "") << "the page logged to the console";
-  EXPECT_EQ(attribute(page.dom, "verdict", "class"), "undecided");
-  const std::string box = inner(page.dom, "violation");
-  EXPECT_NE(box.find("Undecided: no checker could judge this run"), std::string::npos) << box;
+  const std::string box = undecided_box(html);
   EXPECT_NE(box.find("limits.search_budget = 1: a larger one gives it more"), std::string::npos)
       << box;
   EXPECT_EQ(box.find("What went wrong"), std::string::npos) << box;
@@ -270,12 +276,7 @@ TEST(HtmlReportInChromium, AnUndecidedHistoryCheckNamesItsBudgetAsTheRemedy) {
   ASSERT_EQ(run_cli("replay " + toml + " --seed 1 --quiet --history " + history).exit_code, 0);
   auto r = run_cli("check " + history + " --checker search --budget 1 --report html=" + html);
   ASSERT_EQ(r.exit_code, 3) << r.output;
-  Page page = load(html);
-  ASSERT_FALSE(page.dom.empty()) << "chromium printed no DOM";
-  EXPECT_EQ(page.console, "") << "the page logged to the console";
-  EXPECT_EQ(attribute(page.dom, "verdict", "class"), "undecided");
-  const std::string box = inner(page.dom, "violation");
-  EXPECT_NE(box.find("Undecided: no checker could judge this run"), std::string::npos) << box;
+  const std::string box = undecided_box(html);
   EXPECT_NE(box.find("the search spent its whole budget of 1 step: --budget N gives it more"),
             std::string::npos)
       << box;

@@ -34,6 +34,16 @@ std::string starved_search(const std::string& dir, int clients, int operations) 
   return path;
 }
 
+// Runs `scenario` over `seeds` in two shards, each writing DIR/sK.json; each is undecided.
+void run_starved_shards(const std::string& dir, const std::string& scenario,
+                        const std::string& seeds) {
+  for (const char* k : {"1", "2"}) {
+    CliResult shard = run_cli("run " + scenario + " --seeds " + seeds + " --shard " + k +
+                              "/2 --report json=" + dir + "/s" + k + ".json");
+    EXPECT_EQ(shard.exit_code, 3) << shard.output;
+  }
+}
+
 bool says(const CliResult& r, const std::string& text) {
   return r.output.find(text) != std::string::npos;
 }
@@ -119,12 +129,7 @@ TEST(Undecided, ReplaySaysWhatTheSearchLackedAndExitsThree) {
 // Before: "UNEXPECTED: seed 1: unknown", exit 1.
 TEST(Undecided, MergedShardsOfUnjudgedSeedsAreUndecided) {
   const std::string dir = scratch("merge");
-  const std::string scenario = starved_search(dir, 2, 2);
-  for (const char* k : {"1", "2"}) {
-    CliResult shard = run_cli("run " + scenario + " --seeds 1..4 --shard " + k +
-                              "/2 --report json=" + dir + "/s" + k + ".json");
-    EXPECT_EQ(shard.exit_code, 3) << shard.output;
-  }
+  run_starved_shards(dir, starved_search(dir, 2, 2), "1..4");
   CliResult merged =
       run_cli("merge " + dir + "/s1.json " + dir + "/s2.json --out " + dir + "/merged.json");
   EXPECT_EQ(merged.exit_code, 3) << merged.output;
@@ -137,11 +142,8 @@ TEST(Undecided, MergedShardsOfUnjudgedSeedsAreUndecided) {
 // output (where merge prints no verdict line), nothing but the exit code told them apart.
 TEST(Undecided, TheReportsNameTheResultUndecidedAsTheExitCodeDoes) {
   const std::string dir = scratch("result");
-  const std::string scenario = starved_search(dir, 2, 1);
+  run_starved_shards(dir, starved_search(dir, 2, 1), "1..2");
   for (const char* k : {"1", "2"}) {
-    CliResult shard = run_cli("run " + scenario + " --seeds 1..2 --shard " + k +
-                              "/2 --report json=" + dir + "/s" + k + ".json");
-    EXPECT_EQ(shard.exit_code, 3) << shard.output;
     const nlohmann::json report = nlohmann::json::parse(read_file(dir + "/s" + k + ".json"));
     EXPECT_EQ(report.value("result", ""), "undecided") << report.dump(2);
     EXPECT_EQ(report.at("passed"), false);
