@@ -529,6 +529,7 @@ TEST(CliReplay, ChoicesReplayTheirScheduleOrAreRefusedWhenTheyDoNotFit) {
        "--choices: item 2 ('99999999999999999999') is not a choice: an integer from 0 to "
        "4294967295"},
       {"--choices 1,,2", "item 2 ('') is not a choice"},
+      {"--choices 1,2,", "item 3 ('') is not a choice"},  // before: replayed as 1,2
   };
   for (const auto& [choices, message] : refusals) {
     CliResult r = run_cli(queue + " " + choices);

@@ -1333,6 +1333,16 @@ TEST(Paths, AMalformedPathIsRejectedWithItsPosition) {
   EXPECT_NE(error.find("item 3"), std::string::npos) << error;
   EXPECT_FALSE(parse_path("0,,1", error).has_value());
   EXPECT_FALSE(parse_path("99", error).has_value());
+  // Before: a trailing comma was taken (0,1, replayed as 0,1), and a bad item was quoted without
+  // its f or d ('' for "f", '-1' for "d-1").
+  EXPECT_FALSE(parse_path("0,1,", error).has_value());
+  EXPECT_NE(error.find("item 3 ('', at character 5)"), std::string::npos) << error;
+  EXPECT_FALSE(parse_path("0,d-1", error).has_value());
+  EXPECT_NE(error.find("item 2 ('d-1', at character 3)"), std::string::npos) << error;
+  EXPECT_FALSE(parse_path("f", error).has_value());
+  EXPECT_NE(error.find("item 1 ('f', at character 1)"), std::string::npos) << error;
+  ASSERT_TRUE(parse_path("", error).has_value());
+  EXPECT_TRUE(parse_path("", error)->empty());
   auto ok = parse_path("0,f2,1", error);
   ASSERT_TRUE(ok.has_value());
   EXPECT_EQ(path_to_string(*ok), "0,f2,1");

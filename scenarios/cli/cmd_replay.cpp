@@ -56,6 +56,11 @@ std::optional<std::vector<std::uint32_t>> parse_choices(const std::string& text,
     }
     out.push_back(*choice);
   }
+  if (!text.empty() && text.back() == ',') {  // getline yields no item after a trailing comma
+    error = fmt::format("item {} ('') is not a choice: an integer from 0 to {}", out.size() + 1,
+                        UINT32_MAX);
+    return std::nullopt;
+  }
   return out;
 }
 

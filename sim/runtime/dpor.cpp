@@ -529,11 +529,12 @@ std::string path_to_string(const std::vector<SearchNode>& nodes) {
 
 std::optional<std::vector<SearchNode>> parse_path(const std::string& text, std::string& error) {
   std::vector<SearchNode> nodes;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find(',', at);
-    if (end == std::string::npos) end = text.size();
-    std::string_view token(text.data() + at, end - at);
+  if (text.empty()) return nodes;
+  // Every item between commas is read, the one after a trailing comma too (it is empty).
+  for (std::size_t at = 0, end = 0; end < text.size(); at = end + 1) {
+    end = std::min(text.find(',', at), text.size());
+    const std::string_view item(text.data() + at, end - at);
+    std::string_view token = item;
     SearchNode n;
     if (!token.empty() && (token.front() == 'f' || token.front() == 'd')) {
       n.kind = token.front() == 'f' ? NodeKind::fault : NodeKind::draw;
@@ -543,7 +544,7 @@ std::optional<std::vector<SearchNode>> parse_path(const std::string& text, std::
     auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
     if (token.empty() || ec != std::errc() || ptr != token.data() + token.size() ||
         (n.schedules() && value >= static_cast<unsigned>(kMaxThreads))) {
-      error = "item " + std::to_string(nodes.size() + 1) + " ('" + std::string(token) +
+      error = "item " + std::to_string(nodes.size() + 1) + " ('" + std::string(item) +
               "', at character " + std::to_string(at + 1) +
               ") is neither a thread number below 64, f<fault choice> nor d<draw choice>";
       return std::nullopt;
@@ -555,7 +556,6 @@ std::optional<std::vector<SearchNode>> parse_path(const std::string& text, std::
       n.thread = static_cast<int>(value);
     }
     nodes.push_back(std::move(n));
-    at = end + 1;
   }
   return nodes;
 }
