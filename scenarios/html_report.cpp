@@ -362,8 +362,8 @@ json summary_json(const model::History& history, const std::vector<AttemptRecord
           {"violating", bad},       {"store", attempts != nullptr}};
 }
 
-// Windows of about kWindowOps operations (by invocation time) around each of the given times,
-// merged where they overlap.
+// Windows of about kWindowOps operations (by invocation time) around each of the given times
+// (whole even at the history's ends), merged where they overlap.
 constexpr std::size_t kWindowOps = 160;
 
 std::vector<std::pair<std::int64_t, std::int64_t>> windows_around(
@@ -379,8 +379,10 @@ std::vector<std::pair<std::int64_t, std::int64_t>> windows_around(
         starts.size() - 1,
         static_cast<std::size_t>(std::lower_bound(starts.begin(), starts.end(), centre) -
                                  starts.begin()));
-    const std::size_t lo = at > kWindowOps / 2 ? at - kWindowOps / 2 : 0;
-    const std::size_t hi = std::min(starts.size() - 1, at + kWindowOps / 2);
+    // Centred on `at`, and shifted inwards where the history's start or end would cut it.
+    std::size_t lo = at > kWindowOps / 2 ? at - kWindowOps / 2 : 0;
+    const std::size_t hi = std::min(starts.size() - 1, lo + kWindowOps);
+    lo = hi >= kWindowOps ? std::min(lo, hi - kWindowOps) : 0;
     windows.emplace_back(starts[lo], starts[hi]);
   }
   std::sort(windows.begin(), windows.end());
@@ -404,6 +406,22 @@ std::vector<std::int64_t> violation_times(const model::History& history,
       times.push_back(e.time_us);
   }
   return times;
+}
+
+// The first invocation at which the most operations are open at once: where a history without a
+// violation (and without the store's attempts to find its conflicts) is busiest.
+std::int64_t most_concurrent(const model::History& history) {
+  std::size_t open = 0, most = 0;
+  std::int64_t at = history.empty() ? 0 : history.front().time_us;
+  for (const model::Event& e : history) {
+    if (e.type == model::EventType::invoke) {
+      ++open;
+      if (open > most) most = open, at = e.time_us;
+    } else if (open > 0) {
+      --open;
+    }
+  }
+  return at;
 }
 
 // The end of the 10 ms stretch with the most conflicts (a run without violations still shows
@@ -549,10 +567,16 @@ std::string html_report_for_history(const std::string& title, const model::Histo
     in.caption = fmt::format("the whole history: {} operation(s)", operations);
     stories.push_back(story_json(in));
   } else {
+    std::vector<std::int64_t> centres = violation_times(history, violating);
+    const bool busiest = centres.empty();
+    if (busiest) centres.push_back(most_concurrent(history));
     int n = 0;
-    for (const auto& [from, to] : windows_around(history, violation_times(history, violating))) {
+    for (const auto& [from, to] : windows_around(history, centres)) {
       in.name = fmt::format("window {}", ++n);
-      in.caption = fmt::format("the history around its violating operations");
+      in.caption =
+          fmt::format("the history around {}, {:.6f}s to {:.6f}s (about {} operations)",
+                      busiest ? "its most concurrent moment" : "its violating operations",
+                      static_cast<double>(from) / 1e6, static_cast<double>(to) / 1e6, kWindowOps);
       in.from_us = from;
       in.to_us = to;
       stories.push_back(story_json(in));

@@ -377,6 +377,27 @@ TEST(HtmlReportInChromium, CheckDrawsAnExternalHistoryWithoutTheStore) {
             2);
 }
 
+// Before: a linearizable history of more than 2,000 operations was drawn as nothing at all
+// ("Nothing to draw in full"): without a violation or the store's conflicts there was no centre
+// for a window. It is now drawn around its most concurrent moment, a whole window of operations.
+TEST(HtmlReportInChromium, CheckDrawsALargeCleanHistoryAroundItsBusiestMoment) {
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
+  const std::string toml = work_dir() + "/large.toml", history = work_dir() + "/large.jsonl";
+  const std::string html = work_dir() + "/large.html";
+  std::ofstream(toml) << "recipe = \"queue\"\nclients = 8\noperations_per_client = 400\n";
+  ASSERT_EQ(run_cli("replay " + toml + " --seed 1 --quiet --history " + history).exit_code, 0);
+  auto r = run_cli("check " + history + " --model fifo --report html=" + html);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  Page page = load(html);
+  ASSERT_FALSE(page.dom.empty()) << "chromium printed no DOM";
+  EXPECT_EQ(page.console, "");
+  EXPECT_NE(inner(page.dom, "story-caption").find("the history around its most concurrent moment"),
+            std::string::npos)
+      << inner(page.dom, "story-caption");
+  EXPECT_GE(count(inner(page.dom, "timeline"), "class=\"op "), 150u)
+      << "a whole window is drawn, not half of one at the history's start";
+}
+
 // The issue's yardstick: 64 clients x 1,563 operations of scenarios/queue.toml (about 100,000
 // operations). Reproduce: set clients = 64 and operations_per_client = 1563 in a copy of
 // scenarios/queue.toml, then `contend run copy.toml --seed 1 --report html=big.html`.
