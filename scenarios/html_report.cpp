@@ -438,6 +438,31 @@ std::int64_t most_contended(const std::vector<AttemptRecord>& attempts) {
   return best * 10'000;
 }
 
+// Where a window goes when no operation violated: what to call the moment, and its time.
+struct Busiest {
+  const char* name;
+  std::int64_t time_us;
+};
+
+// The stories of a history too big to draw whole (`whole`: its input, of the `what` it is): a
+// window around its violating operations, or around its busiest moment when none violated.
+void push_windows(json& stories, StoryInput whole, const char* what, const Busiest& busiest) {
+  std::vector<std::int64_t> centres = violation_times(*whole.history, whole.violating);
+  const bool at_busiest = centres.empty();
+  if (at_busiest) centres.push_back(busiest.time_us);
+  int n = 0;
+  for (const auto& [from, to] : windows_around(*whole.history, centres)) {
+    whole.name = fmt::format("window {}", ++n);
+    whole.caption =
+        fmt::format("the {} around {}, {:.6f}s to {:.6f}s (about {} operations)", what,
+                    at_busiest ? busiest.name : "its violating operations",
+                    static_cast<double>(from) / 1e6, static_cast<double>(to) / 1e6, kWindowOps);
+    whole.from_us = from;
+    whole.to_us = to;
+    stories.push_back(story_json(whole));
+  }
+}
+
 json verdict_json(const model::CheckReport& report) {
   const model::Verdict& v = report.verdict;
   return {{"ok", v.ok()},
@@ -519,20 +544,8 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
     story["trace"] = trace_text(run);
     stories.push_back(std::move(story));
   } else {
-    std::vector<std::int64_t> centres = violation_times(run.history, violating);
-    const bool busiest = centres.empty();
-    if (busiest) centres.push_back(most_contended(run.attempts));
-    int n = 0;
-    for (const auto& [from, to] : windows_around(run.history, centres)) {
-      whole.name = fmt::format("window {}", ++n);
-      whole.caption =
-          fmt::format("the run around {}, {:.6f}s to {:.6f}s (about {} operations)",
-                      busiest ? "its most contended moment" : "its violating operations",
-                      static_cast<double>(from) / 1e6, static_cast<double>(to) / 1e6, kWindowOps);
-      whole.from_us = from;
-      whole.to_us = to;
-      stories.push_back(story_json(whole));
-    }
+    push_windows(stories, whole, "run",
+                 {"its most contended moment", most_contended(run.attempts)});
   }
   std::set<ClientId> clients;
   for (const auto& [p, c] : run.process_client)
@@ -567,20 +580,7 @@ std::string html_report_for_history(const std::string& title, const model::Histo
     in.caption = fmt::format("the whole history: {} operation(s)", operations);
     stories.push_back(story_json(in));
   } else {
-    std::vector<std::int64_t> centres = violation_times(history, violating);
-    const bool busiest = centres.empty();
-    if (busiest) centres.push_back(most_concurrent(history));
-    int n = 0;
-    for (const auto& [from, to] : windows_around(history, centres)) {
-      in.name = fmt::format("window {}", ++n);
-      in.caption =
-          fmt::format("the history around {}, {:.6f}s to {:.6f}s (about {} operations)",
-                      busiest ? "its most concurrent moment" : "its violating operations",
-                      static_cast<double>(from) / 1e6, static_cast<double>(to) / 1e6, kWindowOps);
-      in.from_us = from;
-      in.to_us = to;
-      stories.push_back(story_json(in));
-    }
+    push_windows(stories, in, "history", {"its most concurrent moment", most_concurrent(history)});
   }
   std::set<std::int64_t> processes;
   for (const model::Event& e : history)

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <functional>
 #include <istream>
+#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,19 +89,21 @@ class Fields {
   std::string error_;
 };
 
-// Whether `name` is one of the store's error names (error.h), as the library logs an outcome.
-bool is_error_name(const std::string& name) {
+// The store's error code named `name` (error.h), as the library logs an outcome; none when no
+// code has that name.
+std::optional<ErrorCode> error_code_named(const std::string& name) {
   // Every code error_name knows lies below kCodesEnd (FoundationDB's codes are 4 digits).
   constexpr int kCodesEnd = 10'000;
-  static const std::set<std::string, std::less<>> names = [] {
-    std::set<std::string, std::less<>> known;
+  static const std::map<std::string, ErrorCode, std::less<>> codes = [] {
+    std::map<std::string, ErrorCode, std::less<>> known;
     for (int code = 0; code < kCodesEnd; ++code) {
-      const std::string_view n = error_name(static_cast<ErrorCode>(code));
-      if (n != "unknown_error") known.emplace(n);
+      const auto e = static_cast<ErrorCode>(code);
+      if (const std::string_view n = error_name(e); n != "unknown_error") known.emplace(n, e);
     }
     return known;
   }();
-  return names.contains(name);
+  const auto it = codes.find(name);
+  return it == codes.end() ? std::nullopt : std::optional<ErrorCode>(it->second);
 }
 
 std::optional<MutationType> mutation_type_named(const std::string& name) {
@@ -213,19 +215,19 @@ bool parse_line(const nlohmann::json& j, std::optional<CommittedTransaction>& ou
     error = f.error();
     return false;
   }
-  if (!is_error_name(outcome->get<std::string>())) {
-    error = "outcome: \"" + outcome->get<std::string>() + "\" is not an error name";
+  const std::string& outcome_name = outcome->get_ref<const std::string&>();
+  const std::optional<ErrorCode> code = error_code_named(outcome_name);
+  if (!code) {
+    error = "outcome: \"" + outcome_name + "\" is not an error name";
     return false;
   }
-  const std::string& outcome_name = outcome->get_ref<const std::string&>();
-  const bool read_only = !applied->get<bool>() && outcome_name == "success";
+  const bool read_only = !applied->get<bool>() && ok(*code);
   if (applied->get<bool>() != cv->is_number_integer()) {
     error = "commit_version: an integer exactly when applied";
     return false;
   }
-  // The store applies a commit only when it answers success or commit_unknown_result.
-  if (applied->get<bool>() && outcome_name != "success" &&
-      outcome_name != error_name(ErrorCode::commit_unknown_result)) {
+  // The store applies a commit only when it answers success or an error that may have committed.
+  if (applied->get<bool>() && !ok(*code) && !maybe_committed(*code)) {
     error = "applied: true, but outcome \"" + outcome_name + "\" says nothing was applied";
     return false;
   }
