@@ -87,7 +87,7 @@ class LinearizabilitySearch {
     State state = spec_.init();
     std::int32_t cur = entries_[0].next;
     while (true) {
-      if (placed_required_ == required_ && ends_well(state)) return success();
+      if (placed_required_ == required_ && ends_well(state)) return success(state);
       if (cur == -1 || !entries_[static_cast<std::size_t>(cur)].call) {
         note_deepest(cur, state);
         if (!backtrack(cur, state)) return violation();
@@ -296,7 +296,9 @@ class LinearizabilitySearch {
     return *it;
   }
 
-  Verdict success() {
+  // The linearization found: the operations placed, then — in a drained history — as many of
+  // the indeterminate removes left over as it takes to empty the queue, at the end.
+  Verdict success(const State& state) {
     CONTEND_ASSERT(
         placed_required_ == required_ && stack_.size() >= static_cast<std::size_t>(required_),
         "a linearization places every completed operation");
@@ -305,6 +307,16 @@ class LinearizabilitySearch {
     v.steps = steps_;
     v.exact = true;
     v.longest_prefix = prefix_invocations();
+    std::size_t draining = options_.drained ? spec_.size(state) : 0;
+    for (const Operation& op : ops_.ops) {
+      if (draining == 0) break;
+      if (!op.indeterminate || !is_remove(op.f) || set_.test(static_cast<std::size_t>(op.id))) {
+        continue;
+      }
+      v.longest_prefix.push_back(op.invoke);
+      --draining;
+    }
+    CONTEND_ASSERT(draining == 0, "a drained history ends with enough indeterminate removes left");
     return v;
   }
 
