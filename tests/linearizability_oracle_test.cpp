@@ -10,7 +10,7 @@
 // Asserted: the search says linearizable exactly when the oracle finds a linearization; the
 // linearization it returns is one (the oracle replays it); a violation's longest prefix is a
 // linearizable prefix; the fast checkers' violations are real and their exact passes are
-// linearizable.
+// linearizable; the accounting's findings (lost, duplicated, unexpected) are real.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/accounting.h"
 #include "model/fast_check.h"
 #include "model/history_json.h"
 #include "model/linearizability.h"
@@ -311,6 +312,16 @@ void judge(const Shape& shape) {
       check_fast(h, shape.spec, FastOptions{.drained = shape.drained, .ties = shape.ties});
   if (fast.kind == VerdictKind::violation) RC_ASSERT(!expected);
   if (fast.ok() && fast.exact) RC_ASSERT(expected);
+  // The accounting's findings (lost, duplicated, unexpected) are violations as well: of the
+  // drain it was told of or, when not told, of the one it inferred from an empty answer after
+  // every acknowledged insert — which the FIFO and priority specs imply, and the multiset's
+  // checkers are then held to (model/check.cpp).
+  const Accounting accounting = account(
+      h, AccountingOptions{shape.drained ? std::optional<bool>(true) : std::nullopt, shape.ties});
+  if (accounting_verdict(accounting).kind == VerdictKind::violation) {
+    const bool drained = shape.drained || (shape.spec == SpecKind::multiset && accounting.drained);
+    RC_ASSERT(!oracle_linearizable(h, shape.spec, shape.ties, drained));
+  }
 }
 
 RC_GTEST_PROP(LinearizabilityOracle, FifoSearchIsExact, ()) {
