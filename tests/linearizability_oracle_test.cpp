@@ -249,8 +249,8 @@ History arbitrary_history(const Shape& shape) {
     std::int64_t id = 0;
     std::optional<Event> in_flight;
   };
-  const int operations = *rc::gen::inRange(1, 8);
-  std::vector<Process> processes(static_cast<std::size_t>(*rc::gen::inRange(1, 4)));
+  const int operations = *rc::gen::inRange(1, 11);
+  std::vector<Process> processes(static_cast<std::size_t>(*rc::gen::inRange(1, 5)));
   std::int64_t next_id = 0;
   for (Process& p : processes)
     p.id = next_id++;
