@@ -113,6 +113,33 @@ expect(len({e["process"] for e in dequeues}) == 3, "each by a fresh process")
 code, out, err = run(contend, "check", drain + ".jsonl", "--model", "fifo", "--drained")
 expect(code == 0, "the drained history is linearizable (exit %d)" % code, out + err)
 
+# ---- division keeps every order: an enqueue that returned before a dequeue was called stays
+# before it, though both land on one microsecond (a logical clock; ns apart in Jepsen). Before,
+# they read as concurrent and the empty answer passed.
+logical = os.path.join(work, "logical.jsonl")
+with open(logical, "w", encoding="utf-8") as f:
+    f.write('{"ClientId": 0, "Input": {"Op": "enqueue", "Value": "a"}, "Call": 1, "Return": 2}\n'
+            '{"ClientId": 1, "Input": {"Op": "dequeue"}, "Call": 3, "Output": null, "Return": 4}\n')
+close = os.path.join(work, "close.edn")
+with open(close, "w", encoding="utf-8") as f:
+    f.write("{:type :invoke, :f :enqueue, :value 1, :process 0, :time 1000100}\n"
+            "{:type :ok, :f :enqueue, :value 1, :process 0, :time 1000200}\n"
+            "{:type :invoke, :f :dequeue, :value nil, :process 1, :time 1000300}\n"
+            "{:type :ok, :f :dequeue, :value nil, :process 1, :time 1000400}\n")
+for direction, src in (("porcupine", logical), ("jepsen", close)):
+    code, out, err = run(sys.executable, os.path.join(examples, "convert_history.py"), direction,
+                         src, "-o", src + ".out")
+    expect(code == 0 and "2 time(s) moved forward, by 1 microsecond(s)" in err,
+           "%s: the dequeue's times move one microsecond on, and it says so" % direction, err)
+    with open(src + ".out", encoding="utf-8") as f:
+        times = [json.loads(line)["time"] for line in f.read().splitlines()]
+    expect(times == [times[0], times[0], times[0] + 1, times[0] + 1],
+           "%s: the enqueue at one time, the dequeue at the next: %s" % (direction, times))
+    code, out, err = run(contend, "check", src + ".out", "--model", "fifo")
+    expect(code == 1 and "violation" in out,
+           "%s: the empty answer after the enqueue is a violation (exit %d)" % (direction, code),
+           out + err)
+
 # ---- a history printed whole: one vector of records, with a comment and a discarded form,
 # converts to what the same history written one map per line does
 with open(jepsen, encoding="utf-8") as f:

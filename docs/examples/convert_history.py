@@ -13,7 +13,8 @@ Jepsen: one EDN map per operation event, as history.edn holds them, or the histo
 as one vector of them; records (#jepsen.history.Op{...}) read as maps, comments (;) and discarded
 forms (#_) are skipped:
     {:type :invoke, :f :enqueue, :value 3, :process 0, :time 1200000, :index 0}
-  - times are nanoseconds; contend's are microseconds (divided by --time-divisor, 1000);
+  - times are nanoseconds; contend's are microseconds (divided by --time-divisor, 1000, keeping
+    every order: divide_times);
   - events of processes that are not integers (:nemesis) are dropped, and with them `index`
     (the rest are no longer dense; contend takes line order as the order);
   - :enqueue and :dequeue map to enqueue/dequeue; items become strings ("3");
@@ -30,7 +31,10 @@ Porcupine: one JSON object per line, as Go's encoding/json writes porcupine.Oper
     priority queue) or null when it found the queue empty;
   - an operation whose Return is null or missing never returned: its completion is `info`, and
     the client's later operations continue under a fresh process id (contend's and Jepsen's rule);
-  - each operation becomes an invocation at Call and an ok completion at Return, in time order.
+  - each operation becomes an invocation at Call and an ok completion at Return, in time order
+    (times divided as for Jepsen, every order kept).
+Back (to-jepsen, to-porcupine): times multiplied by the divisor, so a round trip gives the input
+back, except times divide_times moved (their order is kept, their values are not).
 Input of another shape (a :time that is not a whole number, a :type other than :invoke, :ok, :fail
 or :info, a Priority that is not an integer, ...) is refused with exit status 2 and a message naming
 the line and the field; nothing is written.
@@ -241,6 +245,38 @@ def at_line(n, convert, *args):
         raise ConvertError("line %d: %s" % (n, e))
 
 
+def divide_times(events, divisor, warn):
+    """The events (in time order, times in the input's units) with their times divided by
+    `divisor` into contend's microseconds, keeping every real-time order the input has: a time
+    that division would make equal to that of a completion before it, while an invocation
+    happens at it, is moved forward to one microsecond after that completion (and the times
+    after it as far as they must, to stay in order). Otherwise the two operations would read as
+    concurrent — with a logical clock (times 1, 2, 3, ...) every operation would, and no
+    violation could be seen. Equal input times stay equal. Says, through `warn`, how many times
+    moved and how far."""
+    invoked = {e["time"] for e in events if e["type"] == "invoke"}
+    completed = {e["time"] for e in events if e["type"] != "invoke"}
+    divided = {}
+    previous = last_completion = None
+    for t in sorted(invoked | completed):
+        d = t // divisor
+        if previous is not None:
+            d = max(d, previous)
+        if t in invoked and last_completion is not None:
+            d = max(d, last_completion + 1)
+        divided[t] = previous = d
+        if t in completed:
+            last_completion = d
+    moved = [divided[t] - t // divisor for t in divided if divided[t] != t // divisor]
+    if moved:
+        warn("%d time(s) moved forward, by %d microsecond(s) at most, so that no completion and "
+             "invocation in order in the input read as concurrent (--time-divisor %d)"
+             % (len(moved), max(moved), divisor))
+    for e in events:
+        e["time"] = divided[e["time"]]
+    return events
+
+
 # ---- Jepsen -> contend
 
 
@@ -262,8 +298,8 @@ def is_client(process):
     return isinstance(process, int) and not isinstance(process, bool)
 
 
-def jepsen_fields(op, divisor):
-    """The type, f and time (in contend's units) of a client's operation map."""
+def jepsen_fields(op):
+    """The type, f and time (in the input's units) of a client's operation map."""
     for key in ("type", "f", "time"):
         if key not in op:
             raise ConvertError("no :%s" % key)
@@ -274,15 +310,14 @@ def jepsen_fields(op, divisor):
     if not isinstance(f, Keyword):
         raise ConvertError(":f must be a keyword, got %s" % write_edn_brief(f))
     whole_number(op["process"], ":process", write_edn)
-    time = whole_number(op["time"], ":time", write_edn) // divisor
+    time = whole_number(op["time"], ":time", write_edn)
     return str(type_), str(f), time
 
 
 class JepsenConversion:
     """Jepsen's client operations, one at a time, into contend's events."""
 
-    def __init__(self, ops, divisor, warn):
-        self.divisor = divisor
+    def __init__(self, ops, warn):
         self.warn = warn
         self.fresh = max((op["process"] for _, op in ops if is_client(op.get("process"))),
                          default=-1) + 1
@@ -291,7 +326,7 @@ class JepsenConversion:
 
     def add(self, op):
         process = op["process"]
-        type_, f, time = jepsen_fields(op, self.divisor)
+        type_, f, time = jepsen_fields(op)
         value = op.get("value")
         if f == "drain":
             return self.add_drain(process, type_, time, value)
@@ -330,13 +365,13 @@ class JepsenConversion:
 
 def from_jepsen(text, divisor, warn):
     ops = jepsen_ops(text)
-    conversion = JepsenConversion(ops, divisor, None)
+    conversion = JepsenConversion(ops, None)
     for n, op in ops:
         if not is_client(op.get("process")):
             continue  # :nemesis and the like
         conversion.warn = lambda message, n=n: warn("line %d: %s" % (n, message))
         at_line(n, conversion.add, op)
-    return conversion.events()
+    return divide_times(conversion.events(), divisor, warn)
 
 
 def to_jepsen(events, divisor):
@@ -391,7 +426,7 @@ def porcupine_op(op):
     return f
 
 
-def porcupine_events(op, f, process, divisor):
+def porcupine_events(op, f, process):
     """The invocation and, if it returned, the completion of one Porcupine operation."""
     inp = op["Input"]
     if f in INSERTS:
@@ -401,14 +436,13 @@ def porcupine_events(op, f, process, divisor):
     else:
         item = None
         result = porcupine_item(f, op.get("Output"))
-    call = op["Call"] // divisor
-    events = [event("invoke", process, call, f, item)]
+    events = [event("invoke", process, op["Call"], f, item)]
     if op.get("Return") is not None:  # without a completion contend reads it as info
-        events.append(event("ok", process, op["Return"] // divisor, f, result))
+        events.append(event("ok", process, op["Return"], f, result))
     return events
 
 
-def from_porcupine(lines, divisor):
+def from_porcupine(lines, divisor, warn):
     ops = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -429,7 +463,7 @@ def from_porcupine(lines, divisor):
             process_of[client] = fresh
             fresh += 1
         process = process_of.setdefault(client, client)
-        events = at_line(n, porcupine_events, op, f, process, divisor)
+        events = at_line(n, porcupine_events, op, f, process)
         timed.append((events[0]["time"], 1, seq, events[0]))
         if len(events) == 1:
             crashed.add(client)
@@ -438,7 +472,7 @@ def from_porcupine(lines, divisor):
         # At one time: completions of earlier calls, then invocations, then zero-length ones.
         timed.append((ret, 0 if ret > call else 2, seq, events[1]))
     timed.sort(key=lambda t: t[:3])
-    return [t[3] for t in timed]
+    return divide_times([t[3] for t in timed], divisor, warn)
 
 
 def to_porcupine(events, divisor):
@@ -542,7 +576,7 @@ def main(argv):
         if args.direction == "jepsen":
             out = [json.dumps(e) for e in from_jepsen(text, args.time_divisor, warn)]
         elif args.direction == "porcupine":
-            out = [json.dumps(e) for e in from_porcupine(lines, args.time_divisor)]
+            out = [json.dumps(e) for e in from_porcupine(lines, args.time_divisor, warn)]
         elif args.direction == "to-jepsen":
             out = to_jepsen(read_contend(lines), args.time_divisor)
         else:
