@@ -9,7 +9,6 @@ namespace contend::fdb {
 
 namespace {
 
-constexpr int kReadYourWritesDisable = 51;
 constexpr int kTimeout = 500;
 constexpr int kRetryLimit = 501;
 constexpr int kMaxRetryDelay = 502;
@@ -37,7 +36,7 @@ bool contains(const auto& codes, int code) {
 }  // namespace
 
 fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value) {
-  if (code == kReadYourWritesDisable) {
+  if (code == kReadYourWritesDisableOption) {
     options.read_your_writes_disabled = true;
     return kSuccess;
   }

@@ -12,6 +12,9 @@
 
 namespace contend::fdb {
 
+// Refused once the transaction has read or written (transaction.cpp), as FoundationDB does.
+inline constexpr int kReadYourWritesDisableOption = 51;
+
 struct TransactionOptions {
   bool read_your_writes_disabled = false;  // READ_YOUR_WRITES_DISABLE (51)
   std::int64_t timeout_ms = 0;             // TIMEOUT (500): 0 = none

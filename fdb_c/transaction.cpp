@@ -194,6 +194,7 @@ void TransactionState::set_read_version(std::int64_t version) {
 Future* TransactionState::get(BytesView key, bool snapshot) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  read_or_written_ = true;
   std::optional<Bytes> value;
   const std::int64_t delay_us = world_.env.draw_us(world_.config.read_latency);
   if (fdb_error_t e = read_key(key, snapshot, value)) return ready_later(world_, e, {}, delay_us);
@@ -203,6 +204,7 @@ Future* TransactionState::get(BytesView key, bool snapshot) {
 Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  read_or_written_ = true;
   Key key;
   if (fdb_error_t e = resolve(selector, snapshot, key.key)) return ready_later(world_, e);
   return ready_later(world_, kSuccess, std::move(key));
@@ -211,6 +213,7 @@ Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
 Future* TransactionState::get_range(const RangeRequest& r) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  read_or_written_ = true;
   const int byte_limit = batch_bytes(r);
   if (r.limit < 0 || r.target_bytes < 0 || byte_limit < 0)
     return ready_later(world_, kRangeLimitsInvalid);
@@ -291,7 +294,9 @@ Future* TransactionState::range_split_points(BytesView begin, BytesView end,
 
 bool TransactionState::accepts_write() {
   if (committing_) sticky_ = kUsedDuringCommit;  // the commit outstanding fails with it
-  return unusable() == kSuccess;
+  if (unusable() != kSuccess) return false;
+  read_or_written_ = true;
+  return true;
 }
 
 void TransactionState::set(BytesView key, BytesView value) {
@@ -473,6 +478,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
       Transaction::OnErrorOp op = tr_.on_error(e);  // backs off, and resets the attempt
       ++retries_;
       sticky_ = kSuccess;
+      read_or_written_ = false;
       std::int64_t delay_us = op.delay_us;
       if (options_.max_retry_delay_ms >= 0)
         delay_us = std::min(delay_us, options_.max_retry_delay_ms * 1000);
@@ -492,6 +498,7 @@ void TransactionState::reset() {
     tr_.reset();
     cancelled_ = false;
     sticky_ = kSuccess;
+    read_or_written_ = false;
     retries_ = 0;
     options_ = TransactionOptions{};
     started_us_ = world_.env.now_us();
@@ -513,6 +520,7 @@ void TransactionState::cancel() {
 
 fdb_error_t TransactionState::set_option(int option, BytesView value, bool has_value) {
   Lock lock(world_.mutex);
+  if (option == kReadYourWritesDisableOption && read_or_written_) return kClientInvalidOperation;
   return apply_option(options_, option, value, has_value);
 }
 

@@ -98,6 +98,9 @@ class TransactionState {
   TransactionOptions options_;
   fdb_error_t sticky_ = kSuccess;
   int retries_ = 0;
+  // A read or a write was asked of this attempt: READ_YOUR_WRITES_DISABLE is refused from then on,
+  // as FoundationDB refuses it once its read cache or write map holds anything.
+  bool read_or_written_ = false;
   std::vector<Future*> versionstamp_futures_;  // each holds a reference
   std::vector<Watch> pending_watches_;         // registered with the world when the commit applies
   std::weak_ptr<TransactionState> self_;

@@ -475,4 +475,23 @@ TEST_F(FdbC, ReadYourWritesDisabledReadsTheDatabaseOnly) {
   fdb_transaction_destroy(later);
 }
 
+// As FoundationDB: READ_YOUR_WRITES_DISABLE once the transaction has read or written would
+// change what its own earlier operations meant, so it answers client_invalid_operation (2000)
+// and reads keep seeing the transaction's writes. A retry (on_error) or reset starts afresh.
+// Before, it was taken at any time.
+TEST_F(FdbC, ReadYourWritesDisableAfterAReadOrAWriteIsRefused) {
+  FDBTransaction* tr = begin();
+  set(tr, "w", "mine");
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 2000);
+  EXPECT_EQ(get(tr, "w"), "mine") << "read-your-writes stays on";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(get(tr, "w"), std::nullopt);
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 2000) << "after a read";
+  FDBFuture* retry = fdb_transaction_on_error(tr, 1020);  // not_committed: retryable
+  ASSERT_EQ(wait(retry), 0);
+  fdb_future_destroy(retry);
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0) << "a retry starts afresh";
+  fdb_transaction_destroy(tr);
+}
+
 }  // namespace
