@@ -35,6 +35,14 @@ bool contains(const auto& codes, int code) {
 
 }  // namespace
 
+TransactionOptions persistent_options(const TransactionOptions& options) {
+  TransactionOptions kept;
+  kept.timeout_ms = options.timeout_ms;
+  kept.retry_limit = options.retry_limit;
+  kept.max_retry_delay_ms = options.max_retry_delay_ms;
+  return kept;
+}
+
 fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value) {
   if (code == kReadYourWritesDisableOption) {
     options.read_your_writes_disabled = true;

@@ -23,6 +23,11 @@ struct TransactionOptions {
   std::int64_t size_limit_bytes = 0;       // SIZE_LIMIT (503): 0 = FoundationDB's 10 MB
 };
 
+// What a retry (on_error) keeps, as FoundationDB's persistent options: TIMEOUT, RETRY_LIMIT and
+// MAX_RETRY_DELAY stay; READ_YOUR_WRITES_DISABLE and SIZE_LIMIT go back to their defaults and are
+// set again by a retry loop that wants them.
+TransactionOptions persistent_options(const TransactionOptions& options);
+
 // Applies option `code` with `value` (absent when !has_value): success, invalid_option for a
 // code contend refuses or does not know, invalid_option_value for a malformed value.
 fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value);

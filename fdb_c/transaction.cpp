@@ -479,6 +479,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
       ++retries_;
       sticky_ = kSuccess;
       read_or_written_ = false;
+      options_ = persistent_options(options_);
       std::int64_t delay_us = op.delay_us;
       if (options_.max_retry_delay_ms >= 0)
         delay_us = std::min(delay_us, options_.max_retry_delay_ms * 1000);

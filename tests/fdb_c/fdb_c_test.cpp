@@ -494,4 +494,25 @@ TEST_F(FdbC, ReadYourWritesDisableAfterAReadOrAWriteIsRefused) {
   fdb_transaction_destroy(tr);
 }
 
+// A retry keeps FoundationDB's persistent options only (TIMEOUT, RETRY_LIMIT, MAX_RETRY_DELAY):
+// READ_YOUR_WRITES_DISABLE and SIZE_LIMIT are back to their defaults, as on FoundationDB, where a
+// retry loop sets them again each time. Before, a retry kept them all.
+TEST_F(FdbC, ARetryKeepsOnlyThePersistentOptions) {
+  FDBTransaction* tr = begin();
+  ASSERT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+  const std::int64_t limit = 32, retries = 1;
+  ASSERT_EQ(fdb_transaction_set_option(tr, 503, reinterpret_cast<const uint8_t*>(&limit), 8), 0);
+  ASSERT_EQ(fdb_transaction_set_option(tr, 501, reinterpret_cast<const uint8_t*>(&retries), 8), 0);
+  FDBFuture* retry = fdb_transaction_on_error(tr, 1020);
+  ASSERT_EQ(wait(retry), 0);
+  fdb_future_destroy(retry);
+  set(tr, "kept", std::string(64, 'v'));
+  EXPECT_EQ(get(tr, "kept"), std::string(64, 'v')) << "read-your-writes is on again";
+  EXPECT_EQ(commit(tr), 0) << "the 32-byte size limit is gone";
+  retry = fdb_transaction_on_error(tr, 1020);
+  EXPECT_EQ(wait(retry), 1020) << "the retry limit of 1 stays";
+  fdb_future_destroy(retry);
+  fdb_transaction_destroy(tr);
+}
+
 }  // namespace
