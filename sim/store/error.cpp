@@ -36,17 +36,49 @@ std::string_view error_name(ErrorCode e) {
       return "key_too_large";
     case ErrorCode::value_too_large:
       return "value_too_large";
+    case ErrorCode::process_behind:
+      return "process_behind";
+    case ErrorCode::database_locked:
+      return "database_locked";
+    case ErrorCode::cluster_version_changed:
+      return "cluster_version_changed";
+    case ErrorCode::commit_proxy_memory_limit_exceeded:
+      return "commit_proxy_memory_limit_exceeded";
+    case ErrorCode::batch_transaction_throttled:
+      return "batch_transaction_throttled";
+    case ErrorCode::grv_proxy_memory_limit_exceeded:
+      return "grv_proxy_memory_limit_exceeded";
+    case ErrorCode::tag_throttled:
+      return "tag_throttled";
+    case ErrorCode::proxy_tag_throttled:
+      return "proxy_tag_throttled";
+    case ErrorCode::transaction_throttled_hot_shard:
+      return "transaction_throttled_hot_shard";
   }
   return "unknown_error";
 }
 
 bool maybe_committed(ErrorCode e) {
-  return e == ErrorCode::commit_unknown_result;
+  return e == ErrorCode::commit_unknown_result || e == ErrorCode::cluster_version_changed;
 }
 
 bool retryable_not_committed(ErrorCode e) {
-  return e == ErrorCode::not_committed || e == ErrorCode::transaction_too_old ||
-         e == ErrorCode::future_version;
+  switch (e) {
+    case ErrorCode::not_committed:
+    case ErrorCode::transaction_too_old:
+    case ErrorCode::future_version:
+    case ErrorCode::process_behind:
+    case ErrorCode::database_locked:
+    case ErrorCode::commit_proxy_memory_limit_exceeded:
+    case ErrorCode::batch_transaction_throttled:
+    case ErrorCode::grv_proxy_memory_limit_exceeded:
+    case ErrorCode::tag_throttled:
+    case ErrorCode::proxy_tag_throttled:
+    case ErrorCode::transaction_throttled_hot_shard:
+      return true;
+    default:
+      return false;
+  }
 }
 
 }  // namespace contend

@@ -26,6 +26,18 @@ enum class ErrorCode : int {
   transaction_too_large = 2101,
   key_too_large = 2102,
   value_too_large = 2103,
+  // Never answered by the store, but named by FoundationDB's retry predicates, so that a client
+  // of contend's libfdb_c that passes one to on_error or fdb_error_predicate gets FoundationDB's
+  // answer (a retry; "maybe committed" for cluster_version_changed).
+  process_behind = 1037,
+  database_locked = 1038,
+  cluster_version_changed = 1039,
+  commit_proxy_memory_limit_exceeded = 1042,
+  batch_transaction_throttled = 1051,
+  grv_proxy_memory_limit_exceeded = 1078,
+  tag_throttled = 1213,
+  proxy_tag_throttled = 1223,
+  transaction_throttled_hot_shard = 1235,
 };
 
 inline constexpr bool ok(ErrorCode e) {

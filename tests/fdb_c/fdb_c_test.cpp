@@ -222,6 +222,22 @@ TEST_F(FdbC, AConflictIsNotCommittedAndOnErrorRetriesItAfterABackoff) {
   fdb_transaction_destroy(b);
 }
 
+// The codes FoundationDB's predicates name that the store never answers (a locked database,
+// throttling, a proxy out of memory, a cluster version change) are what they are on
+// FoundationDB: retryable, and on_error retries them. Before, they were neither.
+TEST_F(FdbC, EveryCodeFoundationDBRetriesIsRetried) {
+  for (int code : {1037, 1038, 1042, 1051, 1078, 1213, 1223, 1235}) {
+    EXPECT_TRUE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE_NOT_COMMITTED, code)) << code;
+    EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_MAYBE_COMMITTED, code)) << code;
+    FDBTransaction* tr = begin();
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, code)), 0) << code;
+    fdb_transaction_destroy(tr);
+  }
+  EXPECT_TRUE(fdb_error_predicate(FDB_ERROR_PREDICATE_MAYBE_COMMITTED, 1039));
+  EXPECT_TRUE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 1039));
+  EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 1031)) << "timed out is final";
+}
+
 TEST_F(FdbC, TheRetryLimitEndsRetries) {
   FDBTransaction* tr = begin();
   const int64_t one = 1;
