@@ -381,7 +381,9 @@ Future* TransactionState::commit() {
   std::shared_ptr<TransactionState> self = self_.lock();
   CONTEND_ASSERT(self != nullptr, "a transaction is owned by its handle while it is used");
   const std::int64_t delay_us = world_.env.draw_us(world_.config.commit_latency);
-  if (!world_.network.post([self, future] { self->finish_commit(future); }, delay_us)) {
+  const std::uint64_t attempt = attempt_;
+  if (!world_.network.post([self, future, attempt] { self->finish_commit(future, attempt); },
+                           delay_us)) {
     committing_ = false;
     future->set(kOperationFailed);
     deliver_later(world_, future);
@@ -389,31 +391,39 @@ Future* TransactionState::commit() {
   return future;
 }
 
-void TransactionState::finish_commit(Future* future) {
+void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
   std::vector<Future*> deliveries;
   {
     Lock lock(world_.mutex);
-    committing_ = false;
-    fdb_error_t result = unusable();
-    if (result == kSuccess && options_.size_limit_bytes > 0 &&
-        static_cast<std::int64_t>(tr_.size_bytes()) > options_.size_limit_bytes) {
-      result = code_of(ErrorCode::transaction_too_large);
+    if (attempt == attempt_) {
+      future->set(commit_now(deliveries));
+    } else {  // reset or retried while the commit was outstanding: its writes are gone
+      future->set(kTransactionCancelled);
     }
-    if (result == kSuccess) {
-      auto op = tr_.commit();
-      op.complete();
-      result = code_of(op.await_resume());
-      world_.log.record(tr_, op.await_resume());
-    }
-    settle_attempt(result, deliveries);
-    world_.check_watches(deliveries);
-    future->set(result);
     deliveries.push_back(future);
   }
   for (Future* f : deliveries) {
     f->deliver();
     f->release();
   }
+}
+
+fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
+  committing_ = false;
+  fdb_error_t result = unusable();
+  if (result == kSuccess && options_.size_limit_bytes > 0 &&
+      static_cast<std::int64_t>(tr_.size_bytes()) > options_.size_limit_bytes) {
+    result = code_of(ErrorCode::transaction_too_large);
+  }
+  if (result == kSuccess) {
+    auto op = tr_.commit();
+    op.complete();
+    result = code_of(op.await_resume());
+    world_.log.record(tr_, op.await_resume());
+  }
+  settle_attempt(result, deliveries);
+  world_.check_watches(deliveries);
+  return result;
 }
 
 void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries) {
@@ -479,6 +489,8 @@ Future* TransactionState::on_error(fdb_error_t error) {
       ++retries_;
       sticky_ = kSuccess;
       read_or_written_ = false;
+      committing_ = false;
+      ++attempt_;
       options_ = persistent_options(options_);
       std::int64_t delay_us = op.delay_us;
       if (options_.max_retry_delay_ms >= 0)
@@ -500,6 +512,8 @@ void TransactionState::reset() {
     cancelled_ = false;
     sticky_ = kSuccess;
     read_or_written_ = false;
+    committing_ = false;
+    ++attempt_;
     retries_ = 0;
     options_ = TransactionOptions{};
     started_us_ = world_.env.now_us();

@@ -88,7 +88,12 @@ class TransactionState {
   fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
   // Settles the attempt's watches and versionstamp futures with `error` (0: the commit applied).
   void settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries);
-  void finish_commit(Future* future);
+  // The commit of attempt `attempt`: transaction_cancelled if the transaction was reset or retried
+  // since (that attempt's writes are gone), as FoundationDB answers.
+  void finish_commit(Future* future, std::uint64_t attempt);
+  // Commits the current attempt (the world's lock held): its result; the attempt's versionstamp
+  // futures and watches go into `deliveries`.
+  fdb_error_t commit_now(std::vector<Future*>& deliveries);
 
   World& world_;
   Transaction tr_;
@@ -101,6 +106,8 @@ class TransactionState {
   // A read or a write was asked of this attempt: READ_YOUR_WRITES_DISABLE is refused from then on,
   // as FoundationDB refuses it once its read cache or write map holds anything.
   bool read_or_written_ = false;
+  // Counts resets and retries: a commit belongs to the attempt it began in.
+  std::uint64_t attempt_ = 0;
   std::vector<Future*> versionstamp_futures_;  // each holds a reference
   std::vector<Watch> pending_watches_;         // registered with the world when the commit applies
   std::weak_ptr<TransactionState> self_;

@@ -238,6 +238,29 @@ TEST_F(FdbC, EveryCodeFoundationDBRetriesIsRetried) {
   EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 1031)) << "timed out is final";
 }
 
+// A reset (or a retry) while a commit is outstanding discards the attempt that commit belongs to:
+// the commit answers transaction_cancelled, as FoundationDB's does, and the transaction is a fresh
+// one at once. Before, the commit answered success with nothing written (the reset had emptied
+// it), and a write after the reset failed as used_during_commit.
+TEST_F(FdbC, AResetOrRetryWhileACommitIsOutstandingCancelsIt) {
+  FDBTransaction* tr = begin();
+  set(tr, "rc", "discarded");
+  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  fdb_transaction_reset(tr);
+  set(tr, "rc", "kept");
+  EXPECT_EQ(commit(tr), 0) << "the reset transaction is a fresh one";
+  EXPECT_EQ(wait_and_destroy(outstanding), 1025);
+  set(tr, "again", "x");
+  outstanding = fdb_transaction_commit(tr);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  EXPECT_EQ(wait_and_destroy(outstanding), 1025);
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "rc"), "kept");
+  EXPECT_EQ(get(reader, "again"), std::nullopt);
+  fdb_transaction_destroy(reader);
+  fdb_transaction_destroy(tr);
+}
+
 TEST_F(FdbC, TheRetryLimitEndsRetries) {
   FDBTransaction* tr = begin();
   const int64_t one = 1;
