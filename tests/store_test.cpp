@@ -464,6 +464,38 @@ TEST_F(StoreRules, SizeLimitsAreFoundationDBs) {
   EXPECT_EQ(commit(system), ErrorCode::key_outside_legal_range);
 }
 
+// As FoundationDB's atomicOp: an atomic op's key (a versionstamped key's template, offset bytes
+// included) is held to the legal range and the key size, its operand to the value size. Before,
+// an atomic add could store a value over 100,000 bytes, and a versionstamped key could be written
+// among the system keys.
+TEST_F(StoreRules, AtomicOpsTakeTheLimitsOfASet) {
+  const std::string offset_zero("\x00\x00\x00\x00", 4);
+  const std::string stamp(10, '\0');
+  auto fails_with = [&](MutationType type, const std::string& key, const std::string& operand) {
+    Transaction tr(db(1));
+    tr.atomic_op(type, key, operand);
+    return commit(tr);
+  };
+  const std::string big_operand(kValueSizeLimit + 1, '\x01');
+  EXPECT_EQ(fails_with(MutationType::add, "n", big_operand), ErrorCode::value_too_large);
+  EXPECT_EQ(fails_with(MutationType::byte_max, "n", big_operand), ErrorCode::value_too_large);
+  EXPECT_EQ(fails_with(MutationType::set_versionstamped_value, "n", big_operand + offset_zero),
+            ErrorCode::value_too_large);
+  EXPECT_EQ(
+      fails_with(MutationType::set_versionstamped_key, "k" + stamp + offset_zero, big_operand),
+      ErrorCode::value_too_large);
+  EXPECT_EQ(fails_with(MutationType::set_versionstamped_key, "\xff" + stamp + offset_zero, "v"),
+            ErrorCode::key_outside_legal_range);
+  EXPECT_EQ(fails_with(MutationType::set_versionstamped_key,
+                       std::string(kKeySizeLimit - 3, 'k') + offset_zero, "v"),
+            ErrorCode::key_too_large);
+  EXPECT_EQ(fails_with(MutationType::max, std::string(kKeySizeLimit + 1, 'k'), "\x01"),
+            ErrorCode::key_too_large);
+  EXPECT_EQ(fails_with(MutationType::add, "n", std::string(kValueSizeLimit, '\x01')),
+            ErrorCode::success)
+      << "an operand of exactly the value size is allowed";
+}
+
 TEST_F(StoreRules, ExplicitConflictRangesBehaveLikeReadsAndClears) {
   Transaction reader(db(1));
   ASSERT_GT(run_inline(as_task(reader.get_read_version())), -1);

@@ -228,6 +228,17 @@ bool Transaction::in_cleared_range(BytesView key) const {
 
 void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand) {
   CONTEND_ASSERT(is_atomic(type), "atomic_op of an atomic mutation type");
+  // FoundationDB's limits on every atomic op, a versionstamped key's template included (its four
+  // offset bytes count): a key in the legal range and within the key size, an operand within the
+  // value size.
+  if (ErrorCode e = check_key(key); !ok(e)) {
+    sticky_error_ = e;
+    return;
+  }
+  if (operand.size() > kValueSizeLimit) {
+    sticky_error_ = ErrorCode::value_too_large;
+    return;
+  }
   if (type == MutationType::set_versionstamped_key) {
     if (ErrorCode e = check_versionstamp_param(key); !ok(e)) {
       sticky_error_ = e;
@@ -241,10 +252,6 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
     const KeyRangeRef written = copy_range(possible);
     note_write(written.begin, written.end, key.size() + operand.size());
     versionstamped_key_ranges_.push_back(std::move(possible));
-    return;
-  }
-  if (ErrorCode e = check_key(key); !ok(e)) {
-    sticky_error_ = e;
     return;
   }
   if (type == MutationType::set_versionstamped_value) {
