@@ -346,6 +346,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   if (fdb_error_t e = unusable()) return e;
   if (end < begin) return kInvertedRange;
   if (type != 0 && type != 1) return kInvalidOptionValue;
+  if (kSystemKeysBegin < end) return kKeyOutsideLegalRange;  // as FoundationDB's, even empty
   if (begin == end) return kSuccess;
   const KeyRangeRef range{begin, end};
   if (type == 0) {

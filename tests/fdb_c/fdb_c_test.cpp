@@ -130,6 +130,11 @@ class FdbC : public ::testing::Test {
     return out;
   }
 
+  FDBFuture* watch(FDBTransaction* tr, const std::string& k) {
+    return fdb_transaction_watch(tr, bytes(key(k)), length(key(k)));
+  }
+  class NetworkGate;
+
   FDBDatabase* db_ = nullptr;
   std::string prefix_;
 };
@@ -238,26 +243,92 @@ TEST_F(FdbC, EveryCodeFoundationDBRetriesIsRetried) {
   EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 1031)) << "timed out is final";
 }
 
+// Holds the network thread still, so that what the test calls meanwhile happens before any commit
+// it posts is resolved: a watch's callback, run on the network thread when another transaction
+// changes the watched key, waits until release(). Fixed-order tests of commits need it, since the
+// network thread otherwise races the test's calls.
+class FdbC::NetworkGate {
+ public:
+  NetworkGate(FdbC& fixture, const std::string& gate_key) {
+    FDBTransaction* watcher = fixture.begin();
+    watch_ = fixture.watch(watcher, gate_key);
+    EXPECT_EQ(fixture.commit(watcher), 0);
+    fdb_transaction_destroy(watcher);
+    EXPECT_EQ(fdb_future_set_callback(watch_, &NetworkGate::hold, this), 0);
+    FDBTransaction* opener = fixture.begin();
+    fixture.set(opener, gate_key, "changed");
+    opening_ = fdb_transaction_commit(opener);
+    fdb_transaction_destroy(opener);
+    while (!held_.load())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  void release() {
+    released_.store(true);
+    EXPECT_EQ(wait_and_destroy(opening_), 0);
+    fdb_future_destroy(watch_);
+  }
+
+ private:
+  static void hold(FDBFuture*, void* self) {
+    auto* gate = static_cast<NetworkGate*>(self);
+    gate->held_.store(true);
+    for (int waited_ms = 0; !gate->released_.load() && waited_ms < 60'000; ++waited_ms)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  FDBFuture* watch_ = nullptr;
+  FDBFuture* opening_ = nullptr;
+  std::atomic<bool> held_{false}, released_{false};
+};
+
 // A reset (or a retry) while a commit is outstanding discards the attempt that commit belongs to:
 // the commit answers transaction_cancelled, as FoundationDB's does, and the transaction is a fresh
 // one at once. Before, the commit answered success with nothing written (the reset had emptied
-// it), and a write after the reset failed as used_during_commit.
+// it), and a commit outstanding at a retry wrote the abandoned attempt's writes.
 TEST_F(FdbC, AResetOrRetryWhileACommitIsOutstandingCancelsIt) {
   FDBTransaction* tr = begin();
+  NetworkGate gate(*this, "gate");
   set(tr, "rc", "discarded");
-  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  FDBFuture* reset_away = fdb_transaction_commit(tr);
   fdb_transaction_reset(tr);
   set(tr, "rc", "kept");
-  EXPECT_EQ(commit(tr), 0) << "the reset transaction is a fresh one";
-  EXPECT_EQ(wait_and_destroy(outstanding), 1025);
+  FDBFuture* fresh = fdb_transaction_commit(tr);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(reset_away), 1025);
+  EXPECT_EQ(wait_and_destroy(fresh), 0) << "the reset transaction is a fresh one";
+  NetworkGate second_gate(*this, "gate2");
   set(tr, "again", "x");
-  outstanding = fdb_transaction_commit(tr);
-  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
-  EXPECT_EQ(wait_and_destroy(outstanding), 1025);
+  FDBFuture* retried_away = fdb_transaction_commit(tr);
+  FDBFuture* retry = fdb_transaction_on_error(tr, 1020);
+  second_gate.release();
+  EXPECT_EQ(wait_and_destroy(retried_away), 1025);
+  EXPECT_EQ(wait_and_destroy(retry), 0);
   FDBTransaction* reader = begin();
   EXPECT_EQ(get(reader, "rc"), "kept");
   EXPECT_EQ(get(reader, "again"), std::nullopt);
   fdb_transaction_destroy(reader);
+  fdb_transaction_destroy(tr);
+}
+
+// As FoundationDB's addReadConflictRange and addWriteConflictRange: a conflict range reaching past
+// \xff (the system keys) answers key_outside_legal_range (2004); one ending at \xff is legal.
+// Before, it was taken.
+TEST_F(FdbC, AConflictRangeIntoTheSystemKeysIsOutsideTheLegalRange) {
+  FDBTransaction* tr = begin();
+  const std::string past("\xff\x01"), system_begin("\xff");
+  for (FDBConflictRangeType type : {FDB_CONFLICT_RANGE_TYPE_READ, FDB_CONFLICT_RANGE_TYPE_WRITE}) {
+    EXPECT_EQ(
+        fdb_transaction_add_conflict_range(tr, bytes("a"), 1, bytes(past), length(past), type),
+        2004)
+        << type;
+    EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(past), length(past), bytes(past),
+                                                 length(past), type),
+              2004)
+        << type;
+    EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes("a"), 1, bytes(system_begin),
+                                                 length(system_begin), type),
+              0)
+        << type;
+  }
   fdb_transaction_destroy(tr);
 }
 
