@@ -204,6 +204,7 @@ Future* TransactionState::get(BytesView key, bool snapshot) {
 Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (kSystemKeysBegin < BytesView(selector.key)) return ready_later(world_, kKeyOutsideLegalRange);
   read_or_written_ = true;
   Key key;
   if (fdb_error_t e = resolve(selector, snapshot, key.key)) return ready_later(world_, e);
@@ -213,6 +214,9 @@ Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
 Future* TransactionState::get_range(const RangeRequest& r) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  // As FoundationDB's: a selector's key past \xff is refused (one at \xff, the usual end, is not).
+  if (kSystemKeysBegin < BytesView(r.begin.key) || kSystemKeysBegin < BytesView(r.end.key))
+    return ready_later(world_, kKeyOutsideLegalRange);
   read_or_written_ = true;
   const int byte_limit = batch_bytes(r);
   if (r.limit < 0 || r.target_bytes < 0 || byte_limit < 0)

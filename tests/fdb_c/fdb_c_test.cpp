@@ -332,6 +332,25 @@ TEST_F(FdbC, AConflictRangeIntoTheSystemKeysIsOutsideTheLegalRange) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's getRange and getKey: a key selector whose key is past \xff (the system keys)
+// answers key_outside_legal_range (2004); \xff itself, the usual end of a range, is legal. Before,
+// the range was cut at \xff and the selector resolved as if it were legal.
+TEST_F(FdbC, ASelectorPastTheLegalRangeIsRefused) {
+  FDBTransaction* tr = begin();
+  const std::string past("\xff\x01"), system_begin("\xff");
+  auto range_to = [&](const std::string& end) {
+    return wait_and_destroy(fdb_transaction_get_range(tr, bytes("a"), 1, 0, 1, bytes(end),
+                                                      length(end), 0, 1, 0, 0,
+                                                      FDB_STREAMING_MODE_WANT_ALL, 0, 0, 0));
+  };
+  EXPECT_EQ(range_to(past), 2004);
+  EXPECT_EQ(range_to(system_begin), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_key(tr, bytes(past), length(past), 0, 1, 0)),
+            2004);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_key(tr, bytes(system_begin), 1, 0, 1, 0)), 0);
+  fdb_transaction_destroy(tr);
+}
+
 TEST_F(FdbC, TheRetryLimitEndsRetries) {
   FDBTransaction* tr = begin();
   const int64_t one = 1;
