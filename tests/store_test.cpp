@@ -496,6 +496,21 @@ TEST_F(StoreRules, AtomicOpsTakeTheLimitsOfASet) {
       << "an operand of exactly the value size is allowed";
 }
 
+// As FoundationDB's get: no key over the key size can exist, so reading one answers "absent" — not
+// key_too_large, which failed the attempt before — and a system key is outside the legal range.
+TEST_F(StoreRules, ReadingAKeyTooLongToExistFindsNothing) {
+  Transaction tr(db(1));
+  auto long_key = get(tr, std::string(kKeySizeLimit + 1, 'k'));
+  ASSERT_TRUE(long_key.ok()) << error_name(long_key.error());
+  EXPECT_EQ(long_key.value(), std::nullopt);
+  tr.set("after", "v");
+  EXPECT_EQ(commit(tr), ErrorCode::success);
+  Transaction system(db(1));
+  auto system_key = get(system, "\xff" + std::string(kKeySizeLimit, 'k'));
+  ASSERT_FALSE(system_key.ok());
+  EXPECT_EQ(system_key.error(), ErrorCode::key_outside_legal_range);
+}
+
 TEST_F(StoreRules, ExplicitConflictRangesBehaveLikeReadsAndClears) {
   Transaction reader(db(1));
   ASSERT_GT(run_inline(as_task(reader.get_read_version())), -1);
