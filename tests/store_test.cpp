@@ -496,15 +496,19 @@ TEST_F(StoreRules, AtomicOpsTakeTheLimitsOfASet) {
       << "an operand of exactly the value size is allowed";
 }
 
-// As FoundationDB's get: no key over the key size can exist, so reading one answers "absent" — not
-// key_too_large, which failed the attempt before — and a system key is outside the legal range.
-TEST_F(StoreRules, ReadingAKeyTooLongToExistFindsNothing) {
+// As FoundationDB's get and clear: no key over the key size can exist, so reading one answers
+// "absent" and clearing one does nothing — not key_too_large, which failed the attempt or the
+// commit before — and a system key is outside the legal range.
+TEST_F(StoreRules, AKeyTooLongToExistIsReadAsAbsentAndClearedAsNothing) {
   Transaction tr(db(1));
   auto long_key = get(tr, std::string(kKeySizeLimit + 1, 'k'));
   ASSERT_TRUE(long_key.ok()) << error_name(long_key.error());
   EXPECT_EQ(long_key.value(), std::nullopt);
   tr.set("after", "v");
   EXPECT_EQ(commit(tr), ErrorCode::success);
+  Transaction clearer(db(1));
+  clearer.clear(std::string(kKeySizeLimit + 1, 'k'));
+  EXPECT_EQ(commit(clearer), ErrorCode::success) << "clearing it clears nothing";
   Transaction system(db(1));
   auto system_key = get(system, "\xff" + std::string(kKeySizeLimit, 'k'));
   ASSERT_FALSE(system_key.ok());

@@ -166,10 +166,11 @@ void Transaction::set(BytesView key, BytesView value) {
 }
 
 void Transaction::clear(BytesView key) {
-  if (ErrorCode e = check_key(key); !ok(e)) {
-    sticky_error_ = e;
+  if (compare_bytes(key, kSystemKeysBegin) >= 0) {
+    sticky_error_ = ErrorCode::key_outside_legal_range;
     return;
   }
+  if (key.size() > kKeySizeLimit) return;  // no key that long exists: nothing to clear (FDB's rule)
   // One key: a clear entry in the write map (no cleared range needed), same mutation and write
   // conflict range as clear_range([key, key + \x00)).
   const KeyCopy k = copy_key(key);
