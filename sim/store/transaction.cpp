@@ -96,9 +96,10 @@ std::optional<Bytes> Transaction::versionstamp() const {
   return make_versionstamp(committed_version_, 0);
 }
 
-ErrorCode Transaction::check_key(BytesView key) const {
-  if (key.size() > kKeySizeLimit) return ErrorCode::key_too_large;
+ErrorCode Transaction::check_write(BytesView key, std::size_t value_size) const {
   if (compare_bytes(key, kSystemKeysBegin) >= 0) return ErrorCode::key_outside_legal_range;
+  if (key.size() > kKeySizeLimit) return ErrorCode::key_too_large;
+  if (value_size > kValueSizeLimit) return ErrorCode::value_too_large;
   return ErrorCode::success;
 }
 
@@ -147,12 +148,8 @@ Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
 // into the arena, which never moves.
 
 void Transaction::set(BytesView key, BytesView value) {
-  if (ErrorCode e = check_key(key); !ok(e)) {
+  if (ErrorCode e = check_write(key, value.size()); !ok(e)) {
     sticky_error_ = e;
-    return;
-  }
-  if (value.size() > kValueSizeLimit) {
-    sticky_error_ = ErrorCode::value_too_large;
     return;
   }
   const KeyCopy k = copy_key(key);
@@ -229,15 +226,10 @@ bool Transaction::in_cleared_range(BytesView key) const {
 
 void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand) {
   CONTEND_ASSERT(is_atomic(type), "atomic_op of an atomic mutation type");
-  // FoundationDB's limits on every atomic op, a versionstamped key's template included (its four
-  // offset bytes count): a key in the legal range and within the key size, an operand within the
-  // value size.
-  if (ErrorCode e = check_key(key); !ok(e)) {
+  // A set's limits hold for every atomic op, a versionstamped key's template included (its four
+  // offset bytes count), as FoundationDB's atomicOp checks them.
+  if (ErrorCode e = check_write(key, operand.size()); !ok(e)) {
     sticky_error_ = e;
-    return;
-  }
-  if (operand.size() > kValueSizeLimit) {
-    sticky_error_ = ErrorCode::value_too_large;
     return;
   }
   if (type == MutationType::set_versionstamped_key) {

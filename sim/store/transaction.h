@@ -197,7 +197,9 @@ class Transaction {
   friend class StoreOpBase;
   // Everything but the buffers (empty already) and the backoff, for a new attempt.
   void start_attempt();
-  ErrorCode check_key(BytesView key) const;
+  // FoundationDB's limits on a write, in its order: a key in the legal range, within the key size,
+  // and a value (or an atomic op's operand) within the value size.
+  ErrorCode check_write(BytesView key, std::size_t value_size) const;
   bool in_cleared_range(BytesView key) const;
   bool unreadable(KeyRangeRef range) const;
   // The first own write at or after `key`, and the entry for exactly `key` (or null).
