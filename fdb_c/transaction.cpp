@@ -19,6 +19,12 @@ constexpr int kIteratorBytes[] = {4096, 8192, 16384, 32768, 65536, 131072, 26214
 // Keys from here on are the system's: no read or write of this library reaches them.
 constexpr BytesView kSystemKeysBegin("\xff", 1);
 
+// A key past \xff: FoundationDB refuses it as a selector's key or a range's end (\xff itself, the
+// usual end of a range, is legal).
+bool past_legal_range(BytesView key) {
+  return kSystemKeysBegin < key;
+}
+
 Database database_for(World& world) {
   return Database{&world.store, &world.env, world.next_client++, 1000};
 }
@@ -204,7 +210,7 @@ Future* TransactionState::get(BytesView key, bool snapshot) {
 Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
-  if (kSystemKeysBegin < BytesView(selector.key)) return ready_later(world_, kKeyOutsideLegalRange);
+  if (past_legal_range(selector.key)) return ready_later(world_, kKeyOutsideLegalRange);
   read_or_written_ = true;
   Key key;
   if (fdb_error_t e = resolve(selector, snapshot, key.key)) return ready_later(world_, e);
@@ -214,8 +220,7 @@ Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
 Future* TransactionState::get_range(const RangeRequest& r) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
-  // As FoundationDB's: a selector's key past \xff is refused (one at \xff, the usual end, is not).
-  if (kSystemKeysBegin < BytesView(r.begin.key) || kSystemKeysBegin < BytesView(r.end.key))
+  if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
     return ready_later(world_, kKeyOutsideLegalRange);
   read_or_written_ = true;
   const int byte_limit = batch_bytes(r);
@@ -350,7 +355,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   if (fdb_error_t e = unusable()) return e;
   if (end < begin) return kInvertedRange;
   if (type != 0 && type != 1) return kInvalidOptionValue;
-  if (kSystemKeysBegin < end) return kKeyOutsideLegalRange;  // as FoundationDB's, even empty
+  if (past_legal_range(end)) return kKeyOutsideLegalRange;  // as FoundationDB's, even empty
   if (begin == end) return kSuccess;
   const KeyRangeRef range{begin, end};
   if (type == 0) {
@@ -492,10 +497,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
       settle_attempt(kTransactionCancelled, deliveries);
       Transaction::OnErrorOp op = tr_.on_error(e);  // backs off, and resets the attempt
       ++retries_;
-      sticky_ = kSuccess;
-      read_or_written_ = false;
-      committing_ = false;
-      ++attempt_;
+      begin_attempt();
       options_ = persistent_options(options_);
       std::int64_t delay_us = op.delay_us;
       if (options_.max_retry_delay_ms >= 0)
@@ -508,6 +510,13 @@ Future* TransactionState::on_error(fdb_error_t error) {
   return future;
 }
 
+void TransactionState::begin_attempt() {
+  sticky_ = kSuccess;
+  read_or_written_ = false;
+  committing_ = false;  // a commit still outstanding belongs to the attempt left behind
+  ++attempt_;
+}
+
 void TransactionState::reset() {
   std::vector<Future*> deliveries;
   {
@@ -515,10 +524,7 @@ void TransactionState::reset() {
     settle_attempt(kTransactionCancelled, deliveries);
     tr_.reset();
     cancelled_ = false;
-    sticky_ = kSuccess;
-    read_or_written_ = false;
-    committing_ = false;
-    ++attempt_;
+    begin_attempt();
     retries_ = 0;
     options_ = TransactionOptions{};
     started_us_ = world_.env.now_us();

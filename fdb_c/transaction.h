@@ -94,6 +94,9 @@ class TransactionState {
   // Commits the current attempt (the world's lock held): its result; the attempt's versionstamp
   // futures and watches go into `deliveries`.
   fdb_error_t commit_now(std::vector<Future*>& deliveries);
+  // What a retry and a reset both start afresh: no sticky error, nothing read or written, no
+  // commit outstanding (one still in flight answers transaction_cancelled).
+  void begin_attempt();
 
   World& world_;
   Transaction tr_;

@@ -10,6 +10,11 @@ namespace contend {
 
 namespace {
 constexpr BytesView kSystemKeysBegin("\xff", 1);
+
+// A key no write or read of a client may name: \xff and after (the system keys).
+bool is_system_key(BytesView key) {
+  return compare_bytes(key, kSystemKeysBegin) >= 0;
+}
 }  // namespace
 
 // ---- pooled buffers ----
@@ -97,7 +102,7 @@ std::optional<Bytes> Transaction::versionstamp() const {
 }
 
 ErrorCode Transaction::check_write(BytesView key, std::size_t value_size) const {
-  if (compare_bytes(key, kSystemKeysBegin) >= 0) return ErrorCode::key_outside_legal_range;
+  if (is_system_key(key)) return ErrorCode::key_outside_legal_range;
   if (key.size() > kKeySizeLimit) return ErrorCode::key_too_large;
   if (value_size > kValueSizeLimit) return ErrorCode::value_too_large;
   return ErrorCode::success;
@@ -163,7 +168,7 @@ void Transaction::set(BytesView key, BytesView value) {
 }
 
 void Transaction::clear(BytesView key) {
-  if (compare_bytes(key, kSystemKeysBegin) >= 0) {
+  if (is_system_key(key)) {
     sticky_error_ = ErrorCode::key_outside_legal_range;
     return;
   }
@@ -395,7 +400,7 @@ void Transaction::add_conflict_for_read(KeyRangeRef range) {
 }
 
 ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snapshot) {
-  if (compare_bytes(key.key, kSystemKeysBegin) >= 0) return ErrorCode::key_outside_legal_range;
+  if (is_system_key(key.key)) return ErrorCode::key_outside_legal_range;
   // No key that long can exist: FoundationDB answers "absent", with no conflict range.
   if (key.key.size() > kKeySizeLimit) return std::optional<Bytes>();
   const KeyRangeRef just_key{key.key, key.after};
