@@ -10,7 +10,8 @@ struct Described {
   const char* description;
 };
 
-// FoundationDB's descriptions of the codes this library can return (api-error-codes).
+// FoundationDB's descriptions (error_definitions.h) of the codes this library can return, and of
+// the codes on_error retries though the store never answers them.
 constexpr std::array kDescriptions{
     Described{1000, "Operation failed"},
     Described{1007, "Transaction is too old to perform reads or be committed"},
@@ -22,7 +23,16 @@ constexpr std::array kDescriptions{
     Described{1032, "Too many watches currently set"},
     Described{1034, "Watches cannot be set if read your writes is disabled"},
     Described{1036, "Read or wrote an unreadable key"},
+    Described{1037, "Storage process does not have recent mutations"},
+    Described{1038, "Database is locked"},
+    Described{1039, "The protocol version of the cluster has changed"},
+    Described{1042, "CommitProxy commit memory limit exceeded"},
+    Described{1051, "Batch GRV request rate limit exceeded"},
+    Described{1078, "GetReadVersion proxy memory limit exceeded"},
     Described{1101, "Asynchronous operation cancelled"},
+    Described{1213, "Transaction tag is being throttled"},
+    Described{1223, "Exceeded maximum proxy tag throttling duration"},
+    Described{1235, "Transaction throttled due to hot shard"},
     Described{2000, "Invalid API call"},
     Described{2004, "Key outside legal range"},
     Described{2005, "Range begin key larger than end key"},
@@ -45,6 +55,7 @@ constexpr std::array kDescriptions{
     Described{2201, "API version may be set only once"},
     Described{2202, "API version not valid"},
     Described{2203, "API version not supported"},
+    Described{2210, "EXACT streaming mode requires limits, but none were given"},
     Described{4100, "An internal error occurred"},
 };
 }  // namespace

@@ -36,6 +36,7 @@ inline constexpr fdb_error kApiVersionUnset = 2200;
 inline constexpr fdb_error kApiVersionAlreadySet = 2201;
 inline constexpr fdb_error kApiVersionInvalid = 2202;
 inline constexpr fdb_error kApiVersionNotSupported = 2203;
+inline constexpr fdb_error kExactModeWithoutLimits = 2210;
 inline constexpr fdb_error kInternalError = 4100;
 
 inline fdb_error code_of(ErrorCode e) {

@@ -13,9 +13,12 @@ namespace {
 
 using Lock = std::lock_guard<std::mutex>;
 
-// Streaming modes' byte limits per batch (FoundationDB's client knobs), and ITERATOR's growth.
+// Streaming modes' byte limits per read, as fdb_c.cpp's: EXACT has none, WANT_ALL reads as
+// SERIAL, and ITERATOR grows by half each iteration up to its tenth.
 constexpr int kModeBytes[] = {0, 256, 1000, 4096, 80000};  // EXACT (none), SMALL .. SERIAL
-constexpr int kIteratorBytes[] = {4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288};
+constexpr int kIteratorBytes[] = {4096,  6144,  9216,  13824, 20736,
+                                  31104, 46656, 69984, 80000, 120000};
+constexpr int kModeWantAll = -2, kModeIterator = -1, kModeExact = 0, kModeSerial = 4;
 // Keys from here on are the system's: no read or write of this library reaches them.
 constexpr BytesView kSystemKeysBegin("\xff", 1);
 
@@ -50,21 +53,27 @@ std::optional<MutationType> mutation_type(int operation) {
   }
 }
 
-// The byte limit of one batch of a range read, or 0 for none; -1 when the arguments are invalid.
-int batch_bytes(const RangeRequest& r) {
+// fdb_c.cpp's checks of a range read's streaming mode, before the transaction sees the read, and
+// the read's byte limit (0: none) in `bytes`: the smaller of target_bytes and the mode's. A row
+// or byte limit of 0 or -1 is none.
+fdb_error_t batch_bytes(const RangeRequest& r, int& bytes) {
+  const bool rows_unlimited = r.limit == 0 || r.limit == -1;
+  const bool bytes_unlimited = r.target_bytes == 0 || r.target_bytes == -1;
+  if (rows_unlimited && bytes_unlimited && r.mode == kModeExact) return kExactModeWithoutLimits;
+  const int mode = r.mode == kModeWantAll ? kModeSerial : r.mode;
   int mode_bytes = 0;
-  if (r.mode == -1) {  // ITERATOR
-    if (r.iteration < 1) return -1;
+  if (mode == kModeIterator) {
+    if (r.iteration < 1) return kClientInvalidOperation;
     const int steps = static_cast<int>(std::size(kIteratorBytes));
     mode_bytes = kIteratorBytes[std::min(r.iteration, steps) - 1];
-  } else if (r.mode >= 0 && r.mode <= 4) {
-    mode_bytes = kModeBytes[r.mode];
-  } else if (r.mode != -2) {  // WANT_ALL: no byte limit
-    return -1;
+  } else if (mode >= kModeExact && mode <= kModeSerial) {
+    mode_bytes = kModeBytes[mode];
+  } else {
+    return kClientInvalidOperation;
   }
-  if (r.mode == 0 && r.limit == 0 && r.target_bytes == 0) return -1;  // EXACT needs a limit
-  if (r.target_bytes > 0 && (mode_bytes == 0 || r.target_bytes < mode_bytes)) return r.target_bytes;
-  return mode_bytes;
+  bytes = mode_bytes;
+  if (!bytes_unlimited && (mode_bytes == 0 || r.target_bytes < mode_bytes)) bytes = r.target_bytes;
+  return kSuccess;
 }
 
 }  // namespace
@@ -168,7 +177,10 @@ fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes
   Bytes to = s.or_equal ? key_after(s.key) : s.key;
   if (BytesView(system_begin) < BytesView(to)) to = system_begin;
   RangeResult rows;
-  const int wanted = 1 - s.offset;
+  // The key -offset places before the last key under `to`: 1 - offset rows back, at most
+  // INT_MAX (offset INT_MIN would overflow; no database here holds that many rows).
+  const int wanted =
+      static_cast<int>(std::min<std::int64_t>(1 - std::int64_t{s.offset}, INT32_MAX));
   RangeOptions options{.limit = wanted, .reverse = true, .snapshot = snapshot};
   if (fdb_error_t e = read_range(KeyRangeRef{Bytes(), to}, options, rows)) return e;
   out = static_cast<int>(rows.size()) == wanted ? rows.back().key : Bytes();
@@ -219,13 +231,13 @@ Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
 
 Future* TransactionState::get_range(const RangeRequest& r) {
   Lock lock(world_.mutex);
+  int byte_limit = 0;
+  if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
   if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
     return ready_later(world_, kKeyOutsideLegalRange);
+  if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
   read_or_written_ = true;
-  const int byte_limit = batch_bytes(r);
-  if (r.limit < 0 || r.target_bytes < 0 || byte_limit < 0)
-    return ready_later(world_, kRangeLimitsInvalid);
   // firstGreaterOrEqual and firstGreaterThan name a range's end without reading.
   auto bound = [&](const KeySelector& s, Bytes& out) -> fdb_error_t {
     if (s.offset == 1) {
@@ -242,7 +254,7 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   KeyValues result;
   if (!(BytesView(begin) < BytesView(end))) return ready_later(world_, kSuccess, std::move(result));
   const KeyRangeRef range{begin, end};
-  int limit = r.limit;
+  int limit = std::max(r.limit, 0);
   if (byte_limit > 0) {
     // How many rows fit the byte limit (at least one): read without conflicts, then read those.
     RangeResult probe;

@@ -6,11 +6,15 @@
 #include "fdb_c.h"
 
 #include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
@@ -243,6 +247,15 @@ TEST_F(FdbC, EveryCodeFoundationDBRetriesIsRetried) {
   EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 1031)) << "timed out is final";
 }
 
+// A program that logs fdb_get_error for a code it retried reads FoundationDB's description of it
+// (error_definitions.h), not "Unknown error" as before.
+TEST_F(FdbC, EveryCodeOnErrorRetriesIsDescribed) {
+  for (int code : {1007, 1009, 1020, 1021, 1037, 1038, 1039, 1042, 1051, 1078, 1213, 1223, 1235})
+    EXPECT_STRNE(fdb_get_error(code), "Unknown error") << code;
+  EXPECT_STREQ(fdb_get_error(1038), "Database is locked");
+  EXPECT_STREQ(fdb_get_error(1235), "Transaction throttled due to hot shard");
+}
+
 // Holds the network thread still, so that what the test calls meanwhile happens before any commit
 // it posts is resolved: a watch's callback, run on the network thread when another transaction
 // changes the watched key, waits until release(). Fixed-order tests of commits need it, since the
@@ -440,11 +453,45 @@ TEST_F(FdbC, RangeReadsObeyLimitReverseAndByteLimits) {
   Rows small = range(tr, "a", "z", 0, 150, FDB_STREAMING_MODE_WANT_ALL, false);
   EXPECT_EQ(small.rows.size(), 2U) << "rows until the byte limit is reached";
   EXPECT_TRUE(small.more);
-  fdb_error_t error = 0;
-  range(tr, "a", "z", 0, 0, FDB_STREAMING_MODE_EXACT, false, &error);
-  EXPECT_EQ(error, 2012) << "EXACT needs a limit";
-  range(tr, "a", "z", -1, 0, FDB_STREAMING_MODE_WANT_ALL, false, &error);
-  EXPECT_EQ(error, 2012);
+  fdb_transaction_destroy(tr);
+}
+
+// A range read's limits and streaming mode are checked as fdb_c.cpp checks them: 0 and -1 are no
+// limit; EXACT without a limit is exact_mode_without_limits (2210); ITERATOR before its first
+// iteration and an unknown mode are client_invalid_operation (2000); a limit below -1 is
+// range_limits_invalid (2012). WANT_ALL reads as SERIAL (80,000 bytes a read), and ITERATOR grows
+// by half from 4,096 bytes to 120,000 at its tenth iteration. Before, -1 and every invalid mode
+// answered 2012, WANT_ALL read without a byte limit, and ITERATOR doubled up to 524,288 bytes.
+TEST_F(FdbC, StreamingModesAndLimitsAreFoundationDBs) {
+  for (const char* k : {"a", "b", "c", "d", "e", "f"})
+    put(k, std::string(20'000, 'v'));
+  FDBTransaction* tr = begin();
+  auto rows_read = [&](int limit, int target_bytes, int mode, int iteration = 1) {
+    FDBFuture* f = fdb_transaction_get_range(
+        tr, bytes(key("a")), length(key("a")), 0, 1, bytes(key("z")), length(key("z")), 0, 1, limit,
+        target_bytes, static_cast<FDBStreamingMode>(mode), iteration, 0, 0);
+    const fdb_error_t error = wait(f);
+    const FDBKeyValue* kv = nullptr;
+    int count = 0;
+    fdb_bool_t more = 0;
+    if (error == 0) {
+      EXPECT_EQ(fdb_future_get_keyvalue_array(f, &kv, &count, &more), 0);
+    }
+    fdb_future_destroy(f);
+    return error == 0 ? count : -error;
+  };
+  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_EXACT), -2210);
+  EXPECT_EQ(rows_read(-1, -1, FDB_STREAMING_MODE_EXACT), -2210);
+  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 0), -2000);
+  EXPECT_EQ(rows_read(0, 0, 5), -2000);
+  EXPECT_EQ(rows_read(-2, 0, FDB_STREAMING_MODE_WANT_ALL), -2012);
+  EXPECT_EQ(rows_read(0, -2, FDB_STREAMING_MODE_WANT_ALL), -2012);
+  EXPECT_EQ(rows_read(-1, 0, FDB_STREAMING_MODE_SMALL), 1) << "-1 rows: no row limit";
+  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_WANT_ALL), 4) << "80,000 bytes: four rows";
+  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 7), 3) << "46,656 bytes";
+  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 10), 6) << "120,000 bytes";
+  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 99), 6) << "as the tenth";
+  EXPECT_EQ(rows_read(0, 50'000, FDB_STREAMING_MODE_SERIAL), 3) << "the smaller byte limit";
   fdb_transaction_destroy(tr);
 }
 
@@ -642,6 +689,336 @@ TEST_F(FdbC, ARetryKeepsOnlyThePersistentOptions) {
   EXPECT_EQ(wait(retry), 1020) << "the retry limit of 1 stays";
   fdb_future_destroy(retry);
   fdb_transaction_destroy(tr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Key selectors and range reads against a model of FoundationDB's client, written apart from the
+// library. The transaction's view (the database with the transaction's own writes, or the database
+// alone with read-your-writes disabled) is a std::map. A selector (key, or_equal, offset) names the
+// key `offset` places after the last key <= key (or_equal) or < key: "" before the first key,
+// "\xff" after the last. A range read returns the view's rows in [begin, end), in order, until its
+// row limit, or until the bytes read (keys and values) reach its byte limit, which is fdb_c.cpp's:
+// the smaller of target_bytes and the streaming mode's bytes (WANT_ALL as SERIAL, ITERATOR by
+// iteration); 0 and -1 mean no limit. `more` is set when there are rows left, and only when a
+// limit was reached. Each case first clears the whole legal key space, so the model knows every
+// key a selector can reach.
+namespace selector_model {
+
+using View = std::map<std::string, std::string>;
+
+struct Selector {
+  std::string key;
+  bool or_equal = false;
+  int offset = 1;
+};
+
+std::string printable(const std::string& bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c >= 'a' && c <= 'z') {
+      out += static_cast<char>(c);
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+    }
+  }
+  return "\"" + out + "\"";
+}
+
+std::string describe(const Selector& s) {
+  return "(" + printable(s.key) + (s.or_equal ? ", or_equal, " : ", ") + std::to_string(s.offset) +
+         ")";
+}
+
+std::string resolve(const View& view, const Selector& s) {
+  auto after_base = s.or_equal ? view.upper_bound(s.key) : view.lower_bound(s.key);
+  if (s.offset >= 1) {
+    for (std::int64_t step = 1; step < s.offset && after_base != view.end(); ++step)
+      ++after_base;
+    return after_base == view.end() ? std::string("\xff") : after_base->first;
+  }
+  for (std::int64_t step = 0; step < 1 - std::int64_t{s.offset}; ++step) {
+    if (after_base == view.begin()) return "";
+    --after_base;
+  }
+  return after_base->first;
+}
+
+constexpr int kIterationBytes[] = {4096,  6144,  9216,  13824, 20736,
+                                   31104, 46656, 69984, 80000, 120000};
+constexpr int kModeBytes[] = {-1, 256, 1000, 4096, 80000};  // EXACT (none), SMALL .. SERIAL
+
+// The byte limit of one read, -1 for none.
+int byte_limit(int target_bytes, int mode, int iteration) {
+  if (mode == FDB_STREAMING_MODE_WANT_ALL) mode = FDB_STREAMING_MODE_SERIAL;
+  const int mode_bytes = mode == FDB_STREAMING_MODE_ITERATOR
+                             ? kIterationBytes[std::min(iteration, 10) - 1]
+                             : kModeBytes[mode];
+  if (target_bytes == 0 || target_bytes == -1) return mode_bytes;
+  return mode_bytes == -1 ? target_bytes : std::min(target_bytes, mode_bytes);
+}
+
+struct Range {
+  Selector begin, end;
+  int limit = 0, target_bytes = 0, mode = FDB_STREAMING_MODE_WANT_ALL, iteration = 1;
+  bool reverse = false;
+};
+
+std::string describe(const Range& r) {
+  return "get_range " + describe(r.begin) + " .. " + describe(r.end) +
+         " limit=" + std::to_string(r.limit) + " target_bytes=" + std::to_string(r.target_bytes) +
+         " mode=" + std::to_string(r.mode) + " iteration=" + std::to_string(r.iteration) +
+         (r.reverse ? " reverse" : "");
+}
+
+struct Rows {
+  std::vector<std::pair<std::string, std::string>> rows;
+  bool more = false;
+};
+
+// The rows the model allows, all of them (a read may stop at a limit; see the header comment).
+std::vector<std::pair<std::string, std::string>> rows_in(const View& view, const Range& r) {
+  const std::string begin = resolve(view, r.begin), end = resolve(view, r.end);
+  std::vector<std::pair<std::string, std::string>> rows;
+  if (!(begin < end)) return rows;
+  for (auto it = view.lower_bound(begin); it != view.end() && it->first < end; ++it)
+    rows.emplace_back(*it);
+  if (r.reverse) std::reverse(rows.begin(), rows.end());
+  return rows;
+}
+
+// How many of `rows` the read returns under its limits, and whether a limit stopped it there.
+struct Returned {
+  std::size_t count = 0;
+  bool limit_reached = false;
+  bool bytes_reached = false;
+};
+Returned rows_returned(const std::vector<std::pair<std::string, std::string>>& rows,
+                       const Range& r) {
+  const int bytes_max = byte_limit(r.target_bytes, r.mode, r.iteration);
+  Returned out;
+  std::int64_t bytes = 0;
+  for (const auto& [key, value] : rows) {
+    ++out.count;
+    bytes += static_cast<std::int64_t>(key.size() + value.size());
+    out.bytes_reached = bytes_max != -1 && bytes >= bytes_max;
+    out.limit_reached =
+        out.bytes_reached || (r.limit > 0 && out.count == static_cast<std::size_t>(r.limit));
+    if (out.limit_reached) break;
+  }
+  return out;
+}
+
+enum class WriteKind { set, clear, clear_range };
+struct Write {
+  WriteKind kind = WriteKind::set;
+  std::string a, b;
+};
+
+void apply(View& view, const Write& w) {
+  switch (w.kind) {
+    case WriteKind::set:
+      view[w.a] = w.b;
+      break;
+    case WriteKind::clear:
+      view.erase(w.a);
+      break;
+    case WriteKind::clear_range:
+      view.erase(view.lower_bound(w.a), view.lower_bound(w.b));
+      break;
+  }
+}
+
+rc::Gen<std::string> gen_key() {
+  return rc::gen::element<std::string>("", "a", "b", "c", "d", "e");
+}
+// Values from 1 byte to 20,000, so that every streaming mode's byte limit can stop a read.
+rc::Gen<std::string> gen_value() {
+  auto sizes = rc::gen::weightedOneOf<int>(
+      {{4, rc::gen::element(1, 40, 100, 150)}, {1, rc::gen::element(3000, 7000, 20000)}});
+  return rc::gen::map(sizes,
+                      [](int size) { return std::string(static_cast<std::size_t>(size), 'v'); });
+}
+rc::Gen<Selector> gen_selector() {
+  auto keys = rc::gen::element<std::string>("", "a", std::string("a\0", 2), "b", "bb", "c", "d",
+                                            "e", "f", "\xff");
+  auto offsets = rc::gen::weightedOneOf<int>(
+      {{8, rc::gen::inRange(-3, 5)},
+       {1,
+        rc::gen::element(std::numeric_limits<int>::min(), std::numeric_limits<int>::min() + 1,
+                         std::numeric_limits<int>::max() - 1, std::numeric_limits<int>::max())}});
+  return rc::gen::apply(
+      [](std::string key, bool or_equal, int offset) {
+        return Selector{std::move(key), or_equal, offset};
+      },
+      keys, rc::gen::arbitrary<bool>(), offsets);
+}
+// Half the ranges are wide (from at most "b" to the end of the keys), so that limits stop them.
+rc::Gen<Range> gen_range() {
+  auto wide_begin = rc::gen::apply(
+      [](std::string key) {
+        return Selector{std::move(key), false, 1};
+      },
+      rc::gen::element<std::string>("", "a", "b"));
+  auto begins = rc::gen::oneOf(gen_selector(), wide_begin);
+  auto ends = rc::gen::oneOf(gen_selector(), rc::gen::just(Selector{"\xff", false, 1}));
+  return rc::gen::apply(
+      [](Selector begin, Selector end, int limit, int target_bytes, int mode, int iteration,
+         bool reverse) {
+        return Range{std::move(begin), std::move(end), limit, target_bytes, mode,
+                     iteration,        reverse};
+      },
+      begins, ends, rc::gen::element(-1, 0, 1, 2, 3, 5), rc::gen::element(-1, 0, 1, 100, 200, 1000),
+      rc::gen::element<int>(FDB_STREAMING_MODE_WANT_ALL, FDB_STREAMING_MODE_ITERATOR,
+                            FDB_STREAMING_MODE_EXACT, FDB_STREAMING_MODE_SMALL,
+                            FDB_STREAMING_MODE_MEDIUM, FDB_STREAMING_MODE_LARGE,
+                            FDB_STREAMING_MODE_SERIAL),
+      rc::gen::element(1, 2, 9, 10, 11), rc::gen::arbitrary<bool>());
+}
+rc::Gen<Write> gen_write() {
+  return rc::gen::mapcat(rc::gen::inRange(0, 3), [](int kind) {
+    return rc::gen::apply(
+        [kind](std::string a, std::string b, std::string value) {
+          Write w{static_cast<WriteKind>(kind), std::move(a), std::move(b)};
+          if (w.kind == WriteKind::set) w.b = std::move(value);
+          if (w.kind == WriteKind::clear_range && w.b < w.a) std::swap(w.a, w.b);
+          return w;
+        },
+        gen_key(), gen_key(), gen_value());
+  });
+}
+
+// Replaces everything in the legal key space with `database`.
+void replace_database(FDBDatabase* db, const View& database) {
+  FDBTransaction* tr = nullptr;
+  RC_ASSERT(fdb_database_create_transaction(db, &tr) == 0);
+  const std::string everything_end("\xff");
+  fdb_transaction_clear_range(tr, bytes(""), 0, bytes(everything_end), 1);
+  for (const auto& [key, value] : database)
+    fdb_transaction_set(tr, bytes(key), length(key), bytes(value), length(value));
+  RC_ASSERT(wait_and_destroy(fdb_transaction_commit(tr)) == 0);
+  fdb_transaction_destroy(tr);
+}
+
+std::optional<std::string> resolve_key(FDBTransaction* tr, const Selector& s, fdb_error_t& error) {
+  FDBFuture* f = fdb_transaction_get_key(tr, bytes(s.key), length(s.key), s.or_equal, s.offset, 0);
+  error = wait(f);
+  std::optional<std::string> out;
+  const uint8_t* key = nullptr;
+  int key_length = 0;
+  if (error == 0 && fdb_future_get_key(f, &key, &key_length) == 0)
+    out = std::string(reinterpret_cast<const char*>(key), static_cast<std::size_t>(key_length));
+  fdb_future_destroy(f);
+  return out;
+}
+
+std::optional<Rows> read_range(FDBTransaction* tr, const Range& r, fdb_error_t& error) {
+  FDBFuture* f = fdb_transaction_get_range(
+      tr, bytes(r.begin.key), length(r.begin.key), r.begin.or_equal, r.begin.offset,
+      bytes(r.end.key), length(r.end.key), r.end.or_equal, r.end.offset, r.limit, r.target_bytes,
+      static_cast<FDBStreamingMode>(r.mode), r.iteration, 0, r.reverse);
+  error = wait(f);
+  std::optional<Rows> out;
+  const FDBKeyValue* kv = nullptr;
+  int count = 0;
+  fdb_bool_t more = 0;
+  if (error == 0 && fdb_future_get_keyvalue_array(f, &kv, &count, &more) == 0) {
+    out.emplace();
+    for (int i = 0; i < count; ++i)
+      out->rows.emplace_back(std::string(reinterpret_cast<const char*>(kv[i].key),
+                                         static_cast<std::size_t>(kv[i].key_length)),
+                             std::string(reinterpret_cast<const char*>(kv[i].value),
+                                         static_cast<std::size_t>(kv[i].value_length)));
+    out->more = more != 0;
+  }
+  fdb_future_destroy(f);
+  return out;
+}
+
+void check_get_key(FDBTransaction* tr, const View& view, const Selector& s) {
+  fdb_error_t error = 0;
+  const std::optional<std::string> key = resolve_key(tr, s, error);
+  RC_LOG() << "get_key " << describe(s) << " -> "
+           << (key ? printable(*key) : "error " + std::to_string(error)) << "\n";
+  RC_ASSERT(error == 0);
+  RC_ASSERT(key.has_value());
+  RC_ASSERT(*key == resolve(view, s));
+}
+
+// How a checked range read ended, for the property's distribution of cases.
+struct Stops {
+  bool by_rows = false, by_bytes = false;
+};
+
+void check_get_range(FDBTransaction* tr, const View& view, const Range& r, Stops& stops) {
+  fdb_error_t error = 0;
+  const std::optional<Rows> got = read_range(tr, r, error);
+  RC_LOG() << describe(r) << " -> "
+           << (got ? std::to_string(got->rows.size()) + " rows" + (got->more ? ", more" : "")
+                   : "error " + std::to_string(error))
+           << "\n";
+  const bool no_limit =
+      (r.limit == 0 || r.limit == -1) && (r.target_bytes == 0 || r.target_bytes == -1);
+  if (r.mode == FDB_STREAMING_MODE_EXACT && no_limit) {
+    RC_ASSERT(error == 2210);  // exact_mode_without_limits
+    return;
+  }
+  RC_ASSERT(error == 0);
+  RC_ASSERT(got.has_value());
+  const auto all = rows_in(view, r);
+  const Returned returned = rows_returned(all, r);
+  const std::vector<std::pair<std::string, std::string>> expected(
+      all.begin(), all.begin() + static_cast<std::ptrdiff_t>(returned.count));
+  if (returned.count < all.size()) (returned.bytes_reached ? stops.by_bytes : stops.by_rows) = true;
+  RC_ASSERT(got->rows == expected);
+  if (returned.count < all.size()) RC_ASSERT(got->more);
+  if (got->more) RC_ASSERT(returned.limit_reached);
+}
+
+}  // namespace selector_model
+
+RC_GTEST_PROP(FdbCSelectorModel, SelectorsAndRangeReadsAnswerAsTheModel, ()) {
+  using namespace selector_model;
+  const auto database = *rc::gen::container<View>(gen_key(), gen_value());
+  const auto writes = *rc::gen::container<std::vector<Write>>(gen_write());
+  const bool read_your_writes_disabled = *rc::gen::weightedElement<bool>({{1, true}, {4, false}});
+  const auto reads = *rc::gen::mapcat(rc::gen::inRange(1, 5), [](int count) {
+    return rc::gen::container<std::vector<std::pair<bool, Range>>>(
+        static_cast<std::size_t>(count), rc::gen::pair(rc::gen::arbitrary<bool>(), gen_range()));
+  });
+  FDBDatabase* db = nullptr;
+  RC_ASSERT(fdb_create_database(nullptr, &db) == 0);
+  replace_database(db, database);
+  FDBTransaction* tr = nullptr;
+  RC_ASSERT(fdb_database_create_transaction(db, &tr) == 0);
+  if (read_your_writes_disabled) RC_ASSERT(fdb_transaction_set_option(tr, 51, nullptr, 0) == 0);
+  View view = database;
+  for (const Write& w : writes) {
+    switch (w.kind) {
+      case WriteKind::set:
+        fdb_transaction_set(tr, bytes(w.a), length(w.a), bytes(w.b), length(w.b));
+        break;
+      case WriteKind::clear:
+        fdb_transaction_clear(tr, bytes(w.a), length(w.a));
+        break;
+      case WriteKind::clear_range:
+        fdb_transaction_clear_range(tr, bytes(w.a), length(w.a), bytes(w.b), length(w.b));
+        break;
+    }
+    if (!read_your_writes_disabled) apply(view, w);
+  }
+  Stops stops;
+  for (const auto& [is_get_key, range] : reads) {
+    if (is_get_key) {
+      check_get_key(tr, view, range.begin);
+    } else {
+      check_get_range(tr, view, range, stops);
+    }
+  }
+  RC_TAG(stops.by_rows ? "a read stopped by its row limit" : "",
+         stops.by_bytes ? "a read stopped by its byte limit" : "");
+  fdb_transaction_destroy(tr);
+  fdb_database_destroy(db);
 }
 
 }  // namespace
