@@ -2,6 +2,7 @@
 // (world.h), futures (future.h) and transactions (transaction.h). No exception crosses into the
 // caller: an unexpected one becomes internal_error.
 #include <atomic>
+#include <memory>
 #include <new>
 #include <string_view>
 
@@ -286,7 +287,14 @@ fdb_error_t fdb_database_create_transaction(FDBDatabase* d, FDBTransaction** out
 // ---- transactions ----
 
 void fdb_transaction_destroy(FDBTransaction* tr) {
-  guarded([&] { delete tr; }, [] {});
+  // As FoundationDB's ~ReadYourWritesTransaction: what is outstanding (a commit, watches not yet
+  // committed, versionstamps) answers transaction_cancelled; a commit outstanding writes nothing.
+  guarded(
+      [&] {
+        const std::unique_ptr<FDBTransaction> owned(tr);
+        if (owned != nullptr) state_of(tr).cancel();
+      },
+      [] {});
 }
 void fdb_transaction_cancel(FDBTransaction* tr) {
   guarded([&] { state_of(tr).cancel(); }, [] {});

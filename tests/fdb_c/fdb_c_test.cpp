@@ -268,16 +268,16 @@ class FdbC::NetworkGate {
     EXPECT_EQ(fixture.commit(watcher), 0);
     fdb_transaction_destroy(watcher);
     EXPECT_EQ(fdb_future_set_callback(watch_, &NetworkGate::hold, this), 0);
-    FDBTransaction* opener = fixture.begin();
-    fixture.set(opener, gate_key, "changed");
-    opening_ = fdb_transaction_commit(opener);
-    fdb_transaction_destroy(opener);
+    opener_ = fixture.begin();
+    fixture.set(opener_, gate_key, "changed");
+    opening_ = fdb_transaction_commit(opener_);  // destroying opener_ now would cancel it
     while (!held_.load())
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   void release() {
     released_.store(true);
     EXPECT_EQ(wait_and_destroy(opening_), 0);
+    fdb_transaction_destroy(opener_);
     fdb_future_destroy(watch_);
   }
 
@@ -289,6 +289,7 @@ class FdbC::NetworkGate {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   FDBFuture* watch_ = nullptr;
+  FDBTransaction* opener_ = nullptr;
   FDBFuture* opening_ = nullptr;
   std::atomic<bool> held_{false}, released_{false};
 };
@@ -320,6 +321,23 @@ TEST_F(FdbC, AResetOrRetryWhileACommitIsOutstandingCancelsIt) {
   EXPECT_EQ(get(reader, "again"), std::nullopt);
   fdb_transaction_destroy(reader);
   fdb_transaction_destroy(tr);
+}
+
+// Destroying a transaction while its commit is outstanding cancels the commit, as FoundationDB's
+// ~ReadYourWritesTransaction does: the commit's future, which the program still holds, answers
+// transaction_cancelled (1025), and (as after a cancel) nothing is written. Before, the commit
+// went on and answered success.
+TEST_F(FdbC, DestroyingATransactionWhileItsCommitIsOutstandingCancelsIt) {
+  FDBTransaction* tr = begin();
+  NetworkGate gate(*this, "gate");
+  set(tr, "gone", "discarded");
+  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  fdb_transaction_destroy(tr);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(outstanding), 1025);
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "gone"), std::nullopt);
+  fdb_transaction_destroy(reader);
 }
 
 // As FoundationDB's addReadConflictRange and addWriteConflictRange: a conflict range reaching past
