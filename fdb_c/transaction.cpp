@@ -382,8 +382,9 @@ Future* TransactionState::watch(BytesView key) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
   if (options_.read_your_writes_disabled) return ready_later(world_, kWatchesDisabled);
-  if (key.size() > kKeySizeLimit) return ready_later(world_, code_of(ErrorCode::key_too_large));
+  // FoundationDB's order: the legal range, then the key size.
   if (!(key < kSystemKeysBegin)) return ready_later(world_, kKeyOutsideLegalRange);
+  if (key.size() > kKeySizeLimit) return ready_later(world_, code_of(ErrorCode::key_too_large));
   if (world_.watches.size() + pending_watches_.size() >= World::kWatchesMax)
     return ready_later(world_, kTooManyWatches);
   auto* future = new Future;

@@ -546,6 +546,19 @@ TEST_F(FdbC, AWatchFiresWhenItsKeyChangesAndIsCancelledWithItsTransaction) {
   fdb_transaction_destroy(dropped);
 }
 
+// As FoundationDB's ReadYourWritesTransaction::watch: a key outside the legal range is refused as
+// such (2004) before its size is looked at. Before, a long system key answered key_too_large.
+TEST_F(FdbC, AWatchOfALongSystemKeyIsOutsideTheLegalRange) {
+  FDBTransaction* tr = begin();
+  const std::string long_system_key = "\xff" + std::string(20'000, 'k');
+  const std::string long_key(20'000, 'k');
+  EXPECT_EQ(
+      wait_and_destroy(fdb_transaction_watch(tr, bytes(long_system_key), length(long_system_key))),
+      2004);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_watch(tr, bytes(long_key), length(long_key))), 2102);
+  fdb_transaction_destroy(tr);
+}
+
 TEST_F(FdbC, AVersionstampIsTheCommitVersionAndIsReadyAfterTheCommit) {
   FDBTransaction* tr = begin();
   std::string k = key("vs/") + std::string(10, '\0');
