@@ -131,7 +131,8 @@ fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options
     return kSuccess;
   }
   // Without read-your-writes: the database at this transaction's read version, read by a
-  // scratch transaction whose conflict ranges become this one's.
+  // scratch transaction whose conflict ranges become this one's whole (the read did not see this
+  // transaction's writes, so it depends on the database at their keys too).
   auto rv = tr_.get_read_version();
   rv.complete();
   Transaction reader(tr_.database());
@@ -141,7 +142,8 @@ fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options
   if (fdb_error_t e = run_op(reader, op)) return e;
   out = op.await_resume();
   for (KeyRangeRef r : reader.read_conflict_ranges())
-    tr_.add_read_conflict_range(r);
+    tr_.add_read_conflict_range_whole(r);
+  tr_.adopt_reads_of(reader);  // the transaction log's record of what this attempt read
   return kSuccess;
 }
 
@@ -370,7 +372,9 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   if (past_legal_range(end)) return kKeyOutsideLegalRange;  // as FoundationDB's, even empty
   if (begin == end) return kSuccess;
   const KeyRangeRef range{begin, end};
-  if (type == 0) {
+  if (type == 0 && options_.read_your_writes_disabled) {
+    tr_.add_read_conflict_range_whole(range);  // as FoundationDB's: no writes to leave out
+  } else if (type == 0) {
     tr_.add_read_conflict_range(range);
   } else {
     tr_.add_write_conflict_range(range);

@@ -300,6 +300,13 @@ void Transaction::add_read_conflict_range(KeyRangeRef range) {
   add_conflict_for_read(copy_range(range));
 }
 
+void Transaction::add_read_conflict_range_whole(KeyRangeRef range) {
+  if (range.empty()) return;
+  const KeyRangeRef copied = copy_range(range);
+  size_bytes_ += copied.begin.size() + copied.end.size();
+  push_read_range(copied);
+}
+
 void Transaction::add_read_conflict_key(BytesView key) {
   const KeyCopy k = copy_key(key);
   add_conflict_for_read(KeyRangeRef{k.key, k.after});

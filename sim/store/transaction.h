@@ -13,7 +13,8 @@
 // expression (`co_await tr.get_range(KeyRange{"a", "b"})`): GCC destroys the std::string
 // temporaries twice. Build the range in a variable first.
 // Invariants: read conflict ranges never include keys this transaction wrote independently before
-// issuing the read; snapshot reads add none; reset() keeps the backoff (as FoundationDB's reset).
+// issuing the read (except those added whole, for reads that did not see the writes);
+// snapshot reads add none; reset() keeps the backoff (as FoundationDB's reset).
 // Buffers (writes, mutations, conflict ranges) view bytes copied once into the transaction's
 // arena (byte_arena.h), so growing a buffer never moves bytes a caller may be viewing, and the
 // views of mutations() and the conflict ranges stay valid until reset(). Buffers and arena come
@@ -109,6 +110,10 @@ class Transaction {
   void clear_range(KeyRangeRef range);
   void atomic_op(MutationType type, BytesView key, BytesView operand);
   void add_read_conflict_range(KeyRangeRef range);
+  // Adds `range` whole, the keys this transaction wrote included: for a read that did not see the
+  // transaction's writes (FoundationDB's with read-your-writes disabled), which depends on the
+  // database there too.
+  void add_read_conflict_range_whole(KeyRangeRef range);
   void add_read_conflict_key(BytesView key);
   void add_write_conflict_range(KeyRangeRef range);
   void add_write_conflict_key(BytesView key);
@@ -144,6 +149,14 @@ class Transaction {
     std::vector<ReadRecord> out = std::move(read_log_);
     read_log_.clear();
     return out;
+  }
+  // Logs the reads `reader` logged as this attempt's: reader read the database for this
+  // transaction without seeing its writes (FoundationDB's read-your-writes disabled), so each is
+  // placed before any of this transaction's mutations. REQUIRES: reader wrote nothing.
+  void adopt_reads_of(Transaction& reader) {
+    CONTEND_ASSERT(reader.mutations_.empty(), "a reader for another transaction writes nothing");
+    for (ReadRecord& r : reader.take_read_log())
+      read_log_.push_back(std::move(r));
   }
   // The conflict behind the last not_committed returned by commit().
   const std::optional<ConflictCause>& last_conflict() const { return last_conflict_; }

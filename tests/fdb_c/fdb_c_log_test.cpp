@@ -1,7 +1,8 @@
 // contend's libfdb_c with injected faults and a transaction log: clients increment counters
 // through conflicts, not_committed and unknown results (applied and not), and `contend
 // serializable` judges the log the library wrote. Two checks that could fail: the log replays
-// serially, and each counter holds exactly the increments whose commits the log says applied.
+// serially, and each counter holds exactly the increments whose commits the log says applied. Half
+// the clients read without read-your-writes.
 #define FDB_API_VERSION 730
 #include "fdb_c.h"
 
@@ -68,11 +69,18 @@ uint32_t counter_in(FDBFuture* f) {
 
 // Adds 1 to the 4-byte big-endian counter at `key` with FoundationDB's retry loop; returns the
 // commit's last error (0, or commit_unknown_result when the loop gave up on an unknown result).
-void increment(FDBDatabase* db, const std::string& key) {
+// Without read-your-writes, each attempt clears the counter before reading it: the reads see the
+// database, not the clear, and the commit must conflict when another commit changed the counter.
+void increment(FDBDatabase* db, const std::string& key, bool read_your_writes_disabled) {
   FDBTransaction* tr = nullptr;
   ASSERT_EQ(fdb_database_create_transaction(db, &tr), 0);
   const auto* k = reinterpret_cast<const uint8_t*>(key.data());
   for (int attempt = 0; attempt < 1000; ++attempt) {
+    if (read_your_writes_disabled) {
+      const FDBTransactionOption read_your_writes_disable = static_cast<FDBTransactionOption>(51);
+      ASSERT_EQ(fdb_transaction_set_option(tr, read_your_writes_disable, nullptr, 0), 0);
+      fdb_transaction_clear(tr, k, static_cast<int>(key.size()));
+    }
     FDBFuture* f = fdb_transaction_get(tr, k, static_cast<int>(key.size()), 0);
     fdb_error_t e = wait_and_destroy(f);
     if (e == 0) {
@@ -122,7 +130,7 @@ TEST(FdbCWithFaults, TheLogOfAFaultyRunReplaysSeriallyAndExplainsEveryCounter) {
   for (int c = 0; c < 6; ++c) {
     clients.emplace_back([&, c] {
       for (int i = 0; i < 25; ++i)
-        increment(db, keys[(c + i) % 2]);
+        increment(db, keys[(c + i) % 2], c % 2 == 1);
     });
   }
   for (std::thread& t : clients)
@@ -143,6 +151,7 @@ TEST(FdbCWithFaults, TheLogOfAFaultyRunReplaysSeriallyAndExplainsEveryCounter) {
 
   std::ifstream log(network->log_path);
   int unknown_applied = 0, unknown_not_applied = 0, not_committed = 0, lines = 0;
+  int without_read_your_writes = 0, unlogged_reads = 0;
   std::map<std::string, uint32_t> applied_writes;
   for (std::string line; std::getline(log, line); ++lines) {
     for (const auto& [key, value] : counters) {
@@ -154,12 +163,17 @@ TEST(FdbCWithFaults, TheLogOfAFaultyRunReplaysSeriallyAndExplainsEveryCounter) {
     unknown_applied += unknown && applied;
     unknown_not_applied += unknown && !applied;
     not_committed += line.find("\"outcome\":\"not_committed\"") != std::string::npos;
+    const bool clears = line.find("\"type\":\"clear_range\"") != std::string::npos;
+    without_read_your_writes += clears;
+    unlogged_reads += clears && line.find("\"reads\":[]") != std::string::npos;
   }
   EXPECT_GE(lines, 150);
   EXPECT_EQ(applied_writes, counters) << "each applied increment is in the log, and only those";
   EXPECT_GT(unknown_applied, 0) << "the injected faults show in the log";
   EXPECT_GT(unknown_not_applied, 0);
   EXPECT_GT(not_committed, 0);
+  EXPECT_GT(without_read_your_writes, 0);
+  EXPECT_EQ(unlogged_reads, 0) << "reads without read-your-writes are in the log";
 }
 
 }  // namespace

@@ -340,6 +340,38 @@ TEST_F(FdbC, DestroyingATransactionWhileItsCommitIsOutstandingCancelsIt) {
   fdb_transaction_destroy(reader);
 }
 
+// Without read-your-writes, a read does not see the transaction's writes, so it depends on the
+// database at the keys the transaction wrote too: as FoundationDB's (whose transaction then sends
+// its read conflict ranges whole), another commit changing such a key makes the commit conflict.
+// An explicit read conflict range is whole then too; with read-your-writes on, FoundationDB leaves
+// out the keys the transaction wrote, and so does this library. Before, both were trimmed.
+TEST_F(FdbC, WithoutReadYourWritesAReadOfAKeyTheTransactionWroteConflicts) {
+  auto conflicts = [&](bool read_your_writes_disabled, bool explicit_range) {
+    FDBTransaction* tr = begin();
+    if (read_your_writes_disabled) {
+      EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+    }
+    set(tr, "w", "mine");
+    if (explicit_range) {
+      const std::string b = key("w"), e = key("w") + std::string(1, '\0');
+      EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(b), length(b), bytes(e), length(e),
+                                                   FDB_CONFLICT_RANGE_TYPE_READ),
+                0);
+      get(tr, "other");  // takes the read version
+    } else {
+      get(tr, "w");
+    }
+    put("w", "theirs");
+    const fdb_error_t e = commit(tr);
+    fdb_transaction_destroy(tr);
+    return e;
+  };
+  EXPECT_EQ(conflicts(true, false), 1020) << "a read without read-your-writes";
+  EXPECT_EQ(conflicts(true, true), 1020) << "a read conflict range without read-your-writes";
+  EXPECT_EQ(conflicts(false, false), 0) << "a read of the transaction's own write";
+  EXPECT_EQ(conflicts(false, true), 0) << "a read conflict range over the transaction's write";
+}
+
 // As FoundationDB's addReadConflictRange and addWriteConflictRange: a conflict range reaching past
 // \xff (the system keys) answers key_outside_legal_range (2004); one ending at \xff is legal.
 // Before, it was taken.
@@ -981,6 +1013,18 @@ struct Stops {
   bool by_rows = false, by_bytes = false;
 };
 
+bool exact_without_limits(const Range& r) {
+  const bool no_limit =
+      (r.limit == 0 || r.limit == -1) && (r.target_bytes == 0 || r.target_bytes == -1);
+  return r.mode == FDB_STREAMING_MODE_EXACT && no_limit;
+}
+
+std::vector<std::pair<std::string, std::string>> expected_rows(const View& view, const Range& r) {
+  const auto all = rows_in(view, r);
+  const Returned returned = rows_returned(all, r);
+  return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(returned.count)};
+}
+
 void check_get_range(FDBTransaction* tr, const View& view, const Range& r, Stops& stops) {
   fdb_error_t error = 0;
   const std::optional<Rows> got = read_range(tr, r, error);
@@ -988,9 +1032,7 @@ void check_get_range(FDBTransaction* tr, const View& view, const Range& r, Stops
            << (got ? std::to_string(got->rows.size()) + " rows" + (got->more ? ", more" : "")
                    : "error " + std::to_string(error))
            << "\n";
-  const bool no_limit =
-      (r.limit == 0 || r.limit == -1) && (r.target_bytes == 0 || r.target_bytes == -1);
-  if (r.mode == FDB_STREAMING_MODE_EXACT && no_limit) {
+  if (exact_without_limits(r)) {
     RC_ASSERT(error == 2210);  // exact_mode_without_limits
     return;
   }
@@ -998,56 +1040,129 @@ void check_get_range(FDBTransaction* tr, const View& view, const Range& r, Stops
   RC_ASSERT(got.has_value());
   const auto all = rows_in(view, r);
   const Returned returned = rows_returned(all, r);
-  const std::vector<std::pair<std::string, std::string>> expected(
-      all.begin(), all.begin() + static_cast<std::ptrdiff_t>(returned.count));
   if (returned.count < all.size()) (returned.bytes_reached ? stops.by_bytes : stops.by_rows) = true;
-  RC_ASSERT(got->rows == expected);
+  RC_ASSERT(got->rows == expected_rows(view, r));
   if (returned.count < all.size()) RC_ASSERT(got->more);
   if (got->more) RC_ASSERT(returned.limit_reached);
 }
 
-}  // namespace selector_model
+// One transaction's case: the database it starts from, its writes, then its reads (a get_key of
+// the range's begin selector, or the range read).
+struct Case {
+  View database;
+  std::vector<Write> writes;
+  bool read_your_writes_disabled = false;
+  std::vector<std::pair<bool, Range>> reads;
+};
 
-RC_GTEST_PROP(FdbCSelectorModel, SelectorsAndRangeReadsAnswerAsTheModel, ()) {
-  using namespace selector_model;
-  const auto database = *rc::gen::container<View>(gen_key(), gen_value());
-  const auto writes = *rc::gen::container<std::vector<Write>>(gen_write());
-  const bool read_your_writes_disabled = *rc::gen::weightedElement<bool>({{1, true}, {4, false}});
-  const auto reads = *rc::gen::mapcat(rc::gen::inRange(1, 5), [](int count) {
+Case draw_case() {
+  Case c;
+  c.database = *rc::gen::container<View>(gen_key(), gen_value());
+  c.writes = *rc::gen::container<std::vector<Write>>(gen_write());
+  c.read_your_writes_disabled = *rc::gen::weightedElement<bool>({{1, true}, {4, false}});
+  c.reads = *rc::gen::mapcat(rc::gen::inRange(1, 5), [](int count) {
     return rc::gen::container<std::vector<std::pair<bool, Range>>>(
         static_cast<std::size_t>(count), rc::gen::pair(rc::gen::arbitrary<bool>(), gen_range()));
   });
-  FDBDatabase* db = nullptr;
-  RC_ASSERT(fdb_create_database(nullptr, &db) == 0);
-  replace_database(db, database);
+  return c;
+}
+
+// What the case's reads see: the database with the transaction's writes, or without them when
+// read-your-writes is disabled.
+View view_of(const View& database, const Case& c) {
+  View view = database;
+  if (!c.read_your_writes_disabled) {
+    for (const Write& w : c.writes)
+      apply(view, w);
+  }
+  return view;
+}
+
+void write(FDBTransaction* tr, const Write& w) {
+  switch (w.kind) {
+    case WriteKind::set:
+      fdb_transaction_set(tr, bytes(w.a), length(w.a), bytes(w.b), length(w.b));
+      break;
+    case WriteKind::clear:
+      fdb_transaction_clear(tr, bytes(w.a), length(w.a));
+      break;
+    case WriteKind::clear_range:
+      fdb_transaction_clear_range(tr, bytes(w.a), length(w.a), bytes(w.b), length(w.b));
+      break;
+  }
+}
+
+// Replaces the database with the case's, then begins its transaction, makes its writes and its
+// reads, checking each read against the model.
+FDBTransaction* run_case(FDBDatabase* db, const Case& c, Stops& stops) {
+  replace_database(db, c.database);
   FDBTransaction* tr = nullptr;
   RC_ASSERT(fdb_database_create_transaction(db, &tr) == 0);
-  if (read_your_writes_disabled) RC_ASSERT(fdb_transaction_set_option(tr, 51, nullptr, 0) == 0);
-  View view = database;
-  for (const Write& w : writes) {
-    switch (w.kind) {
-      case WriteKind::set:
-        fdb_transaction_set(tr, bytes(w.a), length(w.a), bytes(w.b), length(w.b));
-        break;
-      case WriteKind::clear:
-        fdb_transaction_clear(tr, bytes(w.a), length(w.a));
-        break;
-      case WriteKind::clear_range:
-        fdb_transaction_clear_range(tr, bytes(w.a), length(w.a), bytes(w.b), length(w.b));
-        break;
-    }
-    if (!read_your_writes_disabled) apply(view, w);
-  }
-  Stops stops;
-  for (const auto& [is_get_key, range] : reads) {
+  if (c.read_your_writes_disabled) RC_ASSERT(fdb_transaction_set_option(tr, 51, nullptr, 0) == 0);
+  for (const Write& w : c.writes)
+    write(tr, w);
+  const View view = view_of(c.database, c);
+  for (const auto& [is_get_key, range] : c.reads) {
     if (is_get_key) {
       check_get_key(tr, view, range.begin);
     } else {
       check_get_range(tr, view, range, stops);
     }
   }
+  return tr;
+}
+
+}  // namespace selector_model
+
+RC_GTEST_PROP(FdbCSelectorModel, SelectorsAndRangeReadsAnswerAsTheModel, ()) {
+  using namespace selector_model;
+  const Case c = draw_case();
+  FDBDatabase* db = nullptr;
+  RC_ASSERT(fdb_create_database(nullptr, &db) == 0);
+  Stops stops;
+  fdb_transaction_destroy(run_case(db, c, stops));
   RC_TAG(stops.by_rows ? "a read stopped by its row limit" : "",
          stops.by_bytes ? "a read stopped by its byte limit" : "");
+  fdb_database_destroy(db);
+}
+
+// The conflict ranges of selectors and limited reads never miss: when another transaction's
+// commit, made after the case's reads, changes what one of them answers (the model's answer on
+// the database before and after that commit differs), the case's transaction does not commit
+// (not_committed, 1020). FoundationDB may also refuse a commit whose reads did not change (its
+// conflict ranges cover what was examined), so the converse is not asserted.
+RC_GTEST_PROP(FdbCSelectorModel, ACommitChangingWhatAReadAnsweredConflicts, ()) {
+  using namespace selector_model;
+  const Case c = draw_case();
+  const auto others = *rc::gen::nonEmpty(rc::gen::container<std::vector<Write>>(gen_write()));
+  FDBDatabase* db = nullptr;
+  RC_ASSERT(fdb_create_database(nullptr, &db) == 0);
+  Stops stops;
+  FDBTransaction* tr = run_case(db, c, stops);
+  const std::string marker = "marker";  // a write, so that the commit is checked for conflicts
+  fdb_transaction_set(tr, bytes(marker), length(marker), bytes(marker), length(marker));
+  FDBTransaction* other = nullptr;
+  RC_ASSERT(fdb_database_create_transaction(db, &other) == 0);
+  View database_after = c.database;
+  for (const Write& w : others) {
+    write(other, w);
+    apply(database_after, w);
+  }
+  RC_ASSERT(wait_and_destroy(fdb_transaction_commit(other)) == 0);
+  fdb_transaction_destroy(other);
+  const View before = view_of(c.database, c), after = view_of(database_after, c);
+  bool changed = false;
+  for (const auto& [is_get_key, range] : c.reads) {
+    if (is_get_key) {
+      changed |= resolve(before, range.begin) != resolve(after, range.begin);
+    } else if (!exact_without_limits(range)) {
+      changed |= expected_rows(before, range) != expected_rows(after, range);
+    }
+  }
+  const fdb_error_t committed = wait_and_destroy(fdb_transaction_commit(tr));
+  RC_TAG(changed ? "a read's answer changed" : "no read's answer changed",
+         committed == 1020 ? "not committed" : "committed");
+  if (changed) RC_ASSERT(committed == 1020);
   fdb_transaction_destroy(tr);
   fdb_database_destroy(db);
 }
