@@ -49,7 +49,16 @@ typedef struct keyvalue {
 } FDBKeyValue;
 #pragma pack(pop)
 
-typedef enum {
+/* In C++ each enum has int as its underlying type, so that any int a program passes (as a C
+ * program may, and bindings do) is a value of the type rather than undefined behaviour; the
+ * calls take an int either way. */
+#ifdef __cplusplus
+#define CONTEND_FDB_ENUM_BASE : int
+#else
+#define CONTEND_FDB_ENUM_BASE
+#endif
+
+typedef enum CONTEND_FDB_ENUM_BASE {
   FDB_STREAMING_MODE_WANT_ALL = -2,
   FDB_STREAMING_MODE_ITERATOR = -1,
   FDB_STREAMING_MODE_EXACT = 0,
@@ -59,7 +68,7 @@ typedef enum {
   FDB_STREAMING_MODE_SERIAL = 4
 } FDBStreamingMode;
 
-typedef enum {
+typedef enum CONTEND_FDB_ENUM_BASE {
   FDB_MUTATION_TYPE_ADD = 2,
   FDB_MUTATION_TYPE_BIT_AND = 6,
   FDB_MUTATION_TYPE_BIT_OR = 7,
@@ -74,12 +83,12 @@ typedef enum {
   FDB_MUTATION_TYPE_COMPARE_AND_CLEAR = 20
 } FDBMutationType;
 
-typedef enum {
+typedef enum CONTEND_FDB_ENUM_BASE {
   FDB_CONFLICT_RANGE_TYPE_READ = 0,
   FDB_CONFLICT_RANGE_TYPE_WRITE = 1
 } FDBConflictRangeType;
 
-typedef enum {
+typedef enum CONTEND_FDB_ENUM_BASE {
   FDB_ERROR_PREDICATE_RETRYABLE = 50000,
   FDB_ERROR_PREDICATE_MAYBE_COMMITTED = 50001,
   FDB_ERROR_PREDICATE_RETRYABLE_NOT_COMMITTED = 50002

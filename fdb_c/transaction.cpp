@@ -368,8 +368,8 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return e;
   if (end < begin) return kInvertedRange;
-  if (type != 0 && type != 1) return kInvalidOptionValue;
-  if (past_legal_range(end)) return kKeyOutsideLegalRange;  // as FoundationDB's, even empty
+  if (type != 0 && type != 1) return kClientInvalidOperation;  // as fdb_c.cpp
+  if (past_legal_range(end)) return kKeyOutsideLegalRange;     // as FoundationDB's, even empty
   if (begin == end) return kSuccess;
   const KeyRangeRef range{begin, end};
   if (type == 0 && options_.read_your_writes_disabled) {

@@ -3,6 +3,7 @@
 # build-fuzz/ and runs each target for RUNS executions (default 10,000,000) from its seed
 # corpus, printing the execution count and anything found. Usage:
 #   bash scripts/fuzz.sh [target...]        targets: tuple history scenario merge seeds checkpoint log
+#                                           fdb_c_api
 # Environment: RUNS (executions per target), SEED (libFuzzer's -seed, default 1: the same ground
 # each time; another value explores other ground, 0 one drawn from the clock), BUILD_DIR (default
 # build-fuzz), JOBS (build parallelism, default nproc). New corpus entries go to
@@ -16,7 +17,7 @@ seed=${SEED:-1}
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "fuzz.sh: SEED must be a number, not '$seed'" >&2; exit 2; }
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: RUNS must be a positive number, not '$runs'" >&2
                                     exit 2; }
-all_targets=(tuple history scenario merge seeds checkpoint log)
+all_targets=(tuple history scenario merge seeds checkpoint log fdb_c_api)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 for t in "${targets[@]}"; do  # before anything is built
@@ -46,7 +47,7 @@ for t in "${targets[@]}"; do
   mkdir -p "found/$t"
   max_len=4096
   case "$t" in
-    tuple | merge | seeds) seeds="$root/fuzz/corpus/$t" ;;
+    tuple | merge | seeds | log | fdb_c_api) seeds="$root/fuzz/corpus/$t" ;;
     history | scenario) seeds="$build_dir/fuzz/seeds/$t" ;;
     checkpoint)  # made by the search they belong to; 100 KB or more each
       seeds="$build_dir/fuzz/seeds/$t"

@@ -635,6 +635,31 @@ TEST_F(FdbC, WhatIsNotModelledOrMisusedAnswersWithFoundationDBsErrors) {
   fdb_transaction_destroy(tr);
 }
 
+// Codes outside an enum's values, as a C program or a binding may pass them, are answered as
+// FoundationDB's fdb_c.cpp answers them, and are not undefined behaviour inside the library (the
+// sanitizer build checks enum loads): a conflict range type other than read or write is
+// client_invalid_operation (2000; it was invalid_option_value), an unknown mutation type fails the
+// commit with invalid_mutation_type, an unknown streaming mode is 2000, an unknown predicate
+// false.
+TEST_F(FdbC, AnyIntPassedAsAnEnumIsAnsweredAsFoundationDBDoes) {
+  FDBTransaction* tr = begin();
+  const std::string b = key("a"), e = key("b");
+  EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(b), length(b), bytes(e), length(e),
+                                               static_cast<FDBConflictRangeType>(2)),
+            2000);
+  EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(b), length(b), bytes(e), length(e),
+                                               static_cast<FDBConflictRangeType>(-7)),
+            2000);
+  FDBFuture* f = fdb_transaction_get_range(tr, bytes(b), length(b), 0, 1, bytes(e), length(e), 0, 1,
+                                           0, 0, static_cast<FDBStreamingMode>(1000), 1, 0, 0);
+  EXPECT_EQ(wait_and_destroy(f), 2000);
+  EXPECT_FALSE(fdb_error_predicate(99999, 1020));
+  fdb_transaction_atomic_op(tr, bytes(b), length(b), bytes(std::string("1")), 1,
+                            static_cast<FDBMutationType>(1000));
+  EXPECT_EQ(commit(tr), 2018);
+  fdb_transaction_destroy(tr);
+}
+
 // A negative length, or a null pointer with a positive length, read as the empty key: a get read
 // key "" and a set wrote it. Such a call answers client_invalid_operation (2000): a read's future,
 // a write's transaction from its next read or commit on, an option or conflict range at once.
