@@ -297,8 +297,11 @@ class FdbC::NetworkGate {
 // A reset (or a retry) while a commit is outstanding discards the attempt that commit belongs to:
 // the commit answers transaction_cancelled, as FoundationDB's does, and the transaction is a fresh
 // one at once. Before, the commit answered success with nothing written (the reset had emptied
-// it), and a commit outstanding at a retry wrote the abandoned attempt's writes.
-TEST_F(FdbC, AResetOrRetryWhileACommitIsOutstandingCancelsIt) {
+// it), and a commit outstanding at a retry wrote the abandoned attempt's writes. Destroying the
+// transaction cancels its outstanding commit too, as FoundationDB's ~ReadYourWritesTransaction
+// does: the future the program still holds answers 1025, and (as after a cancel) nothing is
+// written. Before, that commit went on and answered success.
+TEST_F(FdbC, AResetRetryOrDestroyWhileACommitIsOutstandingCancelsIt) {
   FDBTransaction* tr = begin();
   NetworkGate gate(*this, "gate");
   set(tr, "rc", "discarded");
@@ -316,26 +319,15 @@ TEST_F(FdbC, AResetOrRetryWhileACommitIsOutstandingCancelsIt) {
   second_gate.release();
   EXPECT_EQ(wait_and_destroy(retried_away), 1025);
   EXPECT_EQ(wait_and_destroy(retry), 0);
+  NetworkGate third_gate(*this, "gate3");
+  set(tr, "gone", "discarded");
+  FDBFuture* destroyed_away = fdb_transaction_commit(tr);
+  fdb_transaction_destroy(tr);
+  third_gate.release();
+  EXPECT_EQ(wait_and_destroy(destroyed_away), 1025);
   FDBTransaction* reader = begin();
   EXPECT_EQ(get(reader, "rc"), "kept");
   EXPECT_EQ(get(reader, "again"), std::nullopt);
-  fdb_transaction_destroy(reader);
-  fdb_transaction_destroy(tr);
-}
-
-// Destroying a transaction while its commit is outstanding cancels the commit, as FoundationDB's
-// ~ReadYourWritesTransaction does: the commit's future, which the program still holds, answers
-// transaction_cancelled (1025), and (as after a cancel) nothing is written. Before, the commit
-// went on and answered success.
-TEST_F(FdbC, DestroyingATransactionWhileItsCommitIsOutstandingCancelsIt) {
-  FDBTransaction* tr = begin();
-  NetworkGate gate(*this, "gate");
-  set(tr, "gone", "discarded");
-  FDBFuture* outstanding = fdb_transaction_commit(tr);
-  fdb_transaction_destroy(tr);
-  gate.release();
-  EXPECT_EQ(wait_and_destroy(outstanding), 1025);
-  FDBTransaction* reader = begin();
   EXPECT_EQ(get(reader, "gone"), std::nullopt);
   fdb_transaction_destroy(reader);
 }
