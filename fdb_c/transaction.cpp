@@ -53,6 +53,15 @@ std::optional<MutationType> mutation_type(int operation) {
   }
 }
 
+// As FoundationDB's getRange: a begin selector whose key (the key after it, for or_equal) and
+// offset are both at or past the end selector's names an empty range, answered without reading,
+// so without conflict ranges.
+bool selects_nothing(const KeySelector& begin, const KeySelector& end) {
+  const Bytes begin_key = begin.or_equal ? key_after(begin.key) : begin.key;
+  const Bytes end_key = end.or_equal ? key_after(end.key) : end.key;
+  return begin.offset >= end.offset && !(BytesView(begin_key) < BytesView(end_key));
+}
+
 // fdb_c.cpp's checks of a range read's streaming mode, before the transaction sees the read, and
 // the read's byte limit (0: none) in `bytes`: the smaller of target_bytes and the mode's. A row
 // or byte limit of 0 or -1 is none.
@@ -239,6 +248,7 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
     return ready_later(world_, kKeyOutsideLegalRange);
   if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
+  if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, KeyValues{});
   read_or_written_ = true;
   // firstGreaterOrEqual and firstGreaterThan name a range's end without reading.
   auto bound = [&](const KeySelector& s, Bytes& out) -> fdb_error_t {
