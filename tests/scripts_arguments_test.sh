@@ -29,7 +29,7 @@ refused() {  # refused "MESSAGE" ENV... -- SCRIPT ARGS...: exit 2, MESSAGE on st
 refused "bootstrap: unknown mode 'tets' (expected run, test, build or sanitize)" \
   -- scripts/bootstrap.sh tets
 refused "bootstrap: one mode at most; 'extra' is left over" -- scripts/bootstrap.sh run extra
-refused "fuzz.sh: no fuzz target 'tupel' (targets: tuple history scenario merge seeds checkpoint log)" \
+refused "fuzz.sh: no fuzz target 'tupel' (targets: tuple history scenario merge seeds checkpoint log fdb_c_api)" \
   -- scripts/fuzz.sh tuple tupel
 refused "fuzz.sh: RUNS must be a positive number, not 'abc'" RUNS=abc -- scripts/fuzz.sh tuple
 refused "fuzz.sh: RUNS must be a positive number, not '0'" RUNS=0 -- scripts/fuzz.sh tuple
