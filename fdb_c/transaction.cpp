@@ -53,13 +53,18 @@ std::optional<MutationType> mutation_type(int operation) {
   }
 }
 
-// As FoundationDB's getRange: a begin selector whose key (the key after it, for or_equal) and
-// offset are both at or past the end selector's names an empty range, answered without reading,
-// so without conflict ranges.
+// The key of the selector without or_equal that names the same key (FoundationDB's
+// removeOrEqual): the key after s.key when or_equal, else s.key. The selector names the key
+// s.offset places after the last key before it.
+Bytes strict_key(const KeySelector& s) {
+  return s.or_equal ? key_after(s.key) : s.key;
+}
+
+// As FoundationDB's getRange: a begin selector whose strict key and offset are both at or past
+// the end selector's names an empty range, answered without reading, so without conflict
+// ranges.
 bool selects_nothing(const KeySelector& begin, const KeySelector& end) {
-  const Bytes begin_key = begin.or_equal ? key_after(begin.key) : begin.key;
-  const Bytes end_key = end.or_equal ? key_after(end.key) : end.key;
-  return begin.offset >= end.offset && !(BytesView(begin_key) < BytesView(end_key));
+  return begin.offset >= end.offset && !(BytesView(strict_key(begin)) < BytesView(strict_key(end)));
 }
 
 // fdb_c.cpp's checks of a range read's streaming mode, before the transaction sees the read, and
@@ -174,7 +179,7 @@ fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::option
 fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes& out) {
   const Bytes system_begin(kSystemKeysBegin);
   if (s.offset >= 1) {
-    Bytes from = s.or_equal ? key_after(s.key) : s.key;
+    Bytes from = strict_key(s);
     if (!(BytesView(from) < BytesView(system_begin))) {
       out = system_begin;
       return kSuccess;
@@ -185,7 +190,7 @@ fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes
     out = static_cast<int>(rows.size()) == s.offset ? rows.back().key : system_begin;
     return kSuccess;
   }
-  Bytes to = s.or_equal ? key_after(s.key) : s.key;
+  Bytes to = strict_key(s);
   if (BytesView(system_begin) < BytesView(to)) to = system_begin;
   RangeResult rows;
   // The key -offset places before the last key under `to`: 1 - offset rows back, at most
@@ -253,7 +258,7 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   // firstGreaterOrEqual and firstGreaterThan name a range's end without reading.
   auto bound = [&](const KeySelector& s, Bytes& out) -> fdb_error_t {
     if (s.offset == 1) {
-      out = s.or_equal ? key_after(s.key) : s.key;
+      out = strict_key(s);
       return kSuccess;
     }
     return resolve(s, r.snapshot, out);
