@@ -4,7 +4,7 @@
 //     deterministic = false          # futures delivered one at a time in a seeded order
 //     quiet_us = 5000                # deterministic: real time without client calls before each
 //     log = "transactions.jsonl"     # the transaction log (CONTEND_FDB_LOG overrides it)
-//     [faults]                       # probabilities per step, as in a scenario's [faults]
+//     [faults]                       # probabilities per commit and per read call
 //     not_committed = 0.0
 //     unknown_result_applied = 0.0
 //     unknown_result_not_applied = 0.0

@@ -128,6 +128,19 @@ fdb_error_t TransactionState::unusable() const {
 // ---- reads ----
 
 namespace {
+// One C API read call, under the world's mutex: one read fault drawn however many store reads
+// answer it.
+class ReadCall {
+ public:
+  explicit ReadCall(ClientEnvironment& env) : env_(env) { env_.begin_read_call(); }
+  ~ReadCall() { env_.end_read_call(); }
+  ReadCall(const ReadCall&) = delete;
+  ReadCall& operator=(const ReadCall&) = delete;
+
+ private:
+  ClientEnvironment& env_;
+};
+
 // Runs one read op to completion now; the error that abandoned it, or success.
 template <class Op>
 fdb_error_t run_op(Transaction& tr, Op& op) {
@@ -227,6 +240,7 @@ void TransactionState::set_read_version(std::int64_t version) {
 
 Future* TransactionState::get(BytesView key, bool snapshot) {
   Lock lock(world_.mutex);
+  ReadCall call(world_.env);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
   read_or_written_ = true;
   std::optional<Bytes> value;
@@ -237,6 +251,7 @@ Future* TransactionState::get(BytesView key, bool snapshot) {
 
 Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
   Lock lock(world_.mutex);
+  ReadCall call(world_.env);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
   if (past_legal_range(selector.key)) return ready_later(world_, kKeyOutsideLegalRange);
   read_or_written_ = true;
@@ -247,6 +262,7 @@ Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
 
 Future* TransactionState::get_range(const RangeRequest& r) {
   Lock lock(world_.mutex);
+  ReadCall call(world_.env);
   int byte_limit = 0;
   if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);

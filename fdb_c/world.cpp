@@ -25,6 +25,8 @@ std::uint64_t ClientEnvironment::random_u64(ClientId) {
 
 ReadFault ClientEnvironment::read_fault(ClientId client) {
   if (config_.read_too_old == 0.0 && config_.read_future_version == 0.0) return ReadFault::none;
+  if (in_read_call_ && read_call_fault_drawn_) return ReadFault::none;
+  read_call_fault_drawn_ = in_read_call_;
   const double u = random01(client);
   if (u < config_.read_too_old) return ReadFault::transaction_too_old;
   if (u < config_.read_too_old + config_.read_future_version) return ReadFault::future_version;

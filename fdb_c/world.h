@@ -33,8 +33,13 @@ class ClientEnvironment final : public Environment {
   std::coroutine_handle<> submit(PendingOp& op) override;
   // One stream for the process, from the configured seed (splitmix64).
   std::uint64_t random_u64(ClientId client) override;
+  // Outside a read call, each store read draws; inside one, only the first does.
   ReadFault read_fault(ClientId client) override;
   CommitFault commit_fault(ClientId client) override;
+  // A C API read call is one request to the database, however many store reads answer it
+  // (selectors resolved, a byte limit measured): between these two, one read fault is drawn.
+  void begin_read_call() { read_call_fault_drawn_ = false, in_read_call_ = true; }
+  void end_read_call() { in_read_call_ = false; }
   // Reads are logged for the transaction log, when there is one.
   bool log_reads() const override { return log_.is_open(); }
   // A delay drawn from `latency`: min_us + an exponential with mean mean_us.
@@ -46,6 +51,8 @@ class ClientEnvironment final : public Environment {
   const TransactionLog& log_;
   mutable std::int64_t last_now_us_ = 0;
   std::uint64_t random_state_;
+  bool in_read_call_ = false;
+  bool read_call_fault_drawn_ = false;
 };
 
 // A watch that fires when the value of `key` differs from `seen`.
