@@ -353,20 +353,22 @@ bool TransactionState::accepts_write() {
   return true;
 }
 
+void TransactionState::keep_write_error() {
+  if (ErrorCode e = tr_.write_error(); !ok(e)) sticky_ = code_of(e);
+}
+
 void TransactionState::set(BytesView key, BytesView value) {
   Lock lock(world_.mutex);
   if (!accepts_write()) return;
-  if (value.size() > kValueSizeLimit) {
-    sticky_ = code_of(ErrorCode::value_too_large);
-    return;
-  }
-  tr_.set(key, value);
+  tr_.set(key, value);  // the key's checks before the value's, as FoundationDB's
+  keep_write_error();
 }
 
 void TransactionState::clear(BytesView key) {
   Lock lock(world_.mutex);
   if (!accepts_write()) return;
   tr_.clear(key);
+  keep_write_error();
 }
 
 void TransactionState::clear_range(BytesView begin, BytesView end) {
@@ -377,6 +379,7 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
     return;
   }
   tr_.clear_range(KeyRangeRef{begin, end});
+  keep_write_error();
 }
 
 void TransactionState::atomic_op(BytesView key, BytesView param, int operation) {
@@ -388,6 +391,7 @@ void TransactionState::atomic_op(BytesView key, BytesView param, int operation) 
     return;
   }
   tr_.atomic_op(*type, key, param);
+  keep_write_error();
 }
 
 void TransactionState::fail_with(fdb_error_t error) {

@@ -80,6 +80,9 @@ class TransactionState {
   fdb_error_t unusable() const;
   // Whether a write may be buffered now; a write during a commit makes used_during_commit sticky.
   bool accepts_write();
+  // After a write buffered in the store's transaction: the error the store refused it with
+  // becomes sticky, as FoundationDB's deferred error fails every later read and the commit.
+  void keep_write_error();
   // The read version the next read uses, taken if none yet; an error when it is unusable.
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);

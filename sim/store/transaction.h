@@ -109,6 +109,9 @@ class Transaction {
   void clear(BytesView key);
   void clear_range(KeyRangeRef range);
   void atomic_op(MutationType type, BytesView key, BytesView operand);
+  // The error a refused write left (FoundationDB's deferred error: the commit fails with it), or
+  // success.
+  ErrorCode write_error() const { return sticky_error_; }
   void add_read_conflict_range(KeyRangeRef range);
   // Adds `range` whole, the keys this transaction wrote included: for a read that did not see the
   // transaction's writes (FoundationDB's with read-your-writes disabled), which depends on the

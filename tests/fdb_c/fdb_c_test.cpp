@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -680,6 +681,76 @@ TEST_F(FdbC, AMalformedByteStringAnswersClientInvalidOperation) {
   FDBTransaction* reader = begin();
   EXPECT_EQ(get(reader, "k"), std::nullopt) << "a refused write was applied";
   fdb_transaction_destroy(reader);
+}
+
+// A write FoundationDB refuses (a system key, a key or value over its size limit, an inverted or
+// system clear_range) leaves its error in the transaction, as FoundationDB's deferred error:
+// every later read and the commit answer it until a reset, and nothing is written. The key is
+// looked at before the value, as in FoundationDB's set. Before, the store's refusals failed only
+// the commit (reads went on), and a long key with a long value answered value_too_large.
+TEST_F(FdbC, ARefusedWriteFailsEveryLaterReadAndTheCommit) {
+  const std::string k = key("k"), system = "\xff/x", long_key = key(std::string(10'001, 'k'));
+  const std::string v = "v", long_value(100'001, 'v');
+  struct Case {
+    const char* what;
+    std::function<void(FDBTransaction*)> write;
+    fdb_error_t error;
+  };
+  const std::vector<Case> cases = {
+      {"set of a system key",
+       [&](FDBTransaction* tr) { fdb_transaction_set(tr, bytes(system), 5, bytes(v), 1); }, 2004},
+      {"set of a long key",
+       [&](FDBTransaction* tr) {
+         fdb_transaction_set(tr, bytes(long_key), length(long_key), bytes(v), 1);
+       },
+       2102},
+      {"set of a long value",
+       [&](FDBTransaction* tr) {
+         fdb_transaction_set(tr, bytes(k), length(k), bytes(long_value), length(long_value));
+       },
+       2103},
+      {"set of a long key and a long value",
+       [&](FDBTransaction* tr) {
+         fdb_transaction_set(tr, bytes(long_key), length(long_key), bytes(long_value),
+                             length(long_value));
+       },
+       2102},
+      {"clear of a system key",
+       [&](FDBTransaction* tr) { fdb_transaction_clear(tr, bytes(system), 5); }, 2004},
+      {"clear_range into the system keys",
+       [&](FDBTransaction* tr) {
+         fdb_transaction_clear_range(tr, bytes(k), length(k), bytes(system), 5);
+       },
+       2004},
+      {"inverted clear_range",
+       [&](FDBTransaction* tr) {
+         const std::string before = key("a");
+         fdb_transaction_clear_range(tr, bytes(k), length(k), bytes(before), length(before));
+       },
+       2005},
+      {"atomic add to a system key",
+       [&](FDBTransaction* tr) {
+         fdb_transaction_atomic_op(tr, bytes(system), 5, bytes(v), 1, FDB_MUTATION_TYPE_ADD);
+       },
+       2004},
+      {"atomic add to a long key",
+       [&](FDBTransaction* tr) {
+         fdb_transaction_atomic_op(tr, bytes(long_key), length(long_key), bytes(v), 1,
+                                   FDB_MUTATION_TYPE_ADD);
+       },
+       2102},
+  };
+  for (const Case& c : cases) {
+    FDBTransaction* tr = begin();
+    set(tr, "k", "written before");
+    c.write(tr);
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(k), length(k), 0)), c.error)
+        << c.what << ": the next read";
+    EXPECT_EQ(commit(tr), c.error) << c.what << ": the commit";
+    fdb_transaction_reset(tr);
+    EXPECT_EQ(get(tr, "k"), std::nullopt) << c.what << ": the reset transaction reads afresh";
+    fdb_transaction_destroy(tr);
+  }
 }
 
 // A null out-pointer to fdb_future_get_* crashed the process (a write through it); each answers
