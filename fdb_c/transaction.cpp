@@ -401,10 +401,17 @@ void TransactionState::fail_with(fdb_error_t error) {
 
 fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end, int type) {
   Lock lock(world_.mutex);
-  if (fdb_error_t e = unusable()) return e;
+  // fdb_c.cpp answers these in the call; the rest happens on FoundationDB's network thread, whose
+  // errors become the transaction's deferred error (a commit outstanding fails with
+  // used_during_commit) while the call answers success.
   if (end < begin) return kInvertedRange;
-  if (type != 0 && type != 1) return kClientInvalidOperation;  // as fdb_c.cpp
-  if (past_legal_range(end)) return kKeyOutsideLegalRange;     // as FoundationDB's, even empty
+  if (type != 0 && type != 1) return kClientInvalidOperation;
+  if (committing_) sticky_ = kUsedDuringCommit;
+  if (unusable() != kSuccess) return kSuccess;
+  if (past_legal_range(end)) {  // as FoundationDB's, even an empty range
+    sticky_ = kKeyOutsideLegalRange;
+    return kSuccess;
+  }
   if (begin == end) return kSuccess;
   const KeyRangeRef range{begin, end};
   if (type == 0 && options_.read_your_writes_disabled) {

@@ -365,27 +365,53 @@ TEST_F(FdbC, WithoutReadYourWritesAReadOfAKeyTheTransactionWroteConflicts) {
   EXPECT_EQ(conflicts(false, true), 0) << "a read conflict range over the transaction's write";
 }
 
-// As FoundationDB's addReadConflictRange and addWriteConflictRange: a conflict range reaching past
-// \xff (the system keys) answers key_outside_legal_range (2004); one ending at \xff is legal.
-// Before, it was taken.
+// As FoundationDB's addReadConflictRange and addWriteConflictRange, which run on its network
+// thread: a conflict range reaching past \xff (the system keys) leaves key_outside_legal_range
+// (2004) as the transaction's deferred error — the call answers 0, every later read and the commit
+// answer 2004 until a reset — and one ending at \xff is legal. A conflict range added while a
+// commit is outstanding fails that commit with used_during_commit (2017). An inverted range (2005)
+// and an unknown type (2000) are answered by the call itself, as FoundationDB's fdb_c.cpp does.
+// Before, the call answered 2004 and 2017 and the transaction went on as if never asked.
 TEST_F(FdbC, AConflictRangeIntoTheSystemKeysIsOutsideTheLegalRange) {
-  FDBTransaction* tr = begin();
-  const std::string past("\xff\x01"), system_begin("\xff");
+  const std::string past("\xff\x01"), system_begin("\xff"), k = key("k");
   for (FDBConflictRangeType type : {FDB_CONFLICT_RANGE_TYPE_READ, FDB_CONFLICT_RANGE_TYPE_WRITE}) {
-    EXPECT_EQ(
-        fdb_transaction_add_conflict_range(tr, bytes("a"), 1, bytes(past), length(past), type),
-        2004)
-        << type;
-    EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(past), length(past), bytes(past),
-                                                 length(past), type),
-              2004)
-        << type;
+    FDBTransaction* tr = begin();
     EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes("a"), 1, bytes(system_begin),
                                                  length(system_begin), type),
               0)
         << type;
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(k), length(k), 0)), 0) << type;
+    EXPECT_EQ(
+        fdb_transaction_add_conflict_range(tr, bytes(past), length(past), bytes("a"), 1, type),
+        2005)
+        << type;
+    EXPECT_EQ(
+        fdb_transaction_add_conflict_range(tr, bytes("a"), 1, bytes(past), length(past), type), 0)
+        << type;
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(k), length(k), 0)), 2004) << type;
+    set(tr, "k", "v");
+    EXPECT_EQ(commit(tr), 2004) << type;
+    fdb_transaction_reset(tr);
+    EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(past), length(past), bytes(past),
+                                                 length(past), type),
+              0)
+        << type;
+    EXPECT_EQ(commit(tr), 2004) << type << ": an empty range past \xff too";
+    fdb_transaction_destroy(tr);
   }
+  FDBTransaction* tr = begin();
+  NetworkGate gate(*this, "gate");
+  set(tr, "k", "v");
+  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes("a"), 1, bytes("b"), 1,
+                                               FDB_CONFLICT_RANGE_TYPE_READ),
+            0);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(outstanding), 2017);
   fdb_transaction_destroy(tr);
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "k"), std::nullopt) << "the commit used during its commit wrote nothing";
+  fdb_transaction_destroy(reader);
 }
 
 // As FoundationDB's getRange and getKey: a key selector whose key is past \xff (the system keys)
