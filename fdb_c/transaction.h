@@ -73,6 +73,8 @@ class TransactionState {
 
   void reset();
   void cancel();
+  // Answers invalid_option for an option FoundationDB does not know or this library does not
+  // model; a value or a moment it refuses becomes the transaction's deferred error.
   fdb_error_t set_option(int option, BytesView value, bool has_value);
 
  private:

@@ -138,6 +138,24 @@ class FdbC : public ::testing::Test {
   FDBFuture* watch(FDBTransaction* tr, const std::string& k) {
     return fdb_transaction_watch(tr, bytes(key(k)), length(key(k)));
   }
+  // The error of the next read of `tr`, 0 when it succeeds.
+  fdb_error_t read_error(FDBTransaction* tr) {
+    return wait_and_destroy(fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0));
+  }
+  // What a fresh transaction answers to `option` set to `value` (null: none): the call's error,
+  // else its next read's. FoundationDB checks an option's value on its network thread and keeps
+  // what it refuses as the transaction's deferred error, so only an unknown option fails the call.
+  fdb_error_t option_answer(int option, const uint8_t* value, int value_length) {
+    FDBTransaction* tr = begin();
+    fdb_error_t e = fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(option), value,
+                                               value_length);
+    if (e == 0) e = read_error(tr);
+    fdb_transaction_destroy(tr);
+    return e;
+  }
+  fdb_error_t int_option_answer(int option, int64_t value) {
+    return option_answer(option, reinterpret_cast<const uint8_t*>(&value), 8);
+  }
   class NetworkGate;
 
   FDBDatabase* db_ = nullptr;
@@ -439,7 +457,7 @@ TEST_F(FdbC, TheRetryLimitEndsRetries) {
   ASSERT_EQ(fdb_transaction_set_option(tr, 501, reinterpret_cast<const uint8_t*>(&one), 8), 0);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1020);
-  EXPECT_EQ(fdb_transaction_set_option(tr, 501, nullptr, 0), 2006) << "an int option needs 8 bytes";
+  EXPECT_EQ(option_answer(501, nullptr, 0), 2006) << "an int option needs 8 bytes";
   fdb_transaction_destroy(tr);
 }
 
@@ -451,7 +469,7 @@ TEST_F(FdbC, OptionsActAreRefusedOrAreAcceptedAsDocumented) {
   EXPECT_EQ(set_int(503, 40), 0);  // SIZE_LIMIT
   set(tr, "big", std::string(100, 'x'));
   EXPECT_EQ(commit(tr), 2101) << "transaction_too_large over SIZE_LIMIT";
-  EXPECT_EQ(set_int(503, 1), 2006) << "below FoundationDB's bound";
+  EXPECT_EQ(int_option_answer(503, 1), 2006) << "below FoundationDB's bound";
   fdb_transaction_reset(tr);
   EXPECT_EQ(set_int(500, 1), 0);  // TIMEOUT, ms
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -470,7 +488,8 @@ TEST_F(FdbC, OptionsActAreRefusedOrAreAcceptedAsDocumented) {
 }
 
 // TIMEOUT and MAX_RETRY_DELAY take [0, INT_MAX] ms and RETRY_LIMIT [-1, INT_MAX], as
-// FoundationDB's client does; outside them invalid_option_value. A TIMEOUT of INT64_MAX had timed
+// FoundationDB's client does; outside them invalid_option_value, as the transaction's deferred
+// error (the call answers 0, later reads and the commit 2006). A TIMEOUT of INT64_MAX had timed
 // the transaction out at once (its conversion to microseconds overflowed), a MAX_RETRY_DELAY of
 // INT64_MAX aborted the process at the next on_error, and a RETRY_LIMIT of -7 was taken as none.
 TEST_F(FdbC, IntegerOptionsTakeFoundationDBsRangesAndTheirLimitsWork) {
@@ -479,13 +498,16 @@ TEST_F(FdbC, IntegerOptionsTakeFoundationDBsRangesAndTheirLimitsWork) {
     return fdb_transaction_set_option(tr, option, reinterpret_cast<const uint8_t*>(&v), 8);
   };
   const int64_t int_max = std::numeric_limits<int>::max();
+  EXPECT_EQ(set_int(500, -1), 0) << "checked on FoundationDB's network thread: a deferred error";
+  EXPECT_EQ(commit(tr), 2006);
+  fdb_transaction_reset(tr);
   for (int option : {500, 502}) {
-    EXPECT_EQ(set_int(option, -1), 2006) << option;
-    EXPECT_EQ(set_int(option, int_max + 1), 2006) << option;
-    EXPECT_EQ(set_int(option, std::numeric_limits<int64_t>::max()), 2006) << option;
+    EXPECT_EQ(int_option_answer(option, -1), 2006) << option;
+    EXPECT_EQ(int_option_answer(option, int_max + 1), 2006) << option;
+    EXPECT_EQ(int_option_answer(option, std::numeric_limits<int64_t>::max()), 2006) << option;
   }
-  EXPECT_EQ(set_int(501, -7), 2006);
-  EXPECT_EQ(set_int(501, int_max + 1), 2006);
+  EXPECT_EQ(int_option_answer(501, -7), 2006);
+  EXPECT_EQ(int_option_answer(501, int_max + 1), 2006);
   EXPECT_EQ(set_int(500, int_max), 0);
   EXPECT_EQ(get(tr, "t"), std::nullopt) << "a timeout of 24 days has not passed";
   EXPECT_EQ(set_int(502, int_max), 0);
@@ -829,22 +851,29 @@ TEST_F(FdbC, ReadYourWritesDisabledReadsTheDatabaseOnly) {
 }
 
 // As FoundationDB: READ_YOUR_WRITES_DISABLE once the transaction has read or written would
-// change what its own earlier operations meant, so it answers client_invalid_operation (2000)
-// and reads keep seeing the transaction's writes. A retry (on_error) or reset starts afresh.
-// Before, it was taken at any time.
+// change what its own earlier operations meant, so it is refused with client_invalid_operation
+// (2000) — as FoundationDB's deferred error: the call answers 0, later reads and the commit 2000,
+// and nothing is written. It takes no value: one answers invalid_option_value (2006), an empty
+// one is no value. A retry (on_error) or reset starts afresh. Before, it was taken at any time;
+// then (until FoundationDB's order was followed) the call itself answered 2000 and took a value.
 TEST_F(FdbC, ReadYourWritesDisableAfterAReadOrAWriteIsRefused) {
   FDBTransaction* tr = begin();
   set(tr, "w", "mine");
-  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 2000);
-  EXPECT_EQ(get(tr, "w"), "mine") << "read-your-writes stays on";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+  EXPECT_EQ(read_error(tr), 2000);
+  EXPECT_EQ(commit(tr), 2000);
   fdb_transaction_reset(tr);
-  EXPECT_EQ(get(tr, "w"), std::nullopt);
-  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 2000) << "after a read";
+  EXPECT_EQ(get(tr, "w"), std::nullopt) << "the refused transaction wrote nothing";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+  EXPECT_EQ(read_error(tr), 2000) << "after a read";
   FDBFuture* retry = fdb_transaction_on_error(tr, 1020);  // not_committed: retryable
   ASSERT_EQ(wait(retry), 0);
   fdb_future_destroy(retry);
-  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0) << "a retry starts afresh";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+  EXPECT_EQ(read_error(tr), 0) << "a retry starts afresh";
   fdb_transaction_destroy(tr);
+  EXPECT_EQ(option_answer(51, bytes("x"), 1), 2006);
+  EXPECT_EQ(option_answer(51, bytes("x"), 0), 0);
 }
 
 // A retry keeps FoundationDB's persistent options only (TIMEOUT, RETRY_LIMIT, MAX_RETRY_DELAY):
