@@ -3,8 +3,7 @@
 // serializable` judges the log the library wrote. Two checks that could fail: the log replays
 // serially, and each counter holds exactly the increments whose commits the log says applied. Half
 // the clients read without read-your-writes.
-#define FDB_API_VERSION 730
-#include "fdb_c.h"
+#include "configured_network.h"
 
 #include <gtest/gtest.h>
 
@@ -18,44 +17,19 @@
 
 namespace {
 
+using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::wait_and_destroy;
+
 std::string scratch(const std::string& name) {
   return ::testing::TempDir() + "contend_fdb_c_log_test_" + std::to_string(getpid()) + "_" + name;
 }
 
-class FaultyNetwork : public ::testing::Environment {
- public:
-  void SetUp() override {
-    config_path = scratch("config.toml");
-    log_path = scratch("log.jsonl");
-    std::ofstream(config_path) << "seed = 11\n[faults]\nnot_committed = 0.1\n"
-                                  "unknown_result_applied = 0.1\nunknown_result_not_applied = 0.1\n"
-                                  "[latency.commit]\nmin_us = 50\nmean_us = 200\n";
-    setenv("CONTEND_FDB_CONFIG", config_path.c_str(), 1);
-    setenv("CONTEND_FDB_LOG", log_path.c_str(), 1);
-    ASSERT_EQ(fdb_select_api_version(FDB_API_VERSION), 0);
-    ASSERT_EQ(fdb_setup_network(), 0);
-    thread_ = std::thread([] { fdb_run_network(); });
-  }
-  void TearDown() override {
-    fdb_stop_network();
-    thread_.join();
-    std::remove(config_path.c_str());
-    std::remove(log_path.c_str());
-  }
-  std::string config_path, log_path;
-
- private:
-  std::thread thread_;
-};
-FaultyNetwork* const network =
-    static_cast<FaultyNetwork*>(::testing::AddGlobalTestEnvironment(new FaultyNetwork));
-
-fdb_error_t wait_and_destroy(FDBFuture* f) {
-  fdb_future_block_until_ready(f);
-  const fdb_error_t e = fdb_future_get_error(f);
-  fdb_future_destroy(f);
-  return e;
-}
+ConfiguredNetwork* const network =
+    static_cast<ConfiguredNetwork*>(::testing::AddGlobalTestEnvironment(new ConfiguredNetwork(
+        "fdb_c_log_test",
+        "seed = 11\n[faults]\nnot_committed = 0.1\nunknown_result_applied = 0.1\n"
+        "unknown_result_not_applied = 0.1\n[latency.commit]\nmin_us = 50\nmean_us = 200\n",
+        ConfiguredNetwork::Log::scratch)));
 
 // The 4-byte big-endian counter a ready get future holds (0 when the key is absent).
 uint32_t counter_in(FDBFuture* f) {

@@ -3,59 +3,36 @@
 // answer (selectors resolved, a byte limit measured, a read without read-your-writes). Each kind
 // of read call runs a thousand times on a fresh transaction; the share that fails with each error
 // must be the configured probability, not a multiple of it.
-#define FDB_API_VERSION 730
-#include "fdb_c.h"
+#include "configured_network.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
-#include <thread>
 
 namespace {
+
+using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::wait_and_destroy;
 
 constexpr double kTooOld = 0.1;
 constexpr double kFutureVersion = 0.1;
 
-class ReadFaultNetwork : public ::testing::Environment {
- public:
-  void SetUp() override {
-    config_path_ = ::testing::TempDir() + "contend_fdb_c_read_fault_test_" +
-                   std::to_string(getpid()) + ".toml";
-    std::ofstream(config_path_) << "seed = 5\n[faults]\nread_too_old = " << kTooOld
-                                << "\nread_future_version = " << kFutureVersion << "\n";
-    setenv("CONTEND_FDB_CONFIG", config_path_.c_str(), 1);
-    ASSERT_EQ(fdb_select_api_version(FDB_API_VERSION), 0);
-    ASSERT_EQ(fdb_setup_network(), 0);
-    thread_ = std::thread([] { fdb_run_network(); });
-  }
-  void TearDown() override {
-    fdb_stop_network();
-    thread_.join();
-    std::remove(config_path_.c_str());
-  }
-
- private:
-  std::string config_path_;
-  std::thread thread_;
-};
-[[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(new ReadFaultNetwork);
+std::string read_fault_config() {
+  std::ostringstream toml;
+  toml << "seed = 5\n[faults]\nread_too_old = " << kTooOld
+       << "\nread_future_version = " << kFutureVersion << "\n";
+  return toml.str();
+}
+[[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(new ConfiguredNetwork(
+    "fdb_c_read_fault_test", read_fault_config(), ConfiguredNetwork::Log::none));
 
 const uint8_t* bytes(const std::string& s) {
   return reinterpret_cast<const uint8_t*>(s.data());
 }
 int size(const std::string& s) {
   return static_cast<int>(s.size());
-}
-
-fdb_error_t wait_and_destroy(FDBFuture* f) {
-  fdb_future_block_until_ready(f);
-  const fdb_error_t e = fdb_future_get_error(f);
-  fdb_future_destroy(f);
-  return e;
 }
 
 class FdbCReadFaults : public ::testing::Test {

@@ -1,0 +1,70 @@
+// For test programs of contend's libfdb_c that run it with a fault file (and a transaction log):
+// a gtest environment that writes the TOML it is given to a scratch file, names it in
+// CONTEND_FDB_CONFIG (and a scratch log in CONTEND_FDB_LOG), selects API version 730 and runs the
+// network on a thread of its own; teardown stops it and removes both files. The library reads
+// both variables once, when the network is set up, so a program holds one such environment.
+#pragma once
+
+#ifndef FDB_API_VERSION
+#define FDB_API_VERSION 730
+#endif
+#include "fdb_c.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <utility>
+
+namespace contend::fdb_testing {
+
+class ConfiguredNetwork : public ::testing::Environment {
+ public:
+  enum class Log { none, scratch };
+  ConfiguredNetwork(std::string name, std::string config_toml, Log log)
+      : config_toml_(std::move(config_toml)),
+        config_path(scratch(name, "config.toml")),
+        log_path(log == Log::scratch ? scratch(name, "log.jsonl") : std::string()) {}
+
+  void SetUp() override {
+    std::ofstream(config_path) << config_toml_;
+    setenv("CONTEND_FDB_CONFIG", config_path.c_str(), 1);
+    if (!log_path.empty()) setenv("CONTEND_FDB_LOG", log_path.c_str(), 1);
+    ASSERT_EQ(fdb_select_api_version(FDB_API_VERSION), 0);
+    ASSERT_EQ(fdb_setup_network(), 0);
+    thread_ = std::thread([] { fdb_run_network(); });
+  }
+  void TearDown() override {
+    fdb_stop_network();
+    thread_.join();
+    std::remove(config_path.c_str());
+    if (!log_path.empty()) std::remove(log_path.c_str());
+  }
+
+ private:
+  static std::string scratch(const std::string& name, const std::string& file) {
+    return ::testing::TempDir() + "contend_" + name + "_" + std::to_string(getpid()) + "_" + file;
+  }
+  std::string config_toml_;
+
+ public:
+  const std::string config_path, log_path;  // log_path is empty without a log
+
+ private:
+  std::thread thread_;
+};
+
+// Waits for `f`, destroys it, and returns its error.
+inline fdb_error_t wait_and_destroy(FDBFuture* f) {
+  fdb_future_block_until_ready(f);
+  const fdb_error_t e = fdb_future_get_error(f);
+  fdb_future_destroy(f);
+  return e;
+}
+
+}  // namespace contend::fdb_testing
