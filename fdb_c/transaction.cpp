@@ -420,6 +420,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
     tr_.add_read_conflict_range(range);
   } else {
     tr_.add_write_conflict_range(range);
+    read_or_written_ = true;  // FoundationDB's write map holds it: no READ_YOUR_WRITES_DISABLE now
   }
   return kSuccess;
 }

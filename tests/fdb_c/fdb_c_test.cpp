@@ -854,7 +854,8 @@ TEST_F(FdbC, ReadYourWritesDisabledReadsTheDatabaseOnly) {
 // change what its own earlier operations meant, so it is refused with client_invalid_operation
 // (2000) — as FoundationDB's deferred error: the call answers 0, later reads and the commit 2000,
 // and nothing is written. It takes no value: one answers invalid_option_value (2006), an empty
-// one is no value. A retry (on_error) or reset starts afresh. Before, it was taken at any time;
+// one is no value. A write conflict range counts as a write. A retry (on_error) or reset starts
+// afresh. Before, it was taken at any time;
 // then (until FoundationDB's order was followed) the call itself answered 2000 and took a value.
 TEST_F(FdbC, ReadYourWritesDisableAfterAReadOrAWriteIsRefused) {
   FDBTransaction* tr = begin();
@@ -874,6 +875,15 @@ TEST_F(FdbC, ReadYourWritesDisableAfterAReadOrAWriteIsRefused) {
   fdb_transaction_destroy(tr);
   EXPECT_EQ(option_answer(51, bytes("x"), 1), 2006);
   EXPECT_EQ(option_answer(51, bytes("x"), 0), 0);
+  for (FDBConflictRangeType type : {FDB_CONFLICT_RANGE_TYPE_READ, FDB_CONFLICT_RANGE_TYPE_WRITE}) {
+    tr = begin();
+    EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes("a"), 1, bytes("b"), 1, type), 0);
+    EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+    EXPECT_EQ(read_error(tr), type == FDB_CONFLICT_RANGE_TYPE_WRITE ? 2000 : 0)
+        << "a write conflict range is a write (FoundationDB's write map holds it); a read "
+           "conflict range is not a read";
+    fdb_transaction_destroy(tr);
+  }
 }
 
 // A retry keeps FoundationDB's persistent options only (TIMEOUT, RETRY_LIMIT, MAX_RETRY_DELAY):
