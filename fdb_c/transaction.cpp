@@ -119,10 +119,15 @@ std::shared_ptr<TransactionState> make_transaction(World& world) {
 
 fdb_error_t TransactionState::unusable() const {
   if (cancelled_) return kTransactionCancelled;
-  if (committing_) return kUsedDuringCommit;
   if (options_.timeout_ms > 0 && world_.env.now_us() > started_us_ + options_.timeout_ms * 1000)
     return kTransactionTimedOut;
   return sticky_;
+}
+
+fdb_error_t TransactionState::refuses_use() {
+  if (!commit_started_) return unusable();
+  if (sticky_ == kSuccess) sticky_ = kUsedDuringCommit;  // a commit outstanding fails with it
+  return kUsedDuringCommit;
 }
 
 // ---- reads ----
@@ -241,7 +246,7 @@ void TransactionState::set_read_version(std::int64_t version) {
 Future* TransactionState::get(BytesView key, bool snapshot) {
   Lock lock(world_.mutex);
   ReadCall call(world_.env);
-  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   read_or_written_ = true;
   std::optional<Bytes> value;
   const std::int64_t delay_us = world_.env.draw_us(world_.config.read_latency);
@@ -252,7 +257,7 @@ Future* TransactionState::get(BytesView key, bool snapshot) {
 Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
   Lock lock(world_.mutex);
   ReadCall call(world_.env);
-  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (past_legal_range(selector.key)) return ready_later(world_, kKeyOutsideLegalRange);
   read_or_written_ = true;
   Key key;
@@ -265,7 +270,7 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   ReadCall call(world_.env);
   int byte_limit = 0;
   if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
-  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
     return ready_later(world_, kKeyOutsideLegalRange);
   if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
@@ -311,7 +316,7 @@ Future* TransactionState::get_range(const RangeRequest& r) {
 
 Future* TransactionState::estimated_range_size(BytesView begin, BytesView end) {
   Lock lock(world_.mutex);
-  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (end < begin) return ready_later(world_, kInvertedRange);
   std::int64_t bytes = 0;
   world_.store.scan(KeyRangeRef{begin, end}, world_.readable_version(), false,
@@ -325,7 +330,7 @@ Future* TransactionState::estimated_range_size(BytesView begin, BytesView end) {
 Future* TransactionState::range_split_points(BytesView begin, BytesView end,
                                              std::int64_t chunk_size) {
   Lock lock(world_.mutex);
-  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (end < begin) return ready_later(world_, kInvertedRange);
   if (chunk_size <= 0) return ready_later(world_, kInvalidOptionValue);
   KeyList points;
@@ -347,8 +352,7 @@ Future* TransactionState::range_split_points(BytesView begin, BytesView end,
 // ---- writes ----
 
 bool TransactionState::accepts_write() {
-  if (committing_) sticky_ = kUsedDuringCommit;  // the commit outstanding fails with it
-  if (unusable() != kSuccess) return false;
+  if (refuses_use() != kSuccess) return false;
   read_or_written_ = true;
   return true;
 }
@@ -406,8 +410,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   // used_during_commit) while the call answers success.
   if (end < begin) return kInvertedRange;
   if (type != 0 && type != 1) return kClientInvalidOperation;
-  if (committing_) sticky_ = kUsedDuringCommit;
-  if (unusable() != kSuccess) return kSuccess;
+  if (refuses_use() != kSuccess) return kSuccess;
   if (past_legal_range(end)) {  // as FoundationDB's, even an empty range
     sticky_ = kKeyOutsideLegalRange;
     return kSuccess;
@@ -427,7 +430,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
 
 Future* TransactionState::watch(BytesView key) {
   Lock lock(world_.mutex);
-  if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (options_.read_your_writes_disabled) return ready_later(world_, kWatchesDisabled);
   // FoundationDB's order: the legal range, then the key size.
   if (!(key < kSystemKeysBegin)) return ready_later(world_, kKeyOutsideLegalRange);
@@ -444,8 +447,8 @@ Future* TransactionState::watch(BytesView key) {
 
 Future* TransactionState::commit() {
   Lock lock(world_.mutex);
-  if (fdb_error_t e = unusable()) return ready_later(world_, e);
-  committing_ = true;
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
+  commit_started_ = true;
   auto* future = new Future;
   future->retain();
   std::shared_ptr<TransactionState> self = self_.lock();
@@ -454,7 +457,6 @@ Future* TransactionState::commit() {
   const std::uint64_t attempt = attempt_;
   if (!world_.network.post([self, future, attempt] { self->finish_commit(future, attempt); },
                            delay_us)) {
-    committing_ = false;
     future->set(kOperationFailed);
     deliver_later(world_, future);
   }
@@ -479,7 +481,6 @@ void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
 }
 
 fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
-  committing_ = false;
   fdb_error_t result = unusable();
   if (result == kSuccess && options_.size_limit_bytes > 0 &&
       static_cast<std::int64_t>(tr_.size_bytes()) > options_.size_limit_bytes) {
@@ -536,6 +537,7 @@ Future* TransactionState::approximate_size() {
 
 Future* TransactionState::versionstamp() {
   Lock lock(world_.mutex);
+  if (commit_started_) return ready_later(world_, refuses_use());  // asked for too late
   if (cancelled_) return ready_later(world_, kTransactionCancelled);
   auto* future = new Future;
   future->retain();
@@ -573,7 +575,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
 void TransactionState::begin_attempt() {
   sticky_ = kSuccess;
   read_or_written_ = false;
-  committing_ = false;  // a commit still outstanding belongs to the attempt left behind
+  commit_started_ = false;  // a commit still outstanding belongs to the attempt left behind
   ++attempt_;
 }
 

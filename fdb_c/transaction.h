@@ -78,9 +78,13 @@ class TransactionState {
   fdb_error_t set_option(int option, BytesView value, bool has_value);
 
  private:
-  // Why this transaction cannot be used now (cancelled, committing, sticky), or success.
+  // Why this transaction cannot be used now (cancelled, timed out, sticky), or success.
   fdb_error_t unusable() const;
-  // Whether a write may be buffered now; a write during a commit makes used_during_commit sticky.
+  // As FoundationDB's checkUsedDuringCommit, then unusable(): once a commit has started, a read,
+  // write or commit answers used_during_commit, and a commit still outstanding fails with it.
+  fdb_error_t refuses_use();
+  // Whether a write may be buffered now; a write once a commit started makes used_during_commit
+  // sticky (the deferred error), failing a commit still outstanding.
   bool accepts_write();
   // After a write buffered in the store's transaction: the error the store refused it with
   // becomes sticky, as FoundationDB's deferred error fails every later read and the commit.
@@ -105,7 +109,9 @@ class TransactionState {
 
   World& world_;
   Transaction tr_;
-  bool committing_ = false;
+  // commit() was called in this attempt (FoundationDB's commitStarted): reads, writes and commits
+  // are uses during commit from then on, until a reset or retry.
+  bool commit_started_ = false;
   bool cancelled_ = false;
   std::int64_t started_us_;  // created or reset: TIMEOUT counts from here
   TransactionOptions options_;

@@ -331,6 +331,7 @@ TEST_F(FdbC, AResetRetryOrDestroyWhileACommitIsOutstandingCancelsIt) {
   gate.release();
   EXPECT_EQ(wait_and_destroy(reset_away), 1025);
   EXPECT_EQ(wait_and_destroy(fresh), 0) << "the reset transaction is a fresh one";
+  fdb_transaction_reset(tr);  // a committed transaction is used again only after a reset
   NetworkGate second_gate(*this, "gate2");
   set(tr, "again", "x");
   FDBFuture* retried_away = fdb_transaction_commit(tr);
@@ -349,6 +350,62 @@ TEST_F(FdbC, AResetRetryOrDestroyWhileACommitIsOutstandingCancelsIt) {
   EXPECT_EQ(get(reader, "again"), std::nullopt);
   EXPECT_EQ(get(reader, "gone"), std::nullopt);
   fdb_transaction_destroy(reader);
+}
+
+// As FoundationDB's checkUsedDuringCommit: once a commit has started, until a reset or a retry, a
+// read, a write, a watch, a versionstamp or another commit is a use during commit — it answers
+// used_during_commit (2017; a write's as the deferred error of later calls), and a commit still
+// outstanding fails with it, writing nothing. A read version is still given. Before, a commit's
+// writes were applied again by a second commit of the same transaction (a counter added twice),
+// reads after a commit went on, and a read during a commit left that commit to succeed.
+TEST_F(FdbC, UsingATransactionOnceItsCommitStartedIsUsedDuringCommit) {
+  const std::string counter = key("counter");
+  const int64_t one = 1;
+  FDBTransaction* tr = begin();
+  fdb_transaction_atomic_op(tr, bytes(counter), length(counter),
+                            reinterpret_cast<const uint8_t*>(&one), 8, FDB_MUTATION_TYPE_ADD);
+  EXPECT_EQ(commit(tr), 0);
+  EXPECT_EQ(read_error(tr), 2017);
+  EXPECT_EQ(wait_and_destroy(watch(tr, "w")), 2017);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 2017);
+  EXPECT_EQ(commit(tr), 2017) << "the first commit's writes are not applied again";
+  fdb_transaction_reset(tr);
+  FDBFuture* f = fdb_transaction_get(tr, bytes(counter), length(counter), 0);
+  ASSERT_EQ(wait(f), 0);
+  fdb_bool_t present = 0;
+  const uint8_t* value = nullptr;
+  int value_length = 0;
+  ASSERT_EQ(fdb_future_get_value(f, &present, &value, &value_length), 0);
+  ASSERT_EQ(value_length, 8);
+  int64_t count = 0;
+  std::memcpy(&count, value, 8);
+  EXPECT_EQ(count, 1) << "added once";
+  fdb_future_destroy(f);
+  fdb_transaction_destroy(tr);
+
+  for (const char* use : {"read", "write"}) {
+    tr = begin();
+    NetworkGate gate(*this, std::string("gate_") + use);
+    set(tr, use, "v");
+    FDBFuture* outstanding = fdb_transaction_commit(tr);
+    FDBFuture* read_version = fdb_transaction_get_read_version(tr);
+    FDBFuture* read = nullptr;  // waited on once the network runs again
+    if (std::string(use) == "read") {
+      read = fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0);
+    } else {
+      set(tr, "other", "v");
+    }
+    gate.release();
+    if (read != nullptr) {
+      EXPECT_EQ(wait_and_destroy(read), 2017);
+    }
+    EXPECT_EQ(wait_and_destroy(read_version), 0) << use << ": a read version is still given";
+    EXPECT_EQ(wait_and_destroy(outstanding), 2017) << use << " during the commit";
+    fdb_transaction_destroy(tr);
+    FDBTransaction* reader = begin();
+    EXPECT_EQ(get(reader, use), std::nullopt) << use << ": the failed commit wrote nothing";
+    fdb_transaction_destroy(reader);
+  }
 }
 
 // Without read-your-writes, a read does not see the transaction's writes, so it depends on the
