@@ -361,41 +361,64 @@ void TransactionState::keep_write_error() {
   if (ErrorCode e = tr_.write_error(); !ok(e)) sticky_ = code_of(e);
 }
 
+template <class Buffer>
+void TransactionState::write(KeyRangeRef written, Buffer&& buffer) {
+  std::vector<Future*> fired;
+  {
+    Lock lock(world_.mutex);
+    if (!accepts_write()) return;
+    buffer();
+    keep_write_error();
+    if (sticky_ == kSuccess) fire_watches_written(written, fired);
+  }
+  for (Future* f : fired)
+    deliver_later(world_, f);
+}
+
+void TransactionState::fire_watches_written(KeyRangeRef written, std::vector<Future*>& fired) {
+  std::erase_if(pending_watches_, [&](Watch& w) {
+    if (BytesView(w.key) < written.begin || !(BytesView(w.key) < written.end)) return false;
+    if (w.future->set(kSuccess)) {
+      fired.push_back(w.future);  // the watch's reference passes to the delivery
+    } else {
+      w.future->release();  // cancelled by the program
+    }
+    return true;
+  });
+}
+
 void TransactionState::set(BytesView key, BytesView value) {
-  Lock lock(world_.mutex);
-  if (!accepts_write()) return;
-  tr_.set(key, value);  // the key's checks before the value's, as FoundationDB's
-  keep_write_error();
+  const Bytes after = key_after(key);
+  // The key's checks before the value's, as FoundationDB's.
+  write(KeyRangeRef{key, after}, [&] { tr_.set(key, value); });
 }
 
 void TransactionState::clear(BytesView key) {
-  Lock lock(world_.mutex);
-  if (!accepts_write()) return;
-  tr_.clear(key);
-  keep_write_error();
+  const Bytes after = key_after(key);
+  write(KeyRangeRef{key, after}, [&] { tr_.clear(key); });
 }
 
 void TransactionState::clear_range(BytesView begin, BytesView end) {
-  Lock lock(world_.mutex);
-  if (!accepts_write()) return;
   if (end < begin) {
-    sticky_ = kInvertedRange;
+    write(KeyRangeRef{}, [&] { sticky_ = kInvertedRange; });
     return;
   }
-  tr_.clear_range(KeyRangeRef{begin, end});
-  keep_write_error();
+  write(KeyRangeRef{begin, end}, [&] { tr_.clear_range(KeyRangeRef{begin, end}); });
 }
 
 void TransactionState::atomic_op(BytesView key, BytesView param, int operation) {
-  Lock lock(world_.mutex);
-  if (!accepts_write()) return;
-  const std::optional<MutationType> type = mutation_type(operation);
-  if (!type) {
-    sticky_ = kInvalidMutationType;
-    return;
-  }
-  tr_.atomic_op(*type, key, param);
-  keep_write_error();
+  const Bytes after = key_after(key);
+  write(KeyRangeRef{key, after}, [&] {
+    // FoundationDB's order: the legal range, the type, then the key's and the operand's sizes.
+    const std::optional<MutationType> type = mutation_type(operation);
+    if (!(key < kSystemKeysBegin)) {
+      sticky_ = kKeyOutsideLegalRange;
+    } else if (!type) {
+      sticky_ = kInvalidMutationType;
+    } else {
+      tr_.atomic_op(*type, key, param);
+    }
+  });
 }
 
 void TransactionState::fail_with(fdb_error_t error) {
@@ -437,9 +460,14 @@ Future* TransactionState::watch(BytesView key) {
   if (key.size() > kKeySizeLimit) return ready_later(world_, code_of(ErrorCode::key_too_large));
   if (world_.watches.size() + pending_watches_.size() >= World::kWatchesMax)
     return ready_later(world_, kTooManyWatches);
+  // As FoundationDB's: a watch is a read of its key (its conflict range too); it fires once the
+  // key differs from the value read, or at once when this transaction writes the key.
+  ReadCall call(world_.env);
+  std::optional<Bytes> seen;
+  if (fdb_error_t e = read_key(key, false, seen)) return ready_later(world_, e);
   auto* future = new Future;
   future->retain();
-  pending_watches_.push_back(Watch{Bytes(key), std::nullopt, future});
+  pending_watches_.push_back(Watch{Bytes(key), std::move(seen), future});
   return future;
 }
 
@@ -512,7 +540,6 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
   versionstamp_futures_.clear();
   for (Watch& w : pending_watches_) {
     if (error == kSuccess && world_.watches.size() < World::kWatchesMax) {
-      w.seen = world_.store.get(w.key, world_.readable_version());
       world_.watches.push_back(std::move(w));  // its reference passes to the world
       continue;
     }

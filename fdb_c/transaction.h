@@ -89,6 +89,13 @@ class TransactionState {
   // After a write buffered in the store's transaction: the error the store refused it with
   // becomes sticky, as FoundationDB's deferred error fails every later read and the commit.
   void keep_write_error();
+  // A write of `written`: `buffer` runs once the transaction accepts writes (under the world's
+  // lock), then its error is kept; an accepted write fires this transaction's watches in it.
+  template <class Buffer>
+  void write(KeyRangeRef written, Buffer&& buffer);
+  // The pending watches on keys in `written` fire now (FoundationDB's triggerWatches): their
+  // futures go into `fired`, to be delivered once the lock is released.
+  void fire_watches_written(KeyRangeRef written, std::vector<Future*>& fired);
   // The read version the next read uses, taken if none yet; an error when it is unusable.
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);

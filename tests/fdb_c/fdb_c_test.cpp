@@ -676,6 +676,53 @@ TEST_F(FdbC, AWatchFiresWhenItsKeyChangesAndIsCancelledWithItsTransaction) {
   fdb_transaction_destroy(dropped);
 }
 
+// As FoundationDB's ReadYourWritesTransaction::watch: a watch is a non-snapshot read of its key.
+// It keeps the value the transaction read, so a change committed between the watch and the
+// commit fires it once the commit applies (a read-only transaction commits), and makes a
+// transaction that writes conflict; a write of the key by the same transaction fires it at once,
+// before any commit. Before, the watch took the key's value when the commit applied: a change in
+// between was never seen (a lost wakeup), the writer committed, and an own write left the watch
+// waiting for a change after the commit.
+TEST_F(FdbC, AWatchIsAReadOfItsKeyAndFiresOnAnyChangeSinceThatRead) {
+  auto ready_within_ms = [](FDBFuture* f, int ms) {
+    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return fdb_future_is_ready(f) != 0;
+  };
+  put("w", "v1");
+  FDBTransaction* reader = begin();
+  FDBFuture* w = watch(reader, "w");
+  put("w", "v2");
+  EXPECT_EQ(commit(reader), 0) << "read-only: nothing to conflict";
+  EXPECT_TRUE(ready_within_ms(w, 5'000)) << "the change after the watch's read fires it";
+  EXPECT_EQ(wait_and_destroy(w), 0);
+  fdb_transaction_destroy(reader);
+
+  FDBTransaction* writer = begin();
+  w = watch(writer, "w");
+  put("w", "v3");
+  set(writer, "x", "y");
+  EXPECT_EQ(commit(writer), 1020) << "the watch read the key: a change to it conflicts";
+  EXPECT_EQ(wait_and_destroy(w), 1020) << "a watch of a failed commit answers its error";
+  fdb_transaction_destroy(writer);
+
+  FDBTransaction* own = begin();
+  w = watch(own, "w");
+  set(own, "w", "mine");
+  EXPECT_TRUE(ready_within_ms(w, 5'000)) << "an own write fires the watch before the commit";
+  EXPECT_EQ(wait_and_destroy(w), 0);
+  EXPECT_EQ(commit(own), 0);
+  fdb_transaction_destroy(own);
+
+  FDBTransaction* steady = begin();
+  w = watch(steady, "w");
+  EXPECT_EQ(commit(steady), 0);
+  EXPECT_FALSE(ready_within_ms(w, 50)) << "no change since the watch's read: it waits";
+  put("w", "v4");
+  EXPECT_EQ(wait_and_destroy(w), 0);
+  fdb_transaction_destroy(steady);
+}
+
 // As FoundationDB's ReadYourWritesTransaction::watch: a key outside the legal range is refused as
 // such (2004) before its size is looked at. Before, a long system key answered key_too_large.
 TEST_F(FdbC, AWatchOfALongSystemKeyIsOutsideTheLegalRange) {
@@ -836,6 +883,12 @@ TEST_F(FdbC, ARefusedWriteFailsEveryLaterReadAndTheCommit) {
       {"atomic add to a system key",
        [&](FDBTransaction* tr) {
          fdb_transaction_atomic_op(tr, bytes(system), 5, bytes(v), 1, FDB_MUTATION_TYPE_ADD);
+       },
+       2004},
+      {"atomic op of an unknown type on a system key (the legal range is looked at first)",
+       [&](FDBTransaction* tr) {
+         fdb_transaction_atomic_op(tr, bytes(system), 5, bytes(v), 1,
+                                   static_cast<FDBMutationType>(99));
        },
        2004},
       {"atomic add to a long key",
