@@ -632,11 +632,17 @@ std::string proof_statement(const Scenario& s, const ExhaustiveOptions& o,
         o.checkpoint_file);
   }
   const std::int64_t clean = r.verdicts.count("linearizable") ? r.verdicts.at("linearizable") : 0;
-  if (r.exhausted && clean != r.executions) {
+  if (r.exhausted && (clean != r.executions || r.bound_hits > 0)) {
+    const std::string stopped = r.bound_hits == 0
+                                    ? ""
+                                    : fmt::format(
+                                          ", {} of them stopped at [limits] max_steps = {} or "
+                                          "max_virtual_seconds = {} before every client finished",
+                                          r.bound_hits, s.max_steps, s.max_virtual_seconds);
     return fmt::format(
         "NOT VERIFIED: every execution of {} was run, but {} of them could not be judged "
-        "(verdict unknown or a step bound hit); {}; {}{}",
-        scope, r.executions - clean, bounds, counts, shard);
+        "(verdict unknown){}; {}; {}{}",
+        scope, std::max(r.executions - clean, r.bound_hits), stopped, bounds, counts, shard);
   }
   if (r.exhausted && o.shard.count > 1) {  // one shard proves its units, not the scope
     return fmt::format(

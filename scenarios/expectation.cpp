@@ -25,8 +25,36 @@ model::CheckRequest check_request_for(const Scenario& scenario) {
   return r;
 }
 
+namespace {
+
+// A run that stopped at a step or time bound before every client finished: a prefix with no
+// violation says nothing of the operations it never ran (nor, undrained, of lost items).
+std::optional<model::Verdict> stopped_at_a_bound(const Scenario& scenario, const SeedRun& run) {
+  const BoundHit bound = run.metrics.bound;
+  if (bound != BoundHit::steps && bound != BoundHit::virtual_time) return std::nullopt;
+  model::Verdict v;
+  v.kind = model::VerdictKind::unknown;
+  v.checker = "limits";
+  v.explanation = bound == BoundHit::steps ? "the run stopped at [limits] max_steps = " +
+                                                 std::to_string(scenario.max_steps)
+                                           : "the run stopped at [limits] max_virtual_seconds = " +
+                                                 std::to_string(scenario.max_virtual_seconds);
+  v.explanation +=
+      " before every client finished: the history it left shows no violation, which says "
+      "nothing of the operations never run; raise the limit or run a smaller scope";
+  return v;
+}
+
+}  // namespace
+
 model::CheckReport check_run(const Scenario& scenario, const SeedRun& run) {
   model::CheckReport report = model::check_history(run.history, check_request_for(scenario));
+  if (report.verdict.kind == model::VerdictKind::linearizable) {
+    if (std::optional<model::Verdict> v = stopped_at_a_bound(scenario, run)) {
+      report.verdicts.push_back(*v);
+      report.verdict = *v;
+    }
+  }
   if (run.store_not_serializable) {
     model::Verdict v;
     v.kind = model::VerdictKind::violation;

@@ -15,6 +15,9 @@ namespace contend {
 // The spec a scenario's runs are checked against: its `model` key, else the recipe's guarantee.
 model::SpecKind spec_for(const Scenario& scenario);
 model::CheckRequest check_request_for(const Scenario& scenario);
+// The run's history checked as the scenario asks, then its run-wide findings: a run stopped at
+// a step or time bound is unknown unless its history already shows a violation; a store that did
+// not replay, and a simulator fault, decide the verdict over every checker's.
 model::CheckReport check_run(const Scenario& scenario, const SeedRun& run);
 
 // Returns an error message when `expect` is not a valid expectation.

@@ -292,6 +292,27 @@ TEST(CliRun, AnUnexpectedVerdictExitsOneWithTheReproductionCommand) {
       << r.output;
 }
 
+// Runs stopped at their step bound are no pass, for `run` and for every `explore` strategy: exit 3
+// (unknown), naming the limit; before, `run` and `explore --strategy random|dfs` exited 0 with
+// "as expected: every seed is linearizable" for the recipe known to lose items, and dpor said
+// VERIFIED (while its --json said unknown and it exited 3).
+TEST(CliRun, RunsStoppedAtTheirStepBoundAreUnknownNotAPass) {
+  const std::string path = ::testing::TempDir() + "/stopped-at-max-steps.toml";
+  std::ofstream(path) << "recipe = \"first-cut-queue\"\nclients = 2\noperations_per_client = 2\n"
+                         "expect = \"linearizable\"\n[limits]\nmax_steps = 4\n";
+  for (const char* command :
+       {"run {} --seeds 1..10", "explore {} --strategy random --schedules 5",
+        "explore {} --strategy dfs --schedules 50", "explore {} --strategy dpor --plans seed"}) {
+    std::string args = command;
+    args.replace(args.find("{}"), 2, path);
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 3) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("max_steps = 4"), std::string::npos) << args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("as expected"), std::string::npos) << args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("\nVERIFIED"), std::string::npos) << args << "\n" << r.output;
+  }
+}
+
 // The text after `reproduce: ` up to the end of its line ("" when there is none).
 std::string reproduction_in(const std::string& output) {
   const auto at = output.find("reproduce: contend ");

@@ -244,6 +244,42 @@ TEST(Runner, OrderedHcPriorityQueueKeepsThePrioritySpecTheLayerBreaks) {
   EXPECT_TRUE(layer_broke.has_value()) << "hc-priority-queue kept `priority` on seeds 1..200";
 }
 
+// A run that stops at its step or virtual-time bound before every client finished is no pass: its
+// verdict is unknown (checker "limits", naming the limit), unless the history it left already
+// shows a violation, which stands. Before, such a run was judged linearizable, and a batch of
+// them passed `expect = "linearizable"` for the recipe known to lose items.
+TEST(Runner, ARunStoppedAtABoundIsUnknownUnlessItsHistoryShowsAViolation) {
+  Scenario steps = scenario_for("first-cut-queue", 6, 10);
+  steps.max_steps = 60;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const SeedRun run = run_seed(steps, seed);
+    ASSERT_EQ(run.metrics.bound, BoundHit::steps) << "seed " << seed;
+    const model::Verdict v = check_run(steps, run).verdict;
+    EXPECT_NE(v.kind, model::VerdictKind::linearizable) << "seed " << seed;
+    if (v.kind == model::VerdictKind::unknown) {
+      EXPECT_EQ(v.checker, "limits") << "seed " << seed;
+      EXPECT_NE(v.explanation.find("max_steps = 60"), std::string::npos) << v.explanation;
+    }
+  }
+  Scenario time = scenario_for("queue", 8, 400);
+  time.max_virtual_seconds = 1;
+  const SeedRun slow = run_seed(time, 1);
+  ASSERT_EQ(slow.metrics.bound, BoundHit::virtual_time);
+  const model::Verdict v = check_run(time, slow).verdict;
+  EXPECT_EQ(v.kind, model::VerdictKind::unknown);
+  EXPECT_NE(v.explanation.find("max_virtual_seconds = 1"), std::string::npos) << v.explanation;
+
+  Scenario duplicating = scenario_for("snapshot-dequeue-queue", 6, 10);
+  duplicating.max_steps = 100;
+  std::optional<std::uint64_t> shown;
+  for (std::uint64_t seed = 1; seed <= 100 && !shown; ++seed) {
+    const SeedRun run = run_seed(duplicating, seed);
+    if (run.metrics.bound != BoundHit::steps) continue;
+    if (check_run(duplicating, run).verdict.kind == model::VerdictKind::violation) shown = seed;
+  }
+  EXPECT_TRUE(shown.has_value()) << "no stopped run of seeds 1..100 kept its violation";
+}
+
 TEST(Runner, ACrashedClientLeavesTheStoreConsistentAndItsOperationIndeterminate) {
   Scenario s = scenario_for("queue", 4, 30);
   s.faults.crash = 0.02;
