@@ -118,10 +118,15 @@ std::shared_ptr<TransactionState> make_transaction(World& world) {
 }
 
 fdb_error_t TransactionState::unusable() const {
+  if (fdb_error_t e = ended_by()) return e;
+  return sticky_;
+}
+
+fdb_error_t TransactionState::ended_by() const {
   if (cancelled_) return kTransactionCancelled;
   if (options_.timeout_ms > 0 && world_.env.now_us() > started_us_ + options_.timeout_ms * 1000)
     return kTransactionTimedOut;
-  return sticky_;
+  return sticky_ == kUsedDuringCommit ? kUsedDuringCommit : kSuccess;
 }
 
 fdb_error_t TransactionState::refuses_use() {
@@ -332,6 +337,7 @@ Future* TransactionState::range_split_points(BytesView begin, BytesView end,
   Lock lock(world_.mutex);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (end < begin) return ready_later(world_, kInvertedRange);
+  if (past_legal_range(end)) return ready_later(world_, kKeyOutsideLegalRange);
   if (chunk_size <= 0) return ready_later(world_, kInvalidOptionValue);
   KeyList points;
   points.keys.emplace_back(begin);
@@ -551,8 +557,7 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
 
 fdb_error_t TransactionState::committed_version(std::int64_t* out) {
   Lock lock(world_.mutex);
-  if (cancelled_) return kTransactionCancelled;
-  *out = tr_.committed_version();
+  *out = tr_.committed_version();  // FoundationDB's has no check: a cancel does not hide it
   return kSuccess;
 }
 
@@ -578,10 +583,15 @@ Future* TransactionState::on_error(fdb_error_t error) {
   {
     Lock lock(world_.mutex);
     const auto e = static_cast<ErrorCode>(error);
-    if (cancelled_) {
-      future = ready_later(world_, kTransactionCancelled);
-    } else if (!retryable(e) || (options_.retry_limit >= 0 && retries_ >= options_.retry_limit)) {
-      future = ready_later(world_, error);
+    const bool limit_hit = options_.retry_limit >= 0 && retries_ >= options_.retry_limit;
+    if (fdb_error_t ended = ended_by()) {
+      future = ready_later(world_, ended);  // FoundationDB's resetPromise: no retry from here
+    } else if (error == kSuccess || !retryable(e) || limit_hit) {
+      // As FoundationDB's onError: the error is answered (success is client_invalid_operation)
+      // and the transaction is cancelled, until a reset.
+      future = ready_later(world_, error == kSuccess ? kClientInvalidOperation : error);
+      cancelled_ = true;
+      settle_attempt(kTransactionCancelled, deliveries);
     } else {
       settle_attempt(kTransactionCancelled, deliveries);
       Transaction::OnErrorOp op = tr_.on_error(e);  // backs off, and resets the attempt
@@ -612,6 +622,7 @@ void TransactionState::reset() {
     Lock lock(world_.mutex);
     settle_attempt(kTransactionCancelled, deliveries);
     tr_.reset();
+    tr_.restore_backoff();  // FoundationDB's fullReset: a reset transaction backs off afresh
     cancelled_ = false;
     begin_attempt();
     retries_ = 0;

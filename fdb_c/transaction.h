@@ -78,7 +78,10 @@ class TransactionState {
   fdb_error_t set_option(int option, BytesView value, bool has_value);
 
  private:
-  // Why this transaction cannot be used now (cancelled, timed out, sticky), or success.
+  // What ended this attempt until a reset (FoundationDB's resetPromise): a cancel, the timeout,
+  // a use during commit; success when none did. on_error answers it instead of retrying.
+  fdb_error_t ended_by() const;
+  // Why this transaction cannot be used now (ended_by, or a sticky error), or success.
   fdb_error_t unusable() const;
   // As FoundationDB's checkUsedDuringCommit, then unusable(): once a commit has started, a read,
   // write or commit answers used_during_commit, and a commit still outstanding fails with it.

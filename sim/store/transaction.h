@@ -123,6 +123,8 @@ class Transaction {
 
   // Forgets reads, writes and the read version; keeps the backoff.
   void reset();
+  // The backoff of a new transaction (FoundationDB's fullReset, a client's reset, restores it).
+  void restore_backoff() { backoff_us_ = kDefaultBackoffUs; }
   // Reads at `version` instead of asking the store for one (fdb_transaction_set_read_version).
   // REQUIRES: no read version yet.
   void set_read_version(Version version) {

@@ -996,6 +996,80 @@ TEST_F(FdbC, ReadYourWritesDisableAfterAReadOrAWriteIsRefused) {
   }
 }
 
+// As FoundationDB's ReadYourWritesTransaction::onError: an error it does not retry (or one past
+// the retry limit, or success, which answers client_invalid_operation) is answered and cancels the
+// transaction — later reads and the commit answer transaction_cancelled (1025) until a reset. A
+// transaction already ended (timed out, used during its commit) answers that, not a retry. A reset
+// restores the first backoff (FoundationDB's fullReset). Before, such transactions went on being
+// used, on_error(0) retried, a timed-out transaction was retried, and a reset kept the backoff
+// that eight retries had grown (about a second before the first retry after it).
+TEST_F(FdbC, OnErrorEndsATransactionItDoesNotRetry) {
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 2000)), 2000);
+  EXPECT_EQ(read_error(tr), 1025);
+  EXPECT_EQ(commit(tr), 1025);
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(read_error(tr), 0) << "a reset starts afresh";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 0)), 2000) << "success is no error";
+  EXPECT_EQ(read_error(tr), 1025);
+  fdb_transaction_reset(tr);
+  const int64_t one = 1;
+  ASSERT_EQ(fdb_transaction_set_option(tr, 501, reinterpret_cast<const uint8_t*>(&one), 8), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1020) << "the limit is hit";
+  EXPECT_EQ(read_error(tr), 1025);
+  fdb_transaction_reset(tr);
+  ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&one), 8), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1031) << "timed out: no retry";
+  fdb_transaction_reset(tr);
+  {
+    NetworkGate gate(*this, "gate");
+    set(tr, "k", "v");
+    FDBFuture* outstanding = fdb_transaction_commit(tr);
+    set(tr, "k", "used during the commit");
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(outstanding), 2017);
+  }
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 2017) << "ended by the use";
+  fdb_transaction_reset(tr);
+
+  for (int i = 0; i < 8; ++i)
+    ASSERT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);  // backoff ~1 s now
+  std::chrono::milliseconds slowest{0};
+  for (int round = 0; round < 4; ++round) {
+    fdb_transaction_reset(tr);
+    const auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+    slowest = std::max(slowest, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    std::chrono::steady_clock::now() - start));
+  }
+  // The first backoff is at most 10 ms; with a kept one, four retries all under 300 ms happen
+  // about once in a hundred runs.
+  EXPECT_LT(slowest.count(), 300) << "a reset transaction backs off from the first backoff";
+  fdb_transaction_destroy(tr);
+}
+
+// fdb_transaction_get_committed_version has no check in FoundationDB: a cancel does not hide the
+// version a commit had. A range's split points past \xff answer key_outside_legal_range (2004),
+// as FoundationDB's getRangeSplitPoints. Before, 1025 and 0.
+TEST_F(FdbC, CommittedVersionSurvivesACancelAndSplitPointsStayInTheLegalRange) {
+  FDBTransaction* tr = begin();
+  set(tr, "k", "v");
+  EXPECT_EQ(commit(tr), 0);
+  fdb_transaction_cancel(tr);
+  int64_t version = 0;
+  EXPECT_EQ(fdb_transaction_get_committed_version(tr, &version), 0);
+  EXPECT_GT(version, 0);
+  fdb_transaction_destroy(tr);
+  tr = begin();
+  const std::string past("\xff\x01");
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_range_split_points(tr, bytes("a"), 1, bytes(past),
+                                                                    length(past), 1000)),
+            2004);
+  fdb_transaction_destroy(tr);
+}
+
 // A retry keeps FoundationDB's persistent options only (TIMEOUT, RETRY_LIMIT, MAX_RETRY_DELAY):
 // READ_YOUR_WRITES_DISABLE and SIZE_LIMIT are back to their defaults, as on FoundationDB, where a
 // retry loop sets them again each time. Before, a retry kept them all.
