@@ -180,6 +180,44 @@ TEST(CliShards, ReportsOfAnotherShapeAreRefusedNamingTheField) {
   }
 }
 
+// Shards run while the scenario file changed between them are not one run: merge compared only
+// the name, file, scope and range, trusted each shard's as_expected, and said "every seed of 1..10
+// is linearizable" of a merged report whose first-cut-queue runs show "violation: lost".
+TEST(CliShards, ShardsOfAnotherRecipeOrExpectationAreRefusedNamingTheFieldAndBothFiles) {
+  const std::string dir = ::testing::TempDir() + "/edited-between-shards";
+  std::filesystem::create_directories(dir);
+  const std::string scenario = dir + "/s.toml";
+  // Shard k of 1..10 of s.toml holding `toml`, its report written to `tag`.json.
+  const auto shard = [&](int k, const std::string& toml, const std::string& tag) {
+    std::ofstream(scenario, std::ios::trunc) << "name = \"s\"\n" << toml;
+    const std::string report = dir + "/" + tag + ".json";
+    auto r = run_cli("run " + scenario + " --seeds 1..10 --shard " + std::to_string(k) +
+                     "/2 --report json=" + report);
+    EXPECT_NE(r.exit_code, 2) << r.output;
+    return report;
+  };
+  const std::string queue = shard(1, "recipe = \"queue\"\n", "queue");
+  const std::string other_half = shard(2, "recipe = \"queue\"\n", "other-half");
+  const std::string first_cut =
+      shard(2, "recipe = \"first-cut-queue\"\nexpect = \"lost\"\n", "first-cut");
+  const std::string expects_lost =
+      shard(2, "recipe = \"queue\"\nexpect = \"lost\"\n", "expects-lost");
+  ASSERT_EQ(run_cli("merge " + queue + " " + other_half + " --out " + dir + "/m.json").exit_code,
+            0);
+  const std::pair<std::string, std::string> refused[] = {
+      {first_cut,
+       R"(field "recipe" ("first-cut-queue") differs from )" + queue + R"('s ("queue"))"},
+      {expects_lost,
+       R"(field "expect" ("lost") differs from )" + queue + R"('s ("linearizable"))"}};
+  for (const auto& [other, said] : refused) {
+    auto r = run_cli("merge " + queue + " " + other + " --out " + dir + "/m.json");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("contend merge: " + other + ": " + said), std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("as expected"), std::string::npos) << r.output;
+  }
+}
+
 TEST(Sweep, TheTableIsDeterministicForASeedRange) {
   Scenario s = load("scenarios/queue.toml");
   std::string error;

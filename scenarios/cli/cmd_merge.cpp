@@ -3,9 +3,9 @@
 // would have written — or the --json summaries of the shards of one exhaustive search (`contend
 // explore --strategy dpor --shard K/N --json ...`) into the search's totals (merge_exhaustive.cpp).
 // Exit 0 when the merged verdicts are as expected, 1 when not, 2 for bad input (unreadable file,
-// shards of different scenarios, a seed twice or missing), 3 when an exhaustive search's shards
-// neither searched it to its end nor found it wrong, 4 when a seed of some shard was a simulator
-// fault.
+// shards of different scenarios, recipes, scopes, expectations or seed ranges, a seed twice or
+// missing), 3 when an exhaustive search's shards neither searched it to its end nor found it
+// wrong, 4 when a seed of some shard was a simulator fault.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -71,6 +71,31 @@ std::optional<std::string> report_problem(const nlohmann::json& j) {
   return std::nullopt;
 }
 
+// The fields every shard of one run must share: what it ran (the scenario, its recipe and scope),
+// what it expected of every seed (each shard's as_expected was judged against it), and the range.
+constexpr const char* kSameRun[] = {
+    "scenario", "file", "recipe", "clients", "operations_per_client", "expect", "seeds"};
+
+// A field's value as JSON text for a message (never throws: bytes that are not UTF-8 are replaced).
+std::string said(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Why `j` (named `path`) is not a shard of the run of `first` (named `first_path`), naming the
+// field that differs and both files; nothing when it is.
+std::optional<std::string> different_run(const nlohmann::json& j, const std::string& path,
+                                         const nlohmann::json& first,
+                                         const std::string& first_path) {
+  for (const char* field : kSameRun) {
+    if (j[field] == first[field]) continue;
+    return fmt::format(
+        "{}: field \"{}\" ({}) differs from {}'s ({}): a shard of a different scenario, scope "
+        "or seed range",
+        path, field, said(j[field]), first_path, said(first[field]));
+  }
+  return std::nullopt;
+}
+
 // `reports`: each shard's report as parsed (discarded when it was not JSON), and its name.
 MergeOutcome merge_parsed(const std::vector<nlohmann::json>& reports,
                           const std::vector<std::string>& names) {
@@ -82,11 +107,8 @@ MergeOutcome merge_parsed(const std::vector<nlohmann::json>& reports,
     if (std::optional<std::string> problem = report_problem(j)) return bad(path + ": " + *problem);
     if (!merged) {
       merged = j;
-    } else {
-      for (const char* field : {"scenario", "file", "clients", "operations_per_client", "seeds"}) {
-        if (j[field] != (*merged)[field])
-          return bad(path + ": a shard of a different scenario, scope or seed range");
-      }
+    } else if (auto problem = different_run(j, path, *merged, names.front())) {
+      return bad(*problem);
     }
     for (const auto& run : j["runs"]) {
       const auto seed = run["seed"].get<std::uint64_t>();
