@@ -117,8 +117,20 @@ std::string not_one_of_text(std::string_view value,
   return "'" + std::string(value) + "' is not one of: " + listed;
 }
 
+std::optional<std::string> name_problem(std::string_view name) {
+  constexpr const char* kRule =
+      "a name is one plain file-name component, without '/', '\\' or NUL and not . or .. "
+      "(--out DIR writes DIR/<name>-counterexample.toml)";
+  if (name == "." || name == "..") return "'" + std::string(name) + "' names a directory; " + kRule;
+  if (name.find('\0') != std::string_view::npos) return std::string("it holds a NUL; ") + kRule;
+  const auto separator = name.find_first_of("/\\");
+  if (separator == std::string_view::npos) return std::nullopt;
+  return "'" + std::string(name) + "' holds '" + name[separator] + "'; " + kRule;
+}
+
 std::optional<std::string> scenario_out_of_bounds(const Scenario& s) {
   BoundsCheck b(s.file);
+  if (auto problem = name_problem(s.name)) b.say("name", *problem);
   b.integer("clients", s.clients, 1, kClientsMax);
   b.integer("operations_per_client", s.operations_per_client, kOperationsPerClientMin,
             kOperationsPerClientMax);

@@ -37,6 +37,13 @@ std::string out_of_range_text(double value, double min, double max);
 std::string not_one_of_text(std::string_view value,
                             std::initializer_list<std::string_view> allowed);
 
+// Why `name` cannot be a scenario's name, or nothing: a name is one plain file-name component
+// ("queue", "-x" too), since `--out DIR` writes a counterexample as DIR/<name>-counterexample.toml
+// — a '/' (or '\\') would put it outside DIR, a NUL would cut the path short, and "." and ".."
+// name directories. The empty name is the default of a scenario built in code (the TOML reader
+// gives a file without `name` its file's name).
+std::optional<std::string> name_problem(std::string_view name);
+
 // The first value of `s` outside its bounds, said as the TOML reader says it ("FILE: faults.crash:
 // value 2 out of range [0, 1]"), or nothing. Cross-key rules (a plan's size, the model's family,
 // the checks) are validate_scenario's.

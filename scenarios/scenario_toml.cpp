@@ -243,6 +243,7 @@ void read_top(Reader& r, const toml::table& root, Scenario& s) {
                "expect", "checks", "model", "seeds", "mix", "priorities", "latency", "faults",
                "strategy", "limits", "plan"});
   r.string(root, "", "name", s.name);
+  if (auto problem = name_problem(s.name)) r.fail(root.get("name"), "name", *problem);
   r.string(root, "", "description", s.description);
   r.string(root, "", "recipe", s.recipe);
   r.integer(root, "", "clients", s.clients, 1, kClientsMax);

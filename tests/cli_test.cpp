@@ -452,6 +452,9 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
        ": model: 'fifo' judges enqueue and dequeue, and priority-queue performs push, pop and "
        "peek: use priority or multiset"},
       {"recipe = \"queue\"\nmodel = \"priority\"\n", "'priority' judges push, pop and peek"},
+      // A name is a file-name component (DIR/<name>-counterexample.toml): not a path.
+      {"recipe = \"queue\"\nname = \"../escaped\"\n",
+       ":2: name: '../escaped' holds '/'; a name is one plain file-name component"},
   };
   int i = 0;
   for (const BadScenario& c : cases) {
@@ -503,6 +506,47 @@ TEST(CliSeeds, EverySeedIsOneACounterexampleFileCanHold) {
     EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
     EXPECT_NE(r.output.find(said), std::string::npos) << command << "\n" << r.output;
   }
+}
+
+// `--out DIR` writes a counterexample as DIR/<name>-counterexample.toml, and the name went into
+// the path as written: "../escaped" wrote DIR/../escaped-counterexample.toml, outside DIR, and
+// "sub/dir" failed to write only after the whole run. A name is one plain file-name component,
+// refused before any run as another key's bad value is, naming the file, line and key.
+TEST(CliRun, AScenarioNameIsOneFileNameComponentSoOutWritesOnlyIntoItsDirectory) {
+  namespace fs = std::filesystem;
+  const std::string dir = ::testing::TempDir() + "/scenario-names";
+  fs::remove_all(dir);
+  fs::create_directories(dir + "/out/sub");
+  const std::string rule = "; a name is one plain file-name component";
+  const std::pair<std::string, std::string> names[] = {
+      {R"(../escaped)", "name: '../escaped' holds '/'" + rule},
+      {R"(sub/dir)", "name: 'sub/dir' holds '/'" + rule},
+      {R"(..\\escaped)", R"(name: '..\escaped' holds '\')" + rule},
+      {R"(..)", "name: '..' names a directory" + rule},
+      {R"(.)", "name: '.' names a directory" + rule},
+      {R"(out\u0000put)", "name: it holds a NUL" + rule}};
+  const std::string file = dir + "/named.toml";
+  for (const auto& [name, said] : names) {
+    std::ofstream(file, std::ios::trunc)
+        << "name = \"" << name << "\"\nrecipe = \"first-cut-queue\"\n";
+    for (const std::string& command : {"run " + file + " --seeds 1..20",
+                                       "explore " + file + " --strategy dpor --operations 2"}) {
+      CliResult r = run_cli(command + " --clients 2 --out " + dir + "/out");
+      EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+      EXPECT_NE(r.output.find(file + ":1: " + said), std::string::npos) << command << "\n"
+                                                                        << r.output;
+      EXPECT_EQ(r.output.find("wrote"), std::string::npos) << command << "\n" << r.output;
+    }
+  }
+  std::vector<std::string> written;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path() != file) written.push_back(entry.path().string());
+  EXPECT_EQ(written, std::vector<std::string>()) << "a refused name wrote a file";
+  // A leading '-' is a file name like another.
+  std::ofstream(file, std::ios::trunc) << "name = \"-dash\"\nrecipe = \"first-cut-queue\"\n";
+  CliResult dash = run_cli("run " + file + " --seeds 1..20 --no-shrink --out " + dir + "/out");
+  EXPECT_EQ(dash.exit_code, 1) << dash.output;
+  EXPECT_TRUE(fs::exists(dir + "/out/-dash-counterexample.toml")) << dash.output;
 }
 
 TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {

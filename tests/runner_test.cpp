@@ -320,5 +320,24 @@ TEST(Runner, ValidateNamesAnUnknownRecipeAndListsTheKnownOnes) {
   EXPECT_NE(problem->find("queue"), std::string::npos);
 }
 
+// A scenario built in code is held to the file's rule: its name is one file-name component, as
+// --out writes DIR/<name>-counterexample.toml.
+TEST(Runner, ValidateRefusesANameThatIsNotOneFileNameComponent) {
+  for (const char* name : {"../escaped", "sub/dir", "a\\b", ".", ".."}) {
+    Scenario s = scenario_for("queue", 1, 1);
+    s.name = name;
+    auto problem = validate_scenario(s);
+    ASSERT_TRUE(problem.has_value()) << name;
+    EXPECT_EQ(problem->rfind("(test): name: ", 0), 0u) << *problem;
+  }
+  Scenario s = scenario_for("queue", 1, 1);
+  s.name = std::string("a\0b", 3);
+  EXPECT_TRUE(validate_scenario(s).has_value());
+  for (const char* name : {"", "queue", "-dash", "..x", "a b"}) {
+    s.name = name;
+    EXPECT_FALSE(validate_scenario(s).has_value()) << name << ": " << *validate_scenario(s);
+  }
+}
+
 }  // namespace
 }  // namespace contend
