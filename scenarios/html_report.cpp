@@ -565,6 +565,26 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
   return page(title, data);
 }
 
+std::string html_report_without_run(const std::string& title, const std::string& message) {
+  return fmt::format(R"(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>contend: {0}</title>
+<style>
+{2}</style>
+</head>
+<body>
+<header>
+  <h1>{0}</h1>
+  <p id="verdict" class="undecided">{1}</p>
+</header>
+</body>
+</html>
+)",
+                     markup_escape(title), markup_escape(message), joined(report_page::kCss));
+}
+
 std::string html_report_for_history(const std::string& title, const model::History& history,
                                     model::SpecKind spec, const model::CheckReport& report,
                                     const std::string& remedy) {

@@ -36,6 +36,11 @@ std::string html_report_for_history(const std::string& title, const model::Histo
                                     model::SpecKind spec, const model::CheckReport& report,
                                     const std::string& remedy = "");
 
+// A page in the report's style that draws no run and says why (`message`): what a shard holding
+// no seed of its range (`contend run --seeds 5..6 --shard 3/4`) writes for --report html. Its
+// #verdict carries the class "undecided": an empty shard is neither a pass nor a finding.
+std::string html_report_without_run(const std::string& title, const std::string& message);
+
 // Histories with at most this many operations are drawn in full; larger ones are summarised.
 inline constexpr std::size_t kFullStoryOperations = 2000;
 

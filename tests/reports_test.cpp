@@ -218,6 +218,31 @@ TEST(CliShards, ShardsOfAnotherRecipeOrExpectationAreRefusedNamingTheFieldAndBot
   }
 }
 
+// A shard holding no seed of its range (more shards than seeds) wrote an HTML report of seed 1,
+// outside the range, as if it were one of its runs, and left --history unwritten without a word
+// (a file of an earlier run there passed for this one's). Every output says it ran no seed.
+TEST(CliShards, AShardThatHoldsNoSeedSaysSoInEveryReportAndItsHistory) {
+  const std::string dir = ::testing::TempDir() + "/empty-shard";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/h.jsonl", std::ios::trunc) << "an earlier run's history\n";
+  auto r = run_cli("run " + source_path("scenarios/queue.toml") +
+                   " --seeds 5..5 --shard 2/2 --history " + dir + "/h.jsonl --report html=" + dir +
+                   "/r.html --report json=" + dir + "/r.json --report junit=" + dir + "/r.xml");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string none = "shard 2/2 holds none of seeds 5..5";
+  EXPECT_NE(r.output.find("wrote an empty history " + dir + "/h.jsonl: " + none), std::string::npos)
+      << r.output;
+  EXPECT_EQ(read_file(dir + "/h.jsonl"), "");
+  const std::string html = read_file(dir + "/r.html");
+  EXPECT_NE(html.find("<p id=\"verdict\" class=\"undecided\">No seed ran: " + none),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("seed 1 "), std::string::npos) << "a page of seed 1, outside 5..5";
+  EXPECT_EQ(html.find("<script"), std::string::npos) << "a page of a run";
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir + "/r.json")).at("runs"), nlohmann::json::array());
+  EXPECT_NE(read_file(dir + "/r.xml").find("name=\"seeds_run\" value=\"0\""), std::string::npos);
+}
+
 TEST(Sweep, TheTableIsDeterministicForASeedRange) {
   Scenario s = load("scenarios/queue.toml");
   std::string error;

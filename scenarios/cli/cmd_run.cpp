@@ -130,6 +130,17 @@ bool print_single_seed(const Scenario& s, std::uint64_t seed, const std::string&
   return history_path.empty() || write_history_file(history_path, run.history);
 }
 
+// --history of several seeds: the first seed's history; for a shard that ran no seed, an empty
+// file (a history of another shard's seed left there would pass for this one's), said on stdout.
+// False when it could not be written (the message is printed).
+bool write_first_history(const Scenario& s, const std::vector<SeedOutcome>& outcomes,
+                         const std::string& path, const SeedRange& seeds, const Shard& shard) {
+  if (!outcomes.empty()) return write_history_file(path, run_seed(s, outcomes[0].seed).history);
+  if (!write_history_file(path, model::History{})) return false;
+  fmt::print("wrote an empty history {}: {}\n", path, no_seed_in_shard(seeds, shard));
+  return true;
+}
+
 int run_command(const RunArgs& args) {
   auto scenario = load_scoped_scenario(args.scenario_path, args.scope, "run");
   if (!scenario) return 2;
@@ -170,9 +181,8 @@ int run_command(const RunArgs& args) {
   bool history_written = true;
   if (outcomes.size() == 1) {
     history_written = print_single_seed(*scenario, outcomes[0].seed, args.history_path);
-  } else if (!args.history_path.empty() && !outcomes.empty()) {
-    history_written =
-        write_history_file(args.history_path, run_seed(*scenario, outcomes[0].seed).history);
+  } else if (!args.history_path.empty()) {
+    history_written = write_first_history(*scenario, outcomes, args.history_path, *range, *shard);
   }
   if (lines.size() > 1) print_aggregate(stdout, lines);
   BatchJudgement j = judge(*scenario, outcomes, /*whole_range=*/shard->count == 1);
@@ -245,8 +255,7 @@ int run_command(const RunArgs& args) {
     fmt::print("as expected: seed {} shows {}; reproduce: {}\n", *j.first_expected_violation,
                scenario->expect, reproduction_command(*scenario, *j.first_expected_violation));
   } else if (outcomes.empty()) {  // more shards than seeds: say so, not "every seed"
-    fmt::print("\nnothing ran: shard {} holds none of seeds {}..{} (merge judges the range)\n",
-               args.shard, range->first, range->last);
+    fmt::print("\nnothing ran: {} (merge judges the range)\n", no_seed_in_shard(*range, *shard));
   } else if (scenario->expect != "linearizable") {  // a shard that shows none of it
     fmt::print(
         "\nshard {}: no seed of it shows {}; whether the range does, `contend merge` of "
@@ -272,7 +281,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
       ->transform(whole_number_in(1, 1024));
   cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)");
   cmd->add_option("--history", args->history_path,
-                  "Write the history of the first seed as JSON lines")
+                  "Write the history of the first seed as JSON lines (empty: a shard with no seed)")
       ->check(writable_file());
   cmd->add_option("--report", args->reports, "json=FILE, junit=FILE or html=FILE (repeatable)")
       ->check(writable_report_output());

@@ -98,8 +98,12 @@ struct ReportRequest {
 std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::string>& specs);
 // The files the reports write, for one_file_named_twice.
 std::vector<NamedFile> report_files(const std::vector<ReportRequest>& reports);
+// "shard 3/4 holds none of seeds 5..6": what a run says of a shard with more shards than seeds.
+std::string no_seed_in_shard(const SeedRange& seeds, const Shard& shard);
 // Writes each requested report; html re-runs the chosen seed (the first unexpected one, else the
-// first showing the expected violation, else the first) with its full trace.
+// first showing the expected violation, else the first) with its full trace. A shard that ran no
+// seed writes every report still (merge reads its JSON), each saying it ran none: json and junit
+// with no run, html as a page that draws none (html_report_without_run).
 bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& scenario,
                    const SeedRange& seeds, const Shard& shard,
                    const std::vector<SeedOutcome>& outcomes, const BatchJudgement& judgement,
