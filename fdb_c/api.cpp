@@ -177,7 +177,9 @@ fdb_error_t fdb_stop_network(void) {
 void fdb_future_cancel(FDBFuture* f) {
   if (f != nullptr) guarded([&] { Future::from(f)->cancel(); }, [] {});
 }
-void fdb_future_release_memory(FDBFuture*) {}
+void fdb_future_release_memory(FDBFuture* f) {
+  if (f != nullptr) guarded([&] { Future::from(f)->release_memory(); }, [] {});
+}
 void fdb_future_destroy(FDBFuture* f) {
   if (f == nullptr) return;
   note_call();

@@ -42,21 +42,27 @@ bool Future::set(fdb_error_t error, FutureValue value) {
 }
 
 bool Future::deliver() {
-  FDBCallback callback = nullptr;
-  void* parameter = nullptr;
+  std::vector<Callback> callbacks;
   {
     std::lock_guard lock(mutex_);
     CONTEND_ASSERT(set_, "a future is set before it is delivered");
     if (ready_) return false;
     ready_ = true;
-    callback = std::exchange(callback_, nullptr);
-    parameter = callback_parameter_;
-    called_back_ = callback != nullptr;
+    callbacks = std::exchange(callbacks_, {});
+    called_back_ = !callbacks.empty();
   }
   ready_changed_.notify_all();
-  if (callback == nullptr) return false;
-  World::get().network.note_callback_run();  // before the callback, which may destroy it
-  callback(this, parameter);
+  if (callbacks.empty()) return false;
+  World::get().network.note_callback_run();  // before the callbacks, which may destroy it
+  // The delivery's reference keeps the future alive through every callback; one that destroys
+  // it drops the callbacks after it, as a destroy before delivery would.
+  for (const Callback& c : callbacks) {
+    {
+      std::lock_guard lock(mutex_);
+      if (abandoned_) break;
+    }
+    c.function(this, c.parameter);
+  }
   return true;
 }
 
@@ -72,17 +78,29 @@ void Future::cancel() {
 void Future::abandon() {
   {
     std::lock_guard lock(mutex_);
-    callback_ = nullptr;
+    callbacks_.clear();
+    abandoned_ = true;
   }
   cancel();
+}
+
+void Future::release_memory() {
+  {
+    std::lock_guard lock(mutex_);
+    if (set_) {
+      if (error_ == 0) error_ = kFutureReleased;
+      value_ = NoValue{};
+      return;
+    }
+  }
+  if (set(kFutureReleased)) deliver();
 }
 
 fdb_error_t Future::set_callback(FDBCallback callback, void* parameter) {
   {
     std::lock_guard lock(mutex_);
     if (!ready_) {
-      callback_ = callback;
-      callback_parameter_ = parameter;
+      callbacks_.push_back(Callback{callback, parameter});
       return 0;
     }
   }

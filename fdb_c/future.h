@@ -1,10 +1,12 @@
-// An FDBFuture: a result that becomes ready once, holding an error or one kind of value, with at
-// most one callback. Readiness is delivered by the network thread (network.h), so a callback runs
+// An FDBFuture: a result that becomes ready once, holding an error or one kind of value, with any
+// number of callbacks (FoundationDB's ThreadMultiCallback), run in the order they were set.
+// Readiness is delivered by the network thread (network.h), so a callback runs
 // there — or at once on the calling thread when the future is ready before the callback is set,
 // as FoundationDB documents. The fdb_future_get_* accessors hand out views into the future's own
 // storage, valid until fdb_future_destroy.
 // Invariants: a future is made ready at most once; its value is written before it is ready and
-// never after; a callback is called at most once, never while a lock of this library is held.
+// after only by fdb_future_release_memory (which drops it); a callback is called at most once,
+// never while a lock of this library is held, and none after the future was destroyed.
 // Ownership: the caller of the API holds one reference, and whoever will make it ready (a network
 // task) holds another; the future is freed when both are gone.
 #pragma once
@@ -66,8 +68,11 @@ class Future : public FDB_future {
   bool called_back() const;
   // Sets operation_cancelled and delivers, unless already set.
   void cancel();
-  // fdb_future_destroy of a future that may not be ready: its callback is dropped, then cancel().
+  // fdb_future_destroy of a future that may not be ready: its callbacks are dropped, then cancel().
   void abandon();
+  // fdb_future_release_memory: the value is dropped, and the future answers future_released from
+  // then on (an error it holds stays); one not yet set is set so, and delivered.
+  void release_memory();
 
   fdb_error_t set_callback(FDBCallback callback, void* parameter);
   bool is_ready() const;
@@ -90,8 +95,12 @@ class Future : public FDB_future {
   bool called_back_ = false;
   fdb_error_t error_ = 0;
   FutureValue value_;
-  FDBCallback callback_ = nullptr;
-  void* callback_parameter_ = nullptr;
+  struct Callback {
+    FDBCallback function;
+    void* parameter;
+  };
+  std::vector<Callback> callbacks_;
+  bool abandoned_ = false;
   std::atomic<int> refs_{1};
 };
 

@@ -526,6 +526,7 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
     result = code_of(op.await_resume());
     world_.log.record(tr_, op.await_resume());
   }
+  committed_version_ = result == kSuccess ? tr_.committed_version() : kInvalidVersion;
   settle_attempt(result, deliveries);
   world_.check_watches(deliveries);
   return result;
@@ -534,8 +535,10 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
 void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries) {
   const bool applied = error == kSuccess && tr_.committed_version() != kInvalidVersion;
   for (Future* f : versionstamp_futures_) {
-    if (error != kSuccess) {
-      f->set(error);
+    if (error == kTransactionCancelled) {
+      f->set(error);  // reset, retried, cancelled or destroyed before the commit
+    } else if (error != kSuccess) {
+      f->set(kTransactionInvalidVersion);  // as FoundationDB's commitAndWatch, for any failure
     } else if (applied) {
       f->set(kSuccess, Key{*tr_.versionstamp()});
     } else {
@@ -557,7 +560,8 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
 
 fdb_error_t TransactionState::committed_version(std::int64_t* out) {
   Lock lock(world_.mutex);
-  *out = tr_.committed_version();  // FoundationDB's has no check: a cancel does not hide it
+  // FoundationDB's has no check (a cancel does not hide it); -1 unless the commit succeeded.
+  *out = committed_version_;
   return kSuccess;
 }
 
@@ -613,6 +617,7 @@ void TransactionState::begin_attempt() {
   sticky_ = kSuccess;
   read_or_written_ = false;
   commit_started_ = false;  // a commit still outstanding belongs to the attempt left behind
+  committed_version_ = kInvalidVersion;
   ++attempt_;
 }
 

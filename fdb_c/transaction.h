@@ -122,6 +122,9 @@ class TransactionState {
   // commit() was called in this attempt (FoundationDB's commitStarted): reads, writes and commits
   // are uses during commit from then on, until a reset or retry.
   bool commit_started_ = false;
+  // This attempt's commit version once its commit succeeded (kInvalidVersion until then, and for
+  // a read-only commit), as fdb_transaction_get_committed_version answers.
+  Version committed_version_ = kInvalidVersion;
   bool cancelled_ = false;
   std::int64_t started_us_;  // created or reset: TIMEOUT counts from here
   TransactionOptions options_;

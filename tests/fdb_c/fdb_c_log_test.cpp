@@ -150,4 +150,37 @@ TEST(FdbCWithFaults, TheLogOfAFaultyRunReplaysSeriallyAndExplainsEveryCounter) {
   EXPECT_EQ(unlogged_reads, 0) << "reads without read-your-writes are in the log";
 }
 
+// As FoundationDB's tryCommit, which sets the committed version only when the commit succeeds: a
+// commit answered commit_unknown_result has committed version -1 even when the store applied it,
+// and its versionstamp answers transaction_invalid_version (2020). Before, the version the store
+// gave, and 1021.
+TEST(FdbCWithFaults, AnUnknownResultHasNoCommittedVersionNorVersionstamp) {
+  FDBDatabase* db = nullptr;
+  ASSERT_EQ(fdb_create_database(nullptr, &db), 0);
+  int unknown = 0;
+  for (int i = 0; i < 500 && unknown < 5; ++i) {
+    FDBTransaction* tr = nullptr;
+    ASSERT_EQ(fdb_database_create_transaction(db, &tr), 0);
+    const std::string k = "unknown/" + std::to_string(i);
+    fdb_transaction_set(tr, reinterpret_cast<const uint8_t*>(k.data()), int(k.size()),
+                        reinterpret_cast<const uint8_t*>("v"), 1);
+    FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
+    const fdb_error_t e = wait_and_destroy(fdb_transaction_commit(tr));
+    int64_t version = 0;
+    EXPECT_EQ(fdb_transaction_get_committed_version(tr, &version), 0);
+    const fdb_error_t stamp_error = wait_and_destroy(stamp);
+    if (e == 1021) {
+      ++unknown;
+      EXPECT_EQ(version, -1) << "commit " << i;
+      EXPECT_EQ(stamp_error, 2020) << "commit " << i;
+    } else if (e == 0) {
+      EXPECT_GT(version, 0) << "commit " << i;
+      EXPECT_EQ(stamp_error, 0) << "commit " << i;
+    }
+    fdb_transaction_destroy(tr);
+  }
+  EXPECT_EQ(unknown, 5) << "a fifth of 500 commits answer commit_unknown_result here";
+  fdb_database_destroy(db);
+}
+
 }  // namespace

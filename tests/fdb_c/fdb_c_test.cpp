@@ -1070,6 +1070,57 @@ TEST_F(FdbC, CommittedVersionSurvivesACancelAndSplitPointsStayInTheLegalRange) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's commitAndWatch: a versionstamp of a commit that failed answers
+// transaction_invalid_version (2020), not the commit's error. Futures take any number of callbacks
+// (ThreadMultiCallback), each run once; fdb_future_release_memory drops the value, and the future
+// answers future_released (1102) from then on. Before: 1020; only the last callback ran; the
+// value stayed.
+TEST_F(FdbC, VersionstampsOfFailedCommitsCallbacksAndReleasedFuturesAnswerAsFoundationDBs) {
+  put("n", "0");
+  FDBTransaction* a = begin();
+  FDBTransaction* b = begin();
+  EXPECT_EQ(get(a, "n"), "0");
+  EXPECT_EQ(get(b, "n"), "0");
+  set(a, "n", "a");
+  set(b, "n", "b");
+  FDBFuture* stamp = fdb_transaction_get_versionstamp(b);
+  EXPECT_EQ(commit(a), 0);
+  EXPECT_EQ(commit(b), 1020);
+  EXPECT_EQ(wait_and_destroy(stamp), 2020);
+  fdb_transaction_destroy(a);
+  fdb_transaction_destroy(b);
+
+  FDBTransaction* tr = begin();
+  FDBFuture* w = watch(tr, "callbacks");
+  std::atomic<int> first{0}, second{0};
+  auto count = [](FDBFuture*, void* counter) { ++*static_cast<std::atomic<int>*>(counter); };
+  ASSERT_EQ(fdb_future_set_callback(w, count, &first), 0);
+  ASSERT_EQ(fdb_future_set_callback(w, count, &second), 0);
+  ASSERT_EQ(commit(tr), 0);
+  put("callbacks", "changed");
+  ASSERT_EQ(wait(w), 0);
+  for (int i = 0; i < 5'000 && (first.load() == 0 || second.load() == 0); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(first.load(), 1);
+  EXPECT_EQ(second.load(), 1);
+  fdb_future_destroy(w);
+  fdb_transaction_destroy(tr);
+
+  tr = begin();
+  FDBFuture* f = fdb_transaction_get(tr, bytes(key("n")), length(key("n")), 0);
+  ASSERT_EQ(wait(f), 0);
+  fdb_bool_t present = 0;
+  const uint8_t* value = nullptr;
+  int value_length = 0;
+  ASSERT_EQ(fdb_future_get_value(f, &present, &value, &value_length), 0);
+  fdb_future_release_memory(f);
+  EXPECT_EQ(fdb_future_get_value(f, &present, &value, &value_length), 1102);
+  EXPECT_EQ(fdb_future_get_error(f), 1102);
+  EXPECT_STREQ(fdb_get_error(1102), "The future has been released");
+  fdb_future_destroy(f);
+  fdb_transaction_destroy(tr);
+}
+
 // A retry keeps FoundationDB's persistent options only (TIMEOUT, RETRY_LIMIT, MAX_RETRY_DELAY):
 // READ_YOUR_WRITES_DISABLE and SIZE_LIMIT are back to their defaults, as on FoundationDB, where a
 // retry loop sets them again each time. Before, a retry kept them all.
