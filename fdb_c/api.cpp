@@ -348,12 +348,8 @@ FDBFuture* fdb_transaction_get_range(FDBTransaction* tr, const uint8_t* begin_ke
     return state_of(tr).get_range(r);
   });
 }
-FDBFuture* fdb_transaction_get_addresses_for_key(FDBTransaction*, const uint8_t*, int) {
-  return future_call([] {
-    StringList one;
-    one.strings.emplace_back("127.0.0.1:4500");  // the one in-process storage server
-    return ready_later(World::get(), kSuccess, std::move(one));
-  });
+FDBFuture* fdb_transaction_get_addresses_for_key(FDBTransaction* tr, const uint8_t*, int) {
+  return future_call([&] { return state_of(tr).addresses_for_key(); });
 }
 FDBFuture* fdb_transaction_get_estimated_range_size_bytes(FDBTransaction* tr,
                                                           const uint8_t* begin_key_name,

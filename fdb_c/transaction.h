@@ -68,6 +68,8 @@ class TransactionState {
   Future* commit();
   fdb_error_t committed_version(std::int64_t* out);
   Future* approximate_size();
+  // The one in-process storage server's address, for any key, unless the transaction is unusable.
+  Future* addresses_for_key();
   Future* versionstamp();
   Future* on_error(fdb_error_t error);
 

@@ -1052,7 +1052,8 @@ TEST_F(FdbC, OnErrorEndsATransactionItDoesNotRetry) {
 
 // fdb_transaction_get_committed_version has no check in FoundationDB: a cancel does not hide the
 // version a commit had. A range's split points past \xff answer key_outside_legal_range (2004),
-// as FoundationDB's getRangeSplitPoints. Before, 1025 and 0.
+// as FoundationDB's getRangeSplitPoints; the addresses of a key in a cancelled transaction answer
+// transaction_cancelled (1025). Before, 1025, 0 and 0.
 TEST_F(FdbC, CommittedVersionSurvivesACancelAndSplitPointsStayInTheLegalRange) {
   FDBTransaction* tr = begin();
   set(tr, "k", "v");
@@ -1067,6 +1068,10 @@ TEST_F(FdbC, CommittedVersionSurvivesACancelAndSplitPointsStayInTheLegalRange) {
   EXPECT_EQ(wait_and_destroy(fdb_transaction_get_range_split_points(tr, bytes("a"), 1, bytes(past),
                                                                     length(past), 1000)),
             2004);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_addresses_for_key(tr, bytes("a"), 1)), 0);
+  fdb_transaction_cancel(tr);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_addresses_for_key(tr, bytes("a"), 1)), 1025)
+      << "as FoundationDB's getAddressesForKey of a cancelled transaction";
   fdb_transaction_destroy(tr);
 }
 
