@@ -138,6 +138,17 @@ class FdbC : public ::testing::Test {
   FDBFuture* watch(FDBTransaction* tr, const std::string& k) {
     return fdb_transaction_watch(tr, bytes(key(k)), length(key(k)));
   }
+  // Two transactions that both read "n" (0) and write it: whichever commits second conflicts.
+  std::pair<FDBTransaction*, FDBTransaction*> racing_writers() {
+    put("n", "0");
+    FDBTransaction* a = begin();
+    FDBTransaction* b = begin();
+    EXPECT_EQ(get(a, "n"), "0");
+    EXPECT_EQ(get(b, "n"), "0");
+    set(a, "n", "a");
+    set(b, "n", "b");
+    return {a, b};
+  }
   // The error of the next read of `tr`, 0 when it succeeds.
   fdb_error_t read_error(FDBTransaction* tr) {
     return wait_and_destroy(fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0));
@@ -234,13 +245,7 @@ TEST_F(FdbC, ACallbackRunsOnTheNetworkThreadOrAtOnceWhenTheFutureIsReady) {
 }
 
 TEST_F(FdbC, AConflictIsNotCommittedAndOnErrorRetriesItAfterABackoff) {
-  put("n", "0");
-  FDBTransaction* a = begin();
-  FDBTransaction* b = begin();
-  EXPECT_EQ(get(a, "n"), "0");
-  EXPECT_EQ(get(b, "n"), "0");
-  set(a, "n", "a");
-  set(b, "n", "b");
+  auto [a, b] = racing_writers();
   EXPECT_EQ(commit(a), 0);
   EXPECT_EQ(commit(b), 1020);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(b, 1020)), 0);
@@ -1081,13 +1086,7 @@ TEST_F(FdbC, CommittedVersionSurvivesACancelAndSplitPointsStayInTheLegalRange) {
 // answers future_released (1102) from then on. Before: 1020; only the last callback ran; the
 // value stayed.
 TEST_F(FdbC, VersionstampsOfFailedCommitsCallbacksAndReleasedFuturesAnswerAsFoundationDBs) {
-  put("n", "0");
-  FDBTransaction* a = begin();
-  FDBTransaction* b = begin();
-  EXPECT_EQ(get(a, "n"), "0");
-  EXPECT_EQ(get(b, "n"), "0");
-  set(a, "n", "a");
-  set(b, "n", "b");
+  auto [a, b] = racing_writers();
   FDBFuture* stamp = fdb_transaction_get_versionstamp(b);
   EXPECT_EQ(commit(a), 0);
   EXPECT_EQ(commit(b), 1020);
