@@ -1,5 +1,8 @@
 #include "scenarios/expectation.h"
 
+#include <algorithm>
+#include <string_view>
+
 namespace contend {
 
 model::SpecKind spec_for(const Scenario& scenario) {
@@ -79,10 +82,69 @@ std::optional<std::string> validate_expectation(const std::string& expect) {
   if (expect == "linearizable" || expect == "violation") return std::nullopt;
   auto kind = model::parse_violation_kind(expect);
   if (kind && *kind != model::ViolationKind::none) return std::nullopt;
-  return "'" + expect +
-         "' is not an expectation: use linearizable, violation, or a violation kind "
-         "(value_from_nowhere, duplicate_delivery, lost, order_inversion, empty_while_nonempty, "
-         "priority_inversion, not_linearizable)";
+  std::string kinds;
+  const auto last = static_cast<int>(model::ViolationKind::store_not_serializable);
+  for (int k = static_cast<int>(model::ViolationKind::value_from_nowhere); k <= last; ++k)
+    kinds += (kinds.empty() ? "" : ", ") +
+             std::string(model::to_string(static_cast<model::ViolationKind>(k)));
+  return "'" + expect + "' is not linearizable, violation, or a violation kind (" + kinds + ")";
+}
+
+namespace {
+
+bool has_check(const Scenario& s, std::string_view check) {
+  return std::ranges::find(s.checks, check) != s.checks.end();
+}
+
+// Why the spec can never show `kind` (fast_check.cpp: order is judged under fifo alone,
+// priorities under priority alone, and multiset lets "empty" be answered at any time).
+std::optional<std::string> spec_never_shows(model::ViolationKind kind, model::SpecKind spec) {
+  using model::SpecKind;
+  using model::ViolationKind;
+  const std::string model = "the " + std::string(model::to_string(spec)) + " model";
+  if (kind == ViolationKind::order_inversion && spec != SpecKind::fifo)
+    return model + " does not judge FIFO order";
+  if (kind == ViolationKind::priority_inversion && spec != SpecKind::priority)
+    return model + " does not judge priorities";
+  if (kind == ViolationKind::empty_while_nonempty && spec == SpecKind::multiset)
+    return model + " lets a remove answer empty at any time";
+  return std::nullopt;
+}
+
+// Why none of the checks named can report `kind`: the search names no pattern (only
+// not_linearizable), the fast checker alone names order and empties, and the store's
+// serializability is reported by its own check alone.
+std::optional<std::string> checks_never_show(model::ViolationKind kind, const Scenario& s) {
+  using model::ViolationKind;
+  const bool fast = has_check(s, "fast");
+  switch (kind) {
+    case ViolationKind::store_not_serializable:
+      if (has_check(s, "serializability")) return std::nullopt;
+      return "only the serializability check reports it, and checks does not name it";
+    case ViolationKind::not_linearizable:
+      if (has_check(s, "search")) return std::nullopt;
+      return "only the search reports it, and checks does not name it";
+    case ViolationKind::order_inversion:
+    case ViolationKind::empty_while_nonempty:
+    case ViolationKind::priority_inversion:
+      if (fast) return std::nullopt;
+      return "only the fast checker reports it, and checks does not name it";
+    default:
+      if (fast || has_check(s, "accounting")) return std::nullopt;
+      return "only the fast checker and the accounting report it, and checks names neither";
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> unreachable_expectation(const Scenario& s) {
+  const std::optional<model::ViolationKind> kind = model::parse_violation_kind(s.expect);
+  if (!kind || *kind == model::ViolationKind::none) return std::nullopt;
+  std::optional<std::string> why = spec_never_shows(*kind, spec_for(s));
+  if (!why) why = checks_never_show(*kind, s);
+  if (!why) return std::nullopt;
+  return s.file + ": expect: no run could ever show '" + s.expect + "': " + *why +
+         "; expect a kind this scenario can report, or violation";
 }
 
 bool seed_consistent(const std::string& expect, const model::Verdict& verdict) {

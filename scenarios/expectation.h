@@ -22,6 +22,10 @@ model::CheckReport check_run(const Scenario& scenario, const SeedRun& run);
 
 // Returns an error message when `expect` is not a valid expectation.
 std::optional<std::string> validate_expectation(const std::string& expect);
+// An error message naming the file and `expect` when the violation kind it names can never be
+// reported under the scenario's model and checks (a run could then only end in a finding).
+// REQUIRES: the scenario names a registered recipe.
+std::optional<std::string> unreachable_expectation(const Scenario& scenario);
 
 // Whether one seed's verdict is consistent with the expectation on its own (clean seeds are
 // consistent with a violation expectation; the range as a whole must still show it).

@@ -3,6 +3,7 @@
 #include "base/invariant.h"
 #include "base/simulator_fault.h"
 #include "model/spec.h"
+#include "scenarios/expectation.h"
 #include "scenarios/scenario_bounds.h"
 #include "sim/runtime/serializability.h"
 
@@ -524,6 +525,7 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
            " performs " + (fifo_recipe ? "enqueue and dequeue" : "push, pop and peek") + ": use " +
            (fifo_recipe ? "fifo" : "priority") + " or multiset";
   }
+  if (auto problem = unreachable_expectation(s)) return problem;
   const OperationMix& m = s.mix;
   if (info->kind == RecipeKind::fifo && m.enqueue + m.dequeue <= 0) {
     return s.file + ": mix: a FIFO recipe needs a positive enqueue or dequeue weight";

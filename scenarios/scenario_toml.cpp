@@ -12,6 +12,7 @@
 #include "base/input_file.h"
 #include "model/spec.h"
 #include "model/verdict.h"
+#include "scenarios/expectation.h"
 #include "scenarios/scenario.h"
 #include "scenarios/scenario_bounds.h"
 #include "scenarios/seed_range.h"
@@ -251,16 +252,7 @@ void read_top(Reader& r, const toml::table& root, Scenario& s) {
             kOperationsPerClientMax);
   r.boolean(root, "", "drain", s.drain);
   r.string(root, "", "expect", s.expect);
-  if (s.expect != "linearizable" && s.expect != "violation") {
-    auto kind = model::parse_violation_kind(s.expect);
-    if (!kind || *kind == model::ViolationKind::none) {
-      r.fail(root.get("expect"), "expect",
-             "'" + s.expect +
-                 "' is not linearizable, violation, or a violation kind "
-                 "(value_from_nowhere, duplicate_delivery, lost, order_inversion, "
-                 "empty_while_nonempty, priority_inversion, not_linearizable)");
-    }
-  }
+  if (auto problem = validate_expectation(s.expect)) r.fail(root.get("expect"), "expect", *problem);
   r.string(root, "", "model", s.model, {"fifo", "priority", "multiset"});
   r.strings(root, "", "checks", s.checks, {"fast", "search", "accounting", "serializability"});
   read_plan(r, root, s);

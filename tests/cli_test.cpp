@@ -476,6 +476,42 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
       << bad_seeds.output;
 }
 
+// An expectation the scenario's model or checks can never report ran every seed and ended in a
+// finding (exit 1), never in "as expected"; and the list of kinds left out one `expect` accepts.
+TEST(CliRun, AnExpectationTheModelOrChecksCanNeverReportIsRefused) {
+  const BadScenario cases[] = {
+      {"recipe = \"queue\"\nexpect = \"priority_inversion\"\n",
+       ": expect: no run could ever show 'priority_inversion': the fifo model does not judge "
+       "priorities"},
+      {"recipe = \"queue\"\nexpect = \"store_not_serializable\"\n",
+       ": expect: no run could ever show 'store_not_serializable': only the serializability check "
+       "reports it"},
+      {"recipe = \"queue\"\nmodel = \"multiset\"\nexpect = \"order_inversion\"\n",
+       "the multiset model does not judge FIFO order"},
+      {"recipe = \"hc-queue\"\nmodel = \"multiset\"\nexpect = \"empty_while_nonempty\"\n",
+       "the multiset model lets a remove answer empty at any time"},
+      {"recipe = \"queue\"\nchecks = [\"fast\"]\nexpect = \"not_linearizable\"\n",
+       "only the search reports it"},
+      {"recipe = \"queue\"\nchecks = [\"search\"]\nexpect = \"lost\"\n",
+       "only the fast checker and the accounting report it"},
+      {"expect = \"maybe\"\n", "priority_inversion, not_linearizable, store_not_serializable)"},
+  };
+  int i = 0;
+  for (const BadScenario& c : cases) {
+    const std::string path = ::testing::TempDir() + "/never-" + std::to_string(i++) + ".toml";
+    std::ofstream(path) << c.text;
+    CliResult r = run_cli("run " + path + " --seeds 1..2");
+    EXPECT_EQ(r.exit_code, 2) << c.text << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.words), std::string::npos) << c.text << "\n" << r.output;
+    EXPECT_NE(r.output.find(path), std::string::npos) << c.text << "\n" << r.output;
+  }
+  // What the model and checks can report stays accepted.
+  const std::string reachable = ::testing::TempDir() + "/reachable.toml";
+  std::ofstream(reachable) << "recipe = \"queue\"\nchecks = [\"fast\", \"serializability\"]\n"
+                              "expect = \"store_not_serializable\"\n";
+  EXPECT_EQ(run_cli("run " + reachable + " --seeds 1..1").exit_code, 1);
+}
+
 // A seed past 2^63 - 1 ran, and the counterexample file it wrote could not be read back (TOML's
 // integers are signed 64-bit): "'18446744073709551615' is not representable in 64 bits".
 TEST(CliSeeds, EverySeedIsOneACounterexampleFileCanHold) {

@@ -90,7 +90,8 @@ TEST(CheckRecipe, AScenarioOutOfBoundsFailsTheCheckNamingTheKey) {
        "limits.retry_limit: value 0 out of range [1, 1000000]"},
       {[](Scenario& s) { s.strategy.name = "bfs"; },
        "strategy.name: 'bfs' is not one of: random, pct, dfs, dpor, replay"},
-      {[](Scenario& s) { s.expect = "maybe"; }, "expect: 'maybe' is not an expectation"},
+      {[](Scenario& s) { s.expect = "maybe"; },
+       "expect: 'maybe' is not linearizable, violation, or a violation kind"},
   };
   for (const auto& [edit, said] : cases) {
     Scenario s = scenario_for(queue, 2, 2);
