@@ -233,8 +233,34 @@ PointProblem for_each_point(const Scenario& base, const std::vector<Variation>& 
 
 }  // namespace
 
+namespace {
+
+// "the grid has 500 x 1000 = 500000 points, more than a sweep runs (100000)", or nothing. The
+// product saturates: past kSweepPointsMax its exact value matters to no one.
+PointProblem check_grid_size(const std::vector<Variation>& variations) {
+  std::uint64_t points = 1;
+  bool saturated = false;
+  std::string factors;
+  for (const Variation& v : variations) {
+    const std::uint64_t n = v.values.size();
+    factors += (factors.empty() ? "" : " x ") + std::to_string(n);
+    saturated = saturated || (n != 0 && points > UINT64_MAX / n);
+    points = saturated ? UINT64_MAX : points * n;
+  }
+  if (points <= kSweepPointsMax) return std::nullopt;
+  const std::string count =
+      saturated ? "more than " + std::to_string(UINT64_MAX) : std::to_string(points);
+  return "the grid has " + factors + " = " + count + " points, more than a sweep runs (" +
+         std::to_string(kSweepPointsMax) +
+         "): vary fewer values, or split the grid over several "
+         "sweeps";
+}
+
+}  // namespace
+
 std::optional<std::string> check_sweep(const Scenario& base,
                                        const std::vector<Variation>& variations) {
+  if (PointProblem problem = check_grid_size(variations)) return problem;
   return for_each_point(base, variations, [](const Scenario& s, const std::vector<std::string>&) {
     return validate_scenario(s);
   });

@@ -3,6 +3,7 @@
 // point, summarised as a table and written as CSV, JSON and a hand-made SVG chart.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,9 +27,15 @@ std::optional<Variation> parse_variation(const std::string& text, std::string& e
 std::optional<std::string> apply_variation(Scenario& scenario, const std::string& key,
                                            const std::string& value);
 
-// Checks every point of the grid as a scenario of its own (validate_scenario): a value that
-// fits alone may not fit beside another (clients=1024 with operations_per_client=1000000).
-// Returns the first problem, naming the point, or nothing.
+// The most grid points a sweep runs: every point runs the whole seed range, so a grid this size
+// already takes hours; a larger one is a typing slip (a range typed as a list), refused at once
+// rather than validated point by point for minutes before the first run.
+inline constexpr std::uint64_t kSweepPointsMax = 100'000;
+
+// Refuses a grid of more than kSweepPointsMax points, giving its count and the bound, before any
+// point is looked at; then checks every point of the grid as a scenario of its own
+// (validate_scenario): a value that fits alone may not fit beside another (clients=1024 with
+// operations_per_client=1000000). Returns the first problem, naming the point, or nothing.
 std::optional<std::string> check_sweep(const Scenario& base,
                                        const std::vector<Variation>& variations);
 

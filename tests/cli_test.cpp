@@ -406,6 +406,27 @@ TEST(CliSweep, APointThatCannotRunIsRefusedBeforeAnyRunNamingIt) {
   }
 }
 
+// Every --vary multiplies the grid: a grid of millions of points was checked point by point for
+// minutes before anything was printed. Past kSweepPointsMax it is refused with its count at once.
+TEST(CliSweep, AGridOfMoreThanItsBoundIsRefusedGivingItsCount) {
+  std::string clients = "clients=1";
+  for (int c = 2; c <= 1024; ++c)
+    clients += "," + std::to_string(c);
+  // The last value makes some points unable to run: the grid's size is judged before them.
+  std::string operations = "operations_per_client=1";
+  for (int n = 2; n <= 98; ++n)
+    operations += "," + std::to_string(n);
+  operations += ",1000000";
+  CliResult r = run_cli("sweep " + source_path("scenarios/queue.toml") + " --vary " + clients +
+                        " --vary " + operations + " --seeds 1..1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("contend sweep: the grid has 1024 x 99 = 101376 points, more than a "
+                          "sweep runs (100000)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("ops/vsec"), std::string::npos) << r.output;
+}
+
 struct BadScenario {
   const char* text;
   const char* words;
