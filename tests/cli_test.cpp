@@ -606,6 +606,35 @@ TEST(CliRun, AScenarioNameIsOneFileNameComponentSoOutWritesOnlyIntoItsDirectory)
   EXPECT_TRUE(fs::exists(dir + "/out/-dash-counterexample.toml")) << dash.output;
 }
 
+// Every file an --out writes is judged when the command line is read: `explore --out /proc/self`
+// searched, then said "cannot write" and exited 0; `sweep --out P` checked P.json alone, so with
+// P.svg a directory it ran the whole grid, wrote P.csv and P.json, and only then exited 2.
+TEST(CliOut, AnOutThatCannotBeWrittenIsRefusedBeforeAnyRun) {
+  const std::string dir = ::testing::TempDir() + "/unwritable-out";
+  std::filesystem::remove_all(dir);  // what an earlier run left
+  std::filesystem::create_directories(dir + "/sweep.svg");
+  const std::string queue = source_path("scenarios/queue.toml");
+  struct Case {
+    std::string args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"explore " + source_path("scenarios/snapshot-dequeue-queue.toml") +
+           " --strategy pct --out /proc/self",
+       "--out: cannot write into /proc/self: a file cannot be made in it"},
+      {"run " + queue + " --seeds 1..1 --out /proc/self", "cannot write into /proc/self"},
+      {"sweep " + queue + " --vary clients=1,2 --seeds 1..1 --out " + dir + "/sweep",
+       "--out: cannot write " + dir + "/sweep.svg: it is a directory"},
+  };
+  for (const Case& c : cases) {
+    CliResult r = run_cli(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << "\n" << r.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.csv")) << "the sweep ran";
+  EXPECT_FALSE(std::filesystem::exists(dir + "/sweep.json")) << "the sweep ran";
+}
+
 TEST(CliReplay, ExplainsEachConflictAndMatchesTheRunHash) {
   CliResult run = run_cli("run " + source_path("scenarios/queue.toml") + " --seed 4");
   CliResult replay = run_cli("replay " + source_path("scenarios/queue.toml") + " --seed 4");
@@ -794,7 +823,7 @@ TEST(CliOutputs, AFileThatCannotBeWrittenIsRefusedBeforeAnyWork) {
            " --report html=" + missing,
        "--report: cannot write " + missing},
       {"sweep " + queue + " --vary clients=1,2 --seeds 1..2 --out " + dir.string() + "/missing/s",
-       "--out: cannot write " + dir.string() + "/missing/s.*: the directory"},
+       "--out: cannot write " + dir.string() + "/missing/s.csv: the directory"},
       {"merge " + a_file + " --out " + missing, "--out: cannot write " + missing},
   };
   for (const Case& c : cases) {

@@ -258,7 +258,7 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
       ->excludes(reduction);
   cmd->add_option("--out", args->out_dir,
                   "Write the shrunk counterexample scenario into this directory (default: none)")
-      ->check(CLI::ExistingDirectory);
+      ->check(writable_directory());
   cmd->add_flag("--no-shrink", args->no_shrink, "Report the violation as found, unshrunk");
   cmd->add_flag("--all", args->all, "Keep exploring after the first violation (count them all)");
   for (const char* flag :

@@ -287,7 +287,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
       ->check(writable_report_output());
   cmd->add_option("--out", args->out_dir,
                   "Write the shrunk counterexample scenario into this directory (default: none)")
-      ->check(CLI::ExistingDirectory);
+      ->check(writable_directory());
   cmd->add_flag("--no-shrink", args->no_shrink, "Do not shrink an unexpected violation");
   args->check_determinism_flag =
       cmd->add_flag("--check-determinism{5}", args->check_determinism,

@@ -4,8 +4,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -251,13 +255,43 @@ CLI::Validator writable_report_output() {
       "KIND=FILE");
 }
 
-CLI::Validator writable_output_prefix() {
+CLI::Validator writable_output_prefix(std::vector<std::string> extensions) {
   return CLI::Validator(
-      [](std::string& prefix) {
-        std::optional<std::string> why = output_problem(prefix + ".json");
-        return why ? fmt::format("cannot write {}.*: {}", prefix, *why) : std::string();
+      [extensions](std::string& prefix) {
+        for (const std::string& extension : extensions) {
+          std::string message = cannot_write(prefix + extension);
+          if (!message.empty()) return message;
+        }
+        return std::string();
       },
       "OUT");
+}
+
+namespace {
+
+// Why no file can be made in the directory `dir`, or nothing: a probe file is created there
+// (never over an existing one) and removed, as the file the command will write would be.
+std::optional<std::string> directory_problem(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ignored;
+  if (!fs::is_directory(fs::status(dir, ignored))) return "it is not an existing directory";
+  const std::string probe = (fs::path(dir) / fmt::format(".contend-probe-{}", ::getpid())).string();
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return fmt::format("a file cannot be made in it ({})", std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return std::nullopt;
+}
+
+}  // namespace
+
+CLI::Validator writable_directory() {
+  return CLI::Validator(
+      [](std::string& dir) {
+        std::optional<std::string> why = directory_problem(dir);
+        return why ? fmt::format("cannot write into {}: {}", dir, *why) : std::string();
+      },
+      "DIR");
 }
 
 std::string no_seed_in_shard(const SeedRange& seeds, const Shard& shard) {

@@ -81,7 +81,11 @@ CLI::Validator writable_output();
 // The same for an option that takes a file only (--history): "-" is refused, not made a file.
 CLI::Validator writable_file();
 CLI::Validator writable_report_output();
-CLI::Validator writable_output_prefix();
+// Each PREFIX + extension the command writes is checked, naming the first that cannot be.
+CLI::Validator writable_output_prefix(std::vector<std::string> extensions);
+// A directory the command writes a file of its own naming into (--out DIR): it must exist and
+// take a new file, tried by making (and removing) a probe file there.
+CLI::Validator writable_directory();
 
 // Prints a violation as a counterexample: shrunk (unless `shrink_it` is false) to the smallest
 // scenario that still shows it, with its operations, its step trace and the one-line
