@@ -1,8 +1,12 @@
 #include "scenarios/batch.h"
 #include "base/decimal.h"
+#include "base/invariant.h"
 #include "scenarios/markup_escape.h"
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -26,60 +30,144 @@ std::optional<Shard> parse_shard(const std::string& text, std::string& error) {
   return s;
 }
 
-std::vector<SeedOutcome> run_batch(const Scenario& scenario, const BatchOptions& o) {
-  std::vector<std::uint64_t> seeds;
-  for (std::uint64_t seed = o.seeds.first;; ++seed) {
-    if (o.shard.includes(seed, o.seeds.first)) seeds.push_back(seed);
-    if (seed == o.seeds.last) break;
+std::uint64_t seeds_in_shard(const SeedRange& seeds, const Shard& shard) {
+  const std::uint64_t offset = shard.index - 1;  // of the shard's first seed from seeds.first
+  if (offset >= seeds.count()) return 0;
+  return (seeds.count() - offset + shard.count - 1) / shard.count;
+}
+
+namespace {
+
+SeedOutcome run_and_judge(const Scenario& scenario, std::uint64_t seed) {
+  SeedRun run = run_seed(scenario, seed);
+  model::CheckReport report = check_run(scenario, run);
+  SeedOutcome r;
+  r.seed = seed;
+  r.metrics = std::move(run.metrics);
+  r.verdict = std::move(report.verdict);
+  r.as_expected = seed_consistent(scenario.expect, r.verdict) && !report.disagreement;
+  r.shows_expected = shows_expected_violation(scenario.expect, r.verdict);
+  return r;
+}
+
+// Outcomes completed out of order wait here until every seed before them is handed on.
+class InOrder {
+ public:
+  InOrder(std::size_t waiting_max, const std::function<void(SeedOutcome&&)>& consume)
+      : waiting_max_(waiting_max), consume_(consume) {}
+
+  // Blocks until the outcome of seed number `index` may be held without passing the bound.
+  void wait_for_room(std::size_t index) {
+    std::unique_lock<std::mutex> guard(lock_);
+    room_.wait(guard, [&] { return index < handed_on_ + waiting_max_; });
   }
-  std::vector<SeedOutcome> out(seeds.size());
-  std::atomic<std::size_t> next{0};
-  std::mutex progress_lock;
-  std::size_t done = 0;
-  auto worker = [&] {
-    for (std::size_t i = next++; i < seeds.size(); i = next++) {
-      SeedRun run = run_seed(scenario, seeds[i]);
-      model::CheckReport report = check_run(scenario, run);
-      SeedOutcome& r = out[i];
-      r.seed = seeds[i];
-      r.metrics = run.metrics;
-      r.verdict = report.verdict;
-      r.as_expected = seed_consistent(scenario.expect, report.verdict) && !report.disagreement;
-      r.shows_expected = shows_expected_violation(scenario.expect, report.verdict);
-      if (o.progress) {
-        std::lock_guard<std::mutex> guard(progress_lock);
-        o.progress(r, ++done, seeds.size());
-      }
+
+  // Holds the outcome of seed number `index`, and hands on every outcome now in order. `then`
+  // runs under the same lock after them (progress, drawn after the rows just printed).
+  void complete(std::size_t index, SeedOutcome&& outcome, const std::function<void()>& then) {
+    std::lock_guard<std::mutex> guard(lock_);
+    waiting_.emplace(index, std::move(outcome));
+    waiting_most_ = std::max(waiting_most_, waiting_.size());
+    CONTEND_ASSERT(waiting_.size() <= waiting_max_, "a worker ran past the outcomes' bound");
+    while (!waiting_.empty() && waiting_.begin()->first == handed_on_) {
+      consume_(std::move(waiting_.begin()->second));
+      waiting_.erase(waiting_.begin());
+      ++handed_on_;
     }
+    then();
+    room_.notify_all();
+  }
+
+  std::size_t waiting_most() const { return waiting_most_; }
+
+ private:
+  const std::size_t waiting_max_;
+  const std::function<void(SeedOutcome&&)>& consume_;
+  std::mutex lock_;
+  std::condition_variable room_;
+  std::map<std::size_t, SeedOutcome> waiting_;
+  std::size_t handed_on_ = 0;
+  std::size_t waiting_most_ = 0;
+};
+
+}  // namespace
+
+std::size_t for_each_seed_outcome(const Scenario& scenario, const BatchOptions& o,
+                                  const std::function<void(SeedOutcome&&)>& consume) {
+  const std::uint64_t total = seeds_in_shard(o.seeds, o.shard);
+  auto seed_of = [&](std::uint64_t i) {
+    return o.seeds.first + (o.shard.index - 1) + i * o.shard.count;
   };
   const int jobs = std::max(1, o.jobs);
+  InOrder in_order(std::max(kOutcomesWaitingMax, 4 * static_cast<std::size_t>(jobs)), consume);
+  std::atomic<std::uint64_t> next{0};
+  std::size_t done = 0;  // under in_order's lock
+  auto worker = [&] {
+    for (std::uint64_t i = next++; i < total; i = next++) {
+      in_order.wait_for_room(static_cast<std::size_t>(i));
+      SeedOutcome r = run_and_judge(scenario, seed_of(i));
+      const bool violation = !r.verdict.ok();
+      in_order.complete(static_cast<std::size_t>(i), std::move(r), [&] {
+        ++done;
+        if (o.progress) o.progress(violation, done, static_cast<std::size_t>(total));
+      });
+    }
+  };
   std::vector<std::thread> threads;
   for (int j = 1; j < jobs; ++j)
     threads.emplace_back(worker);
   worker();
   for (auto& t : threads)
     t.join();
+  return in_order.waiting_most();
+}
+
+std::vector<SeedOutcome> run_batch(const Scenario& scenario, const BatchOptions& o) {
+  std::vector<SeedOutcome> out;
+  for_each_seed_outcome(scenario, o, [&](SeedOutcome&& r) { out.push_back(std::move(r)); });
   return out;
 }
 
-BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes,
-                     bool whole_range) {
-  BatchJudgement j;
-  std::string unknown_why;
-  for (const SeedOutcome& r : outcomes) {
-    const std::string why = "seed " + std::to_string(r.seed) + ": " + r.verdict.summary() + ": " +
-                            r.verdict.explanation;
-    if (r.verdict.kind == model::VerdictKind::unknown) {
-      if (!j.first_unknown) j.first_unknown = r.seed, unknown_why = why;
-    } else if (!r.as_expected && !j.first_unexpected) {
-      j.first_unexpected = r.seed;
-      j.why = why;
-    }
-    if (r.shows_expected && !j.first_expected_violation) j.first_expected_violation = r.seed;
-    if (r.verdict.kind == model::VerdictKind::simulator_fault && !j.first_simulator_fault) {
-      j.first_simulator_fault = r.seed;
-    }
+void BatchJudge::add(const SeedOutcome& r) {
+  ++seeds_judged_;
+  if (!first_) first_ = r;
+  if (r.verdict.kind == model::VerdictKind::unknown) {
+    if (!first_unknown_) first_unknown_ = r;
+  } else if (!r.as_expected && !first_unexpected_) {
+    first_unexpected_ = r;
   }
+  if (r.shows_expected && !first_expected_violation_) first_expected_violation_ = r;
+  if (r.verdict.kind == model::VerdictKind::simulator_fault && !first_simulator_fault_) {
+    first_simulator_fault_ = r;
+  }
+}
+
+const SeedOutcome* BatchJudge::kept(std::uint64_t seed) const {
+  for (const std::optional<SeedOutcome>* o :
+       {&first_unexpected_, &first_unknown_, &first_expected_violation_, &first_simulator_fault_,
+        &first_}) {
+    if (*o && (*o)->seed == seed) return &**o;
+  }
+  return nullptr;
+}
+
+namespace {
+std::string why_of(const SeedOutcome& r) {
+  return "seed " + std::to_string(r.seed) + ": " + r.verdict.summary() + ": " +
+         r.verdict.explanation;
+}
+std::optional<std::uint64_t> seed_of(const std::optional<SeedOutcome>& o) {
+  return o ? std::optional<std::uint64_t>(o->seed) : std::nullopt;
+}
+}  // namespace
+
+BatchJudgement BatchJudge::judgement(const Scenario& s, bool whole_range) const {
+  BatchJudgement j;
+  j.first_unexpected = seed_of(first_unexpected_);
+  j.first_unknown = seed_of(first_unknown_);
+  j.first_expected_violation = seed_of(first_expected_violation_);
+  j.first_simulator_fault = seed_of(first_simulator_fault_);
+  if (first_unexpected_) j.why = why_of(*first_unexpected_);
   j.passed = !j.first_unexpected;
   // An unknown seed might be the one that refutes "every seed is linearizable", or the one that
   // shows the violation expected; it matters unless that violation was shown already.
@@ -87,12 +175,20 @@ BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes
   if (j.passed && j.first_unknown && !shown) {
     j.passed = false;
     j.undecided = true;
-    j.why = unknown_why;
+    j.why = why_of(*first_unknown_);
   } else if (whole_range && s.expect != "linearizable" && !j.first_expected_violation) {
     j.passed = false;
     if (j.why.empty()) j.why = "no seed showed the expected " + s.expect;
   }
   return j;
+}
+
+BatchJudgement judge(const Scenario& s, const std::vector<SeedOutcome>& outcomes,
+                     bool whole_range) {
+  BatchJudge judge;
+  for (const SeedOutcome& r : outcomes)
+    judge.add(r);
+  return judge.judgement(s, whole_range);
 }
 
 const char* batch_result(bool simulator_fault, bool passed, bool undecided) {
@@ -138,18 +234,17 @@ nlohmann::json metrics_json(const RunMetrics& m) {
            }()}};
 }
 
-nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard& shard,
-                          const std::vector<SeedOutcome>& outcomes) {
-  nlohmann::json runs = nlohmann::json::array();
-  for (const SeedOutcome& r : outcomes) {
-    runs.push_back({{"seed", r.seed},
-                    {"verdict", r.verdict.summary()},
-                    {"explanation", r.verdict.explanation},
-                    {"as_expected", r.as_expected},
-                    {"shows_expected", r.shows_expected},
-                    {"reproduce", reproduction_command(s, r.seed)},
-                    {"metrics", metrics_json(r.metrics)}});
-  }
+nlohmann::json seed_json(const Scenario& s, const SeedOutcome& r) {
+  return {{"seed", r.seed},
+          {"verdict", r.verdict.summary()},
+          {"explanation", r.verdict.explanation},
+          {"as_expected", r.as_expected},
+          {"shows_expected", r.shows_expected},
+          {"reproduce", reproduction_command(s, r.seed)},
+          {"metrics", metrics_json(r.metrics)}};
+}
+
+nlohmann::json batch_json_header(const Scenario& s, const SeedRange& seeds, const Shard& shard) {
   return {{"scenario", s.name},
           {"file", s.file},
           {"recipe", s.recipe},
@@ -157,13 +252,21 @@ nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard
           {"operations_per_client", s.operations_per_client},
           {"expect", s.expect},
           {"seeds", {{"first", seeds.first}, {"last", seeds.last}}},
-          {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)},
-          {"runs", runs}};
+          {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)}};
 }
 
-std::string junit_xml(const Scenario& s, const SeedRange& seeds,
-                      const std::vector<SeedOutcome>& outcomes, const BatchJudgement& j,
-                      double seconds) {
+nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard& shard,
+                          const std::vector<SeedOutcome>& outcomes) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const SeedOutcome& r : outcomes)
+    runs.push_back(seed_json(s, r));
+  nlohmann::json out = batch_json_header(s, seeds, shard);
+  out["runs"] = std::move(runs);
+  return out;
+}
+
+std::string junit_xml(const Scenario& s, const SeedRange& seeds, std::uint64_t seeds_run,
+                      const BatchJudgement& j, double seconds) {
   std::ostringstream out;
   const std::string name =
       s.name + " seeds " + std::to_string(seeds.first) + ".." + std::to_string(seeds.last);
@@ -174,7 +277,7 @@ std::string junit_xml(const Scenario& s, const SeedRange& seeds,
       << "    <testcase classname=\"contend." << markup_escape(s.recipe) << "\" name=\""
       << markup_escape(name) << "\" time=\"" << seconds << "\">\n";
   out << "      <properties>\n        <property name=\"expect\" value=\"" << markup_escape(s.expect)
-      << "\"/>\n        <property name=\"seeds_run\" value=\"" << outcomes.size()
+      << "\"/>\n        <property name=\"seeds_run\" value=\"" << seeds_run
       << "\"/>\n      </properties>\n";
   if (!j.passed) {
     std::uint64_t seed = j.first_unexpected.value_or(j.first_unknown.value_or(seeds.first));

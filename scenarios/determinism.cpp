@@ -22,11 +22,15 @@ std::vector<std::uint64_t> determinism_sample(const std::vector<std::uint64_t>& 
   CONTEND_ASSERT(percent >= 0 && percent <= 100, "a percentage");
   std::vector<std::uint64_t> out;
   for (std::size_t i = 0; i < seeds.size(); ++i) {
-    std::uint64_t mixed = seeds[i];  // the seed's own draw, not a stream shared between seeds
-    if (i == 0 || splitmix64(mixed) % 100 < static_cast<std::uint64_t>(percent))
-      out.push_back(seeds[i]);
+    if (in_determinism_sample(i, seeds[i], percent)) out.push_back(seeds[i]);
   }
   return out;
+}
+
+bool in_determinism_sample(std::size_t index, std::uint64_t seed, int percent) {
+  CONTEND_ASSERT(percent >= 0 && percent <= 100, "a percentage");
+  std::uint64_t mixed = seed;  // the seed's own draw, not a stream shared between seeds
+  return index == 0 || splitmix64(mixed) % 100 < static_cast<std::uint64_t>(percent);
 }
 
 std::string first_difference(const model::History& a, const model::History& b) {
@@ -48,43 +52,46 @@ DeterminismReport check_determinism(
     const std::function<std::optional<Rerun>(std::uint64_t seed, std::string& error)>&
         fresh_process,
     std::string& error) {
+  std::vector<SampledRun> sample;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    if (in_determinism_sample(i, outcomes[i].seed, percent))
+      sample.push_back(SampledRun{outcomes[i].seed, outcomes[i].metrics.run_hash});
+  }
+  return check_determinism(scenario, sample, fresh_process, error);
+}
+
+DeterminismReport check_determinism(
+    const Scenario& scenario, const std::vector<SampledRun>& sample,
+    const std::function<std::optional<Rerun>(std::uint64_t seed, std::string& error)>&
+        fresh_process,
+    std::string& error) {
   DeterminismReport report;
-  std::vector<std::uint64_t> seeds;
-  for (const SeedOutcome& o : outcomes)
-    seeds.push_back(o.seed);
-  const std::vector<std::uint64_t> sample = determinism_sample(seeds, percent);
-  auto first_hash = [&](std::uint64_t seed) {
-    for (const SeedOutcome& o : outcomes)
-      if (o.seed == seed) return o.metrics.run_hash;
-    CONTEND_ASSERT(false, "a sampled seed was run");
-    return std::uint64_t{0};
-  };
-  auto mismatch = [&](std::uint64_t seed, const char* where, std::uint64_t rerun_hash,
+  auto mismatch = [&](const SampledRun& first, const char* where, std::uint64_t rerun_hash,
                       const model::History& rerun_history) {
-    report.mismatched_seed = seed;
+    report.mismatched_seed = first.seed;
     // The first run's history is not kept; one more run here stands in for it (if that one
     // differs too, the difference is still a nondeterminism, and it is named).
-    const SeedRun again = run_seed(scenario, seed);
+    const SeedRun again = run_seed(scenario, first.seed);
     std::string where_events = first_difference(again.history, rerun_history);
     if (where_events.empty()) where_events = "the histories are equal: the final state differs";
-    report.mismatch = std::string(where) + ": run hash " + hex(first_hash(seed)) + " then " +
+    report.mismatch = std::string(where) + ": run hash " + hex(first.run_hash) + " then " +
                       hex(rerun_hash) + "; " + where_events;
   };
-  for (std::uint64_t seed : sample) {
-    SeedRun rerun = run_seed(scenario, seed);
+  for (const SampledRun& first : sample) {
+    SeedRun rerun = run_seed(scenario, first.seed);
     ++report.rerun;
-    if (rerun.metrics.run_hash != first_hash(seed)) {
-      mismatch(seed, "rerun in this process", rerun.metrics.run_hash, rerun.history);
+    if (rerun.metrics.run_hash != first.run_hash) {
+      mismatch(first, "rerun in this process", rerun.metrics.run_hash, rerun.history);
       return report;
     }
   }
   if (fresh_process && !sample.empty()) {
-    const std::uint64_t seed = sample.front();
-    std::optional<Rerun> rerun = fresh_process(seed, error);
+    const SampledRun& first = sample.front();
+    std::optional<Rerun> rerun = fresh_process(first.seed, error);
     if (!rerun) return report;  // `error` says why
-    report.fresh_process = seed;
-    if (rerun->run_hash != first_hash(seed)) {
-      mismatch(seed, "rerun in a fresh process", rerun->run_hash, rerun->history);
+    report.fresh_process = first.seed;
+    if (rerun->run_hash != first.run_hash) {
+      mismatch(first, "rerun in a fresh process", rerun->run_hash, rerun->history);
     }
   }
   return report;

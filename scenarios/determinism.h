@@ -26,6 +26,14 @@ struct Rerun {
 // The seeds of `seeds` the check reruns: those whose splitmix64 draw falls in the first
 // `percent` of a hundred, and the first seed always (so every check reruns something).
 std::vector<std::uint64_t> determinism_sample(const std::vector<std::uint64_t>& seeds, int percent);
+// Whether the seed at `index` (0-based, in run order) of a run is in its sample.
+bool in_determinism_sample(std::size_t index, std::uint64_t seed, int percent);
+
+// A sampled seed and the run hash its first run gave.
+struct SampledRun {
+  std::uint64_t seed = 0;
+  std::uint64_t run_hash = 0;
+};
 
 struct DeterminismReport {
   std::size_t rerun = 0;                         // seeds rerun in this process
@@ -41,6 +49,12 @@ struct DeterminismReport {
 // first differing event.
 DeterminismReport check_determinism(
     const Scenario& scenario, const std::vector<SeedOutcome>& outcomes, int percent,
+    const std::function<std::optional<Rerun>(std::uint64_t seed, std::string& error)>&
+        fresh_process,
+    std::string& error);
+// The same for a run that kept only its sample (in_determinism_sample), in run order.
+DeterminismReport check_determinism(
+    const Scenario& scenario, const std::vector<SampledRun>& sample,
     const std::function<std::optional<Rerun>(std::uint64_t seed, std::string& error)>&
         fresh_process,
     std::string& error);

@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <string>
+#include <system_error>
+
+#include "base/invariant.h"
 
 namespace contend {
 
@@ -33,40 +38,57 @@ void print_table_row(std::FILE* out, const SeedLine& line) {
                                   : "  (UNEXPECTED)");
 }
 
-void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
-  if (lines.empty()) return;
-  RunMetrics total;
-  std::vector<double> throughput;
-  std::int64_t unexpected = 0;
-  std::int64_t undecided = 0;
-  for (const SeedLine& l : lines) {
-    const RunMetrics& m = l.metrics;
-    total.ops_ok += m.ops_ok;
-    total.ops_fail += m.ops_fail;
-    total.ops_info += m.ops_info;
-    total.attempts.attempts += m.attempts.attempts;
-    total.attempts.committed += m.attempts.committed;
-    total.attempts.conflicts += m.attempts.conflicts;
-    total.attempts.unknown_results += m.attempts.unknown_results;
-    for (const auto& [step, n] : m.attempts.conflicts_by_step)
-      total.attempts.conflicts_by_step[step] += n;
-    for (const auto& [r, n] : m.retries_histogram)
-      total.retries_histogram[r] += n;
-    throughput.push_back(m.throughput_ops_per_s);
-    if (l.verdict == "unknown")
-      ++undecided;
-    else if (!l.as_expected)
-      ++unexpected;
+void AggregateTable::add(const SeedLine& l) {
+  ++seeds_;
+  const RunMetrics& m = l.metrics;
+  total_.ops_ok += m.ops_ok;
+  total_.ops_fail += m.ops_fail;
+  total_.ops_info += m.ops_info;
+  total_.attempts.attempts += m.attempts.attempts;
+  total_.attempts.committed += m.attempts.committed;
+  total_.attempts.conflicts += m.attempts.conflicts;
+  total_.attempts.unknown_results += m.attempts.unknown_results;
+  for (const auto& [step, n] : m.attempts.conflicts_by_step)
+    total_.attempts.conflicts_by_step[step] += n;
+  for (const auto& [r, n] : m.retries_histogram)
+    total_.retries_histogram[r] += n;
+  const std::string printed = fmt::format("{:.1f}", m.throughput_ops_per_s);
+  double as_printed = 0.0;
+  const auto [end, error] =
+      std::from_chars(printed.data(), printed.data() + printed.size(), as_printed);
+  CONTEND_ASSERT(error == std::errc() && end == printed.data() + printed.size(),
+                 "a number fmt printed reads back");
+  ++throughput_seeds_[as_printed];
+  if (l.verdict == "unknown")
+    ++undecided_;
+  else if (!l.as_expected)
+    ++unexpected_;
+}
+
+namespace {
+// The value at rank `rank` (0-based) of the values counted in `seeds_by_value`.
+double value_at_rank(const std::map<double, std::uint64_t>& seeds_by_value, std::uint64_t rank) {
+  for (const auto& [value, seeds] : seeds_by_value) {
+    if (rank < seeds) return value;
+    rank -= seeds;
   }
-  std::sort(throughput.begin(), throughput.end());
+  CONTEND_ASSERT(false, "a rank within the values counted");
+  return 0.0;
+}
+}  // namespace
+
+void AggregateTable::print(std::FILE* out) const {
+  if (seeds_ == 0) return;
+  const RunMetrics& total = total_;
   fmt::print(out,
              "\n{} seeds: {} ok, {} fail, {} info operations; {} attempts, {} committed, "
              "{} conflicts ({:.1f}%), {} unknown results\n",
-             lines.size(), total.ops_ok, total.ops_fail, total.ops_info, total.attempts.attempts,
+             seeds_, total.ops_ok, total.ops_fail, total.ops_info, total.attempts.attempts,
              total.attempts.committed, total.attempts.conflicts, 100.0 * conflict_rate(total),
              total.attempts.unknown_results);
   fmt::print(out, "throughput (ok ops per virtual second): min {:.1f}, median {:.1f}, max {:.1f}\n",
-             throughput.front(), throughput[throughput.size() / 2], throughput.back());
+             throughput_seeds_.begin()->first, value_at_rank(throughput_seeds_, seeds_ / 2),
+             throughput_seeds_.rbegin()->first);
   if (!total.attempts.conflicts_by_step.empty()) {
     fmt::print(out, "conflicts by the recipe step whose read range conflicted:\n");
     for (const auto& [step, n] : total.attempts.conflicts_by_step)
@@ -76,10 +98,10 @@ void print_aggregate(std::FILE* out, const std::vector<SeedLine>& lines) {
   for (const auto& [r, n] : total.retries_histogram)
     fmt::print(out, " {}x{}", r, n);
   fmt::print(out, "\n");
-  if (unexpected > 0)
-    fmt::print(out, "{} of {} seeds did not give the expected verdict\n", unexpected, lines.size());
-  if (undecided > 0)
-    fmt::print(out, "{} of {} seeds could not be judged by any checker\n", undecided, lines.size());
+  if (unexpected_ > 0)
+    fmt::print(out, "{} of {} seeds did not give the expected verdict\n", unexpected_, seeds_);
+  if (undecided_ > 0)
+    fmt::print(out, "{} of {} seeds could not be judged by any checker\n", undecided_, seeds_);
 }
 
 void print_metrics(std::FILE* out, const RunMetrics& m) {

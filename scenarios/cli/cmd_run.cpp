@@ -24,6 +24,7 @@
 #include "scenarios/batch.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/number_options.h"
+#include "scenarios/cli/run_reports.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/determinism.h"
 #include "scenarios/html_report.h"
@@ -133,12 +134,124 @@ bool print_single_seed(const Scenario& s, std::uint64_t seed, const std::string&
 // --history of several seeds: the first seed's history; for a shard that ran no seed, an empty
 // file (a history of another shard's seed left there would pass for this one's), said on stdout.
 // False when it could not be written (the message is printed).
-bool write_first_history(const Scenario& s, const std::vector<SeedOutcome>& outcomes,
-                         const std::string& path, const SeedRange& seeds, const Shard& shard) {
-  if (!outcomes.empty()) return write_history_file(path, run_seed(s, outcomes[0].seed).history);
+bool write_first_history(const Scenario& s, const SeedOutcome* first, const std::string& path,
+                         const SeedRange& seeds, const Shard& shard) {
+  if (first != nullptr) return write_history_file(path, run_seed(s, first->seed).history);
   if (!write_history_file(path, model::History{})) return false;
   fmt::print("wrote an empty history {}: {}\n", path, no_seed_in_shard(seeds, shard));
   return true;
+}
+
+// The percent of seeds --check-determinism reruns, when it was given.
+std::optional<int> determinism_percent(const RunArgs& args) {
+  if (args.check_determinism_flag == nullptr || args.check_determinism_flag->count() == 0)
+    return std::nullopt;
+  const std::optional<int> percent = parse_decimal<int>(args.check_determinism);
+  CONTEND_ASSERT(percent.has_value(), "--check-determinism was validated as 0..100");
+  return percent;
+}
+
+// What a run keeps of its seeds, each folded in as it completes (in seed order): its row is
+// printed at once; the aggregate, the judgement, the reports and the determinism sample take it.
+// Nothing here grows with the number of seeds but the sample (percent of them, when asked).
+struct RunFold {
+  AggregateTable aggregate;
+  BatchJudge judge;
+  std::vector<SampledRun> determinism_sample;
+};
+
+RunFold run_seeds(const Scenario& scenario, const BatchOptions& options, RunReports& reports,
+                  std::optional<int> percent, Progress& progress) {
+  RunFold fold;
+  std::uint64_t index = 0;
+  print_table_header(stdout);
+  for_each_seed_outcome(scenario, options, [&](SeedOutcome&& r) {
+    progress.clear();
+    const SeedLine line{r.seed, r.metrics, r.verdict.summary(), r.as_expected};
+    print_table_row(stdout, line);
+    fold.aggregate.add(line);
+    fold.judge.add(r);
+    reports.add(r);
+    if (percent && in_determinism_sample(index, r.seed, *percent))
+      fold.determinism_sample.push_back(SampledRun{r.seed, r.metrics.run_hash});
+    ++index;
+  });
+  progress.finish();
+  return fold;
+}
+
+// --check-determinism: 0 when every rerun matched, else the exit code (the message printed).
+int check_run_determinism(const RunArgs& args, const Scenario& scenario, const RunFold& fold) {
+  std::string error;
+  DeterminismReport d = check_determinism(
+      scenario, fold.determinism_sample,
+      [&](std::uint64_t seed, std::string& why) {
+        return rerun_in_fresh_process(args.scenario_path, scenario.scope_flags, seed, why);
+      },
+      error);
+  if (!d.ok()) {
+    fmt::print("\nNONDETERMINISM: seed {} ran differently: {}\nreproduce: {}\n", *d.mismatched_seed,
+               d.mismatch, reproduction_command(scenario, *d.mismatched_seed));
+    return 5;
+  }
+  if (!d.fresh_process) {
+    fmt::print(stderr, "contend run: --check-determinism: {}\n", error);
+    return 2;
+  }
+  fmt::print("determinism: {} of {} seeds rerun, seed {} also in a fresh process: identical\n",
+             d.rerun, fold.judge.seeds_judged(), *d.fresh_process);
+  return 0;
+}
+
+// The exit code of a judged run, and what it says of it.
+int conclude(const RunArgs& args, const Scenario& scenario, const RunFold& fold,
+             const BatchJudgement& j, const SeedRange& range, const Shard& shard) {
+  const BatchJudge& judge = fold.judge;
+  if (j.first_simulator_fault) {
+    const SeedOutcome& r = *judge.kept(*j.first_simulator_fault);
+    fmt::print(
+        "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): seed {}\n"
+        "  {}\nreproduce: {}\n",
+        r.seed, r.verdict.explanation, reproduction_command(scenario, r.seed));
+    return 4;
+  }
+  if (j.undecided) {
+    // No seed refutes the expectation, but one could not be judged: unknown, never a pass.
+    const SeedOutcome& r = *judge.kept(*j.first_unknown);
+    fmt::print("\nUNDECIDED (expect {}): no checker could judge {}{}\nreproduce: {}\n",
+               scenario.expect, j.why, undecided_remedy(scenario, r.verdict),
+               reproduction_command(scenario, r.seed));
+    return 3;
+  }
+  if (!j.passed) {
+    fmt::print("\nUNEXPECTED ({}): {}\n", scenario.expect, j.why);
+    if (j.first_unexpected) {
+      const SeedOutcome& r = *judge.kept(*j.first_unexpected);
+      if (r.verdict.kind == model::VerdictKind::violation) {
+        // A counterexample report ends with the reproduction command.
+        report_counterexample(scenario, Finding{r.seed, {}, r.verdict, 0}, args.out_dir,
+                              !args.no_shrink);
+      } else {
+        fmt::print("reproduce: {}\n", reproduction_command(scenario, r.seed));
+      }
+    }
+    return 1;
+  }
+  if (j.first_expected_violation && scenario.expect != "linearizable") {
+    fmt::print("\n{}\n", judge.kept(*j.first_expected_violation)->verdict.explanation);
+    fmt::print("as expected: seed {} shows {}; reproduce: {}\n", *j.first_expected_violation,
+               scenario.expect, reproduction_command(scenario, *j.first_expected_violation));
+  } else if (judge.seeds_judged() == 0) {  // more shards than seeds: say so, not "every seed"
+    fmt::print("\nnothing ran: {} (merge judges the range)\n", no_seed_in_shard(range, shard));
+  } else if (scenario.expect != "linearizable") {  // a shard that shows none of it
+    fmt::print(
+        "\nshard {}: no seed of it shows {}; whether the range does, `contend merge` of "
+        "the {} shards' reports says\n",
+        args.shard, scenario.expect, shard.count);
+  } else {
+    fmt::print("\nas expected: every seed is linearizable\n");
+  }
+  return 0;
 }
 
 int run_command(const RunArgs& args) {
@@ -162,109 +275,33 @@ int run_command(const RunArgs& args) {
              scenario->name, scenario->file, scenario->recipe, scenario->clients,
              scenario->operations_per_client, range->first, range->last,
              shard->count > 1 ? " shard " + args.shard : "", scenario->expect);
+  RunReports run_reports(*reports, *scenario, *range, *shard);
+  if (!run_reports.begin()) return 2;
   const auto started = std::chrono::steady_clock::now();
-  Progress progress(range->count() / shard->count);
+  Progress progress(seeds_in_shard(*range, *shard));
   BatchOptions options{*range, *shard, args.jobs,
-                       [&](const SeedOutcome& r, std::size_t done, std::size_t total) {
-                         progress.update(done, total, !r.verdict.ok());
+                       [&](bool violation, std::size_t done, std::size_t total) {
+                         progress.update(done, total, violation);
                        }};
-  std::vector<SeedOutcome> outcomes = run_batch(*scenario, options);
-  progress.finish();
+  const std::optional<int> percent = determinism_percent(args);
+  const RunFold fold = run_seeds(*scenario, options, run_reports, percent, progress);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  print_table_header(stdout);
-  std::vector<SeedLine> lines;
-  for (const SeedOutcome& r : outcomes) {
-    lines.push_back(SeedLine{r.seed, r.metrics, r.verdict.summary(), r.as_expected});
-    print_table_row(stdout, lines.back());
-  }
   bool history_written = true;
-  if (outcomes.size() == 1) {
-    history_written = print_single_seed(*scenario, outcomes[0].seed, args.history_path);
+  if (fold.judge.seeds_judged() == 1) {
+    history_written = print_single_seed(*scenario, fold.judge.first()->seed, args.history_path);
   } else if (!args.history_path.empty()) {
-    history_written = write_first_history(*scenario, outcomes, args.history_path, *range, *shard);
+    history_written =
+        write_first_history(*scenario, fold.judge.first(), args.history_path, *range, *shard);
   }
-  if (lines.size() > 1) print_aggregate(stdout, lines);
-  BatchJudgement j = judge(*scenario, outcomes, /*whole_range=*/shard->count == 1);
-  const bool reports_written =
-      write_reports(*reports, *scenario, *range, *shard, outcomes, j, seconds);
+  if (fold.aggregate.seeds() > 1) fold.aggregate.print(stdout);
+  const BatchJudgement j = fold.judge.judgement(*scenario, /*whole_range=*/shard->count == 1);
+  const bool reports_written = run_reports.finish(fold.judge, j, seconds);
   if (!reports_written || !history_written) return 2;
-  if (args.check_determinism_flag != nullptr && args.check_determinism_flag->count() > 0) {
-    std::string error;
-    const std::optional<int> percent = parse_decimal<int>(args.check_determinism);
-    CONTEND_ASSERT(percent.has_value(), "--check-determinism was validated as 0..100");
-    DeterminismReport d = check_determinism(
-        *scenario, outcomes, *percent,
-        [&](std::uint64_t seed, std::string& why) {
-          return rerun_in_fresh_process(args.scenario_path, scenario->scope_flags, seed, why);
-        },
-        error);
-    if (!d.ok()) {
-      fmt::print("\nNONDETERMINISM: seed {} ran differently: {}\nreproduce: {}\n",
-                 *d.mismatched_seed, d.mismatch,
-                 reproduction_command(*scenario, *d.mismatched_seed));
-      return 5;
-    }
-    if (!d.fresh_process) {
-      fmt::print(stderr, "contend run: --check-determinism: {}\n", error);
-      return 2;
-    }
-    fmt::print("determinism: {} of {} seeds rerun, seed {} also in a fresh process: identical\n",
-               d.rerun, outcomes.size(), *d.fresh_process);
+  if (percent) {
+    if (const int code = check_run_determinism(args, *scenario, fold); code != 0) return code;
   }
-  if (j.first_simulator_fault) {
-    for (const SeedOutcome& r : outcomes) {
-      if (r.seed != *j.first_simulator_fault) continue;
-      fmt::print(
-          "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): seed {}\n"
-          "  {}\nreproduce: {}\n",
-          r.seed, r.verdict.explanation, reproduction_command(*scenario, r.seed));
-    }
-    return 4;
-  }
-  if (j.undecided) {
-    // No seed refutes the expectation, but one could not be judged: unknown, never a pass.
-    for (const SeedOutcome& r : outcomes) {
-      if (r.seed != *j.first_unknown) continue;
-      fmt::print("\nUNDECIDED (expect {}): no checker could judge {}{}\nreproduce: {}\n",
-                 scenario->expect, j.why, undecided_remedy(*scenario, r.verdict),
-                 reproduction_command(*scenario, r.seed));
-    }
-    return 3;
-  }
-  if (!j.passed) {
-    fmt::print("\nUNEXPECTED ({}): {}\n", scenario->expect, j.why);
-    if (j.first_unexpected) {
-      bool reported = false;  // a counterexample report ends with the reproduction command
-      for (const SeedOutcome& r : outcomes) {
-        if (r.seed == *j.first_unexpected && r.verdict.kind == model::VerdictKind::violation) {
-          report_counterexample(*scenario, Finding{r.seed, {}, r.verdict, 0}, args.out_dir,
-                                !args.no_shrink);
-          reported = true;
-        }
-      }
-      if (!reported)
-        fmt::print("reproduce: {}\n", reproduction_command(*scenario, *j.first_unexpected));
-    }
-    return 1;
-  }
-  if (j.first_expected_violation && scenario->expect != "linearizable") {
-    for (const SeedOutcome& r : outcomes) {
-      if (r.seed == *j.first_expected_violation) fmt::print("\n{}\n", r.verdict.explanation);
-    }
-    fmt::print("as expected: seed {} shows {}; reproduce: {}\n", *j.first_expected_violation,
-               scenario->expect, reproduction_command(*scenario, *j.first_expected_violation));
-  } else if (outcomes.empty()) {  // more shards than seeds: say so, not "every seed"
-    fmt::print("\nnothing ran: {} (merge judges the range)\n", no_seed_in_shard(*range, *shard));
-  } else if (scenario->expect != "linearizable") {  // a shard that shows none of it
-    fmt::print(
-        "\nshard {}: no seed of it shows {}; whether the range does, `contend merge` of "
-        "the {} shards' reports says\n",
-        args.shard, scenario->expect, shard->count);
-  } else {
-    fmt::print("\nas expected: every seed is linearizable\n");
-  }
-  return 0;
+  return conclude(args, *scenario, fold, j, *range, *shard);
 }
 
 }  // namespace

@@ -299,57 +299,6 @@ std::string no_seed_in_shard(const SeedRange& seeds, const Shard& shard) {
                      seeds.first, seeds.last);
 }
 
-namespace {
-
-// REQUIRES: `outcomes` is not empty.
-std::uint64_t chosen_seed(const std::vector<SeedOutcome>& outcomes, const BatchJudgement& j) {
-  if (j.first_unexpected) return *j.first_unexpected;
-  if (j.first_expected_violation) return *j.first_expected_violation;
-  return outcomes.front().seed;
-}
-
-// The HTML report: the chosen seed rerun with its full trace, or, for a shard that ran no seed, a
-// page that says so (a seed outside the shard's range would pass for one of its runs).
-std::string html_report_of(const Scenario& scenario, const SeedRange& seeds, const Shard& shard,
-                           const std::vector<SeedOutcome>& outcomes, const BatchJudgement& j) {
-  if (outcomes.empty()) {
-    return html_report_without_run(
-        fmt::format("{} ({}), seeds {}..{}, shard {}/{}", scenario.name, scenario.recipe,
-                    seeds.first, seeds.last, shard.index, shard.count),
-        "No seed ran: " + no_seed_in_shard(seeds, shard) +
-            " (more shards than seeds). contend merge of every shard's JSON report judges the "
-            "range; the HTML report of a shard that ran seeds draws one of them.");
-  }
-  RunControls controls;
-  controls.record_attempts = true;
-  SeedRun run = run_seed(scenario, chosen_seed(outcomes, j), std::move(controls));
-  return html_report(scenario, run, check_run(scenario, run));
-}
-
-}  // namespace
-
-bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& scenario,
-                   const SeedRange& seeds, const Shard& shard,
-                   const std::vector<SeedOutcome>& outcomes, const BatchJudgement& judgement,
-                   double seconds) {
-  for (const ReportRequest& r : reports) {
-    bool ok = true;
-    if (r.kind == "json") {
-      nlohmann::json j = batch_json(scenario, seeds, shard, outcomes);
-      j["passed"] = judgement.passed;
-      j["result"] = batch_result(judgement);
-      ok = write_file(r.path, j.dump(2) + "\n");
-    } else if (r.kind == "junit") {
-      ok = write_file(r.path, junit_xml(scenario, seeds, outcomes, judgement, seconds));
-    } else {
-      ok = write_file(r.path, html_report_of(scenario, seeds, shard, outcomes, judgement));
-    }
-    if (!ok) return false;
-    fmt::print("wrote {} report {}\n", r.kind, r.path);
-  }
-  return true;
-}
-
 Progress::Progress(std::uint64_t)
     : tty_(isatty(fileno(stderr)) != 0),
       start_(std::chrono::steady_clock::now()),
@@ -368,8 +317,13 @@ void Progress::update(std::size_t done, std::size_t total, bool violation) {
   printed_ = true;
 }
 
-void Progress::finish() {
+void Progress::clear() {
   if (printed_) fmt::print(stderr, "\r{:60}\r", "");
+  printed_ = false;
+}
+
+void Progress::finish() {
+  clear();
 }
 
 void report_counterexample(const Scenario& scenario, const Finding& finding,

@@ -104,21 +104,14 @@ std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::s
 std::vector<NamedFile> report_files(const std::vector<ReportRequest>& reports);
 // "shard 3/4 holds none of seeds 5..6": what a run says of a shard with more shards than seeds.
 std::string no_seed_in_shard(const SeedRange& seeds, const Shard& shard);
-// Writes each requested report; html re-runs the chosen seed (the first unexpected one, else the
-// first showing the expected violation, else the first) with its full trace. A shard that ran no
-// seed writes every report still (merge reads its JSON), each saying it ran none: json and junit
-// with no run, html as a page that draws none (html_report_without_run).
-bool write_reports(const std::vector<ReportRequest>& reports, const Scenario& scenario,
-                   const SeedRange& seeds, const Shard& shard,
-                   const std::vector<SeedOutcome>& outcomes, const BatchJudgement& judgement,
-                   double seconds);
-
 // Progress on a terminal for anything longer than a couple of seconds: seeds done of total,
 // violations so far, time left. Silent when stderr is not a terminal.
 class Progress {
  public:
   explicit Progress(std::uint64_t total);
   void update(std::size_t done, std::size_t total, bool violation);
+  // Takes the progress line off the terminal before other output (the next update redraws it).
+  void clear();
   void finish();
 
  private:
