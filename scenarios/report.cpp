@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "base/invariant.h"
+#include "scenarios/counted_values.h"
 
 namespace contend {
 
@@ -64,18 +65,6 @@ void AggregateTable::add(const SeedLine& l) {
   else if (!l.as_expected)
     ++unexpected_;
 }
-
-namespace {
-// The value at rank `rank` (0-based) of the values counted in `seeds_by_value`.
-double value_at_rank(const std::map<double, std::uint64_t>& seeds_by_value, std::uint64_t rank) {
-  for (const auto& [value, seeds] : seeds_by_value) {
-    if (rank < seeds) return value;
-    rank -= seeds;
-  }
-  CONTEND_ASSERT(false, "a rank within the values counted");
-  return 0.0;
-}
-}  // namespace
 
 void AggregateTable::print(std::FILE* out) const {
   if (seeds_ == 0) return;

@@ -8,6 +8,7 @@
 
 #include "base/decimal.h"
 #include "base/invariant.h"
+#include "scenarios/counted_values.h"
 #include "scenarios/scenario_bounds.h"
 
 namespace contend {
@@ -75,42 +76,50 @@ std::int64_t percentile_of(const std::map<std::int64_t, std::int64_t>& histogram
   return histogram.rbegin()->first;
 }
 
-std::int64_t median(std::vector<std::int64_t> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-SweepPoint summarise(std::vector<std::string> values, const std::vector<SeedOutcome>& outcomes) {
-  SweepPoint p;
-  p.values = std::move(values);
-  p.seeds = static_cast<std::int64_t>(outcomes.size());
-  double ok_ops = 0, seconds = 0, attempts = 0, conflicts = 0;
-  std::map<std::int64_t, std::int64_t> retries;
-  std::vector<std::int64_t> p50s, p99s;
-  for (const SeedOutcome& o : outcomes) {
+// One point's summary, folded one seed at a time (a point keeps no seed: see batch.h).
+class PointSummary {
+ public:
+  void add(const SeedOutcome& o) {
     const RunMetrics& m = o.metrics;
-    ok_ops += m.throughput_ops_per_s * m.virtual_seconds;
-    seconds += m.virtual_seconds;
-    attempts += static_cast<double>(m.attempts.attempts);
-    conflicts += static_cast<double>(m.attempts.conflicts);
-    p.unknown_results += m.attempts.unknown_results;
+    ++seeds_;
+    ok_ops_ += m.throughput_ops_per_s * m.virtual_seconds;
+    seconds_ += m.virtual_seconds;
+    attempts_ += static_cast<double>(m.attempts.attempts);
+    conflicts_ += static_cast<double>(m.attempts.conflicts);
+    point_.unknown_results += m.attempts.unknown_results;
     for (const auto& [r, n] : m.retries_histogram)
-      retries[r] += n;
-    p50s.push_back(m.latency_us.p50);
-    p99s.push_back(m.latency_us.p99);
-    p.verdicts[o.verdict.summary()]++;
-    if (o.verdict.kind == model::VerdictKind::simulator_fault && !p.first_simulator_fault)
-      p.first_simulator_fault = o.seed;
+      retries_[r] += n;
+    ++latency_p50_seeds_[m.latency_us.p50];
+    ++latency_p99_seeds_[m.latency_us.p99];
+    point_.verdicts[o.verdict.summary()]++;
+    if (o.verdict.kind == model::VerdictKind::simulator_fault && !point_.first_simulator_fault)
+      point_.first_simulator_fault = o.seed;
   }
-  p.throughput_ops_per_s = seconds > 0 ? ok_ops / seconds : 0;
-  p.conflict_rate = attempts > 0 ? conflicts / attempts : 0;
-  p.retries_p50 = percentile_of(retries, 0.50);
-  p.retries_p99 = percentile_of(retries, 0.99);
-  p.latency_us_p50 = median(p50s);
-  p.latency_us_p99 = median(p99s);
-  return p;
-}
+
+  SweepPoint result(std::vector<std::string> values) && {
+    SweepPoint p = std::move(point_);
+    p.values = std::move(values);
+    p.seeds = static_cast<std::int64_t>(seeds_);
+    p.throughput_ops_per_s = seconds_ > 0 ? ok_ops_ / seconds_ : 0;
+    p.conflict_rate = attempts_ > 0 ? conflicts_ / attempts_ : 0;
+    p.retries_p50 = percentile_of(retries_, 0.50);
+    p.retries_p99 = percentile_of(retries_, 0.99);
+    // The medians over seeds of each seed's percentile (the upper median of an even count).
+    if (seeds_ > 0) {
+      p.latency_us_p50 = value_at_rank(latency_p50_seeds_, seeds_ / 2);
+      p.latency_us_p99 = value_at_rank(latency_p99_seeds_, seeds_ / 2);
+    }
+    return p;
+  }
+
+ private:
+  SweepPoint point_;
+  std::uint64_t seeds_ = 0;
+  double ok_ops_ = 0, seconds_ = 0, attempts_ = 0, conflicts_ = 0;
+  std::map<std::int64_t, std::int64_t> retries_;
+  std::map<std::int64_t, std::uint64_t> latency_p50_seeds_;  // a seed's p50 -> seeds
+  std::map<std::int64_t, std::uint64_t> latency_p99_seeds_;
+};
 
 std::string verdict_text(const SweepPoint& p) {
   std::string out;
@@ -271,8 +280,10 @@ SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variat
   SweepResult r{variations, seeds, {}};
   PointProblem problem = for_each_point(
       base, variations, [&](const Scenario& s, const std::vector<std::string>& values) {
-        r.points.push_back(
-            summarise(values, run_batch(s, BatchOptions{seeds, Shard{}, jobs, nullptr})));
+        PointSummary summary;
+        for_each_seed_outcome(s, BatchOptions{seeds, Shard{}, jobs, nullptr},
+                              [&](SeedOutcome&& o) { summary.add(o); });
+        r.points.push_back(std::move(summary).result(values));
         return PointProblem();
       });
   CONTEND_ASSERT(!problem, "a sweep runs only a grid that check_sweep accepted");
