@@ -247,6 +247,7 @@ nlohmann::json seed_json(const Scenario& s, const SeedOutcome& r) {
 nlohmann::json batch_json_header(const Scenario& s, const SeedRange& seeds, const Shard& shard) {
   return {{"scenario", s.name},
           {"file", s.file},
+          {"scenario_contents", contents_digest(s)},
           {"recipe", s.recipe},
           {"clients", s.clients},
           {"operations_per_client", s.operations_per_client},

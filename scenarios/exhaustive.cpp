@@ -33,8 +33,10 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 
 // ---- checkpoints (search_checkpoint.h) ----
 
-// A checkpoint file belongs to one search (scenario file, recipe, plans, seed, bounds, shard)
-// and holds the finished units of each of its scope searches (smallest first runs several).
+// A checkpoint file belongs to one search (the scenario's contents, recipe, plans, seed, bounds,
+// shard) and holds the finished units of each of its scope searches (smallest first runs several).
+// The path the scenario was read from is not part of it: a search resumed from another working
+// directory, or a shard dealt on another machine from a file sized on this one, is the same search.
 // The version of the unit cut: units of another cut count other executions, so a checkpoint
 // written by one is refused by the other. 2: the root's sleep sets are shared by its units.
 // 3: a unit keeps its outcomes as digests (outcome.h), not in readable form.
@@ -57,20 +59,11 @@ Scenario with_plan(const Scenario& s, Plan plan) {
 // ends as it was begun.
 constexpr int kUnitCutVersion = 14;
 
-// The digest of everything the scenario says (its mix, plan, faults, checks, limits), in hex: a
-// file edited between a stopped search and its resume is another search.
-std::string contents_digest(const Scenario& s) {
-  Digest128 digest;
-  digest.add_raw(to_toml(s));
-  const Digest128::Value v = digest.finish();
-  return fmt::format("{:016x}{:016x}", v[0], v[1]);
-}
-
 std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
   return fmt::format(
-      "cut={}|units={}|{}|{}|contents={}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|"
+      "cut={}|units={}|{}|contents={}|{}x{}|plans={}|seed={}|faults<={}|preemptions={}|"
       "reduce={}{}|real_time={}|shard={}/{}{}{}{}",
-      kUnitCutVersion, o.units_wanted, s.file, s.recipe, contents_digest(s), s.clients,
+      kUnitCutVersion, o.units_wanted, s.recipe, contents_digest(s), s.clients,
       s.operations_per_client, o.all_plans ? "all" : "seed", o.seed, o.max_faults,
       o.max_preemptions ? std::to_string(*o.max_preemptions) : "none", o.reduce,
       o.cache_states ? "|states" : "", o.real_time_by_schedule ? "scheduled" : "most-ordered",

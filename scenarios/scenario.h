@@ -115,6 +115,10 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
                                        ScenarioError& error);
 // Writes every key of a scenario as TOML that parse_scenario reads back to the same scenario.
 std::string to_toml(const Scenario& scenario);
+// The digest of everything a scenario says (to_toml's text, so its scope too, but not the path it
+// was read from), as 32 hex digits: runs and searches of one scenario name the same digest
+// wherever the file lies, and an edited file names another.
+std::string contents_digest(const Scenario& scenario);
 
 // Reads and parses a file.
 std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "base/closest_name.h"
+#include "base/digest128.h"
 #include "base/input_file.h"
 #include "model/spec.h"
 #include "model/verdict.h"
@@ -431,6 +432,16 @@ std::string to_toml(const Scenario& s) {
       << "\nmax_virtual_seconds = " << s.max_virtual_seconds << "\nretry_limit = " << s.retry_limit
       << "\nsearch_budget = " << s.search_budget << "\n";
   return out.str();
+}
+
+std::string contents_digest(const Scenario& s) {
+  Digest128 digest;
+  digest.add_raw(to_toml(s));
+  const Digest128::Value v = digest.finish();
+  char hex[33];
+  std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(v[0]),
+                static_cast<unsigned long long>(v[1]));
+  return hex;
 }
 
 std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error) {

@@ -113,7 +113,7 @@ TEST(CliExplore, SigtermStopsASearchThatSaysWhatItCoveredAndResumesFromItsCheckp
 // units end their runs, the checkpoint is written, the statement says what stopped it and what
 // was covered, exit 3; the same command goes on from the file. A search that ends first is as
 // without a limit.
-TEST(CliExplore, ATimeLimitStopsASearchAsABudgetAndTheSameCommandGoesOn) {
+TEST(CliExplore, ATimeLimitStopsASearchAsABudgetAndTheSameSearchGoesOnFromAnyDirectory) {
   const std::string dir = scratch("time-limit");
   const std::string search = long_search(dir) + " --progress 0";
   CliResult limited = run_cli(search + " --max-seconds 2 --json " + dir + "/limited.json");
@@ -135,7 +135,12 @@ TEST(CliExplore, ATimeLimitStopsASearchAsABudgetAndTheSameCommandGoesOn) {
   EXPECT_EQ(j.at("verdict"), "unknown");
   EXPECT_EQ(j.at("max_seconds"), 2.0);
   EXPECT_GE(j.at("seconds").get<double>(), 1.9) << "stopped before its limit";
-  CliResult resumed = run_cli(search + " --schedules 1 --json " + dir + "/resumed.json");
+  // Resumed from another working directory, the scenario read by another path: the same search.
+  CliResult resumed = run_cli_in(
+      source_path("scenarios"),
+      "explore hc-queue.toml --strategy dpor --plans seed --clients 3 --operations 3 --progress 0 "
+      "--checkpoint " +
+          dir + "/search.ckpt --schedules 1 --json " + dir + "/resumed.json");
   EXPECT_EQ(resumed.exit_code, 3) << resumed.output;
   const nlohmann::json k = read_json(dir + "/resumed.json");
   EXPECT_GT(k.at("resumed_from_checkpoint").get<std::int64_t>(), 0) << resumed.output;
@@ -567,8 +572,13 @@ TEST(CliExplore, ShardsDealtFromASizedSearchMergeToItAndNotWithOthers) {
   std::string shards;
   for (int k = 1; k <= 2; ++k) {
     const std::string out = dir + "/dealt-" + std::to_string(k) + ".json";
-    CliResult r = run_cli(search + " --shard " + std::to_string(k) + "/2 --deal-from " + cut +
-                          " --json " + out);
+    // Shard 2 reads the scenario by another path (another machine's checkout, another working
+    // directory): the same search, dealt from the same file and merged with shard 1.
+    const std::string flags =
+        " --shard " + std::to_string(k) + "/2 --deal-from " + cut + " --json " + out;
+    CliResult r = k == 1
+                      ? run_cli(search + flags)
+                      : run_cli_in(dir, "explore queue.toml --strategy dpor --plans seed" + flags);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("from the sized search's file"), std::string::npos) << r.output;
     EXPECT_TRUE(read_json(out).at("dealt_from").is_string());

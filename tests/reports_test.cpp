@@ -329,7 +329,7 @@ TEST(CliShards, ReportsOfAnotherShapeAreRefusedNamingTheField) {
 // Shards run while the scenario file changed between them are not one run: merge compared only
 // the name, file, scope and range, trusted each shard's as_expected, and said "every seed of 1..10
 // is linearizable" of a merged report whose first-cut-queue runs show "violation: lost".
-TEST(CliShards, ShardsOfAnotherRecipeOrExpectationAreRefusedNamingTheFieldAndBothFiles) {
+TEST(CliShards, ShardsOfAnotherScenarioAreRefusedNamingTheFieldAndBothFilesWhateverItsPath) {
   const std::string dir = ::testing::TempDir() + "/edited-between-shards";
   std::filesystem::create_directories(dir);
   const std::string scenario = dir + "/s.toml";
@@ -348,8 +348,27 @@ TEST(CliShards, ShardsOfAnotherRecipeOrExpectationAreRefusedNamingTheFieldAndBot
       shard(2, "recipe = \"first-cut-queue\"\nexpect = \"lost\"\n", "first-cut");
   const std::string expects_lost =
       shard(2, "recipe = \"queue\"\nexpect = \"lost\"\n", "expects-lost");
+  // The same recipe, scope and expectation, a scenario edited between the shards (its mix):
+  // merged, the report would judge seeds of two scenarios as one range.
+  const std::string edited = shard(2, "recipe = \"queue\"\n[mix]\nenqueue = 3.0\n", "edited");
   ASSERT_EQ(run_cli("merge " + queue + " " + other_half + " --out " + dir + "/m.json").exit_code,
             0);
+  // The same scenario read by another path (another working directory, another machine's
+  // checkout) is the same run: shards are matched by the scenario's contents, not its path.
+  std::ofstream(scenario, std::ios::trunc) << "name = \"s\"\nrecipe = \"queue\"\n";
+  const CliResult relative = run_cli_in(
+      dir, "run s.toml --seeds 1..10 --shard 2/2 --report json=" + dir + "/relative.json");
+  ASSERT_EQ(relative.exit_code, 0) << relative.output;
+  const CliResult merged_across_paths =
+      run_cli("merge " + queue + " " + dir + "/relative.json --out " + dir + "/m.json");
+  EXPECT_EQ(merged_across_paths.exit_code, 0) << merged_across_paths.output;
+  {
+    const CliResult r = run_cli("merge " + queue + " " + edited + " --out " + dir + "/m.json");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("contend merge: " + edited + R"(: field "scenario_contents")"),
+              std::string::npos)
+        << r.output;
+  }
   const std::pair<std::string, std::string> refused[] = {
       {first_cut,
        R"(field "recipe" ("first-cut-queue") differs from )" + queue + R"('s ("queue"))"},

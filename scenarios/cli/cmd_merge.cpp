@@ -40,14 +40,10 @@ MergeOutcome bad(std::string error) {
 }
 
 // What a shard's run report holds that merge reads (`contend run --report json=...` writes it).
-constexpr JsonField kReport[] = {{"scenario", &kText},
-                                 {"file", &kText},
-                                 {"recipe", &kText},
-                                 {"clients", &kCount},
-                                 {"operations_per_client", &kCount},
-                                 {"expect", &kText},
-                                 {"seeds", &kObject},
-                                 {"runs", &kList}};
+constexpr JsonField kReport[] = {
+    {"scenario", &kText}, {"file", &kText},     {"scenario_contents", &kText},
+    {"recipe", &kText},   {"clients", &kCount}, {"operations_per_client", &kCount},
+    {"expect", &kText},   {"seeds", &kObject},  {"runs", &kList}};
 constexpr JsonField kSeedRange[] = {{"first", &kUnsigned}, {"last", &kUnsigned}};
 constexpr JsonField kRun[] = {{"seed", &kUnsigned},
                               {"verdict", &kText},
@@ -71,10 +67,13 @@ std::optional<std::string> report_problem(const nlohmann::json& j) {
   return std::nullopt;
 }
 
-// The fields every shard of one run must share: what it ran (the scenario, its recipe and scope),
-// what it expected of every seed (each shard's as_expected was judged against it), and the range.
+// The fields every shard of one run must share: what it ran (the scenario by its contents, which
+// hold its recipe and scope: the path it was read from may differ from machine to machine), what
+// it expected of every seed (each shard's as_expected was judged against it), and the range.
+// The fields a message can name best come first; the contents last (an edit of anything else).
 constexpr const char* kSameRun[] = {
-    "scenario", "file", "recipe", "clients", "operations_per_client", "expect", "seeds"};
+    "scenario", "recipe", "clients",          "operations_per_client",
+    "expect",   "seeds",  "scenario_contents"};
 
 // A field's value as JSON text for a message (never throws: bytes that are not UTF-8 are replaced).
 std::string said(const nlohmann::json& value) {

@@ -47,6 +47,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
   const ExhaustiveOptions& o = args.options;
   nlohmann::json j;
   j["scenario"] = s.file;
+  j["scenario_contents"] = contents_digest(s);
   j["recipe"] = s.recipe;
   j["expect"] = s.expect;
   j["search"] = "exhaustive";

@@ -24,11 +24,23 @@ namespace contend::cli {
 
 namespace {
 
-// The fields every shard of one search must share.
-constexpr const char* kSameSearch[] = {
-    "scenario", "recipe",    "clients",    "operations_per_client", "plans",           "plan",
-    "draws",    "seed",      "max_faults", "fault_kinds",           "max_preemptions", "reduction",
-    "expect",   "dealt_from"};
+// The fields every shard of one search must share: its scope, plans, bounds and expectation, and
+// its scenario by its contents (the path it was read from may differ from machine to machine;
+// the contents come last, so that a message names the field it can).
+constexpr const char* kSameSearch[] = {"recipe",
+                                       "clients",
+                                       "operations_per_client",
+                                       "plans",
+                                       "plan",
+                                       "draws",
+                                       "seed",
+                                       "max_faults",
+                                       "fault_kinds",
+                                       "max_preemptions",
+                                       "reduction",
+                                       "expect",
+                                       "dealt_from",
+                                       "scenario_contents"};
 
 // The counts a merge adds up.
 constexpr JsonField kSummed[] = {{"executions", &kCount},
@@ -53,13 +65,21 @@ const JsonKind kStopCause{
 
 // Besides kSummed, every field merge reads from a summary (verdicts and coverage: objects of
 // counts, summary_problem checks each), and from its counterexample.
-constexpr JsonField kRead[] = {{"verdicts", &kObject},      {"coverage", &kObject},
-                               {"exhausted", &kBoolean},    {"interrupted", &kBoolean},
-                               {"shard", &kText},           {"scenario", &kText},
-                               {"plans", &kText},           {"expect", &kText},
-                               {"clients", &kCount},        {"operations_per_client", &kCount},
-                               {"seconds", &kSeconds},      {"runs_estimate", &kCountOrNull},
-                               {"stopped_by", &kStopCause}, {"max_seconds", &kSecondsOrNull}};
+constexpr JsonField kRead[] = {{"verdicts", &kObject},
+                               {"coverage", &kObject},
+                               {"exhausted", &kBoolean},
+                               {"interrupted", &kBoolean},
+                               {"shard", &kText},
+                               {"scenario", &kText},
+                               {"scenario_contents", &kText},
+                               {"plans", &kText},
+                               {"expect", &kText},
+                               {"clients", &kCount},
+                               {"operations_per_client", &kCount},
+                               {"seconds", &kSeconds},
+                               {"runs_estimate", &kCountOrNull},
+                               {"stopped_by", &kStopCause},
+                               {"max_seconds", &kSecondsOrNull}};
 constexpr JsonField kReadOfCounterexample[] = {{"clients", &kSmallCount},
                                                {"operations_per_client", &kSmallCount},
                                                {"faults", &kList},
