@@ -659,19 +659,27 @@ void TransactionState::cancel() {
 
 fdb_error_t TransactionState::set_option(int option, BytesView value, bool has_value) {
   Lock lock(world_.mutex);
+  TransactionOptions changed = options_;
   fdb_error_t e = kSuccess;
   if (option == kReadYourWritesDisableOption && !value.empty()) {
     e = kInvalidOptionValue;  // it takes no value (FoundationDB's validateOptionValueNotPresent)
   } else if (option == kReadYourWritesDisableOption && read_or_written_) {
     e = kClientInvalidOperation;
   } else {
-    e = apply_option(options_, option, value, has_value);
+    e = apply_option(changed, option, value, has_value);
   }
   // fdb_c.cpp answers an option it does not know (and this library one it does not model) in the
   // call; the option's own checks run on FoundationDB's network thread, so their error is the
   // transaction's deferred error: the call answers success, later reads and the commit the error.
   if (e == kInvalidOption) return e;
-  if (e != kSuccess && sticky_ == kSuccess) sticky_ = e;
+  // ThreadSafeTransaction::setOption runs the option through onMainThreadVoid, whose
+  // doOnMainThreadVoid skips it while the transaction holds a deferred error: it is not applied.
+  if (sticky_ != kSuccess) return kSuccess;
+  if (e == kSuccess) {
+    options_ = changed;
+  } else {
+    sticky_ = e;
+  }
   return kSuccess;
 }
 

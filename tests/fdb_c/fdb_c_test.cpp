@@ -1146,6 +1146,24 @@ TEST_F(FdbC, ARetryKeepsOnlyThePersistentOptions) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's ThreadSafeTransaction::setOption: the option runs through onMainThreadVoid,
+// whose doOnMainThreadVoid skips it while the transaction holds a deferred error (here a refused
+// write's). The call still answers success. Once a retry clears the deferred error (resetRyow),
+// options apply again. Before: the option applied, so the retry limit of 0 ended the first retry.
+TEST_F(FdbC, AnOptionSetWhileADeferredErrorIsHeldIsNotApplied) {
+  FDBTransaction* tr = begin();
+  const std::string system("\xff\x01");
+  fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
+  const std::int64_t none = 0;
+  const auto* value = reinterpret_cast<const uint8_t*>(&none);
+  EXPECT_EQ(fdb_transaction_set_option(tr, 501, value, 8), 0);
+  EXPECT_EQ(read_error(tr), 2004) << "the refused write's deferred error stays";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0) << "no retry limit was set";
+  EXPECT_EQ(fdb_transaction_set_option(tr, 501, value, 8), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1020) << "now it was";
+  fdb_transaction_destroy(tr);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Key selectors and range reads against a model of FoundationDB's client, written apart from the
 // library. The transaction's view (the database with the transaction's own writes, or the database
