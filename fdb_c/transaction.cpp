@@ -19,13 +19,25 @@ constexpr int kModeBytes[] = {0, 256, 1000, 4096, 80000};  // EXACT (none), SMAL
 constexpr int kIteratorBytes[] = {4096,  6144,  9216,  13824, 20736,
                                   31104, 46656, 69984, 80000, 120000};
 constexpr int kModeWantAll = -2, kModeIterator = -1, kModeExact = 0, kModeSerial = 4;
-// Keys from here on are the system's: no read or write of this library reaches them.
+// Keys from here on are the system's: no read or write of this library reaches them but the
+// metadata version key's (kMetadataVersionKey).
 constexpr BytesView kSystemKeysBegin("\xff", 1);
 
 // A key past \xff: FoundationDB refuses it as a selector's key or a range's end (\xff itself, the
 // usual end of a range, is legal).
 bool past_legal_range(BytesView key) {
   return kSystemKeysBegin < key;
+}
+
+// The metadata version key's only legal write (RYW atomicOp): SET_VERSIONSTAMPED_VALUE of
+// SystemData.cpp's metadataVersionRequiredValue, 14 zero bytes (a versionstamp at offset 0).
+constexpr int kSetVersionstampedValue = 15;
+constexpr BytesView kMetadataVersionRequiredValue("\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14);
+
+// As RYW addReadConflictRange: a read conflict range past \xff is legal when it is exactly the
+// metadata version key's.
+bool is_metadata_version_range(BytesView begin, BytesView end) {
+  return begin == kMetadataVersionKey && end == BytesView(key_after(kMetadataVersionKey));
 }
 
 Database database_for(World& world) {
@@ -167,17 +179,25 @@ fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options
     out = op.await_resume();
     return kSuccess;
   }
-  // Without read-your-writes: the database at this transaction's read version, read by a
-  // scratch transaction whose conflict ranges become this one's whole (the read did not see this
-  // transaction's writes, so it depends on the database at their keys too).
+  return read_without_own_writes([&](Transaction& reader) -> fdb_error_t {
+    auto op = reader.get_range(range, options);
+    if (fdb_error_t e = run_op(reader, op)) return e;
+    out = op.await_resume();
+    return kSuccess;
+  });
+}
+
+template <class Read>
+fdb_error_t TransactionState::read_without_own_writes(Read&& read) {
+  // The database at this transaction's read version, read by a scratch transaction whose conflict
+  // ranges become this one's whole (the read did not see this transaction's writes, so it depends
+  // on the database at their keys too).
   auto rv = tr_.get_read_version();
   rv.complete();
   Transaction reader(tr_.database());
   reader.set_abort_target(std::noop_coroutine());
   reader.set_read_version(*tr_.read_version());
-  auto op = reader.get_range(range, options);
-  if (fdb_error_t e = run_op(reader, op)) return e;
-  out = op.await_resume();
+  if (fdb_error_t e = read(reader)) return e;
   for (KeyRangeRef r : reader.read_conflict_ranges())
     tr_.add_read_conflict_range_whole(r);
   tr_.adopt_reads_of(reader);  // the transaction log's record of what this attempt read
@@ -191,12 +211,13 @@ fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::option
     out = op.await_resume();
     return kSuccess;
   }
-  RangeResult rows;
-  const Bytes after = key_after(key);
-  if (fdb_error_t e = read_range(KeyRangeRef{key, after}, {.limit = 1, .snapshot = snapshot}, rows))
-    return e;
-  out = rows.empty() ? std::nullopt : std::optional<Bytes>(std::move(rows[0].value));
-  return kSuccess;
+  // A get of the database alone (the metadata version key too, which no range read reaches).
+  return read_without_own_writes([&](Transaction& reader) -> fdb_error_t {
+    auto op = reader.get(key, snapshot);
+    if (fdb_error_t e = run_op(reader, op)) return e;
+    out = op.await_resume();
+    return kSuccess;
+  });
 }
 
 fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes& out) {
@@ -394,6 +415,10 @@ void TransactionState::fire_watches_written(KeyRangeRef written, std::vector<Fut
 }
 
 void TransactionState::set(BytesView key, BytesView value) {
+  if (key == kMetadataVersionKey) {  // RYW set: only a versionstamp may write it
+    fail_with(kClientInvalidOperation);
+    return;
+  }
   const Bytes after = key_after(key);
   // The key's checks before the value's, as FoundationDB's.
   write(KeyRangeRef{key, after}, [&] { tr_.set(key, value); });
@@ -415,9 +440,14 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
 void TransactionState::atomic_op(BytesView key, BytesView param, int operation) {
   const Bytes after = key_after(key);
   write(KeyRangeRef{key, after}, [&] {
-    // FoundationDB's order: the legal range, the type, then the key's and the operand's sizes.
+    // FoundationDB's order: the legal range (the metadata version key takes its versionstamp
+    // only), the type, then the key's and the operand's sizes.
     const std::optional<MutationType> type = mutation_type(operation);
-    if (!(key < kSystemKeysBegin)) {
+    const bool metadata_version = key == kMetadataVersionKey;
+    if (metadata_version &&
+        (operation != kSetVersionstampedValue || param != kMetadataVersionRequiredValue)) {
+      sticky_ = kClientInvalidOperation;
+    } else if (!metadata_version && !(key < kSystemKeysBegin)) {
       sticky_ = kKeyOutsideLegalRange;
     } else if (!type) {
       sticky_ = kInvalidMutationType;
@@ -440,7 +470,8 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   if (end < begin) return kInvertedRange;
   if (type != 0 && type != 1) return kClientInvalidOperation;
   if (refuses_use() != kSuccess) return kSuccess;
-  if (past_legal_range(end)) {  // as FoundationDB's, even an empty range
+  const bool metadata_version = type == 0 && is_metadata_version_range(begin, end);
+  if (past_legal_range(end) && !metadata_version) {  // as FoundationDB's, even an empty range
     sticky_ = kKeyOutsideLegalRange;
     return kSuccess;
   }
@@ -461,8 +492,9 @@ Future* TransactionState::watch(BytesView key) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (options_.read_your_writes_disabled) return ready_later(world_, kWatchesDisabled);
-  // FoundationDB's order: the legal range, then the key size.
-  if (!(key < kSystemKeysBegin)) return ready_later(world_, kKeyOutsideLegalRange);
+  // FoundationDB's order: the legal range (the metadata version key is in it), then the key size.
+  if (!(key < kSystemKeysBegin) && key != kMetadataVersionKey)
+    return ready_later(world_, kKeyOutsideLegalRange);
   if (key.size() > kKeySizeLimit) return ready_later(world_, code_of(ErrorCode::key_too_large));
   if (world_.watches.size() + pending_watches_.size() >= World::kWatchesMax)
     return ready_later(world_, kTooManyWatches);

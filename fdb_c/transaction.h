@@ -105,6 +105,10 @@ class TransactionState {
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);
   fdb_error_t read_key(BytesView key, bool snapshot, std::optional<Bytes>& out);
+  // Without read-your-writes: `read(reader)` reads through a scratch transaction at this one's
+  // read version; its conflict ranges and logged reads become this transaction's.
+  template <class Read>
+  fdb_error_t read_without_own_writes(Read&& read);
   // The key `selector` names, clamped to ["", \xff].
   fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
   // Settles the attempt's watches and versionstamp futures with `error` (0: the commit applied).

@@ -101,8 +101,9 @@ std::optional<Bytes> Transaction::versionstamp() const {
   return make_versionstamp(committed_version_, 0);
 }
 
-ErrorCode Transaction::check_write(BytesView key, std::size_t value_size) const {
-  if (is_system_key(key)) return ErrorCode::key_outside_legal_range;
+ErrorCode Transaction::check_write(BytesView key, std::size_t value_size,
+                                   bool metadata_version) const {
+  if (is_system_key(key) && !metadata_version) return ErrorCode::key_outside_legal_range;
   if (key.size() > kKeySizeLimit) return ErrorCode::key_too_large;
   if (value_size > kValueSizeLimit) return ErrorCode::value_too_large;
   return ErrorCode::success;
@@ -233,7 +234,9 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
   CONTEND_ASSERT(is_atomic(type), "atomic_op of an atomic mutation type");
   // A set's limits hold for every atomic op, a versionstamped key's template included (its four
   // offset bytes count), as FoundationDB's atomicOp checks them.
-  if (ErrorCode e = check_write(key, operand.size()); !ok(e)) {
+  const bool metadata_version =
+      type == MutationType::set_versionstamped_value && key == kMetadataVersionKey;
+  if (ErrorCode e = check_write(key, operand.size(), metadata_version); !ok(e)) {
     sticky_error_ = e;
     return;
   }
@@ -407,7 +410,9 @@ void Transaction::add_conflict_for_read(KeyRangeRef range) {
 }
 
 ErrorOr<std::optional<Bytes>> Transaction::do_get(const KeyCopy& key, bool snapshot) {
-  if (is_system_key(key.key)) return ErrorCode::key_outside_legal_range;
+  // FoundationDB's RYW get reads the metadata version key without ACCESS_SYSTEM_KEYS.
+  if (is_system_key(key.key) && key.key != kMetadataVersionKey)
+    return ErrorCode::key_outside_legal_range;
   // No key that long can exist: FoundationDB answers "absent", with no conflict range.
   if (key.key.size() > kKeySizeLimit) return std::optional<Bytes>();
   const KeyRangeRef just_key{key.key, key.after};

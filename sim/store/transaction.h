@@ -64,6 +64,11 @@ struct Database {
   int retry_limit = 1000;  // run() gives up after this many attempts (a scenario knob)
 };
 
+// FoundationDB's metadata version key (fdbclient/SystemData.cpp's metadataVersionKey): the one
+// system key a client reads, watches, conflicts on and versionstamps without ACCESS_SYSTEM_KEYS.
+// Absent until a commit versionstamps it; then its value is that commit's 10-byte versionstamp.
+inline constexpr BytesView kMetadataVersionKey("\xff/metadataVersion", 17);
+
 // Backoff knobs (fdbclient/ClientKnobs.cpp), in virtual microseconds.
 inline constexpr std::int64_t kDefaultBackoffUs = 10'000;
 inline constexpr std::int64_t kMaxBackoffUs = 1'000'000;
@@ -217,7 +222,9 @@ class Transaction {
   void start_attempt();
   // FoundationDB's limits on a write, in its order: a key in the legal range, within the key size,
   // and a value (or an atomic op's operand) within the value size.
-  ErrorCode check_write(BytesView key, std::size_t value_size) const;
+  // `metadata_version`: the write is the versionstamp of kMetadataVersionKey, which FoundationDB's
+  // atomicOp lets past the legal range.
+  ErrorCode check_write(BytesView key, std::size_t value_size, bool metadata_version = false) const;
   bool in_cleared_range(BytesView key) const;
   bool unreadable(KeyRangeRef range) const;
   // The first own write at or after `key`, and the entry for exactly `key` (or null).

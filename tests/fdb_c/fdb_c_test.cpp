@@ -765,6 +765,91 @@ TEST_F(FdbC, AVersionstampIsTheCommitVersionAndIsReadyAfterTheCommit) {
   fdb_transaction_destroy(tr);
 }
 
+// The metadata version key, as FoundationDB's ReadYourWritesTransaction lets a client use it
+// without ACCESS_SYSTEM_KEYS: get reads it (with read-your-writes disabled too), watch watches it,
+// addReadConflictRange takes exactly its range, and atomicOp writes it with
+// SET_VERSIONSTAMPED_VALUE of 14 zero bytes only — then it holds the commit's versionstamp, and
+// reading it in the writing transaction is accessed_unreadable (1036). RYW set refuses it with
+// client_invalid_operation (2000), as atomicOp does any other write of it; a clear, a write
+// conflict range or a range read of it stay key_outside_legal_range. Before: 2004 for all.
+TEST_F(FdbC, TheMetadataVersionKeyIsReadWatchedAndVersionstampedAsFoundationDBs) {
+  const std::string mv("\xff/metadataVersion");
+  const std::string mv_end = mv + std::string(1, '\0');
+  const std::string stamp_param(14, '\0');
+  auto get_mv = [&](FDBTransaction* tr, std::optional<std::string>* out) {
+    FDBFuture* f = fdb_transaction_get(tr, bytes(mv), length(mv), 0);
+    const fdb_error_t e = wait(f);
+    fdb_bool_t present = 0;
+    const uint8_t* value = nullptr;
+    int value_length = 0;
+    if (e == 0 && fdb_future_get_value(f, &present, &value, &value_length) == 0 && present)
+      *out = std::string(reinterpret_cast<const char*>(value), value_length);
+    fdb_future_destroy(f);
+    return e;
+  };
+  std::optional<std::string> before;
+  FDBTransaction* watcher = begin();
+  ASSERT_EQ(get_mv(watcher, &before), 0);
+  EXPECT_EQ(fdb_transaction_add_conflict_range(watcher, bytes(mv), length(mv), bytes(mv_end),
+                                               length(mv_end), FDB_CONFLICT_RANGE_TYPE_READ),
+            0);
+  FDBFuture* watch = fdb_transaction_watch(watcher, bytes(mv), length(mv));
+  EXPECT_EQ(commit(watcher), 0);
+
+  FDBTransaction* tr = begin();
+  fdb_transaction_atomic_op(tr, bytes(mv), length(mv), bytes(stamp_param), length(stamp_param),
+                            FDB_MUTATION_TYPE_SET_VERSIONSTAMPED_VALUE);
+  std::optional<std::string> unread;
+  EXPECT_EQ(get_mv(tr, &unread), 1036);
+  FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
+  ASSERT_EQ(commit(tr), 0);
+  ASSERT_EQ(wait(stamp), 0);
+  const uint8_t* s = nullptr;
+  int sl = 0;
+  ASSERT_EQ(fdb_future_get_key(stamp, &s, &sl), 0);
+  const std::string versionstamp(reinterpret_cast<const char*>(s), sl);
+  fdb_future_destroy(stamp);
+  EXPECT_EQ(wait_and_destroy(watch), 0) << "the watch fired";
+  fdb_transaction_destroy(tr);
+  fdb_transaction_destroy(watcher);
+
+  FDBTransaction* reader = begin();
+  ASSERT_EQ(fdb_transaction_set_option(reader, 51, nullptr, 0), 0);
+  std::optional<std::string> after;
+  ASSERT_EQ(get_mv(reader, &after), 0);
+  EXPECT_EQ(after, versionstamp);
+  fdb_transaction_destroy(reader);
+
+  auto refused = [&](const std::function<void(FDBTransaction*)>& write) {
+    FDBTransaction* t = begin();
+    write(t);
+    const fdb_error_t e = read_error(t);
+    fdb_transaction_destroy(t);
+    return e;
+  };
+  EXPECT_EQ(refused([&](FDBTransaction* t) {
+              fdb_transaction_set(t, bytes(mv), length(mv), bytes(stamp_param), 14);
+            }),
+            2000);
+  EXPECT_EQ(refused([&](FDBTransaction* t) {
+              fdb_transaction_atomic_op(t, bytes(mv), length(mv), bytes(stamp_param), 14,
+                                        FDB_MUTATION_TYPE_ADD);
+            }),
+            2000);
+  EXPECT_EQ(refused([&](FDBTransaction* t) {
+              fdb_transaction_atomic_op(t, bytes(mv), length(mv), bytes(stamp_param), 13,
+                                        FDB_MUTATION_TYPE_SET_VERSIONSTAMPED_VALUE);
+            }),
+            2000);
+  EXPECT_EQ(refused([&](FDBTransaction* t) { fdb_transaction_clear(t, bytes(mv), length(mv)); }),
+            2004);
+  EXPECT_EQ(refused([&](FDBTransaction* t) {
+              fdb_transaction_add_conflict_range(t, bytes(mv), length(mv), bytes(mv_end),
+                                                 length(mv_end), FDB_CONFLICT_RANGE_TYPE_WRITE);
+            }),
+            2004);
+}
+
 TEST_F(FdbC, WhatIsNotModelledOrMisusedAnswersWithFoundationDBsErrors) {
   FDBTransaction* tr = begin();
   fdb_transaction_atomic_op(tr, bytes(key("x")), length(key("x")), bytes(std::string("1")), 1,
