@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <coroutine>
 #include <cstring>
+#include <span>
+#include <vector>
 
 #include "base/invariant.h"
 #include "sim/store/mutation.h"
@@ -29,15 +31,51 @@ bool past_legal_range(BytesView key) {
   return kSystemKeysBegin < key;
 }
 
+// FDBMutationType's versionstamped writes.
+constexpr int kSetVersionstampedKey = 14, kSetVersionstampedValue = 15;
 // The metadata version key's only legal write (RYW atomicOp): SET_VERSIONSTAMPED_VALUE of
 // SystemData.cpp's metadataVersionRequiredValue, 14 zero bytes (a versionstamp at offset 0).
-constexpr int kSetVersionstampedValue = 15;
 constexpr BytesView kMetadataVersionRequiredValue("\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14);
 
 // As RYW addReadConflictRange: a read conflict range past \xff is legal when it is exactly the
 // metadata version key's.
 bool is_metadata_version_range(BytesView begin, BytesView end) {
   return begin == kMetadataVersionKey && end == BytesView(key_after(kMetadataVersionKey));
+}
+
+// The sizes FoundationDB's client gives a transaction (ReadYourWritesTransaction's
+// approximateSize, NativeAPI Transaction::getSize): the bytes plus the structs that hold them,
+// sizeof(MutationRef) and sizeof(KeyRangeRef) on a 64-bit build of 7.3 (CommitTransaction.h:
+// a type byte and two 16-byte StringRefs; two StringRefs).
+constexpr std::int64_t kMutationRefBytes = 40;
+constexpr std::int64_t kKeyRangeRefBytes = 32;
+
+std::int64_t range_bytes(KeyRangeRef r) {
+  return kKeyRangeRefBytes + static_cast<std::int64_t>(r.begin.size() + r.end.size());
+}
+
+// A write of one key as RYW set and atomicOp count it: its mutation, and its write conflict range
+// [key, key + \x00) unless it has none (a versionstamped key's).
+std::int64_t key_write_bytes(BytesView key, BytesView operand, bool conflict = true) {
+  const auto k = static_cast<std::int64_t>(key.size());
+  const std::int64_t range = conflict ? kKeyRangeRefBytes + 2 * k + 1 : 0;
+  return kMutationRefBytes + k + static_cast<std::int64_t>(operand.size()) + range;
+}
+
+// As NativeAPI getSize sums a commit's conflict ranges: after RYW coalesced them (overlapping or
+// touching ranges are one).
+std::int64_t coalesced_ranges_bytes(std::span<const KeyRangeRef> ranges) {
+  std::vector<KeyRangeRef> sorted(ranges.begin(), ranges.end());
+  std::sort(sorted.begin(), sorted.end(),
+            [](KeyRangeRef a, KeyRangeRef b) { return a.begin < b.begin; });
+  std::int64_t bytes = 0;
+  for (std::size_t i = 0; i < sorted.size();) {
+    KeyRangeRef run = sorted[i];
+    for (++i; i < sorted.size() && !(run.end < sorted[i].begin); ++i)
+      run.end = std::max(run.end, sorted[i].end);
+    bytes += range_bytes(run);
+  }
+  return bytes;
 }
 
 Database database_for(World& world) {
@@ -389,14 +427,17 @@ void TransactionState::keep_write_error() {
 }
 
 template <class Buffer>
-void TransactionState::write(KeyRangeRef written, Buffer&& buffer) {
+void TransactionState::write(KeyRangeRef written, std::int64_t size, Buffer&& buffer) {
   std::vector<Future*> fired;
   {
     Lock lock(world_.mutex);
     if (!accepts_write()) return;
     buffer();
     keep_write_error();
-    if (sticky_ == kSuccess) fire_watches_written(written, fired);
+    if (sticky_ == kSuccess) {
+      approximate_bytes_ += size;
+      fire_watches_written(written, fired);
+    }
   }
   for (Future* f : fired)
     deliver_later(world_, f);
@@ -421,25 +462,35 @@ void TransactionState::set(BytesView key, BytesView value) {
   }
   const Bytes after = key_after(key);
   // The key's checks before the value's, as FoundationDB's.
-  write(KeyRangeRef{key, after}, [&] { tr_.set(key, value); });
+  write(KeyRangeRef{key, after}, key_write_bytes(key, value), [&] { tr_.set(key, value); });
 }
 
 void TransactionState::clear(BytesView key) {
   const Bytes after = key_after(key);
-  write(KeyRangeRef{key, after}, [&] { tr_.clear(key); });
+  // As RYW clear counts it: [key, key + \x00) as its mutation (a KeyRangeRef's size, not a
+  // MutationRef's) and as its write conflict range; nothing for a key too long to exist.
+  const std::int64_t size =
+      key.size() > kKeySizeLimit ? 0 : 2 * range_bytes(KeyRangeRef{key, after});
+  write(KeyRangeRef{key, after}, size, [&] { tr_.clear(key); });
 }
 
 void TransactionState::clear_range(BytesView begin, BytesView end) {
   if (end < begin) {
-    write(KeyRangeRef{}, [&] { sticky_ = kInvertedRange; });
+    write(KeyRangeRef{}, 0, [&] { sticky_ = kInvertedRange; });
     return;
   }
-  write(KeyRangeRef{begin, end}, [&] { tr_.clear_range(KeyRangeRef{begin, end}); });
+  // As RYW clear counts it, an empty range too: the mutation and the write conflict range.
+  const KeyRangeRef range{begin, end};
+  const std::int64_t size =
+      kMutationRefBytes + (range_bytes(range) - kKeyRangeRefBytes) + range_bytes(range);
+  write(range, size, [&] { tr_.clear_range(range); });
 }
 
 void TransactionState::atomic_op(BytesView key, BytesView param, int operation) {
   const Bytes after = key_after(key);
-  write(KeyRangeRef{key, after}, [&] {
+  // RYW atomicOp gives a versionstamped key no write conflict range (the commit adds one later).
+  const bool conflict = operation != kSetVersionstampedKey;
+  write(KeyRangeRef{key, after}, key_write_bytes(key, param, conflict), [&] {
     // FoundationDB's order: the legal range (the metadata version key takes its versionstamp
     // only), the type, then the key's and the operand's sizes.
     const std::optional<MutationType> type = mutation_type(operation);
@@ -479,10 +530,12 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   const KeyRangeRef range{begin, end};
   if (type == 0 && options_.read_your_writes_disabled) {
     tr_.add_read_conflict_range_whole(range);  // as FoundationDB's: no writes to leave out
+    approximate_bytes_ += range_bytes(range);
   } else if (type == 0) {
-    tr_.add_read_conflict_range(range);
+    tr_.add_read_conflict_range(range);  // counted with the reads' (approximate_size())
   } else {
     tr_.add_write_conflict_range(range);
+    approximate_bytes_ += range_bytes(range);
     read_or_written_ = true;  // FoundationDB's write map holds it: no READ_YOUR_WRITES_DISABLE now
   }
   return kSuccess;
@@ -548,10 +601,7 @@ void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
 
 fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
   fdb_error_t result = unusable();
-  if (result == kSuccess && options_.size_limit_bytes > 0 &&
-      static_cast<std::int64_t>(tr_.size_bytes()) > options_.size_limit_bytes) {
-    result = code_of(ErrorCode::transaction_too_large);
-  }
+  if (result == kSuccess && too_large()) result = code_of(ErrorCode::transaction_too_large);
   if (result == kSuccess) {
     auto op = tr_.commit();
     op.complete();
@@ -597,10 +647,32 @@ fdb_error_t TransactionState::committed_version(std::int64_t* out) {
   return kSuccess;
 }
 
+bool TransactionState::too_large() const {
+  // As NativeAPI commitMutations: a commit without writes is not measured; the others are, by
+  // getSize (every mutation, and the coalesced read and write conflict ranges), against SIZE_LIMIT
+  // or TRANSACTION_SIZE_LIMIT.
+  if (tr_.mutations().empty() && tr_.write_conflict_ranges().empty()) return false;
+  std::int64_t bytes = coalesced_ranges_bytes(tr_.read_conflict_ranges()) +
+                       coalesced_ranges_bytes(tr_.write_conflict_ranges());
+  for (const MutationRef& m : tr_.mutations())
+    bytes += kMutationRefBytes + static_cast<std::int64_t>(m.param1.size() + m.param2.size());
+  const std::int64_t limit = options_.size_limit_bytes > 0
+                                 ? options_.size_limit_bytes
+                                 : static_cast<std::int64_t>(kTransactionSizeLimit);
+  return bytes > limit;
+}
+
 Future* TransactionState::approximate_size() {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
-  return ready_later(world_, kSuccess, static_cast<std::int64_t>(tr_.size_bytes()));
+  // RYW's approximateSize: what the writes and conflict ranges added, and with read-your-writes
+  // each read conflict range its reads left (RYW updateConflictMap); without, reads add nothing.
+  std::int64_t bytes = approximate_bytes_;
+  if (!options_.read_your_writes_disabled) {
+    for (KeyRangeRef r : tr_.read_conflict_ranges())
+      bytes += range_bytes(r);
+  }
+  return ready_later(world_, kSuccess, bytes);
 }
 
 Future* TransactionState::addresses_for_key() {
@@ -655,6 +727,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
 
 void TransactionState::begin_attempt() {
   sticky_ = kSuccess;
+  approximate_bytes_ = 0;
   read_or_written_ = false;
   commit_started_ = false;  // a commit still outstanding belongs to the attempt left behind
   committed_version_ = kInvalidVersion;

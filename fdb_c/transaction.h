@@ -95,9 +95,10 @@ class TransactionState {
   // becomes sticky, as FoundationDB's deferred error fails every later read and the commit.
   void keep_write_error();
   // A write of `written`: `buffer` runs once the transaction accepts writes (under the world's
-  // lock), then its error is kept; an accepted write fires this transaction's watches in it.
+  // lock), then its error is kept; an accepted write adds `size` to the approximate size and
+  // fires this transaction's watches in it.
   template <class Buffer>
-  void write(KeyRangeRef written, Buffer&& buffer);
+  void write(KeyRangeRef written, std::int64_t size, Buffer&& buffer);
   // The pending watches on keys in `written` fire now (FoundationDB's triggerWatches): their
   // futures go into `fired`, to be delivered once the lock is released.
   void fire_watches_written(KeyRangeRef written, std::vector<Future*>& fired);
@@ -116,6 +117,8 @@ class TransactionState {
   // The commit of attempt `attempt`: transaction_cancelled if the transaction was reset or retried
   // since (that attempt's writes are gone), as FoundationDB answers.
   void finish_commit(Future* future, std::uint64_t attempt);
+  // Whether the attempt's commit is over its size limit, measured as FoundationDB's.
+  bool too_large() const;
   // Commits the current attempt (the world's lock held): its result; the attempt's versionstamp
   // futures and watches go into `deliveries`.
   fdb_error_t commit_now(std::vector<Future*>& deliveries);
@@ -135,6 +138,9 @@ class TransactionState {
   std::int64_t started_us_;  // created or reset: TIMEOUT counts from here
   TransactionOptions options_;
   fdb_error_t sticky_ = kSuccess;
+  // This attempt's approximate size (RYW's approximateSize) but for the read conflict ranges of
+  // reads with read-your-writes, which approximate_size() adds from the store's transaction.
+  std::int64_t approximate_bytes_ = 0;
   int retries_ = 0;
   // A read or a write was asked of this attempt: READ_YOUR_WRITES_DISABLE is refused from then on,
   // as FoundationDB refuses it once its read cache or write map holds anything.

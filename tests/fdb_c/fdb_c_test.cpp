@@ -1249,6 +1249,47 @@ TEST_F(FdbC, AnOptionSetWhileADeferredErrorIsHeldIsNotApplied) {
   fdb_transaction_destroy(tr);
 }
 
+// Sizes as FoundationDB's client counts them, with sizeof(MutationRef) = 40 and
+// sizeof(KeyRangeRef) = 32: ReadYourWritesTransaction's approximateSize (set: k + v + 40 and the
+// write conflict range 32 + 2k + 1; clear of a key: 2 * (32 + 2k + 1); a read conflict range:
+// 32 + its ends) is what fdb_transaction_get_approximate_size answers, and NativeAPI
+// commitMutations refuses a commit whose getSize (mutations, coalesced conflict ranges) is over
+// SIZE_LIMIT with transaction_too_large (2101). Before: only the bytes counted (3k + v + 1 a set),
+// so a commit FoundationDB refuses went through.
+TEST_F(FdbC, TheApproximateSizeAndTheSizeLimitCountFoundationDBsStructs) {
+  auto approximate = [](FDBTransaction* tr) {
+    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
+    EXPECT_EQ(wait(f), 0);
+    int64_t size = -1;
+    EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
+    fdb_future_destroy(f);
+    return size;
+  };
+  const std::string value(100, 'v');
+  const auto k = static_cast<int64_t>(key("a").size());
+  const int64_t one_set = 40 + k + 100 + 32 + 2 * k + 1;
+  // Three sets of keys no conflict range of another touches, under SIZE_LIMIT `limit`.
+  auto three_sets = [&](int64_t limit) {
+    FDBTransaction* tr = begin();
+    EXPECT_EQ(fdb_transaction_set_option(tr, 503, reinterpret_cast<const uint8_t*>(&limit), 8), 0);
+    for (const char* name : {"a", "b", "c"})
+      set(tr, name, value);
+    EXPECT_EQ(approximate(tr), 3 * one_set);
+    const fdb_error_t e = commit(tr);
+    fdb_transaction_destroy(tr);
+    return e;
+  };
+  EXPECT_EQ(three_sets(3 * one_set), 0) << "at the limit";
+  EXPECT_EQ(three_sets(3 * one_set - 1), 2101) << "one byte over it";
+
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(get(tr, "a"), value);
+  EXPECT_EQ(approximate(tr), 32 + 2 * k + 1) << "the read's conflict range";
+  fdb_transaction_clear(tr, bytes(key("b")), length(key("b")));
+  EXPECT_EQ(approximate(tr), 32 + 2 * k + 1 + 2 * (32 + 2 * k + 1));
+  fdb_transaction_destroy(tr);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Key selectors and range reads against a model of FoundationDB's client, written apart from the
 // library. The transaction's view (the database with the transaction's own writes, or the database
