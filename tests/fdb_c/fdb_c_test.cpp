@@ -1290,6 +1290,30 @@ TEST_F(FdbC, TheApproximateSizeAndTheSizeLimitCountFoundationDBsStructs) {
   fdb_transaction_destroy(tr);
 }
 
+// Checked against FoundationDB, already answered so: ReadYourWritesTransaction::
+// getEstimatedRangeSizeBytes has no legal-range check (a range past \xff is measured), while
+// getRangeSplitPoints refuses one with key_outside_legal_range. fdb_future_cancel of a commit's
+// future (ThreadSingleAssignmentVarBase::cancel cancels doOnMainThread, whose catch answers
+// operation_cancelled, 1101) leaves the commit running — it may apply — and the transaction's
+// commit started: a later read is used_during_commit (2017).
+TEST_F(FdbC, EstimatedSizesPastTheSystemKeysAndACancelledCommitFutureAnswerAsFoundationDBs) {
+  FDBTransaction* tr = begin();
+  const std::string past("\xff\x01");
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_estimated_range_size_bytes(
+                tr, bytes("a"), 1, bytes(past), length(past))),
+            0);
+  set(tr, "k", "v");
+  NetworkGate gate(*this, "gate");  // the commit stays outstanding until the gate opens
+  FDBFuture* committing = fdb_transaction_commit(tr);
+  fdb_future_cancel(committing);
+  EXPECT_TRUE(fdb_future_is_ready(committing));
+  EXPECT_EQ(fdb_future_get_error(committing), 1101);
+  fdb_future_destroy(committing);
+  gate.release();
+  EXPECT_EQ(read_error(tr), 2017);
+  fdb_transaction_destroy(tr);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Key selectors and range reads against a model of FoundationDB's client, written apart from the
 // library. The transaction's view (the database with the transaction's own writes, or the database
