@@ -2,8 +2,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string_view>
 
 #include <toml++/toml.h>
@@ -170,14 +168,12 @@ ConfigOrError config_from_environment() {
   ConfigOrError out{Config{}, ""};
   if (const char* path = std::getenv("CONTEND_FDB_CONFIG"); path != nullptr && *path != '\0') {
     std::string why;
-    std::optional<std::ifstream> in = open_input(path, why);
-    if (!in) {
+    const std::optional<std::string> text = read_input(path, kFdbConfigInput, why);
+    if (!text) {
       return {std::nullopt,
               std::string(path) + ": cannot be read (CONTEND_FDB_CONFIG: " + why + ")"};
     }
-    std::ostringstream text;
-    text << in->rdbuf();
-    out = parse_config(text.str(), path);
+    out = parse_config(*text, path);
     if (!out.config) return out;
   }
   if (const char* log = std::getenv("CONTEND_FDB_LOG"); log != nullptr && *log != '\0')

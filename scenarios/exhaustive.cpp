@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <memory>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -78,10 +78,10 @@ std::string search_identity(const Scenario& s, const ExhaustiveOptions& o) {
 std::optional<std::string> file_digest(const std::string& path, const ExhaustiveOptions& o,
                                        std::string& error) {
   std::string why;
-  std::optional<std::ifstream> opened = open_input(path, why);
+  std::unique_ptr<InputFile> opened = open_input(path, kCheckpointInput, why);
   error = path + ": cannot read it (--deal-from: " + why + ")";
   if (!opened) return std::nullopt;
-  std::ifstream& in = *opened;
+  std::istream& in = opened->stream();
   Digest128 digest;
   std::string chunk(1 << 16, '\0');
   while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
@@ -92,6 +92,10 @@ std::optional<std::string> file_digest(const std::string& path, const Exhaustive
     digest.add_raw(std::string_view(chunk.data(), static_cast<std::size_t>(in.gcount())));
   }
   if (in.bad()) return std::nullopt;
+  if (opened->cut_short()) {
+    error = path + ": cannot read it (--deal-from: " + opened->over_bound_reason() + ")";
+    return std::nullopt;
+  }
   error.clear();
   const Digest128::Value v = digest.finish();
   return fmt::format("{:016x}{:016x}", v[0], v[1]);

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 #include "base/closest_name.h"
@@ -446,14 +445,12 @@ std::string contents_digest(const Scenario& s) {
 
 std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error) {
   std::string why;
-  std::optional<std::ifstream> in = open_input(path, why);
-  if (!in) {
+  const std::optional<std::string> text = read_input(path, kScenarioInput, why);
+  if (!text) {
     error.message = path + ": cannot open the scenario file (" + why + ")";
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in->rdbuf();
-  return parse_scenario(text.str(), path, error);
+  return parse_scenario(*text, path, error);
 }
 
 }  // namespace contend

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -171,7 +172,7 @@ std::string another_search(const std::string& path, const std::string& found) {
 }
 
 // Whether an open file has nothing in it.
-bool is_empty(std::ifstream& in) {
+bool is_empty(std::istream& in) {
   return in.peek() == std::ifstream::traits_type::eof();
 }
 
@@ -284,13 +285,13 @@ bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
     if (!file_->read) {
       // No file yet is a search's start; one that is there and cannot be read is refused.
       std::string why;
-      std::optional<std::ifstream> in = open_input(file_->path, why);
+      std::unique_ptr<InputFile> in = open_input(file_->path, kCheckpointInput, why);
       std::error_code unknown;  // a path whose existence cannot be told is left to the write
       if (!in && std::filesystem::exists(file_->path, unknown)) {
         error = file_->path + ": cannot read it (" + why + ")";
         return false;
       }
-      if (in && is_empty(*in)) {
+      if (in && is_empty(in->stream())) {
         error = empty_checkpoint(file_->path);
         return false;
       }
@@ -365,18 +366,20 @@ ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::strin
                                        Shard keep, std::string& error,
                                        const std::atomic<bool>* stop_requested) {
   std::string why;
-  std::optional<std::ifstream> in = open_input(path, why);
+  std::unique_ptr<InputFile> in = open_input(path, kCheckpointInput, why);
   if (!in) {
     error = path + ": cannot read it (" + why + ")";
     return nullptr;
   }
-  if (is_empty(*in)) {
+  if (is_empty(in->stream())) {
     error = empty_checkpoint(path);
     return nullptr;
   }
   try {
-    return std::make_shared<const json>(
-        json::parse(*in, KeepShardsUnits(keep, identity, stop_requested)));
+    json parsed = json::parse(in->stream(), KeepShardsUnits(keep, identity, stop_requested));
+    if (!in->cut_short()) return std::make_shared<const json>(std::move(parsed));
+    error = path + ": cannot read it (" + in->over_bound_reason() + ")";
+    return nullptr;
   } catch (const OtherSearch& other) {
     error = another_search(path, other.found);
     return nullptr;
@@ -384,7 +387,8 @@ ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::strin
     error = reading_stopped(path);
     return nullptr;
   } catch (const std::exception& e) {
-    error = path + ": not a contend checkpoint: " + e.what();
+    error = path + (in->cut_short() ? ": cannot read it (" + in->over_bound_reason() + ")"
+                                    : ": not a contend checkpoint: " + std::string(e.what()));
     return nullptr;
   }
 }
@@ -499,18 +503,24 @@ class UnitsAsText {
 
 }  // namespace
 
-bool Checkpoint::read_file_locked(std::istream& in, std::string& error) {
+bool Checkpoint::read_file_locked(InputFile& in, std::string& error) {
   CheckpointFile& f = *file_;
   // What is left of the file once its units are text: the search, and every scope's name.
   json rest;
   try {
-    rest = json::parse(in,
+    rest = json::parse(in.stream(),
                        UnitsAsText(f.scopes, f.in_progress, f.units, f.identity, f.stop_requested));
   } catch (const OtherSearch& other) {
     error = another_search(f.path, other.found);
     return false;
   } catch (const ReadingStopped&) {
     error = reading_stopped(f.path);
+    return false;
+  } catch (const std::exception&) {
+    if (!in.cut_short()) throw;
+  }
+  if (in.cut_short()) {
+    error = f.path + ": cannot read it (" + in.over_bound_reason() + ")";
     return false;
   }
   if (!is_this_search(rest, error)) return false;

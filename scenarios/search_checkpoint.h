@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "base/input_file.h"
 #include "scenarios/exhaustive.h"
 #include "scenarios/search_units.h"
 #include "sim/runtime/dpor.h"
@@ -179,9 +180,9 @@ class Checkpoint {
   static constexpr std::int64_t kBytesPerRun = 128;
 
  private:
-  // Every scope's parts as text, from the file, after checking it is this search's. Throws on a
-  // file of the wrong shape.
-  bool read_file_locked(std::istream& in, std::string& error);
+  // Every scope's parts as text, from the file, after checking it is this search's and that its
+  // bound (kCheckpointBytesMax) did not cut it short. Throws on a file of the wrong shape.
+  bool read_file_locked(InputFile& in, std::string& error);
   // This scope's units from the parts read. Throws on a unit of the wrong shape.
   void take_scope_locked(std::map<std::size_t, UnitResult>& done,
                          std::map<std::size_t, UnitProgress>& partial) const;

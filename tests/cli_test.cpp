@@ -870,6 +870,56 @@ TEST(CliInputs, ADirectoryWhereAFileIsReadIsRefused) {
   EXPECT_TRUE(fs::is_empty(dir)) << "a refused command wrote into the directory";
 }
 
+// Nothing bounded what was read: `contend run /dev/zero`, and `check`, `serializable` and `merge`
+// of it, grew a string until memory ran out; `explore --checkpoint` of an endless pipe read it
+// forever. Each file is read no further than the bound on its kind (base/input_file.h), and one
+// past it is bad input naming the file and the bound; a regular file is refused unread (here
+// sparse files, which take no disk). A scenario piped in within its bound still runs.
+TEST(CliInputs, AFilePastTheBoundOnItsKindIsRefusedNamingTheBound) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "past-the-bound";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto sparse = [&dir](const char* name, std::uintmax_t bytes) {
+    const std::string path = (dir / name).string();
+    std::ofstream{path};
+    fs::resize_file(path, bytes);
+    return path;
+  };
+  constexpr std::uintmax_t kMiB = 1 << 20;
+  constexpr std::uintmax_t kGiB = 1 << 30;
+  const std::string scenario = sparse("big.toml", kMiB + 1);
+  const std::string history = sparse("big.jsonl", kGiB + 1);
+  const std::string report = sparse("big.json", kGiB + 1);
+  const std::string checkpoint = sparse("big-checkpoint.json", 4 * kGiB + 1);
+  const std::string queue = source_path("scenarios/queue.toml");
+  const std::string scope = " --strategy dpor --clients 2 --operations 1";
+  const std::string cases[][2] = {
+      {"run " + scenario, scenario + ": cannot open the scenario file (it holds more than 1 MiB"},
+      {"run /dev/zero", "/dev/zero: cannot open the scenario file (it holds more than 1 MiB"},
+      {"replay /dev/stdin --seed 1 < /dev/zero",
+       "(it holds more than 1 MiB, the most contend "
+       "reads of a scenario)"},
+      {"check " + history + " --model fifo",
+       history + ": cannot open the file (it holds more than 1 GiB, the most contend reads of a "
+                 "history)"},
+      {"serializable " + history, history + ": cannot be read (it holds more than 1 GiB"},
+      {"merge " + report, report + ": cannot be read (it holds more than 1 GiB"},
+      {"explore " + queue + scope + " --checkpoint " + checkpoint,
+       checkpoint + ": cannot read it (it holds more than 4 GiB, the most contend reads of a "
+                    "checkpoint)"},
+      {"explore " + queue + scope + " --shard 1/2 --deal-from " + checkpoint,
+       checkpoint + ": cannot read it (--deal-from: it holds more than 4 GiB"},
+  };
+  for (const auto& [args, message] : cases) {
+    CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+  }
+  CliResult piped = run_cli("run /dev/stdin --seeds 1..2 --clients 2 --operations 1 < " + queue);
+  EXPECT_EQ(piped.exit_code, 0) << piped.output;
+}
+
 // One file named by two options, one of which writes it, lost what the other wrote or read: a
 // summary over the checkpoint it was to resume from, a report over the history it checked. Each
 // is refused before any work, naming both options, and the files are left as they were; "-" is

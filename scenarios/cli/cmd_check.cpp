@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -69,20 +69,22 @@ int bad_input(const CheckArgs& args, const std::string& message) {
 std::optional<model::History> load(const CheckArgs& args, model::SpecKind spec, int& code,
                                    std::vector<std::string>& ignored) {
   code = 2;
-  std::optional<std::ifstream> opened;
-  if (args.path != "-") {  // "-" reads standard input: a converter's output, piped
-    std::string why;
-    opened = open_input(args.path, why);
-    if (!opened) {
-      bad_input(args, "cannot open the file (" + why + ")");
-      return std::nullopt;
-    }
+  std::string why;
+  // "-" reads standard input: a converter's output, piped
+  std::unique_ptr<InputFile> in = args.path == "-" ? open_standard_input(kHistoryInput)
+                                                   : open_input(args.path, kHistoryInput, why);
+  if (!in) {
+    bad_input(args, "cannot open the file (" + why + ")");
+    return std::nullopt;
   }
-  std::istream& in = opened ? static_cast<std::istream&>(*opened) : std::cin;
   model::HistoryError error;
   model::EventLines lines;
-  auto history =
-      model::read_history(in, error, &lines, {.strict = args.strict, .ignored_keys = &ignored});
+  auto history = model::read_history(in->stream(), error, &lines,
+                                     {.strict = args.strict, .ignored_keys = &ignored});
+  if (in->cut_short()) {
+    bad_input(args, "cannot be read (" + in->over_bound_reason() + ")");
+    return std::nullopt;
+  }
   if (!history) {
     bad_input(args, error.to_string());
     return std::nullopt;

@@ -9,10 +9,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -179,16 +177,9 @@ int merge_command(const MergeArgs& args) {
   if (refuse_one_file_named_twice("merge", files)) return 2;
   std::vector<std::pair<std::string, std::string>> reports;
   for (const std::string& path : args.inputs) {
-    std::optional<std::ifstream> opened = open_input_or_say("merge", path);
-    if (!opened) return 2;
-    std::ifstream& in = *opened;
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in.good() && !in.eof()) {
-      fmt::print(stderr, "contend merge: {}: not a contend run report (json)\n", path);
-      return 2;
-    }
-    reports.emplace_back(path, text.str());
+    std::optional<std::string> text = read_input_or_say("merge", path, kRunReportInput);
+    if (!text) return 2;
+    reports.emplace_back(path, std::move(*text));
   }
   MergeOutcome merged = merge_reports(reports);
   if (merged.exit_code == 2) {

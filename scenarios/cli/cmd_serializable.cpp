@@ -3,7 +3,6 @@
 // replay is named), 2 bad input (the line and the field).
 #include <fmt/format.h>
 
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,9 +16,10 @@ namespace contend::cli {
 namespace {
 
 int serializable_command(const std::string& path) {
-  std::optional<std::ifstream> opened = open_input_or_say("serializable", path);
+  std::unique_ptr<InputFile> opened = open_input_or_say("serializable", path, kTransactionLogInput);
   if (!opened) return 2;
-  const LogCheck result = check_transaction_log(*opened, path);
+  const LogCheck result = check_transaction_log(opened->stream(), path);
+  if (refuse_cut_short("serializable", path, *opened)) return 2;
   if (result.exit_code == 2) {
     fmt::print(stderr, "contend serializable: {}\n", result.message);
   } else {

@@ -211,11 +211,27 @@ bool refuse_one_file_named_twice(const char* command, const std::vector<NamedFil
   return twice.has_value();
 }
 
-std::optional<std::ifstream> open_input_or_say(const char* command, const std::string& path) {
+std::unique_ptr<InputFile> open_input_or_say(const char* command, const std::string& path,
+                                             const InputKind& kind) {
   std::string why;
-  std::optional<std::ifstream> in = open_input(path, why);
+  std::unique_ptr<InputFile> in = open_input(path, kind, why);
   if (!in) fmt::print(stderr, "contend {}: {}: cannot be read ({})\n", command, path, why);
   return in;
+}
+
+bool refuse_cut_short(const char* command, const std::string& path, const InputFile& in) {
+  if (!in.cut_short()) return false;
+  fmt::print(stderr, "contend {}: {}: cannot be read ({})\n", command, path,
+             in.over_bound_reason());
+  return true;
+}
+
+std::optional<std::string> read_input_or_say(const char* command, const std::string& path,
+                                             const InputKind& kind) {
+  std::string why;
+  std::optional<std::string> text = read_input(path, kind, why);
+  if (!text) fmt::print(stderr, "contend {}: {}: cannot be read ({})\n", command, path, why);
+  return text;
 }
 
 namespace {

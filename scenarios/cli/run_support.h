@@ -3,10 +3,12 @@
 
 #include <chrono>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "base/input_file.h"
 #include "model/history.h"
 #include "scenarios/batch.h"
 #include "scenarios/explore.h"
@@ -70,9 +72,17 @@ std::optional<std::string> one_file_named_twice(const std::vector<NamedFile>& fi
 // The same, said on stderr as "contend <command>: ..."; true when a file is named twice.
 bool refuse_one_file_named_twice(const char* command, const std::vector<NamedFile>& files);
 
-// The input file at `path` opened (base/input_file.h: a directory is refused), or nothing after
-// "contend <command>: <path>: cannot be read (<why>)" on stderr.
-std::optional<std::ifstream> open_input_or_say(const char* command, const std::string& path);
+// The input file at `path` opened to read as a file of `kind` (base/input_file.h: a directory is
+// refused, and a file past the kind's bound), or nothing after "contend <command>: <path>: cannot
+// be read (<why>)" on stderr.
+std::unique_ptr<InputFile> open_input_or_say(const char* command, const std::string& path,
+                                             const InputKind& kind);
+// The same said of a file read, when its kind's bound cut it short: true after saying so.
+bool refuse_cut_short(const char* command, const std::string& path, const InputFile& in);
+// The whole text of the file at `path`, read as a file of `kind`; or nothing after saying why
+// as open_input_or_say does.
+std::optional<std::string> read_input_or_say(const char* command, const std::string& path,
+                                             const InputKind& kind);
 
 // CLI11 checks of an option's output path by output_problem, at parse time (bad input: exit 2):
 // a FILE ("-", standard output, passes), the FILE of kind=FILE (--report), and a prefix to which
