@@ -7,6 +7,8 @@
 #include <ostream>
 #include <set>
 
+#include "model/json_keys.h"
+
 namespace contend::model {
 
 namespace {
@@ -137,9 +139,10 @@ std::optional<Event> parse_line(const std::string& text, std::size_t line, std::
     return std::nullopt;
   }
   try {
-    json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    std::string duplicate;
+    json j = parse_json_unique_keys(text, duplicate);
     if (j.is_discarded()) {
-      why = "not valid JSON";
+      why = duplicate.empty() ? "not valid JSON" : DuplicateKey(duplicate).what();
     } else {
       e = parse_object(j, position, options, why);
     }

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/json_keys.h"
+
 namespace contend::model {
 
 namespace {
@@ -152,7 +154,8 @@ std::optional<Verdict> verdict_of(const nlohmann::json& j) {
 
 std::optional<Verdict> verdict_from_json(std::string_view text) {
   try {
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    std::string duplicate;
+    nlohmann::json j = parse_json_unique_keys(text, duplicate);
     if (j.is_discarded()) return std::nullopt;
     return verdict_of(j);
   } catch (const nlohmann::json::exception&) {

@@ -17,6 +17,7 @@
 #include "base/input_file.h"
 #include "base/invariant.h"
 #include "model/history_json.h"
+#include "model/json_keys.h"
 #include "model/verdict.h"
 #include "scenarios/dpor_progress_json.h"
 #include "scenarios/json_shape.h"
@@ -189,9 +190,11 @@ struct ReadingStopped {};
 
 // The checks both readers' parser callbacks make at every event (depths as nlohmann's parser
 // callback counts them: a key's and a scalar's is that of the object they are in, from 1 for the
-// file's): a stop asked for throws ReadingStopped; nesting past model::kMaxJsonDepth is refused;
-// the file's "search" key throws OtherSearch at its value when that is not `identity`. Files are
-// written with "search" first; in older ones it follows the finished units and those in progress.
+// file's): a stop asked for throws ReadingStopped; a key twice in one object is refused
+// (model::DuplicateKeyCheck, as every JSON contend reads); nesting past model::kMaxJsonDepth is
+// refused; the file's "search" key throws OtherSearch at its value when that is not `identity`.
+// Files are written with "search" first; in older ones it follows the finished units and those in
+// progress.
 class ReadChecks {
  public:
   ReadChecks(std::string identity, const std::atomic<bool>* stop_requested)
@@ -201,6 +204,7 @@ class ReadChecks {
     if (stop_requested_ != nullptr && stop_requested_->load(std::memory_order_relaxed)) {
       throw ReadingStopped{};
     }
+    unique_keys_(depth, event, parsed);
     // A file contend wrote nests 12 deep; one nested some 100,000 deep overflowed the stack of
     // the recursive dump and destruction of the value it is in.
     if (depth > static_cast<int>(model::kMaxJsonDepth)) {
@@ -221,6 +225,7 @@ class ReadChecks {
  private:
   std::string identity_;
   const std::atomic<bool>* stop_requested_;  // null: nothing stops the read
+  model::DuplicateKeyCheck unique_keys_;
   bool at_search_ = false;
 };
 

@@ -920,6 +920,65 @@ TEST(CliInputs, AFilePastTheBoundOnItsKindIsRefusedNamingTheBound) {
   EXPECT_EQ(piped.exit_code, 0) << piped.output;
 }
 
+// A key twice in one JSON object was taken silently, the last value winning: a history line
+// whose "type" said both invoke and ok, a run report that said both passed and not, a log line
+// both applied and not, a checkpoint of two searches. contend never writes one, so each is bad
+// input naming the file (and line) and the key.
+TEST(CliInputs, AKeyTwiceInOneObjectIsRefusedNamingTheFileAndTheKey) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "key-twice";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string queue = source_path("scenarios/queue.toml");
+  const std::string small = " --clients 2 --operations 1";
+  ASSERT_EQ(run_cli_in(dir.string(), "run " + queue +
+                                         " --seeds 1..4 --shard 1/2 --report "
+                                         "json=s1.json" +
+                                         small)
+                .exit_code,
+            0);
+  ASSERT_EQ(run_cli_in(dir.string(), "run " + queue +
+                                         " --seeds 1..4 --shard 2/2 --report "
+                                         "json=s2.json" +
+                                         small)
+                .exit_code,
+            0);
+  const std::string dpor = "explore " + queue + " --strategy dpor" + small;
+  ASSERT_EQ(run_cli_in(dir.string(), dpor + " --checkpoint ck.json").exit_code, 0);
+  // Each file with its first "{" opened by `first_key` again.
+  auto twice = [&dir](const char* from, const char* to, const std::string& first_key) {
+    std::string text = read_file((dir / from).string());
+    text.replace(text.find('{'), 1, "{" + first_key + ",");
+    std::ofstream((dir / to).string()) << text;
+  };
+  const std::string search = nlohmann::json::parse(read_file((dir / "ck.json").string()))["search"];
+  twice("ck.json", "ck-twice.json", "\"search\":" + nlohmann::json(search).dump());
+  twice("s1.json", "s1-twice.json", "\"passed\": false");
+  std::ofstream((dir / "h.jsonl").string())
+      << R"({"index": 0, "type": "ok", "type": "invoke", "process": 0, "time": 0, )"
+         R"("f": "enqueue", "value": "a"})"
+         "\n";
+  std::ofstream((dir / "log.jsonl").string())
+      << R"({"client":0,"transaction":1,"read_version":10,"commit_version":null,"applied":false,)"
+         R"("applied":true,"outcome":"success","reads":[],"mutations":[]})"
+         "\n";
+  const std::string cases[][2] = {
+      {"check h.jsonl --model fifo", "h.jsonl: line 1: key \"type\" appears twice in one object"},
+      {"merge s1-twice.json s2.json",
+       "s1-twice.json: not a contend report: key \"passed\" appears twice in one object"},
+      {"serializable log.jsonl", "log.jsonl:1: key \"applied\" appears twice in one object"},
+      {dpor + " --checkpoint ck-twice.json",
+       "ck-twice.json: not a contend checkpoint: key \"search\" appears twice in one object"},
+      {"tuple pack '[{\"bytes\": \"00\", \"bytes\": \"ff\"}]'",
+       "key \"bytes\" appears twice in one object"},
+  };
+  for (const auto& [args, message] : cases) {
+    CliResult r = run_cli_in(dir.string(), args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+  }
+}
+
 // One file named by two options, one of which writes it, lost what the other wrote or read: a
 // summary over the checkpoint it was to resume from, a report over the history it checked. Each
 // is refused before any work, naming both options, and the files are left as they were; "-" is

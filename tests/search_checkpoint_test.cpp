@@ -327,6 +327,27 @@ std::string refusal_of(const std::string& file, const std::string& text) {
   return checkpoint.load(done, partial, error) ? std::string() : error;
 }
 
+// A key twice in one object, at any depth, is refused naming it — by a resumed search and by a
+// shard dealt from the file alike; nlohmann kept the last one.
+TEST(CheckpointText, AKeyTwiceInOneObjectIsRefusedNamingIt) {
+  const std::string file = fresh_file("contend-checkpoint-key-twice-test.json");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"search":"search","scopes":{},"in_progress":{},"scopes":{}})", "scopes"},
+      {R"({"search":"search","scopes":{"s":{"7":{"executions":1,"executions":2}}},)"
+       R"("in_progress":{}})",
+       "executions"},
+  };
+  for (const auto& [text, key] : cases) {
+    const std::string why =
+        file + ": not a contend checkpoint: key \"" + key + "\" appears twice in one object";
+    EXPECT_EQ(refusal_of(file, text), why) << text;
+    std::string error;
+    EXPECT_EQ(parse_checkpoint_file(file, "search", Shard{}, error), nullptr) << text;
+    EXPECT_EQ(error, why) << text;
+  }
+  std::remove(file.c_str());
+}
+
 // An empty file (made beforehand, as by mktemp) is not a search's start: refused, saying where a
 // search does start its checkpoint, by a resumed search and by a shard dealt from it alike. The
 // file is left empty.

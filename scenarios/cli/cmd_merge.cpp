@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/history_json.h"
+#include "model/json_keys.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/merge.h"
 #include "scenarios/cli/merge_exhaustive.h"
@@ -202,11 +203,13 @@ int merge_command(const MergeArgs& args) {
   return merged.exit_code;
 }
 
-// A report's text parsed; discarded when it is not JSON or nests past model::kMaxJsonDepth.
-nlohmann::json parsed(const std::string& text) {
+// A report's text parsed; discarded when it is not JSON, nests past model::kMaxJsonDepth, or
+// names a key twice in one object (`duplicate` names it then).
+nlohmann::json parsed(const std::string& text, std::string& duplicate) {
+  duplicate.clear();
   if (model::json_nesting_depth(text, model::kMaxJsonDepth) > model::kMaxJsonDepth)
     return nlohmann::json(nlohmann::json::value_t::discarded);
-  return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return model::parse_json_unique_keys(text, duplicate);
 }
 
 bool is_exhaustive_summary(const nlohmann::json& j) {
@@ -219,7 +222,10 @@ MergeOutcome merge_reports(const std::vector<std::pair<std::string, std::string>
   std::vector<nlohmann::json> texts;
   std::vector<std::string> names;
   for (const auto& [name, text] : reports) {
-    texts.push_back(parsed(text));
+    std::string duplicate;
+    texts.push_back(parsed(text, duplicate));
+    if (!duplicate.empty())
+      return bad(name + ": not a contend report: " + model::DuplicateKey(duplicate).what());
     names.push_back(name);
   }
   // Either kind's fields are checked before they are read (json_shape.h): no exception to catch.

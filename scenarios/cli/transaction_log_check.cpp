@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/history_json.h"
+#include "model/json_keys.h"
 #include "scenarios/cli/transaction_log_check.h"
 #include "scenarios/cli/tuple_json.h"
 #include "sim/runtime/serializability.h"
@@ -274,8 +275,11 @@ LogCheck check_transaction_log(std::istream& in, const std::string& name) {
     ++lines;
     if (model::json_nesting_depth(text, kLogDepthMax + 1) > kLogDepthMax)
       return {2, fmt::format("{}:{}: nested deeper than a log line", name, number)};
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    std::string error = j.is_discarded() ? "not valid JSON" : "";
+    std::string duplicate;
+    nlohmann::json j = model::parse_json_unique_keys(text, duplicate);
+    std::string error = !j.is_discarded()   ? ""
+                        : duplicate.empty() ? "not valid JSON"
+                                            : model::DuplicateKey(duplicate).what();
     std::optional<CommittedTransaction> t;
     if (error.empty()) parse_line(j, t, error);
     if (!error.empty()) return {2, fmt::format("{}:{}: {}", name, number, error)};

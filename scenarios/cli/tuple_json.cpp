@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "model/json_keys.h"
+
 namespace contend::cli {
 
 namespace {
@@ -208,9 +210,11 @@ std::optional<json> parse_tuple_json(const std::string& text, std::string& error
             finder.wide + ".0)";
     return std::nullopt;
   }
-  json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::string duplicate;
+  json j = model::parse_json_unique_keys(text, duplicate);
   if (j.is_discarded()) {
-    error = "not valid JSON: " + text;
+    error = duplicate.empty() ? "not valid JSON: " + text
+                              : model::DuplicateKey(duplicate).what() + (": " + text);
     return std::nullopt;
   }
   return j;
