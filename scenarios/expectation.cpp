@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "base/shell_quote.h"
+
 namespace contend {
 
 model::SpecKind spec_for(const Scenario& scenario) {
@@ -168,7 +170,7 @@ std::string undecided_remedy(const Scenario& scenario, const model::Verdict& ver
 }
 
 std::string reproduction_command(const Scenario& scenario, std::uint64_t seed) {
-  return "contend replay " + scenario.file + scenario.scope_flags + " --seed " +
+  return "contend replay " + shell_quoted(scenario.file) + scenario.scope_flags + " --seed " +
          std::to_string(seed);
 }
 

@@ -321,6 +321,48 @@ std::string reproduction_in(const std::string& output) {
   return output.substr(from, output.find_first_of(";\n", from) - from);
 }
 
+// Every command printed to reproduce a finding names its files as the shell reads them back: a
+// scenario at "/tmp/my dir/it's q.toml" printed `contend replay /tmp/my dir/it's q.toml --seed 2`,
+// which split at the space and opened a quote at the "'" when pasted. Each command printed (run's
+// text, its JSON and JUnit reports, the shrunk counterexample, explore's) runs as pasted.
+TEST(CliRun, AReproductionCommandRunsAsPastedForAPathWithASpaceOrAQuote) {
+  namespace fs = std::filesystem;
+  const std::string dir = ::testing::TempDir() + "/my dir";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string file = dir + "/it's q.toml";
+  std::ofstream(file) << "recipe = \"first-cut-queue\"\nclients = 2\noperations_per_client = 2\n"
+                         "expect = \"linearizable\"\n";
+  const std::string quoted = "'" + ::testing::TempDir() + "/my dir/it'\\''s q.toml'";
+  const CliResult r = run_cli("run " + shell_quote(file) + " --seeds 1..20 --report " +
+                              shell_quote("json=" + dir + "/r.json") + " --report " +
+                              shell_quote("junit=" + dir + "/j.xml"));
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  const std::string unexpected = reproduction_in(r.output);
+  EXPECT_TRUE(unexpected.starts_with("replay " + quoted + " --seed ")) << r.output;
+  EXPECT_NE(
+      r.output.find("replayed with: contend replay 'DIR/it'\\''s q-counterexample.toml' --seed"),
+      std::string::npos)
+      << r.output;
+  const CliResult written =
+      run_cli("run " + shell_quote(file) + " --seeds 1..20 --out " + shell_quote(dir));
+  const std::string shrunk = reproduction_in(written.output);
+  EXPECT_TRUE(shrunk.starts_with("replay '")) << written.output;
+  const nlohmann::json report = nlohmann::json::parse(read_file(dir + "/r.json"));
+  EXPECT_EQ(report["runs"][0]["reproduce"], "contend replay " + quoted + " --seed 1");
+  EXPECT_NE(read_file(dir + "/j.xml").find("contend replay " + quoted), std::string::npos);
+  const CliResult found =
+      run_cli("explore " + shell_quote(file) + " --strategy dpor --out " + shell_quote(dir));
+  const std::string explored = reproduction_in(found.output);
+  EXPECT_TRUE(explored.starts_with("replay '")) << found.output;
+  for (const std::string& pasted : {unexpected, shrunk, explored}) {
+    const CliResult replayed = run_cli(pasted);  // 1 for the file expecting none, else 0
+    EXPECT_LE(replayed.exit_code, 1) << pasted << "\n" << replayed.output;
+    EXPECT_NE(replayed.output.find("verdict: violation"), std::string::npos) << pasted << "\n"
+                                                                             << replayed.output;
+  }
+}
+
 TEST(CliRun, ClientsAndOperationsRunTheScopeAndItsReproductionsRepeatThem) {
   const std::string dir = ::testing::TempDir() + "/scoped-run";
   std::filesystem::create_directories(dir);

@@ -20,6 +20,7 @@
 
 #include "base/decimal.h"
 #include "base/invariant.h"
+#include "base/shell_quote.h"
 #include "model/history_json.h"
 #include "scenarios/batch.h"
 #include "scenarios/cli/commands.h"
@@ -68,13 +69,6 @@ int rerun_seed_command(const RerunArgs& args) {
   model::write_history(history, run.history);
   fmt::print("{}", history.str());
   return 0;
-}
-
-std::string shell_quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 // Runs `seed` in a fresh contend process (this binary's `rerun-seed`), at the scope the

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "base/shell_quote.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
@@ -28,7 +29,7 @@ int simulator_fault_exit(const Scenario& scenario, const SweepResult& r) {
         "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): the grid point "
         "{}, seed {}; its figures measure a broken contend\nreproduce: set {} in {} and run "
         "contend replay {} --seed {}\n",
-        point, *p.first_simulator_fault, point, scenario.file, scenario.file,
+        point, *p.first_simulator_fault, point, scenario.file, shell_quoted(scenario.file),
         *p.first_simulator_fault);
     return 4;
   }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "base/shell_quote.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/cli/stop_signals.h"
 #include "scenarios/cli/time_limit.h"
@@ -20,9 +21,11 @@ namespace contend::cli {
 
 namespace {
 
+// `file`: a path (quoted for the shell when it needs it), or empty for a placeholder to replace.
 std::string replay_command_for(const std::string& file, const ExhaustiveOptions& o,
                                const ExhaustiveFinding& f) {
-  return fmt::format("contend replay {} --seed {}{} --path {}", file, o.seed,
+  return fmt::format("contend replay {} --seed {}{} --path {}",
+                     file.empty() ? "<counterexample.toml>" : shell_quoted(file), o.seed,
                      o.explore_draws ? " --draws all" : "", f.path);
 }
 
@@ -116,8 +119,7 @@ nlohmann::json summary_json(const Scenario& s, const ExhaustiveArgs& args,
     c["path"] = f.path;
     c["minimal"] = f.minimal;
     c["file"] = counterexample_file;
-    c["reproduce"] = replay_command_for(
-        counterexample_file.empty() ? "<counterexample.toml>" : counterexample_file, o, f);
+    c["reproduce"] = replay_command_for(counterexample_file, o, f);
     j["counterexample"] = c;
   }
   return j;
@@ -163,7 +165,7 @@ std::string report(const ExhaustiveArgs& args, const ExhaustiveFinding& f, std::
   }
   if (file.empty()) {
     fmt::print(text, "\nreproduce: save the scenario (--out DIR writes it), then\n  {}\n",
-               replay_command_for("<counterexample.toml>", o, f));
+               replay_command_for("", o, f));
   } else {
     fmt::print(text, "\nwrote {}\nreproduce: {}\n", file, replay_command_for(file, o, f));
   }

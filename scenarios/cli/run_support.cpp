@@ -15,8 +15,10 @@
 #include <system_error>
 
 #include "base/input_file.h"
+#include "base/shell_quote.h"
 #include "model/history_json.h"
 #include "scenarios/cli/number_options.h"
+#include "scenarios/expectation.h"
 #include "scenarios/html_report.h"
 #include "scenarios/runner.h"
 #include "scenarios/trace.h"
@@ -375,15 +377,16 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
   const std::string shrunk_replay =
       fmt::format("--seed {}{}", c.finding.seed, choices_flag(c.finding.choices));
   if (!path.empty()) {
-    fmt::print("\nwrote {}\nreproduce: contend replay {} {}\n", path, path, shrunk_replay);
+    fmt::print("\nwrote {}\nreproduce: contend replay {} {}\n", path, shell_quoted(path),
+               shrunk_replay);
     return;
   }
-  fmt::print("\nreproduce: contend replay {}{} --seed {}{}\n", scenario.file, scenario.scope_flags,
-             finding.seed, choices_flag(finding.choices));
+  fmt::print("\nreproduce: {}{}\n", reproduction_command(scenario, finding.seed),
+             choices_flag(finding.choices));
   fmt::print(
       "the counterexample scenario was not written: add --out DIR to write it as "
-      "DIR/{}.toml, replayed with: contend replay DIR/{}.toml {}\n",
-      s.name, s.name, shrunk_replay);
+      "DIR/{}.toml, replayed with: contend replay {} {}\n",
+      s.name, shell_quoted("DIR/" + s.name + ".toml"), shrunk_replay);
 }
 
 }  // namespace contend::cli

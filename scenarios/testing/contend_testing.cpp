@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 #include <optional>
+#include <string_view>
 
+#include "base/shell_quote.h"
 #include "scenarios/explore.h"
 #include "scenarios/trace.h"
 
@@ -84,10 +86,10 @@ RecipeCheck check_recipe(const RecipeInfo& recipe, Scenario scenario) {
     }
     char exe[4096] = {};
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    out.report +=
-        fmt::format("reproduce: CONTEND_SEEDS={} {} {}\n", *seed,
-                    n > 0 ? std::string(exe, static_cast<std::size_t>(n)) : "<test binary>",
-                    current_test_flags());
+    out.report += fmt::format(
+        "reproduce: CONTEND_SEEDS={} {} {}\n", *seed,
+        n > 0 ? shell_quoted(std::string_view(exe, static_cast<std::size_t>(n))) : "<test binary>",
+        current_test_flags());
   }
   return out;
 }
