@@ -163,6 +163,26 @@ TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudgetNamingTh
   EXPECT_EQ(all.output.find("--budget N"), std::string::npos) << all.output;
 }
 
+// --budget bounds the search alone: `check --checker fast --budget 1` (or --budget with the fast
+// checker by default) ran the fast checker and passed the flag over in silence, exit 0. It is
+// refused, naming the checkers it bounds; with search or all it is taken as before.
+TEST(CliCheck, ABudgetGivenToTheFastCheckerIsRefusedNamingTheCheckersItBounds) {
+  const std::string history = source_path("docs/examples/histories/clean-fifo.jsonl");
+  const std::string said =
+      "--budget bounds the search checker (--checker search or all), and this check is "
+      "--checker fast";
+  CliResult fast = run_cli("check " + history + " --model fifo --checker fast --budget 1");
+  EXPECT_EQ(fast.exit_code, 2) << fast.output;
+  EXPECT_NE(fast.output.find(history + ": " + said + ", which has no budget"), std::string::npos)
+      << fast.output;
+  CliResult by_default = run_cli("check " + history + " --model fifo --budget 1 --json");
+  EXPECT_EQ(by_default.exit_code, 2) << by_default.output;
+  EXPECT_EQ(nlohmann::json::parse(by_default.output)["error"],
+            said + " (the default), which has no budget");
+  EXPECT_EQ(run_cli("check " + history + " --model fifo --checker fast").exit_code, 0);
+  EXPECT_EQ(run_cli("check " + history + " --model fifo --checker search --budget 1").exit_code, 3);
+}
+
 std::string example_history(const std::string& name) {
   return source_path("docs/examples/histories/" + name);
 }

@@ -36,7 +36,22 @@ struct CheckArgs {
   bool json = false;
   bool strict = false;
   std::vector<std::string> reports;  // html=FILE
+  // Given on the command line: --budget bounds the search checker alone, so given to the fast
+  // one it would be passed over in silence, and is refused (budget_fits_checker).
+  const CLI::Option* budget_option = nullptr;
+  const CLI::Option* checker_option = nullptr;
 };
+
+// Why --budget does not fit the checker chosen (the fast checker has no budget), or nothing.
+std::optional<std::string> budget_problem(const CheckArgs& args) {
+  if (args.budget_option == nullptr || args.budget_option->count() == 0 || args.checker != "fast")
+    return std::nullopt;
+  const bool chosen = args.checker_option != nullptr && args.checker_option->count() > 0;
+  return fmt::format(
+      "--budget bounds the search checker (--checker search or all), and this check is "
+      "--checker fast{}, which has no budget",
+      chosen ? "" : " (the default)");
+}
 
 int exit_code_of(const model::CheckReport& report) {
   if (report.disagreement) return 1;
@@ -238,6 +253,7 @@ int check_command(const CheckArgs& args) {
   for (const std::string& r : args.reports)
     files.push_back(NamedFile{"--report html=", r.substr(5), true});
   if (auto twice = one_file_named_twice(files)) return bad_input(args, *twice);
+  if (auto problem = budget_problem(args)) return bad_input(args, *problem);
   int code = 0;
   std::vector<std::string> ignored_keys;
   auto history = load(args, spec, code, ignored_keys);
@@ -271,15 +287,18 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
       ->required();
   cmd->add_option("--model", args->model, "Sequential spec: fifo, priority or multiset")
       ->check(CLI::IsMember({"fifo", "priority", "multiset"}));
-  cmd->add_option("--checker", args->checker,
-                  "fast (unique values, O(n log n)), search (exact, budgeted), all (both; "
-                  "disagreement fails)")
-      ->check(CLI::IsMember({"fast", "search", "all"}));
+  args->checker_option =
+      cmd->add_option("--checker", args->checker,
+                      "fast (unique values, O(n log n)), search (exact, budgeted), all (both; "
+                      "disagreement fails)")
+          ->check(CLI::IsMember({"fast", "search", "all"}));
   cmd->add_flag("--drained", args->drained,
                 "The history ends with the queue empty: an acknowledged value never removed is "
                 "lost");
-  cmd->add_option("--budget", args->budget, "Search step budget (unknown when exhausted)")
-      ->transform(whole_number_in(1, INT64_MAX));
+  args->budget_option =
+      cmd->add_option("--budget", args->budget,
+                      "Search step budget (unknown when exhausted); --checker search or all")
+          ->transform(whole_number_in(1, INT64_MAX));
   cmd->add_flag("--event-order", args->event_order,
                 "Trust the event order at equal timestamps (histories written by contend); "
                 "otherwise equal times are concurrent");
