@@ -11,6 +11,7 @@
 // `commit_version` is null when nothing was applied; a read-only commit has applied = false and
 // outcome "success". Mutations are as the transaction buffered them: a versionstamped key or value
 // keeps its placeholder and 4-byte offset (the commit version says what filled it).
+// These are all the keys: a line holds no other (`contend serializable` refuses one, naming it).
 // Invariants: lines are written whole, in the order commits were resolved, and flushed each.
 // A line that cannot be written (a full disk) stops the process with kExitLogNotWritten and a
 // message on stderr: a log missing a commit would have `contend serializable` judge a run that

@@ -114,6 +114,42 @@ TEST(CliSerializable, ALineTheLibraryCouldNotHaveWrittenIsRefused) {
   EXPECT_EQ(taken.exit_code, 0) << taken.output;
 }
 
+// A key the library never writes was passed over: a line with a "note", a point read with a
+// range read's "rows", was judged on the keys it did have (and a failed attempt's reads and
+// mutations were not read at all). The format (fdb_c/transaction_log.h) allows no other key, so
+// each is bad input naming the file, the line and the key.
+TEST(CliSerializable, AKeyTheLibraryNeverWritesIsBadInputNamingTheFileLineAndKey) {
+  const std::string good = two_transactions(R"("7631")");
+  const std::string line =
+      R"({"client":0,"transaction":1,"read_version":10,"commit_version":null,"applied":false,)"
+      R"("outcome":"not_committed",)";
+  struct Case {
+    std::string line;
+    std::string message;
+  };
+  const Case cases[] = {
+      {line + R"("reads":[],"mutations":[],"note":"x"})", ":3: note: unknown key"},
+      {line + R"("reads":[{"range":false,"begin":"6b","end":"6b00","snapshot":false,)"
+              R"("mutations_before":0,"value":null,"rows":[]}],"mutations":[]})",
+       ":3: reads[].rows: unknown key in a point read"},
+      {line + R"("reads":[{"range":true,"begin":"6a","end":"6c","snapshot":false,)"
+              R"("mutations_before":0,"limit":0,"reverse":false,"rows":[],"value":null}],)"
+              R"("mutations":[]})",
+       ":3: reads[].value: unknown key in a range read"},
+      {line + R"("reads":[],"mutations":[{"type":"set","param1":"6b","param2":"","p3":""}]})",
+       ":3: mutations[].p3: unknown key"},
+  };
+  for (const Case& c : cases) {
+    CliResult r = serializable("unknown_key", good + c.line + "\n");
+    EXPECT_EQ(r.exit_code, 2) << c.line << "\n" << r.output;
+    EXPECT_NE(r.output.find("unknown_key.jsonl" + c.message), std::string::npos) << c.line << "\n"
+                                                                                 << r.output;
+  }
+  EXPECT_EQ(
+      serializable("known_keys", good + line + R"("reads":[],"mutations":[]})" + "\n").exit_code,
+      0);
+}
+
 TEST(CliSerializable, AMalformedLineIsBadInputNamingItsLineAndField) {
   const std::string good = two_transactions(R"("7631")");
   struct Case {

@@ -2,8 +2,10 @@
 // the shape fdb_c/transaction_log.cpp writes, then the applied and read-only commits replayed.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <istream>
 #include <map>
 #include <optional>
@@ -78,12 +80,23 @@ class Fields {
     if (!b) fail(name, why);
     return b;
   }
+  // Fails at the first key of the object outside `known`, the keys the library writes in it
+  // (fdb_c/transaction_log.h, which allows no other): a line it could not have written. `why`
+  // says so ("unknown key").
+  void only(std::initializer_list<std::string_view> known, const std::string& why) {
+    if (!object_.is_object()) return;  // get() names what is missing
+    for (const auto& [key, value] : object_.items()) {
+      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+      fail(key, why);
+      return;
+    }
+  }
   const std::string& error() const { return error_; }
   bool ok() const { return error_.empty(); }
 
  private:
-  const nlohmann::json* fail(const char* name, const std::string& why) {
-    if (error_.empty()) error_ = std::string(name) + ": " + why;
+  const nlohmann::json* fail(const std::string& name, const std::string& why) {
+    if (error_.empty()) error_ = name + ": " + why;
     return nullptr;
   }
   const nlohmann::json& object_;
@@ -139,6 +152,17 @@ bool parse_read(const nlohmann::json& j, ReadRecord& r, std::string& error) {
   r.options.snapshot = r.snapshot;
   r.mutations_before = before->get<std::size_t>();
   r.keys = KeyRange{std::move(*begin), std::move(*end)};
+  if (r.range) {
+    f.only({"range", "begin", "end", "snapshot", "mutations_before", "limit", "reverse", "rows"},
+           "unknown key in a range read");
+  } else {
+    f.only({"range", "begin", "end", "snapshot", "mutations_before", "value"},
+           "unknown key in a point read");
+  }
+  if (!f.ok()) {
+    error = "reads[]." + f.error();
+    return false;
+  }
   if (r.range && compare_bytes(r.keys.begin, r.keys.end) > 0) {
     error = "reads[].end: before begin, an inverted range (the library refuses one)";
     return false;
@@ -170,6 +194,7 @@ bool parse_read(const nlohmann::json& j, ReadRecord& r, std::string& error) {
 
 bool parse_mutation(const nlohmann::json& j, Mutation& m, std::string& error) {
   Fields f(j);
+  f.only({"type", "param1", "param2"}, "unknown key");
   const nlohmann::json* type = f.get("type", "string");
   std::optional<Bytes> p1 = f.bytes("param1");
   std::optional<Bytes> p2 = f.bytes("param2");
@@ -203,6 +228,9 @@ bool parse_mutation(const nlohmann::json& j, Mutation& m, std::string& error) {
 bool parse_line(const nlohmann::json& j, std::optional<CommittedTransaction>& out,
                 std::string& error) {
   Fields f(j);
+  f.only({"client", "transaction", "read_version", "commit_version", "applied", "outcome", "reads",
+          "mutations"},
+         "unknown key");
   const nlohmann::json* client = f.count("client", INT32_MAX);
   const nlohmann::json* id = f.count("transaction", UINT64_MAX);
   const nlohmann::json* rv = f.version("read_version");
@@ -237,18 +265,19 @@ bool parse_line(const nlohmann::json& j, std::optional<CommittedTransaction>& ou
     error = "mutations: a successful commit that was not applied is read-only, yet has some";
     return false;
   }
-  if (!applied->get<bool>() && !read_only) return true;  // nothing of it reached the store
   CommittedTransaction t;
   t.client = client->get<ClientId>();
   t.transaction_id = id->get<std::uint64_t>();
   t.read_version = rv->get<Version>();
-  t.commit_version = read_only ? kInvalidVersion : cv->get<Version>();
+  const bool replayed = applied->get<bool>() || read_only;  // else nothing reached the store
+  t.commit_version = applied->get<bool>() ? cv->get<Version>() : kInvalidVersion;
   for (const nlohmann::json& r : *reads) {
     if (!parse_read(r, t.reads.emplace_back(), error)) return false;
   }
   for (const nlohmann::json& m : *mutations) {
     if (!parse_mutation(m, t.mutations.emplace_back(), error)) return false;
   }
+  if (!replayed) return true;  // read in the shape the library writes, like any line
   // The replay's preconditions, which a log the library wrote always meets.
   if (!read_only && t.commit_version <= t.read_version) {
     error = "commit_version: not after read_version";
