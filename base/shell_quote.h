@@ -27,4 +27,11 @@ inline std::string shell_quoted(std::string_view word) {
   return out + "'";
 }
 
+// A path as a command's argument: shell_quoted, and a relative path that begins with '-' as
+// "./-..." (bare, a command line reads it as an option, quoted or not).
+inline std::string shell_quoted_path(std::string_view path) {
+  if (!path.empty() && path.front() == '-') return shell_quoted("./" + std::string(path));
+  return shell_quoted(path);
+}
+
 }  // namespace contend

@@ -170,7 +170,7 @@ std::string undecided_remedy(const Scenario& scenario, const model::Verdict& ver
 }
 
 std::string reproduction_command(const Scenario& scenario, std::uint64_t seed) {
-  return "contend replay " + shell_quoted(scenario.file) + scenario.scope_flags + " --seed " +
+  return "contend replay " + shell_quoted_path(scenario.file) + scenario.scope_flags + " --seed " +
          std::to_string(seed);
 }
 

@@ -383,6 +383,30 @@ TEST(CliRun, AReproductionCommandRunsAsPastedForAPathWithASpaceOrAQuote) {
   }
 }
 
+// A relative path that begins with '-' (run as `contend run -- -lost.toml`) was printed bare, and
+// a pasted `contend replay -lost.toml` read it as an option; the determinism check's fresh process
+// was started so too, and failed.
+TEST(CliRun, AReproductionCommandOfAPathBeginningWithADashNamesItFromTheCurrentDirectory) {
+  const std::string dir = ::testing::TempDir() + "/dash-path";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/-lost.toml") << "recipe = \"first-cut-queue\"\nclients = 2\n"
+                                        "operations_per_client = 2\nexpect = \"linearizable\"\n";
+  const CliResult r = run_cli_in(dir, "run --seeds 1..20 --no-shrink -- -lost.toml");
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  const std::string pasted = reproduction_in(r.output);
+  EXPECT_TRUE(pasted.starts_with("replay ./-lost.toml --seed ")) << r.output;
+  const CliResult replayed = run_cli_in(dir, pasted);
+  EXPECT_NE(replayed.output.find("verdict: violation"), std::string::npos) << pasted << "\n"
+                                                                           << replayed.output;
+  std::ofstream(dir + "/-clean.toml") << "recipe = \"queue\"\nclients = 2\n"
+                                         "operations_per_client = 2\n";
+  const CliResult checked =
+      run_cli_in(dir, "run --seeds 1..3 --check-determinism=100 -- -clean.toml");
+  EXPECT_EQ(checked.exit_code, 0) << checked.output;
+  EXPECT_NE(checked.output.find("also in a fresh process: identical"), std::string::npos)
+      << checked.output;
+}
+
 TEST(CliRun, ClientsAndOperationsRunTheScopeAndItsReproductionsRepeatThem) {
   const std::string dir = ::testing::TempDir() + "/scoped-run";
   std::filesystem::create_directories(dir);

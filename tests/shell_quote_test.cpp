@@ -18,5 +18,12 @@ TEST(ShellQuote, AnyOtherWordIsSingleQuotedWithItsQuotesWrittenOut) {
   EXPECT_EQ(shell_quoted(""), "''");
 }
 
+TEST(ShellQuote, APathBeginningWithADashIsWrittenFromTheCurrentDirectory) {
+  EXPECT_EQ(shell_quoted_path("-lost.toml"), "./-lost.toml");
+  EXPECT_EQ(shell_quoted_path("-my q.toml"), "'./-my q.toml'");
+  EXPECT_EQ(shell_quoted_path("scenarios/-q.toml"), "scenarios/-q.toml");
+  EXPECT_EQ(shell_quoted_path("/tmp/q.toml"), "/tmp/q.toml");
+}
+
 }  // namespace
 }  // namespace contend

@@ -83,8 +83,9 @@ std::optional<Rerun> rerun_in_fresh_process(const std::string& scenario_path,
     error = "cannot find this executable: " + failed.message();
     return std::nullopt;
   }
-  const std::string command = shell_quoted(self) + " rerun-seed " + shell_quoted(scenario_path) +
-                              scope_flags + " " + std::to_string(seed);
+  const std::string command = shell_quoted(self) + " rerun-seed " +
+                              shell_quoted_path(scenario_path) + scope_flags + " " +
+                              std::to_string(seed);
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {
     error = "cannot start a fresh process";

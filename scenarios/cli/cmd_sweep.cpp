@@ -29,7 +29,7 @@ int simulator_fault_exit(const Scenario& scenario, const SweepResult& r) {
         "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): the grid point "
         "{}, seed {}; its figures measure a broken contend\nreproduce: set {} in {} and run "
         "contend replay {} --seed {}\n",
-        point, *p.first_simulator_fault, point, scenario.file, shell_quoted(scenario.file),
+        point, *p.first_simulator_fault, point, scenario.file, shell_quoted_path(scenario.file),
         *p.first_simulator_fault);
     return 4;
   }

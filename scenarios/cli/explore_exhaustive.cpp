@@ -25,7 +25,7 @@ namespace {
 std::string replay_command_for(const std::string& file, const ExhaustiveOptions& o,
                                const ExhaustiveFinding& f) {
   return fmt::format("contend replay {} --seed {}{} --path {}",
-                     file.empty() ? "<counterexample.toml>" : shell_quoted(file), o.seed,
+                     file.empty() ? "<counterexample.toml>" : shell_quoted_path(file), o.seed,
                      o.explore_draws ? " --draws all" : "", f.path);
 }
 

@@ -377,7 +377,7 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
   const std::string shrunk_replay =
       fmt::format("--seed {}{}", c.finding.seed, choices_flag(c.finding.choices));
   if (!path.empty()) {
-    fmt::print("\nwrote {}\nreproduce: contend replay {} {}\n", path, shell_quoted(path),
+    fmt::print("\nwrote {}\nreproduce: contend replay {} {}\n", path, shell_quoted_path(path),
                shrunk_replay);
     return;
   }
