@@ -22,7 +22,7 @@ struct MergeOutcome {
 };
 
 // `reports`: (name for messages, JSON text) of each shard; all run reports or all exhaustive
-// summaries. Never throws on malformed input.
-MergeOutcome merge_reports(const std::vector<std::pair<std::string, std::string>>& reports);
+// summaries. Each text is let go once parsed. Never throws on malformed input.
+MergeOutcome merge_reports(std::vector<std::pair<std::string, std::string>> reports);
 
 }  // namespace contend::cli
