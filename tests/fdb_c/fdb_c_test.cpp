@@ -58,6 +58,17 @@ fdb_error_t wait_and_destroy(FDBFuture* f) {
   fdb_future_destroy(f);
   return e;
 }
+// The versionstamp future `stamp` gives (its error is a test failure; "" then), destroying it.
+std::string versionstamp_and_destroy(FDBFuture* stamp) {
+  std::string versionstamp;
+  const uint8_t* s = nullptr;
+  int sl = 0;
+  EXPECT_EQ(wait(stamp), 0);
+  if (fdb_future_get_key(stamp, &s, &sl) == 0)
+    versionstamp.assign(reinterpret_cast<const char*>(s), sl);
+  fdb_future_destroy(stamp);
+  return versionstamp;
+}
 
 class FdbC : public ::testing::Test {
  protected:
@@ -750,18 +761,15 @@ TEST_F(FdbC, AVersionstampIsTheCommitVersionAndIsReadyAfterTheCommit) {
                             FDB_MUTATION_TYPE_SET_VERSIONSTAMPED_KEY);
   FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
   EXPECT_EQ(commit(tr), 0);
-  ASSERT_EQ(wait(stamp), 0);
-  const uint8_t* s = nullptr;
-  int sl = 0;
-  ASSERT_EQ(fdb_future_get_key(stamp, &s, &sl), 0);
-  ASSERT_EQ(sl, 10);
+  const std::string versionstamp = versionstamp_and_destroy(stamp);
+  ASSERT_EQ(versionstamp.size(), 10u);
   int64_t version = 0;
   ASSERT_EQ(fdb_transaction_get_committed_version(tr, &version), 0);
   int64_t from_stamp = 0;
   for (int i = 0; i < 8; ++i)
-    from_stamp = (from_stamp << 8) | s[i];
+    from_stamp =
+        (from_stamp << 8) | static_cast<uint8_t>(versionstamp[static_cast<std::size_t>(i)]);
   EXPECT_EQ(from_stamp, version);
-  fdb_future_destroy(stamp);
   fdb_transaction_destroy(tr);
 }
 
@@ -803,12 +811,8 @@ TEST_F(FdbC, TheMetadataVersionKeyIsReadWatchedAndVersionstampedAsFoundationDBs)
   EXPECT_EQ(get_mv(tr, &unread), 1036);
   FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
   ASSERT_EQ(commit(tr), 0);
-  ASSERT_EQ(wait(stamp), 0);
-  const uint8_t* s = nullptr;
-  int sl = 0;
-  ASSERT_EQ(fdb_future_get_key(stamp, &s, &sl), 0);
-  const std::string versionstamp(reinterpret_cast<const char*>(s), sl);
-  fdb_future_destroy(stamp);
+  const std::string versionstamp = versionstamp_and_destroy(stamp);
+  ASSERT_EQ(versionstamp.size(), 10u);
   EXPECT_EQ(wait_and_destroy(watch), 0) << "the watch fired";
   fdb_transaction_destroy(tr);
   fdb_transaction_destroy(watcher);
