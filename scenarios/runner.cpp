@@ -496,7 +496,7 @@ std::optional<std::string> check_planned_operations(const Scenario& s) {
 
 }  // namespace
 
-std::optional<std::string> validate_scenario(const Scenario& s) {
+std::optional<std::string> validate_scenario_values(const Scenario& s) {
   const RecipeInfo* info = find_recipe(s.recipe);
   if (info == nullptr) {
     std::string known;
@@ -526,11 +526,13 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
            (fifo_recipe ? "fifo" : "priority") + " or multiset";
   }
   if (auto problem = unreachable_expectation(s)) return problem;
+  // The mix must offer an operation when operations are drawn from it (a plan brings its own).
   const OperationMix& m = s.mix;
-  if (info->kind == RecipeKind::fifo && m.enqueue + m.dequeue <= 0) {
+  const bool drawn = s.plan.empty();
+  if (drawn && info->kind == RecipeKind::fifo && m.enqueue + m.dequeue <= 0) {
     return s.file + ": mix: a FIFO recipe needs a positive enqueue or dequeue weight";
   }
-  if (info->kind == RecipeKind::priority &&
+  if (drawn && info->kind == RecipeKind::priority &&
       m.push + m.pop_min + m.peek_min + m.pop_max + m.peek_max <= 0) {
     return s.file + ": mix: a priority recipe needs a positive push, pop or peek weight";
   }
@@ -547,6 +549,72 @@ std::optional<std::string> validate_scenario(const Scenario& s) {
                "' is not an operation of " + s.recipe;
       }
     }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Why a [mix] or [priorities] key set can never take effect: the recipe's kind never performs the
+// operation (or has no priorities), or a plan replaces what the mix and priorities would draw.
+std::optional<std::string> why_workload_key_ignored(const Scenario& s, RecipeKind kind,
+                                                    std::string_view key) {
+  const bool mix = key.starts_with("mix.");
+  if (!mix && !key.starts_with("priorities.")) return std::nullopt;
+  const std::string op(key.substr(key.find('.') + 1));
+  const bool fifo = kind == RecipeKind::fifo;
+  if (!mix && fifo) {
+    return s.recipe +
+           " is a FIFO recipe: its items carry no priority; remove it or use a "
+           "priority recipe";
+  }
+  if (mix && (op == "enqueue" || op == "dequeue") != fifo) {
+    return fifo ? s.recipe + " is a FIFO recipe: it performs enqueue and dequeue, never " + op +
+                      "; remove it or use a priority recipe"
+                : s.recipe + " is a priority recipe: it performs push, pop and peek, never " + op +
+                      "; remove it or use a FIFO recipe";
+  }
+  if (s.plan.empty()) return std::nullopt;
+  return mix ? std::string(
+                   "the plan fixes every client's operations, so none is drawn from the "
+                   "mix; remove it, or the plan to draw operations")
+             : std::string(
+                   "the plan gives each push its priority (push:<priority>), so none is "
+                   "drawn; remove it, or the plan to draw operations");
+}
+
+// Why a [faults] key set can never take effect: pause_us lengthens pauses, which happen only with
+// pause above 0; swarm draws each knob per seed within [0, its value], all zeros when all are 0.
+std::optional<std::string> why_fault_key_ignored(const Scenario& s, std::string_view key) {
+  if (key == "faults.pause_us" && !(s.faults.pause > 0)) {
+    return std::string(
+        "faults.pause is 0, so no step is ever paused; remove it or set "
+        "faults.pause above 0");
+  }
+  if (key == "faults.swarm" && s.swarm && !s.faults.any()) {
+    return std::string(
+        "every fault knob is 0, and swarm mode draws each knob within [0, its "
+        "value], so it draws no fault; remove it or set a knob above 0");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> set_key_without_effect(const Scenario& s, const SetKey& key) {
+  const RecipeInfo* info = find_recipe(s.recipe);
+  if (info == nullptr) return std::nullopt;
+  std::optional<std::string> why = why_workload_key_ignored(s, info->kind, key.key);
+  if (!why) why = why_fault_key_ignored(s, key.key);
+  if (!why) return std::nullopt;
+  const std::string line = key.line > 0 ? ":" + std::to_string(key.line) : "";
+  return s.file + line + ": " + key.key + ": " + *why;
+}
+
+std::optional<std::string> validate_scenario(const Scenario& s) {
+  if (auto problem = validate_scenario_values(s)) return problem;
+  for (const SetKey& key : s.set_keys) {
+    if (auto problem = set_key_without_effect(s, key)) return problem;
   }
   return std::nullopt;
 }

@@ -113,8 +113,18 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
 
 // Checks what parse_scenario cannot: that the recipe exists, the mix offers an operation of the
 // recipe's kind, and the scope's operations in all (clients x operations_per_client, as the
-// command line may have set them) fit a run (scenario.h). Returns an error message, or nothing.
+// command line may have set them) fit a run (scenario.h); and that every key the file set can take
+// effect (set_key_without_effect). Returns an error message, or nothing.
 std::optional<std::string> validate_scenario(const Scenario& scenario);
+// validate_scenario but for the keys the file set: a sweep judges those over its whole grid, where
+// a key one grid point ignores may take effect at another (check_sweep).
+std::optional<std::string> validate_scenario_values(const Scenario& scenario);
+// "file:line: key: why": why a key the file set can never take effect in the scenario, and what
+// would make it; nothing when it can (or the recipe is unknown: validate_scenario_values says so).
+// Such a key is the other family's [mix] weight, [mix] or [priorities] beside a plan, [priorities]
+// beside a FIFO recipe, faults.pause_us while faults.pause is 0, faults.swarm while no fault knob
+// is above 0.
+std::optional<std::string> set_key_without_effect(const Scenario& scenario, const SetKey& key);
 
 // The scenario at a scope within its own: its first `clients` clients, each with at most
 // `operations` operations; a plan keeps the arrays of those clients, cut to that length.

@@ -74,6 +74,13 @@ inline constexpr int kClientsMax = 1024;
 inline constexpr int kOperationsPerClientMax = 1'000'000;
 inline constexpr std::int64_t kPlannedOperationsMax = 10'000'000;
 
+// A key a scenario file set, by its dotted name ("mix.push"), and the line it is on (0 when not
+// known). validate_scenario refuses one whose value can never take effect in the scenario.
+struct SetKey {
+  std::string key;
+  int line = 0;
+};
+
 struct Scenario {
   std::string file;  // where it was read from (for messages and reproduction commands)
   // The command line's --clients / --operations when they resized the file's scope (" --clients
@@ -104,6 +111,9 @@ struct Scenario {
   std::int64_t max_virtual_seconds = 3600;
   int retry_limit = 1000;
   std::int64_t search_budget = 2'000'000;
+  // The keys the file set, in the order read (parse_scenario); none for a scenario built in code.
+  // Not part of its contents: to_toml writes the keys that apply, whatever was set.
+  std::vector<SetKey> set_keys;
 };
 
 struct ScenarioError {
@@ -113,7 +123,10 @@ struct ScenarioError {
 // Parses TOML text. `file` is used in messages only.
 std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file,
                                        ScenarioError& error);
-// Writes every key of a scenario as TOML that parse_scenario reads back to the same scenario.
+// Writes a scenario as TOML that parse_scenario reads back to a scenario that runs the same: every
+// key that can take effect in it, and no other (validate_scenario would refuse that key: the
+// other family's [mix] weights, [priorities] beside a FIFO recipe or a plan, pause_us while
+// pause is 0, swarm while no fault knob is above 0).
 std::string to_toml(const Scenario& scenario);
 // The digest of everything a scenario says (to_toml's text, so its scope too, but not the path it
 // was read from), as 32 hex digits: runs and searches of one scenario name the same digest

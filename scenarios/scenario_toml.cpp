@@ -16,6 +16,7 @@
 #include "scenarios/scenario.h"
 #include "scenarios/scenario_bounds.h"
 #include "scenarios/seed_range.h"
+#include "sim/recipes/recipe.h"
 
 namespace contend {
 
@@ -23,8 +24,16 @@ namespace {
 
 class Reader {
  public:
-  Reader(const std::string& file, ScenarioError& error) : file_(file), error_(error) {}
+  Reader(const std::string& file, ScenarioError& error, std::vector<SetKey>& set_keys)
+      : file_(file), error_(error), set_keys_(set_keys) {}
   bool failed() const { return failed_; }
+
+  // Records a key read, with its line, for the checks of what a value set can do
+  // (validate_scenario): a value that can never take effect is refused there, where the recipe's
+  // kind is known.
+  void note(const toml::node* node, const std::string& key) {
+    set_keys_.push_back(SetKey{key, static_cast<int>(node->source().begin.line)});
+  }
 
   void fail(const toml::node* node, const std::string& key, const std::string& what) {
     if (failed_) return;
@@ -67,6 +76,7 @@ class Reader {
       return fail(node, join(prefix, key), out_of_range_text(*v, min, max));
     }
     out = static_cast<Int>(*v);
+    note(node, join(prefix, key));
   }
 
   void number(const toml::table& t, const std::string& prefix, std::string_view key, double& out,
@@ -79,6 +89,7 @@ class Reader {
       return fail(node, join(prefix, key), out_of_range_text(v, min, max));
     }
     out = v == 0.0 ? 0.0 : v;  // -0.0 reads as 0: to_toml would write it as -0 (integer -0)
+    note(node, join(prefix, key));
   }
 
   void boolean(const toml::table& t, const std::string& prefix, std::string_view key, bool& out) {
@@ -86,6 +97,7 @@ class Reader {
     if (node == nullptr) return;
     if (!node->is_boolean()) return fail(node, join(prefix, key), "expected true or false");
     out = *node->value<bool>();
+    note(node, join(prefix, key));
   }
 
   void string(const toml::table& t, const std::string& prefix, std::string_view key,
@@ -98,6 +110,7 @@ class Reader {
       return fail(node, join(prefix, key), not_one_of_text(v, allowed));
     }
     out = std::move(v);
+    note(node, join(prefix, key));
   }
 
   void strings(const toml::table& t, const std::string& prefix, std::string_view key,
@@ -119,6 +132,7 @@ class Reader {
       values.push_back(*v);
     }
     out = std::move(values);
+    note(node, join(prefix, key));
   }
 
   const toml::table* table(const toml::table& t, const std::string& prefix, std::string_view key) {
@@ -138,6 +152,7 @@ class Reader {
  private:
   const std::string& file_;
   ScenarioError& error_;
+  std::vector<SetKey>& set_keys_;
   bool failed_ = false;
 };
 
@@ -236,6 +251,7 @@ void read_plan(Reader& r, const toml::table& root, Scenario& s) {
   s.clients = static_cast<int>(plan.size());
   s.operations_per_client = longest;
   s.plan = std::move(plan);
+  r.note(node, "plan");
 }
 
 void read_top(Reader& r, const toml::table& root, Scenario& s) {
@@ -299,7 +315,7 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   }
   Scenario s;
   s.file = file;
-  Reader r(file, error);
+  Reader r(file, error, s.set_keys);
   read_top(r, root, s);
   if (const toml::table* t = r.table(root, "", "seeds")) {
     r.only_keys(*t, "seeds", {"first", "last"});
@@ -357,6 +373,35 @@ void write_latency(std::ostringstream& out, const char* name, const LatencyDistr
       << "\ntail_probability = " << d.tail_probability << "\ntail_max_us = " << d.tail_max_us
       << "\n";
 }
+// The [mix] weights and [priorities] that can take effect: none beside a plan (it replaces the
+// drawn operations and gives each push its priority), else those of the recipe's family (both
+// families when the recipe is unknown: validate_scenario refuses the recipe itself).
+void write_mix(std::ostringstream& out, const Scenario& s) {
+  if (!s.plan.empty()) return;
+  const RecipeInfo* info = find_recipe(s.recipe);
+  const bool fifo = info == nullptr || info->kind == RecipeKind::fifo;
+  const bool priority = info == nullptr || info->kind == RecipeKind::priority;
+  const OperationMix& m = s.mix;
+  out << "\n[mix]\n";
+  if (fifo) out << "enqueue = " << m.enqueue << "\ndequeue = " << m.dequeue << "\n";
+  if (!priority) return;  // a FIFO recipe's items carry no priority either
+  out << "push = " << m.push << "\npop_min = " << m.pop_min << "\npeek_min = " << m.peek_min
+      << "\npop_max = " << m.pop_max << "\npeek_max = " << m.peek_max << "\n";
+  out << "\n[priorities]\nmin = " << s.priority_min << "\nmax = " << s.priority_max << "\n";
+}
+// Every fault knob; pause_us only while pauses happen (pause above 0), and swarm only while it
+// draws something (swarm mode with a knob above 0).
+void write_faults(std::ostringstream& out, const Scenario& s) {
+  const FaultKnobs& f = s.faults;
+  out << "\n[faults]\nnot_committed = " << f.not_committed
+      << "\nunknown_result_applied = " << f.unknown_result_applied
+      << "\nunknown_result_not_applied = " << f.unknown_result_not_applied
+      << "\nread_too_old = " << f.read_too_old
+      << "\nread_future_version = " << f.read_future_version << "\ncrash = " << f.crash
+      << "\npause = " << f.pause << "\n";
+  if (f.pause > 0) out << "pause_us = " << f.pause_us << "\n";
+  if (s.swarm && f.any()) out << "swarm = true\n";
+}
 // A TOML basic string: quotes and backslashes escaped, and control characters (which TOML does
 // not allow raw in a basic string: a name holding "\r" used not to read back) as \uXXXX.
 std::string quoted(const std::string& s) {
@@ -403,22 +448,11 @@ std::string to_toml(const Scenario& s) {
   for (std::size_t i = 0; i < s.checks.size(); ++i)
     out << (i ? ", " : "") << quoted(s.checks[i]);
   out << "]\n\n[seeds]\nfirst = " << s.seed_first << "\nlast = " << s.seed_last << "\n";
-  const OperationMix& m = s.mix;
-  out << "\n[mix]\nenqueue = " << m.enqueue << "\ndequeue = " << m.dequeue << "\npush = " << m.push
-      << "\npop_min = " << m.pop_min << "\npeek_min = " << m.peek_min << "\npop_max = " << m.pop_max
-      << "\npeek_max = " << m.peek_max << "\n";
-  out << "\n[priorities]\nmin = " << s.priority_min << "\nmax = " << s.priority_max << "\n";
+  write_mix(out, s);
   write_latency(out, "read_version", s.latency.read_version);
   write_latency(out, "read", s.latency.read);
   write_latency(out, "commit", s.latency.commit);
-  const FaultKnobs& f = s.faults;
-  out << "\n[faults]\nnot_committed = " << f.not_committed
-      << "\nunknown_result_applied = " << f.unknown_result_applied
-      << "\nunknown_result_not_applied = " << f.unknown_result_not_applied
-      << "\nread_too_old = " << f.read_too_old
-      << "\nread_future_version = " << f.read_future_version << "\ncrash = " << f.crash
-      << "\npause = " << f.pause << "\npause_us = " << f.pause_us
-      << "\nswarm = " << (s.swarm ? "true" : "false") << "\n";
+  write_faults(out, s);
   out << "\n[strategy]\nname = " << quoted(s.strategy.name)
       << "\npct_depth = " << s.strategy.pct_depth
       << "\ndfs_max_preemptions = " << s.strategy.dfs_max_preemptions

@@ -176,7 +176,7 @@ std::optional<std::string> apply_variation(Scenario& s, const std::string& key,
   if (key == "recipe") {
     s.recipe = value;
     s.name = value;
-    return validate_scenario(s);
+    return validate_scenario_values(s);  // the keys set are judged over the grid (check_sweep)
   }
   if (key == "clients" || key == "operations_per_client") {
     if (!s.plan.empty()) {
@@ -267,12 +267,50 @@ PointProblem check_grid_size(const std::vector<Variation>& variations) {
 
 }  // namespace
 
+namespace {
+
+// The keys a file set, judged over a sweep's grid: each is ignored until a point gives it effect.
+class SetKeysOverGrid {
+ public:
+  explicit SetKeysOverGrid(const std::vector<SetKey>& keys)
+      : keys_(keys), why_(keys.size()), effective_(keys.size(), false) {}
+
+  void judge(const Scenario& point) {
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (effective_[i]) continue;
+      std::optional<std::string> why = set_key_without_effect(point, keys_[i]);
+      if (!why) effective_[i] = true;
+      if (!why_[i]) why_[i] = std::move(why);  // the first point's reason is the one given
+    }
+  }
+
+  // Why the first key that took effect at no point never could, or nothing.
+  PointProblem ignored_everywhere() const {
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (!effective_[i]) return why_[i];
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const std::vector<SetKey>& keys_;
+  std::vector<std::optional<std::string>> why_;
+  std::vector<bool> effective_;
+};
+
+}  // namespace
+
 std::optional<std::string> check_sweep(const Scenario& base,
                                        const std::vector<Variation>& variations) {
   if (PointProblem problem = check_grid_size(variations)) return problem;
-  return for_each_point(base, variations, [](const Scenario& s, const std::vector<std::string>&) {
-    return validate_scenario(s);
-  });
+  SetKeysOverGrid set_keys(base.set_keys);
+  PointProblem problem = for_each_point(
+      base, variations, [&set_keys](const Scenario& s, const std::vector<std::string>&) {
+        PointProblem p = validate_scenario_values(s);
+        if (!p) set_keys.judge(s);
+        return p;
+      });
+  return problem ? problem : set_keys.ignored_everywhere();
 }
 
 SweepResult run_sweep(const Scenario& base, const std::vector<Variation>& variations,

@@ -34,8 +34,11 @@ inline constexpr std::uint64_t kSweepPointsMax = 100'000;
 
 // Refuses a grid of more than kSweepPointsMax points, giving its count and the bound, before any
 // point is looked at; then checks every point of the grid as a scenario of its own
-// (validate_scenario): a value that fits alone may not fit beside another (clients=1024 with
-// operations_per_client=1000000). Returns the first problem, naming the point, or nothing.
+// (validate_scenario_values): a value that fits alone may not fit beside another (clients=1024
+// with operations_per_client=1000000). A key the file set is refused when it takes effect at no
+// point of the grid (set_key_without_effect's message, for the first point), not when one point
+// ignores it: [mix] push beside --vary recipe=queue,priority-queue is used at the second.
+// Returns the first problem, naming the point, or nothing.
 std::optional<std::string> check_sweep(const Scenario& base,
                                        const std::vector<Variation>& variations);
 

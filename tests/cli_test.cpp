@@ -583,6 +583,80 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
       << bad_seeds.output;
 }
 
+// A value set that can never take effect ran as if it were not there (exit 0): the other family's
+// mix weights, [priorities] beside a FIFO recipe or a plan, a mix beside a plan, pause_us while
+// pause is 0, swarm while every knob is 0. Each is refused, naming the file, the line and the key.
+TEST(CliRun, ScenarioKeysThatCanNeverTakeEffectAreRefused) {
+  const BadScenario cases[] = {
+      {"recipe = \"queue\"\n[mix]\nenqueue = 2\npush = 5\n",
+       ":4: mix.push: queue is a FIFO recipe: it performs enqueue and dequeue, never push; remove "
+       "it or use a priority recipe"},
+      {"recipe = \"hc-queue\"\n[mix]\npeek_max = 1\n", ":3: mix.peek_max: hc-queue is a FIFO"},
+      {"recipe = \"queue\"\n[priorities]\nmin = 1\nmax = 9\n",
+       ":3: priorities.min: queue is a FIFO recipe: its items carry no priority"},
+      {"recipe = \"priority-queue\"\n[mix]\npush = 2\ndequeue = 1\n",
+       ":4: mix.dequeue: priority-queue is a priority recipe: it performs push, pop and peek, "
+       "never "
+       "dequeue; remove it or use a FIFO recipe"},
+      {"recipe = \"queue\"\n[faults]\npause_us = 100\n",
+       ":3: faults.pause_us: faults.pause is 0, so no step is ever paused; remove it or set "
+       "faults.pause above 0"},
+      {"recipe = \"queue\"\n[faults]\npause = 0.0\npause_us = 100\n", ":4: faults.pause_us:"},
+      {"recipe = \"queue\"\n[faults]\nswarm = true\n",
+       ":3: faults.swarm: every fault knob is 0, and swarm mode draws each knob within [0, its "
+       "value], so it draws no fault; remove it or set a knob above 0"},
+      {"recipe = \"queue\"\nplan = [[\"enqueue\"], [\"dequeue\"]]\n[mix]\nenqueue = 3\n",
+       ":4: mix.enqueue: the plan fixes every client's operations, so none is drawn from the mix"},
+      {"recipe = \"priority-queue\"\nplan = [[\"push:1\"], [\"pop_min\"]]\n[priorities]\nmax = 9\n",
+       ":4: priorities.max: the plan gives each push its priority (push:<priority>), so none is "
+       "drawn"},
+  };
+  int i = 0;
+  for (const BadScenario& c : cases) {
+    std::string path = ::testing::TempDir() + "/ignored-" + std::to_string(i++) + ".toml";
+    std::ofstream(path) << c.text;
+    CliResult r = run_cli("run " + path + " --seeds 1..2");
+    EXPECT_EQ(r.exit_code, 2) << c.text << "\n" << r.output;
+    EXPECT_NE(r.output.find(path + c.words), std::string::npos) << c.text << "\n" << r.output;
+  }
+  // Each key where it does take effect, and strategy knobs of another strategy (explore
+  // --strategy picks the strategy), load.
+  const char* fine[] = {
+      "recipe = \"queue\"\n[mix]\nenqueue = 2\ndequeue = 1\n",
+      "recipe = \"priority-queue\"\n[mix]\npush = 2\n[priorities]\nmin = 1\nmax = 2\n",
+      "recipe = \"queue\"\n[faults]\npause = 0.01\npause_us = 100\nswarm = true\n",
+      "recipe = \"queue\"\n[faults]\ncrash = 0.01\nswarm = false\n",
+      "recipe = \"queue\"\n[strategy]\nname = \"random\"\npct_depth = 5\n",
+  };
+  for (const char* text : fine) {
+    std::string path = ::testing::TempDir() + "/applies-" + std::to_string(i++) + ".toml";
+    std::ofstream(path) << text;
+    CliResult r = run_cli("run " + path + " --seeds 1..2");
+    EXPECT_EQ(r.exit_code, 0) << text << "\n" << r.output;
+  }
+}
+
+// A sweep judges a key the file set over its grid: refused only when no grid point gives it
+// effect, with the message `run` gives.
+TEST(CliSweep, AKeySetIsRefusedOnlyWhenNoGridPointGivesItEffect) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/sweep-pause.toml") << "recipe = \"queue\"\n[faults]\npause_us = 100\n";
+  std::ofstream(dir + "/sweep-push.toml") << "recipe = \"queue\"\n[mix]\npush = 5\n";
+  const std::string pause = dir + "/sweep-pause.toml", push = dir + "/sweep-push.toml";
+  EXPECT_EQ(run_cli("sweep " + pause + " --vary faults.pause=0,0.1 --seeds 1..1").exit_code, 0);
+  EXPECT_EQ(run_cli("sweep " + push + " --vary recipe=queue,priority-queue --seeds 1..1").exit_code,
+            0);
+  CliResult r = run_cli("sweep " + pause + " --vary faults.crash=0,0.1 --seeds 1..1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("contend sweep: " + pause + ":3: faults.pause_us: faults.pause is 0"),
+            std::string::npos)
+      << r.output;
+  r = run_cli("sweep " + push + " --vary recipe=queue,hc-queue --seeds 1..1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(push + ":3: mix.push: queue is a FIFO recipe"), std::string::npos)
+      << r.output;
+}
+
 // An expectation the scenario's model or checks can never report ran every seed and ended in a
 // finding (exit 1), never in "as expected"; and the list of kinds left out one `expect` accepts.
 TEST(CliRun, AnExpectationTheModelOrChecksCanNeverReportIsRefused) {

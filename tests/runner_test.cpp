@@ -339,5 +339,58 @@ TEST(Runner, ValidateRefusesANameThatIsNotOneFileNameComponent) {
   }
 }
 
+// What to_toml writes reads back to a valid scenario that runs the same, and writes the same
+// again: a counterexample file (--out, the shrinker) must load. Each scenario holds values that
+// can never take effect (the other family's weights, [priorities] beside a FIFO recipe or a plan,
+// pause_us after the shrinker zeroed pause, swarm after it zeroed every knob): to_toml leaves
+// them out, so the file read back sets no key that validate_scenario refuses.
+TEST(Runner, ToTomlReadsBackValidEqualAndRunningTheSame) {
+  Scenario fifo = scenario_for("queue", 3, 4);
+  fifo.name = "fifo";  // an empty name reads back as the file's
+  fifo.mix = OperationMix{2, 1, 7, 0, 3, 0, 1};
+  fifo.priority_min = 5;
+  fifo.priority_max = 9;
+  fifo.faults.crash = 0.1;
+  fifo.faults.pause = 0;
+  fifo.faults.pause_us = 123;
+  Scenario planned = scenario_for("priority-queue", 2, 2);
+  planned.name = "planned";
+  planned.plan = {{{OpFunction::push, 4}, {OpFunction::pop_min, {}}}, {{OpFunction::peek_max, {}}}};
+  planned.mix.enqueue = 9;
+  planned.priority_max = 40;
+  planned.faults.not_committed = 0.2;
+  planned.faults.pause_us = 77;
+  planned.swarm = true;
+  Scenario unplanned = planned;
+  unplanned.plan.clear();
+  Scenario swarm_of_zeros = fifo;
+  swarm_of_zeros.faults.crash = 0;
+  swarm_of_zeros.swarm = true;
+  for (const Scenario& s : {fifo, planned, unplanned, swarm_of_zeros}) {
+    ASSERT_FALSE(validate_scenario(s).has_value()) << *validate_scenario(s);
+    const std::string written = to_toml(s);
+    ScenarioError error;
+    std::optional<Scenario> back = parse_scenario(written, "(test)", error);
+    ASSERT_TRUE(back.has_value()) << error.message << "\n" << written;
+    EXPECT_FALSE(validate_scenario(*back).has_value()) << *validate_scenario(*back) << "\n"
+                                                       << written;
+    EXPECT_EQ(to_toml(*back), written);
+    const RecipeKind kind = find_recipe(s.recipe)->kind;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      EXPECT_EQ(drawn_plan(*back, kind, seed), drawn_plan(s, kind, seed)) << written;
+      const FaultKnobs a = seed_faults(*back, seed), b = seed_faults(s, seed);
+      EXPECT_EQ(a.any(), b.any()) << written;
+      EXPECT_EQ(a.crash, b.crash) << written;
+      EXPECT_EQ(a.not_committed, b.not_committed) << written;
+      EXPECT_EQ(a.pause, b.pause) << written;
+    }
+  }
+  EXPECT_EQ(to_toml(fifo).find("push"), std::string::npos) << to_toml(fifo);
+  EXPECT_EQ(to_toml(fifo).find("pause_us"), std::string::npos) << to_toml(fifo);
+  EXPECT_EQ(to_toml(planned).find("[mix]"), std::string::npos) << to_toml(planned);
+  EXPECT_NE(to_toml(unplanned).find("[priorities]"), std::string::npos) << to_toml(unplanned);
+  EXPECT_EQ(to_toml(swarm_of_zeros).find("swarm"), std::string::npos) << to_toml(swarm_of_zeros);
+}
+
 }  // namespace
 }  // namespace contend

@@ -45,7 +45,9 @@ struct SweepArgs {
 };
 
 int sweep_command(const SweepArgs& args) {
-  auto scenario = load_checked_scenario(args.scenario_path, "sweep");
+  // The keys the file set are judged over the grid (check_sweep): pause_us beside pause = 0 takes
+  // effect where --vary faults.pause sets pause above 0.
+  auto scenario = load_checked_scenario(args.scenario_path, "sweep", SetKeyCheck::by_caller);
   if (!scenario) return 2;
   std::vector<Variation> variations;
   for (const std::string& v : args.vary) {

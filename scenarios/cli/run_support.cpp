@@ -63,14 +63,16 @@ std::optional<std::string> rescope(Scenario& s, const ScopeArgs& scope) {
   return std::nullopt;
 }
 
-std::optional<Scenario> load_checked_scenario(const std::string& path, const char* command) {
+std::optional<Scenario> load_checked_scenario(const std::string& path, const char* command,
+                                              SetKeyCheck set_keys) {
   ScenarioError error;
   auto scenario = load_scenario(path, error);
   if (!scenario) {
     fmt::print(stderr, "contend {}: {}\n", command, error.message);
     return std::nullopt;
   }
-  if (auto problem = validate_scenario(*scenario)) {
+  if (auto problem = set_keys == SetKeyCheck::now ? validate_scenario(*scenario)
+                                                  : validate_scenario_values(*scenario)) {
     fmt::print(stderr, "contend {}: {}\n", command, *problem);
     return std::nullopt;
   }

@@ -37,8 +37,12 @@ std::optional<std::string> rescope(Scenario& s, const ScopeArgs& scope);
 std::optional<SeedRange> seed_range_from(const std::string& seed, const std::string& seeds,
                                          const Scenario& scenario);
 
+// Which checks of validate_scenario loading runs: all, or all but those of the keys the file set
+// (a sweep judges those over its grid: check_sweep).
+enum class SetKeyCheck : bool { now, by_caller };
 // Loads, parses and validates a scenario; prints the error (prefixed by the command) if any.
-std::optional<Scenario> load_checked_scenario(const std::string& path, const char* command);
+std::optional<Scenario> load_checked_scenario(const std::string& path, const char* command,
+                                              SetKeyCheck set_keys = SetKeyCheck::now);
 // The same, at the scope --clients / --operations ask for (rescope's message printed).
 std::optional<Scenario> load_scoped_scenario(const std::string& path, const ScopeArgs& scope,
                                              const char* command);
