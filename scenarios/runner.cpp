@@ -599,11 +599,31 @@ std::optional<std::string> why_fault_key_ignored(const Scenario& s, std::string_
   return std::nullopt;
 }
 
+// Whether `key` holds the value a scenario has when the key is left out. Such a key changes
+// nothing where it has no effect either, and files written before to_toml left out keys without
+// effect hold them (every [mix] weight, [priorities], pause_us = 6000000): they still load.
+bool holds_its_default(const Scenario& s, std::string_view key) {
+  const Scenario defaults;
+  static constexpr std::pair<std::string_view, double OperationMix::*> kWeights[] = {
+      {"mix.enqueue", &OperationMix::enqueue},   {"mix.dequeue", &OperationMix::dequeue},
+      {"mix.push", &OperationMix::push},         {"mix.pop_min", &OperationMix::pop_min},
+      {"mix.peek_min", &OperationMix::peek_min}, {"mix.pop_max", &OperationMix::pop_max},
+      {"mix.peek_max", &OperationMix::peek_max}};
+  for (const auto& [name, weight] : kWeights) {
+    if (key == name) return s.mix.*weight == defaults.mix.*weight;
+  }
+  if (key == "priorities.min") return s.priority_min == defaults.priority_min;
+  if (key == "priorities.max") return s.priority_max == defaults.priority_max;
+  if (key == "faults.pause_us") return s.faults.pause_us == defaults.faults.pause_us;
+  if (key == "faults.swarm") return s.swarm == defaults.swarm;
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> set_key_without_effect(const Scenario& s, const SetKey& key) {
   const RecipeInfo* info = find_recipe(s.recipe);
-  if (info == nullptr) return std::nullopt;
+  if (info == nullptr || holds_its_default(s, key.key)) return std::nullopt;
   std::optional<std::string> why = why_workload_key_ignored(s, info->kind, key.key);
   if (!why) why = why_fault_key_ignored(s, key.key);
   if (!why) return std::nullopt;

@@ -594,7 +594,7 @@ TEST(CliRun, ScenarioKeysThatCanNeverTakeEffectAreRefused) {
       {"recipe = \"hc-queue\"\n[mix]\npeek_max = 1\n", ":3: mix.peek_max: hc-queue is a FIFO"},
       {"recipe = \"queue\"\n[priorities]\nmin = 1\nmax = 9\n",
        ":3: priorities.min: queue is a FIFO recipe: its items carry no priority"},
-      {"recipe = \"priority-queue\"\n[mix]\npush = 2\ndequeue = 1\n",
+      {"recipe = \"priority-queue\"\n[mix]\npush = 2\ndequeue = 2\n",
        ":4: mix.dequeue: priority-queue is a priority recipe: it performs push, pop and peek, "
        "never "
        "dequeue; remove it or use a FIFO recipe"},
@@ -619,9 +619,13 @@ TEST(CliRun, ScenarioKeysThatCanNeverTakeEffectAreRefused) {
     EXPECT_EQ(r.exit_code, 2) << c.text << "\n" << r.output;
     EXPECT_NE(r.output.find(path + c.words), std::string::npos) << c.text << "\n" << r.output;
   }
-  // Each key where it does take effect, and strategy knobs of another strategy (explore
-  // --strategy picks the strategy), load.
+  // Each key where it does take effect, strategy knobs of another strategy (explore --strategy
+  // picks the strategy), and a key holding its default value where it has no effect (a file
+  // written before to_toml left such keys out holds every one of them), load.
   const char* fine[] = {
+      "recipe = \"queue\"\n[mix]\nenqueue = 1.0\ndequeue = 1.0\npush = 1.0\npop_min = 1.0\n"
+      "peek_min = 0.0\npop_max = 0.0\npeek_max = 0.0\n[priorities]\nmin = 0\nmax = 3\n"
+      "[faults]\npause = 0.0\npause_us = 6000000\nswarm = false\n",
       "recipe = \"queue\"\n[mix]\nenqueue = 2\ndequeue = 1\n",
       "recipe = \"priority-queue\"\n[mix]\npush = 2\n[priorities]\nmin = 1\nmax = 2\n",
       "recipe = \"queue\"\n[faults]\npause = 0.01\npause_us = 100\nswarm = true\n",
