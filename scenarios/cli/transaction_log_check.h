@@ -2,10 +2,10 @@
 // lines) as a function of its text, so `contend serializable` and its fuzz target run the same
 // code: every line is read in the shape the library writes — a line it could not have written
 // (a missing or mistyped field, a key it never writes, an inverted range, an applied attempt
-// whose outcome says nothing was applied) is bad input naming the line and the field — and then the commits the store
-// applied are replayed in commit-version order on a plain map, and must reproduce every value
-// their non-snapshot reads returned (sim/runtime/serializability.h); read-only commits are placed
-// at their read version.
+// whose outcome says nothing was applied) is bad input naming the line and the field — and then the
+// commits the store applied are replayed in commit-version order on a plain map, and must reproduce
+// every value their non-snapshot reads returned (sim/runtime/serializability.h); read-only commits
+// are placed at their read version.
 #pragma once
 
 #include <istream>
