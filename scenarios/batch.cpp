@@ -62,9 +62,10 @@ class InOrder {
     room_.wait(guard, [&] { return index < handed_on_ + waiting_max_; });
   }
 
-  // Holds the outcome of seed number `index`, and hands on every outcome now in order. `then`
+  // Holds the outcome of seed number `index`, and hands on every outcome now in order. `then()`
   // runs under the same lock after them (progress, drawn after the rows just printed).
-  void complete(std::size_t index, SeedOutcome&& outcome, const std::function<void()>& then) {
+  template <class Then>
+  void complete(std::size_t index, SeedOutcome&& outcome, Then&& then) {
     std::lock_guard<std::mutex> guard(lock_);
     waiting_.emplace(index, std::move(outcome));
     waiting_most_ = std::max(waiting_most_, waiting_.size());

@@ -68,12 +68,7 @@ std::int64_t percentile_of(const std::map<std::int64_t, std::int64_t>& histogram
   for (const auto& [value, n] : histogram)
     total += n;
   if (total == 0) return 0;
-  auto rank = static_cast<std::int64_t>(q * static_cast<double>(total - 1));
-  for (const auto& [value, n] : histogram) {
-    if (rank < n) return value;
-    rank -= n;
-  }
-  return histogram.rbegin()->first;
+  return value_at_rank(histogram, static_cast<std::uint64_t>(q * static_cast<double>(total - 1)));
 }
 
 // One point's summary, folded one seed at a time (a point keeps no seed: see batch.h).

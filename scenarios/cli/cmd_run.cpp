@@ -161,15 +161,16 @@ RunFold run_seeds(const Scenario& scenario, const BatchOptions& options, RunRepo
   std::uint64_t index = 0;
   print_table_header(stdout);
   for_each_seed_outcome(scenario, options, [&](SeedOutcome&& r) {
-    progress.clear();
-    const SeedLine line{r.seed, r.metrics, r.verdict.summary(), r.as_expected};
-    print_table_row(stdout, line);
-    fold.aggregate.add(line);
     fold.judge.add(r);
     reports.add(r);
     if (percent && in_determinism_sample(index, r.seed, *percent))
       fold.determinism_sample.push_back(SampledRun{r.seed, r.metrics.run_hash});
     ++index;
+    progress.clear();
+    // The outcome's last use: its metrics move into the row.
+    const SeedLine line{r.seed, std::move(r.metrics), r.verdict.summary(), r.as_expected};
+    print_table_row(stdout, line);
+    fold.aggregate.add(line);
   });
   progress.finish();
   return fold;
