@@ -1,7 +1,9 @@
 // Checker time on FIFO and priority histories of 1k, 10k and 100k operations at 8 and 64
 // concurrent processes, and schedules per second of exhaustive exploration.
 //   check/fast_fifo/OPS/PROCS, check/fast_priority/OPS/PROCS   the default checkers
-//   check/search_fifo/OPS/PROCS                               the exact search (small sizes)
+//   check/search_fifo/OPS/PROCS, check/search_priority/...   the exact search, candidates tried
+//                                                             in the order of observation
+//   baseline/search_fifo/OPS/PROCS ...                        the same, in invocation order
 //   baseline/fast_fifo/OPS/PROCS ...                          reading the operations and sorting
 //                                                             them: the floor any checker pays
 //   explore/dfs_queue_2x2                                     items/s = schedules per second
@@ -123,16 +125,37 @@ void BM_Baseline(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
-void BM_SearchFifo(benchmark::State& state) {
-  const History& h = cached(state.range(0), state.range(1), false);
+// The exact search on one history, trying candidates in `order`: the budget is large enough for
+// every size here when the order is by observation, and counters say when it ran out.
+void search(benchmark::State& state, bool priority, CandidateOrder order) {
+  const History& h = cached(state.range(0), state.range(1), priority);
   for (auto _ : state) {
-    Verdict v = check_linearizable(h, SpecKind::fifo, {.step_budget = 1'000'000});
+    Verdict v = check_linearizable(h, priority ? SpecKind::priority : SpecKind::fifo,
+                                   {.step_budget = 20'000'000, .order = order});
+    if (v.kind == VerdictKind::violation)
+      state.SkipWithError("generated history judged a violation");
     state.counters["unknown"] = v.kind == VerdictKind::unknown ? 1 : 0;
     state.counters["search_steps"] = static_cast<double>(v.steps);
     benchmark::DoNotOptimize(v);
   }
 }
+void BM_SearchFifo(benchmark::State& state) {
+  search(state, false, CandidateOrder::by_observation);
+}
+void BM_SearchFifoInvocationOrder(benchmark::State& state) {
+  search(state, false, CandidateOrder::invocation);
+}
+void BM_SearchPriority(benchmark::State& state) {
+  search(state, true, CandidateOrder::by_observation);
+}
+void BM_SearchPriorityInvocationOrder(benchmark::State& state) {
+  search(state, true, CandidateOrder::invocation);
+}
 
+void search_sizes(benchmark::internal::Benchmark* b) {
+  b->Args({100, 3})->Args({100, 8})->Args({1'000, 8})->Args({1'000, 64})->Args({10'000, 8});
+  b->Args({10'000, 64})->Args({100'000, 64})->Unit(benchmark::kMillisecond)->Iterations(1);
+}
 void sizes(benchmark::internal::Benchmark* b) {
   for (std::int64_t ops : {1'000, 10'000, 100'000}) {
     for (std::int64_t procs : {8, 64})
@@ -145,14 +168,11 @@ BENCHMARK(BM_FastPriority)
     ->Apply(sizes)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Baseline)->Name("baseline/fast_fifo")->Apply(sizes)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_SearchFifo)
-    ->Name("check/search_fifo")
-    ->Args({100, 3})
-    ->Args({100, 8})
-    ->Args({1'000, 8})
-    ->Args({1'000, 64})
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(1);
+// The baselines: the same search trying candidates in invocation order (Porcupine's walk).
+BENCHMARK(BM_SearchFifo)->Name("check/search_fifo")->Apply(search_sizes);
+BENCHMARK(BM_SearchFifoInvocationOrder)->Name("baseline/search_fifo")->Apply(search_sizes);
+BENCHMARK(BM_SearchPriority)->Name("check/search_priority")->Apply(search_sizes);
+BENCHMARK(BM_SearchPriorityInvocationOrder)->Name("baseline/search_priority")->Apply(search_sizes);
 
 void BM_DfsSchedules(benchmark::State& state) {
   Scenario s;

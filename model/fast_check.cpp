@@ -31,10 +31,6 @@ std::string quote(const std::string& v) {
   return "'" + v + "'";
 }
 
-bool takes_back(OpFunction f) {
-  return f == OpFunction::pop_max || f == OpFunction::peek_max;
-}
-
 // A candidate for "a better item was present", ranked for one end of the priority queue:
 // min end: smallest (priority, hi_start); max end: largest (priority, insert call).
 struct Ranked {

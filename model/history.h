@@ -68,5 +68,9 @@ inline bool is_remove(OpFunction f) {
 inline bool is_peek(OpFunction f) {
   return f == OpFunction::peek_min || f == OpFunction::peek_max;
 }
+// Whether the function works at the back of the order (the maximum), not the front.
+inline bool takes_back(OpFunction f) {
+  return f == OpFunction::pop_max || f == OpFunction::peek_max;
+}
 
 }  // namespace contend::model

@@ -6,8 +6,11 @@
 //   relinks them (in LIFO order, so the links are restored exactly);
 // - `stack_` holds one frame per linearized op: its call entry, the state before it, and the
 //   successor states not yet tried (nondeterministic specs);
-// - walking from the head, a call entry is a candidate; reaching a return entry means that op
-//   had to be linearized before anything later, so the search backtracks;
+// - the candidates are the call entries before the first return entry (that op had to be
+//   linearized before anything later); `window_` holds them in the trying order of
+//   search_order.h, and once each was tried the search backtracks;
+// - a frame's window is the one its level had: backtracking relinks the list exactly, so the
+//   window is found again, its entry at the frame's index;
 // - `memo_` holds every (linearized set, state) configuration ever entered; entering one twice is
 //   pointless (Lowe), so the walk moves on.
 #pragma once
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "base/invariant.h"
+#include "model/search_order.h"
 
 namespace contend::model {
 
@@ -75,7 +79,11 @@ class LinearizabilitySearch {
   using State = typename S::State;
 
   LinearizabilitySearch(const Operations& ops, const S& spec, const SearchOptions& options)
-      : ops_(ops), spec_(spec), options_(options), set_(ops.ops.size()) {
+      : ops_(ops),
+        spec_(spec),
+        options_(options),
+        set_(ops.ops.size()),
+        ranks_(candidate_ranks(ops, options.order)) {
     build_entries();
     for (const Operation& op : ops_.ops) {
       required_ += op.indeterminate ? 0 : 1;
@@ -85,24 +93,26 @@ class LinearizabilitySearch {
 
   Verdict run() {
     State state = spec_.init();
-    std::int32_t cur = entries_[0].next;
+    std::size_t next = 0;  // the index in window_ of the next candidate to try
+    fill_window();
     while (true) {
       if (placed_required_ == required_ && ends_well(state)) return success(state);
-      if (cur == -1 || !entries_[static_cast<std::size_t>(cur)].call) {
-        note_deepest(cur, state);
-        if (!backtrack(cur, state)) return violation();
+      if (next == window_.size()) {
+        note_deepest(window_end_, state);
+        if (!backtrack(next, state)) return violation();
         continue;
       }
       if (++steps_ > options_.step_budget) return out_of_budget("step budget");
       CONTEND_DEBUG_ASSERT(placed_required_ <= required_ && placed_info_removes_ <= info_removes_,
                            "the search places each operation at most once");
       if (memo_bytes_ > options_.memo_budget_bytes) return out_of_budget("memo budget (bytes)");
-      const Operation& op = op_of(cur);
-      successors_of(spec_, state, op, alternatives_);
-      if (place(cur, state, alternatives_)) {
-        cur = entries_[0].next;
+      const std::int32_t call = window_[next];
+      successors_of(spec_, state, op_of(call), alternatives_);
+      if (place(call, next, state, alternatives_)) {
+        fill_window();
+        next = 0;
       } else {
-        cur = entries_[static_cast<std::size_t>(cur)].next;
+        ++next;
       }
     }
   }
@@ -110,6 +120,7 @@ class LinearizabilitySearch {
  private:
   struct Frame {
     std::int32_t entry = -1;
+    std::size_t window_index = 0;  // where `entry` stands in its level's window
     State before;
     std::vector<State> untried;
   };
@@ -159,6 +170,27 @@ class LinearizabilitySearch {
     }
   }
 
+  // The candidates, from the head to the first return entry (window_end_; -1 at the list's
+  // end), in the trying order.
+  void fill_window() {
+    window_.clear();
+    std::int32_t e = entries_[0].next;
+    for (; e != -1 && entries_[static_cast<std::size_t>(e)].call;
+         e = entries_[static_cast<std::size_t>(e)].next) {
+      window_.push_back(e);
+    }
+    window_end_ = e;
+    const std::int64_t end_point = e == -1 ? kForever : op_of(e).ret;
+    keys_.clear();
+    for (std::int32_t candidate : window_)
+      keys_.push_back({.id = op_of(candidate).id, .entry = candidate});
+    order_window(keys_, ranks_, end_point, [this, e](const WindowCandidate& c) {
+      return entries_[static_cast<std::size_t>(c.entry)].match == e;
+    });
+    for (std::size_t i = 0; i < keys_.size(); ++i)
+      window_[i] = keys_[i].entry;
+  }
+
   void unlink(std::int32_t x) {
     auto& e = entries_[static_cast<std::size_t>(x)];
     entries_[static_cast<std::size_t>(e.prev)].next = e.next;
@@ -189,7 +221,8 @@ class LinearizabilitySearch {
   }
 
   // Linearizes the op of `call` into the first successor not seen before; false if none.
-  bool place(std::int32_t call, State& state, std::vector<State>& successors) {
+  bool place(std::int32_t call, std::size_t window_index, State& state,
+             std::vector<State>& successors) {
     const Operation& op = op_of(call);
     const auto id = static_cast<std::size_t>(op.id);
     for (std::size_t i = 0; i < successors.size(); ++i) {
@@ -198,7 +231,7 @@ class LinearizabilitySearch {
         set_.clear(id);
         continue;
       }
-      Frame frame{call, std::move(state), {}};
+      Frame frame{call, window_index, std::move(state), {}};
       for (std::size_t j = i + 1; j < successors.size(); ++j)
         frame.untried.push_back(std::move(successors[j]));
       state = std::move(successors[i]);
@@ -214,8 +247,9 @@ class LinearizabilitySearch {
     return false;
   }
 
-  // Undoes the top frame: tries its remaining successors, else resumes after its entry.
-  bool backtrack(std::int32_t& cur, State& state) {
+  // Undoes the top frame: tries its remaining successors, else moves on to the candidate after
+  // it in its level's window.
+  bool backtrack(std::size_t& next, State& state) {
     if (stack_.empty()) return false;
     Frame frame = std::move(stack_.back());
     stack_.pop_back();
@@ -224,10 +258,15 @@ class LinearizabilitySearch {
     unlift(frame.entry);
     count(op, -1);
     state = std::move(frame.before);
-    if (!frame.untried.empty() && place(frame.entry, state, frame.untried)) {
-      cur = entries_[0].next;
+    fill_window();
+    CONTEND_ASSERT(
+        frame.window_index < window_.size() && window_[frame.window_index] == frame.entry,
+        "backtracking finds the window the frame's level had");
+    if (!frame.untried.empty() && place(frame.entry, frame.window_index, state, frame.untried)) {
+      fill_window();
+      next = 0;
     } else {
-      cur = entries_[static_cast<std::size_t>(frame.entry)].next;
+      next = frame.window_index + 1;
     }
     return true;
   }
@@ -357,6 +396,10 @@ class LinearizabilitySearch {
   SearchOptions options_;
   std::vector<search_detail::Entry> entries_;
   search_detail::LinearizedSet set_;
+  std::vector<CandidateRank> ranks_;   // by op id
+  std::vector<std::int32_t> window_;   // the current level's candidates, in trying order
+  std::vector<WindowCandidate> keys_;  // fill_window's scratch
+  std::int32_t window_end_ = -1;       // the return entry that ends it; -1: the list's end
   std::vector<Frame> stack_;
   std::vector<State> alternatives_;
   std::unordered_set<MemoKey, MemoHash> memo_;  // lookups only: never iterated

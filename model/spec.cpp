@@ -53,10 +53,6 @@ std::optional<HistoryError> check_functions(const History& history, SpecKind spe
 
 namespace {
 
-bool takes_back(OpFunction f) {
-  return f == OpFunction::pop_max || f == OpFunction::peek_max;
-}
-
 std::uint64_t hash_ids(const std::vector<ItemId>& ids) {
   std::uint64_t h = ids.size();
   for (ItemId id : ids)

@@ -297,16 +297,21 @@ void judge(const Shape& shape) {
     RC_LOG() << to_json_line(e) << "\n";
   const bool expected = oracle_linearizable(h, shape.spec, shape.ties, shape.drained);
   RC_TAG(expected ? "linearizable" : "violation");
-  const Verdict search = check_linearizable(
-      h, shape.spec, SearchOptions{.drained = shape.drained, .ties = shape.ties});
-  RC_LOG() << "oracle: " << expected << ", search: " << to_json(search) << "\n";
-  RC_ASSERT(search.kind != VerdictKind::unknown);
-  RC_ASSERT(search.ok() == expected);
-  const std::optional<std::string> wrong =
-      replay_error(h, shape.spec, shape.ties, shape.drained, search.longest_prefix, expected);
-  if (wrong) {
-    RC_FAIL(std::string("the search's ") + (expected ? "linearization" : "longest prefix") +
-            " does not replay: " + *wrong);
+  // The order candidates are tried in decides how soon, never what: both orders are held to the
+  // oracle, and what each found must replay.
+  for (CandidateOrder order : {CandidateOrder::by_observation, CandidateOrder::invocation}) {
+    const Verdict search = check_linearizable(
+        h, shape.spec, SearchOptions{.drained = shape.drained, .ties = shape.ties, .order = order});
+    RC_LOG() << "oracle: " << expected << ", search (order " << static_cast<int>(order)
+             << "): " << to_json(search) << "\n";
+    RC_ASSERT(search.kind != VerdictKind::unknown);
+    RC_ASSERT(search.ok() == expected);
+    const std::optional<std::string> wrong =
+        replay_error(h, shape.spec, shape.ties, shape.drained, search.longest_prefix, expected);
+    if (wrong) {
+      RC_FAIL(std::string("the search's ") + (expected ? "linearization" : "longest prefix") +
+              " does not replay: " + *wrong);
+    }
   }
   const Verdict fast =
       check_fast(h, shape.spec, FastOptions{.drained = shape.drained, .ties = shape.ties});
