@@ -41,7 +41,7 @@ constexpr std::uint64_t kScenarioBytesMax = kMiB;
 // than a checker judges in hours, and is held in memory several times over once parsed.
 constexpr std::uint64_t kHistoryBytesMax = kGiB;
 // A run report for `contend merge` (some 1 KB a seed; an exhaustive summary is a few KB): 1 GiB is
-// a million seeds in one shard's report, and merge parses every report whole.
+// a million seeds in one shard's report (merge reads it as a stream, one run at a time).
 constexpr std::uint64_t kRunReportBytesMax = kGiB;
 // A search checkpoint, or a sized search's file for `--deal-from`: the largest measured, a sized
 // hc-queue 4 x 2 search's, is 517 MB and loads at a peak of 1.1 GB (docs/distributed.md); 4 GiB is

@@ -55,8 +55,9 @@ std::optional<History> read_history(std::istream& in, HistoryError& error,
 std::optional<HistoryError> validate_history(const History& history, const EventLines& lines = {});
 
 // JSON read by contend (history lines, run reports for `merge`, tuples for `tuple pack`) nests
-// at most this deep; deeper text is refused before parsing, with an error, since printing or
-// converting it recurses once per level (a line nesting 100,000 arrays would exhaust the stack).
+// at most this deep; deeper text is refused before parsing (a run report, read as a stream: at
+// its first level too deep), with an error, since printing or converting it recurses once per
+// level (a line nesting 100,000 arrays would exhaust the stack).
 inline constexpr std::size_t kMaxJsonDepth = 100;
 // The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count;
 // the text need not be valid JSON). Stops counting, and returns, once past `limit`.

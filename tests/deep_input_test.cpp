@@ -123,6 +123,7 @@ TEST(DeepJson, MergeNamesTheFileAndFieldOfATypeConfusedExhaustiveSummary) {
            {R"("expect": 5)", R"(field "expect" is not a string)"},
            {R"("runs_estimate": 1.5)", R"(field "runs_estimate" is not a count or null)"},
            {R"("counterexample": 5)", R"(field "counterexample" is not an object)"},
+           {R"("runs": [])", R"(field "runs" is a run report's, in no exhaustive-search summary)"},
            {R"("counterexample": {"faults": 3})", R"(field "counterexample.faults" is not)"},
            {R"("counterexample": {"clients": 4294967296})",
             R"(field "counterexample.clients" is not a count below 2^31)"}}) {

@@ -5,23 +5,10 @@
 #include <sstream>
 
 #include "base/invariant.h"
+#include "scenarios/cli/report_layout.h"
 #include "scenarios/html_report.h"
 
 namespace contend::cli {
-
-namespace {
-
-// `text` with every line after the first indented by `spaces` more.
-std::string indented(const std::string& text, int spaces) {
-  std::string out;
-  for (char c : text) {
-    out += c;
-    if (c == '\n') out.append(static_cast<std::size_t>(spaces), ' ');
-  }
-  return out;
-}
-
-}  // namespace
 
 StreamedJsonReport::~StreamedJsonReport() {
   if (runs_text_ != nullptr) std::fclose(runs_text_);
@@ -36,26 +23,22 @@ bool StreamedJsonReport::open(const std::string& path, nlohmann::json header) {
 }
 
 void StreamedJsonReport::add(const nlohmann::json& run) {
-  const std::string text = (runs_++ == 0 ? "\n    " : ",\n    ") + indented(run.dump(2), 4);
+  const std::string text = run_entry_separator(runs_++) + run_entry_text(run, InvalidUtf8::strict);
   std::fwrite(text.data(), 1, text.size(), runs_text_);
 }
 
 bool StreamedJsonReport::finish(bool passed, const char* result) {
   header_["passed"] = passed;
   header_["result"] = result;
-  header_["runs"] = 0;  // where "runs" goes among the sorted keys
-  const std::string text = header_.dump(2);
-  const std::string placeholder = "\"runs\": 0";
-  const std::size_t at = text.find(placeholder);
-  CONTEND_ASSERT(at != std::string::npos, "the placeholder of the runs");
-  out_ << text.substr(0, at) << "\"runs\": [";
+  const ReportFrame frame = report_frame(std::move(header_), InvalidUtf8::strict);
+  out_ << frame.before_runs;
   bool copied = std::fflush(runs_text_) == 0 && std::ferror(runs_text_) == 0;
   std::rewind(runs_text_);
   char buffer[65536];
   for (std::size_t n; copied && (n = std::fread(buffer, 1, sizeof buffer, runs_text_)) > 0;)
     out_.write(buffer, static_cast<std::streamsize>(n));
   copied = copied && std::ferror(runs_text_) == 0;
-  out_ << (runs_ == 0 ? "]" : "\n  ]") << text.substr(at + placeholder.size()) << "\n";
+  out_ << runs_list_end(runs_) << frame.after_runs;
   out_.close();
   return copied && !out_.fail();
 }

@@ -20,7 +20,8 @@ namespace contend::cli {
 
 // The JSON report built as seeds complete: each entry of "runs" goes to an unnamed temporary file
 // as its seed completes; the end writes the report, the same text batch_json's object with
-// "passed" and "result" dumps (indent 2, keys sorted), which `contend merge` writes too.
+// "passed" and "result" dumps (indent 2, keys sorted), laid out as `contend merge` lays out the
+// merged report (report_layout.h).
 class StreamedJsonReport {
  public:
   StreamedJsonReport() = default;
