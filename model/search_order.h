@@ -18,10 +18,11 @@
 //   the queue hands them out, which is a deque's: from the front in push order, from the back
 //   (pop_max, peek_max) in reverse push order, an item nobody saw never. So within a priority
 //   they are ordered front items by sighting, then unseen items by invocation, then back items
-//   by latest sighting first — the *deque order*. An insert is needed as soon as an insert after
-//   it in its priority's deque order is, or when its completion ends the candidates (it must go
-//   now). Needed inserts go first, the one needed soonest first; the others wait, out of the way
-//   of observers, until they are needed.
+//   by latest sighting first — the *deque order*. An insert is needed once its item's sighting
+//   is invoked, or when its completion ends the candidates (it must go now), and so is every
+//   insert before such a forced one in deque order (it must go in below it). Needed inserts go
+//   first, in deque order within a priority, the one needed soonest first; the others wait, out
+//   of the way of observers, until they are needed.
 // - Indeterminate operations come last: each may be left out, and a remove of unknown answer
 //   could take any item.
 //
@@ -182,8 +183,7 @@ void order_window(std::vector<WindowCandidate>& window, const std::vector<Candid
     c.deque_key = rank.deque_key;
     c.not_needed_yet = false;
   }
-  // Each priority's inserts in deque order: the soonest any of an insert's successors is needed
-  // is when it is needed, and one the window's end forces in needs everything before it.
+  // Each priority's inserts side by side in deque order, for order_one_priority.
   std::sort(window.begin(), window.end(), [](const WindowCandidate& a, const WindowCandidate& b) {
     return std::tie(a.kind, a.priority, a.group, a.deque_key, a.id) <
            std::tie(b.kind, b.priority, b.group, b.deque_key, b.id);
