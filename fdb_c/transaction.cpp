@@ -173,16 +173,27 @@ fdb_error_t TransactionState::unusable() const {
 }
 
 fdb_error_t TransactionState::ended_by() const {
+  if (used_during_commit_) return kUsedDuringCommit;
   if (cancelled_) return kTransactionCancelled;
   if (options_.timeout_ms > 0 && world_.env.now_us() > started_us_ + options_.timeout_ms * 1000)
     return kTransactionTimedOut;
-  return sticky_ == kUsedDuringCommit ? kUsedDuringCommit : kSuccess;
+  return kSuccess;
 }
 
 fdb_error_t TransactionState::refuses_use() {
   if (!commit_started_) return unusable();
-  if (sticky_ == kSuccess) sticky_ = kUsedDuringCommit;  // a commit outstanding fails with it
+  // ThreadSafeTransaction looks at the deferred error before RYW's checkUsedDuringCommit does.
+  if (sticky_ != kSuccess) return sticky_;
+  // checkUsedDuringCommit ends the attempt unless something ended it first (its resetPromise is
+  // set once); the call answers used_during_commit either way.
+  if (ended_by() == kSuccess) used_during_commit_ = true;
   return kUsedDuringCommit;
+}
+
+fdb_error_t TransactionState::refuses_write() {
+  const fdb_error_t e = refuses_use();
+  if (e == kUsedDuringCommit) sticky_ = e;  // thrown on the network thread: the deferred error
+  return e;
 }
 
 // ---- reads ----
@@ -417,7 +428,7 @@ Future* TransactionState::range_split_points(BytesView begin, BytesView end,
 // ---- writes ----
 
 bool TransactionState::accepts_write() {
-  if (refuses_use() != kSuccess) return false;
+  if (refuses_write() != kSuccess) return false;
   read_or_written_ = true;
   return true;
 }
@@ -520,7 +531,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   // used_during_commit) while the call answers success.
   if (end < begin) return kInvertedRange;
   if (type != 0 && type != 1) return kClientInvalidOperation;
-  if (refuses_use() != kSuccess) return kSuccess;
+  if (refuses_write() != kSuccess) return kSuccess;
   const bool metadata_version = type == 0 && is_metadata_version_range(begin, end);
   if (past_legal_range(end) && !metadata_version) {  // as FoundationDB's, even an empty range
     sticky_ = kKeyOutsideLegalRange;
@@ -600,7 +611,9 @@ void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
 }
 
 fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
-  fdb_error_t result = unusable();
+  // As RYW's commit, which waits on its resetPromise: what ended the attempt fails the commit; a
+  // deferred error left since the call (an option's, say) does not.
+  fdb_error_t result = ended_by();
   if (result == kSuccess && too_large()) result = code_of(ErrorCode::transaction_too_large);
   if (result == kSuccess) {
     auto op = tr_.commit();
@@ -730,6 +743,7 @@ void TransactionState::begin_attempt() {
   approximate_bytes_ = 0;
   read_or_written_ = false;
   commit_started_ = false;  // a commit still outstanding belongs to the attempt left behind
+  used_during_commit_ = false;
   committed_version_ = kInvalidVersion;
   ++attempt_;
 }

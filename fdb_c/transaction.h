@@ -80,16 +80,20 @@ class TransactionState {
   fdb_error_t set_option(int option, BytesView value, bool has_value);
 
  private:
-  // What ended this attempt until a reset (FoundationDB's resetPromise): a cancel, the timeout,
-  // a use during commit; success when none did. on_error answers it instead of retrying.
+  // What ended this attempt until a reset (FoundationDB's resetPromise): a use during commit, a
+  // cancel, the timeout; success when none did. on_error answers it instead of retrying, and a
+  // commit outstanding fails with it.
   fdb_error_t ended_by() const;
   // Why this transaction cannot be used now (ended_by, or a sticky error), or success.
   fdb_error_t unusable() const;
   // As FoundationDB's checkUsedDuringCommit, then unusable(): once a commit has started, a read,
-  // write or commit answers used_during_commit, and a commit still outstanding fails with it.
+  // write or commit answers the deferred error if one is held, else used_during_commit, which
+  // ends the attempt (not a deferred error: options still apply, as FoundationDB's do).
   fdb_error_t refuses_use();
-  // Whether a write may be buffered now; a write once a commit started makes used_during_commit
-  // sticky (the deferred error), failing a commit still outstanding.
+  // refuses_use() for a call FoundationDB runs on its network thread (a write, a conflict range):
+  // used_during_commit, which RYW throws there, becomes the deferred error as well.
+  fdb_error_t refuses_write();
+  // Whether a write may be buffered now (refuses_write() has nothing against it).
   bool accepts_write();
   // After a write buffered in the store's transaction: the error the store refused it with
   // becomes sticky, as FoundationDB's deferred error fails every later read and the commit.
@@ -131,6 +135,8 @@ class TransactionState {
   // commit() was called in this attempt (FoundationDB's commitStarted): reads, writes and commits
   // are uses during commit from then on, until a reset or retry.
   bool commit_started_ = false;
+  // A use once the commit started ended this attempt (checkUsedDuringCommit's resetPromise).
+  bool used_during_commit_ = false;
   // This attempt's commit version once its commit succeeded (kInvalidVersion until then, and for
   // a read-only commit), as fdb_transaction_get_committed_version answers.
   Version committed_version_ = kInvalidVersion;

@@ -1253,6 +1253,53 @@ TEST_F(FdbC, AnOptionSetWhileADeferredErrorIsHeldIsNotApplied) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's: a read while the commit is outstanding answers used_during_commit (2017) in
+// its future — RYW's checkUsedDuringCommit ends the attempt through its resetPromise, which fails
+// the commit — but throws nothing on the network thread, so the transaction holds no deferred
+// error and an option set afterwards is applied (READ_YOUR_WRITES_DISABLE, refused once the
+// transaction wrote, leaves client_invalid_operation, 2000, which later reads answer first, as
+// ThreadSafeTransaction checks the deferred error before RYW). A write during the commit throws
+// used_during_commit there: that is the deferred error, and the option is skipped. An option's
+// error left after the commit call does not fail the commit. Before, a read left 2017 as the
+// deferred error (the option was skipped), and an option's error failed the outstanding commit.
+TEST_F(FdbC, AReadDuringTheCommitLeavesNoDeferredErrorSoOptionsStillApply) {
+  for (const char* use : {"read", "write"}) {
+    FDBTransaction* tr = begin();
+    NetworkGate gate(*this, std::string("gate_") + use);
+    set(tr, use, "v");
+    FDBFuture* outstanding = fdb_transaction_commit(tr);
+    FDBFuture* read = nullptr;  // waited on once the network runs again
+    if (std::string(use) == "read") {
+      read = fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0);
+    } else {
+      set(tr, "other", "v");
+    }
+    EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);  // READ_YOUR_WRITES_DISABLE
+    gate.release();
+    if (read != nullptr) {
+      EXPECT_EQ(wait_and_destroy(read), 2017);
+    }
+    EXPECT_EQ(wait_and_destroy(outstanding), 2017) << use << " during the commit";
+    EXPECT_EQ(read_error(tr), std::string(use) == "read" ? 2000 : 2017) << use;
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 2017) << use;
+    fdb_transaction_destroy(tr);
+  }
+  FDBTransaction* tr = begin();
+  NetworkGate gate(*this, "gate_option");
+  set(tr, "option", "v");
+  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  const int32_t short_value = 1;  // TIMEOUT takes 8 bytes: invalid_option_value (2006)
+  EXPECT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&short_value), 4),
+            0);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(outstanding), 0) << "the commit is not failed by a deferred error";
+  EXPECT_EQ(read_error(tr), 2006) << "the deferred error comes before used_during_commit";
+  fdb_transaction_destroy(tr);
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "option"), "v");
+  fdb_transaction_destroy(reader);
+}
+
 // Sizes as FoundationDB's client counts them, with sizeof(MutationRef) = 40 and
 // sizeof(KeyRangeRef) = 32: ReadYourWritesTransaction's approximateSize (set: k + v + 40 and the
 // write conflict range 32 + 2k + 1; clear of a key: 2 * (32 + 2k + 1); a read conflict range:
