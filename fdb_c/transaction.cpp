@@ -486,15 +486,23 @@ void TransactionState::clear(BytesView key) {
 }
 
 void TransactionState::clear_range(BytesView begin, BytesView end) {
-  if (end < begin) {
-    write(KeyRangeRef{}, 0, [&] { sticky_ = kInvertedRange; });
+  if (end < begin) {  // ThreadSafeTransaction::clear's check, before RYW looks at the transaction
+    defer_error(kInvertedRange);
     return;
   }
   // As RYW clear counts it, an empty range too: the mutation and the write conflict range.
   const KeyRangeRef range{begin, end};
   const std::int64_t size =
       kMutationRefBytes + (range_bytes(range) - kKeyRangeRefBytes) + range_bytes(range);
-  write(range, size, [&] { tr_.clear_range(range); });
+  write(range, size, [&] {
+    // RYW clear: the legal range before anything else of the range, an empty one too (begin is
+    // not after end, so its end tells).
+    if (past_legal_range(end)) {
+      sticky_ = kKeyOutsideLegalRange;
+    } else {
+      tr_.clear_range(range);
+    }
+  });
 }
 
 void TransactionState::atomic_op(BytesView key, BytesView param, int operation) {
@@ -517,6 +525,11 @@ void TransactionState::atomic_op(BytesView key, BytesView param, int operation) 
       tr_.atomic_op(*type, key, param);
     }
   });
+}
+
+void TransactionState::defer_error(fdb_error_t error) {
+  Lock lock(world_.mutex);
+  if (sticky_ == kSuccess) sticky_ = error;
 }
 
 void TransactionState::fail_with(fdb_error_t error) {

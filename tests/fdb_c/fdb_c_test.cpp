@@ -505,6 +505,52 @@ TEST_F(FdbC, AConflictRangeIntoTheSystemKeysIsOutsideTheLegalRange) {
   fdb_transaction_destroy(reader);
 }
 
+// As FoundationDB's clear(begin, end): ThreadSafeTransaction refuses an inverted range
+// (inverted_range, 2005) before RYW looks at the transaction — so even while a commit is
+// outstanding, and without failing that commit; RYW's clear then checks the commit
+// (used_during_commit, 2017), then the legal range, an empty range's too: [\xff\x01, \xff\x01)
+// is key_outside_legal_range (2004), [\xff, \xff) is legal. Each refusal is the deferred error of
+// later reads and the commit. Before, an empty range past \xff was accepted, and an inverted range
+// during a commit answered 2017 and failed the commit.
+TEST_F(FdbC, AClearRangeIsCheckedInvertedThenInUseThenInTheLegalRangeEvenEmpty) {
+  const std::string past("\xff\x01"), further("\xff\x02"), system_begin("\xff");
+  auto clear_range = [](FDBTransaction* tr, const std::string& b, const std::string& e) {
+    fdb_transaction_clear_range(tr, bytes(b), length(b), bytes(e), length(e));
+  };
+  auto answer = [&](const std::string& b, const std::string& e) {
+    FDBTransaction* tr = begin();
+    clear_range(tr, b, e);
+    const fdb_error_t read = read_error(tr);
+    EXPECT_EQ(commit(tr), read) << "the commit answers as the read";
+    fdb_transaction_destroy(tr);
+    return read;
+  };
+  EXPECT_EQ(answer(past, past), 2004) << "an empty range past \\xff";
+  EXPECT_EQ(answer(system_begin, system_begin), 0) << "an empty range at \\xff";
+  EXPECT_EQ(answer(key("a"), past), 2004);
+  EXPECT_EQ(answer(further, past), 2005) << "inverted comes first";
+
+  for (bool inverted : {true, false}) {
+    const std::string name = inverted ? "inverted" : "empty";
+    FDBTransaction* tr = begin();
+    NetworkGate gate(*this, "gate_" + name);
+    set(tr, name, "v");
+    FDBFuture* outstanding = fdb_transaction_commit(tr);
+    if (inverted) {
+      clear_range(tr, further, past);
+    } else {
+      clear_range(tr, past, past);
+    }
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(outstanding), inverted ? 0 : 2017) << name;
+    EXPECT_EQ(read_error(tr), inverted ? 2005 : 2017) << name;
+    fdb_transaction_destroy(tr);
+    FDBTransaction* reader = begin();
+    EXPECT_EQ(get(reader, name), inverted ? std::optional<std::string>("v") : std::nullopt);
+    fdb_transaction_destroy(reader);
+  }
+}
+
 // As FoundationDB's getRange and getKey: a key selector whose key is past \xff (the system keys)
 // answers key_outside_legal_range (2004); \xff itself, the usual end of a range, is legal. Before,
 // the range was cut at \xff and the selector resolved as if it were legal.
