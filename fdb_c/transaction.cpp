@@ -467,8 +467,10 @@ void TransactionState::fire_watches_written(KeyRangeRef written, std::vector<Fut
 }
 
 void TransactionState::set(BytesView key, BytesView value) {
-  if (key == kMetadataVersionKey) {  // RYW set: only a versionstamp may write it
-    fail_with(kClientInvalidOperation);
+  // RYW set refuses the metadata version key (only a versionstamp may write it) first, before
+  // checkUsedDuringCommit: even during a commit, which it does not fail.
+  if (key == kMetadataVersionKey) {
+    defer_error(kClientInvalidOperation);
     return;
   }
   const Bytes after = key_after(key);

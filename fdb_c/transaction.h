@@ -95,9 +95,9 @@ class TransactionState {
   fdb_error_t refuses_write();
   // Whether a write may be buffered now (refuses_write() has nothing against it).
   bool accepts_write();
-  // A call FoundationDB refuses on its network thread before RYW looks at the transaction (so
-  // before its checkUsedDuringCommit): `error` becomes the deferred error, unless one is held
-  // already (doOnMainThreadVoid skips the call then).
+  // A call FoundationDB refuses on its network thread before RYW looks at the commit (its
+  // checkUsedDuringCommit): `error` becomes the deferred error, unless one is held already
+  // (doOnMainThreadVoid skips the call then).
   void defer_error(fdb_error_t error);
   // After a write buffered in the store's transaction: the error the store refused it with
   // becomes sticky, as FoundationDB's deferred error fails every later read and the commit.

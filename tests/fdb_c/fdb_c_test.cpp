@@ -900,6 +900,71 @@ TEST_F(FdbC, TheMetadataVersionKeyIsReadWatchedAndVersionstampedAsFoundationDBs)
             2004);
 }
 
+// As FoundationDB's ReadYourWritesTransaction::set, whose first check refuses the metadata version
+// key (client_invalid_operation, 2000) before checkUsedDuringCommit: a set of it while a commit is
+// outstanding leaves 2000 as the deferred error and does not fail the commit. Every other write of
+// it — atomicOp (its versionstamp too), clear, clear_range, a write conflict range — checks the
+// commit first: used_during_commit (2017), and the outstanding commit fails. Before, the set
+// answered 2017 and failed the commit too.
+TEST_F(FdbC, ASetOfTheMetadataVersionKeyDuringACommitIsRefusedBeforeTheCommitIsLookedAt) {
+  const std::string mv("\xff/metadataVersion");
+  const std::string mv_end = mv + std::string(1, '\0');
+  const std::string stamp_param(14, '\0');
+  struct Case {
+    const char* what;
+    std::function<void(FDBTransaction*)> write;
+    fdb_error_t commit_error;
+    fdb_error_t read_error;
+  };
+  const std::vector<Case> cases = {
+      {"set",
+       [&](FDBTransaction* t) {
+         fdb_transaction_set(t, bytes(mv), length(mv), bytes(stamp_param), 14);
+       },
+       0, 2000},
+      {"versionstamp",
+       [&](FDBTransaction* t) {
+         fdb_transaction_atomic_op(t, bytes(mv), length(mv), bytes(stamp_param), 14,
+                                   FDB_MUTATION_TYPE_SET_VERSIONSTAMPED_VALUE);
+       },
+       2017, 2017},
+      {"atomic add",
+       [&](FDBTransaction* t) {
+         fdb_transaction_atomic_op(t, bytes(mv), length(mv), bytes(stamp_param), 14,
+                                   FDB_MUTATION_TYPE_ADD);
+       },
+       2017, 2017},
+      {"clear", [&](FDBTransaction* t) { fdb_transaction_clear(t, bytes(mv), length(mv)); }, 2017,
+       2017},
+      {"clear_range",
+       [&](FDBTransaction* t) {
+         fdb_transaction_clear_range(t, bytes(mv), length(mv), bytes(mv_end), length(mv_end));
+       },
+       2017, 2017},
+      {"write conflict range",
+       [&](FDBTransaction* t) {
+         EXPECT_EQ(
+             fdb_transaction_add_conflict_range(t, bytes(mv), length(mv), bytes(mv_end),
+                                                length(mv_end), FDB_CONFLICT_RANGE_TYPE_WRITE),
+             0);
+       },
+       2017, 2017},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    const std::string name = "k" + std::to_string(n++);
+    FDBTransaction* tr = begin();
+    NetworkGate gate(*this, "gate_" + name);
+    set(tr, name, "v");
+    FDBFuture* outstanding = fdb_transaction_commit(tr);
+    c.write(tr);
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(outstanding), c.commit_error) << c.what;
+    EXPECT_EQ(read_error(tr), c.read_error) << c.what;
+    fdb_transaction_destroy(tr);
+  }
+}
+
 TEST_F(FdbC, WhatIsNotModelledOrMisusedAnswersWithFoundationDBsErrors) {
   FDBTransaction* tr = begin();
   fdb_transaction_atomic_op(tr, bytes(key("x")), length(key("x")), bytes(std::string("1")), 1,
