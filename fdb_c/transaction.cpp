@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <coroutine>
 #include <cstring>
-#include <span>
 #include <vector>
 
 #include "base/invariant.h"
+#include "fdb_c/commit_size.h"
 #include "sim/store/mutation.h"
 
 namespace contend::fdb {
@@ -43,39 +43,12 @@ bool is_metadata_version_range(BytesView begin, BytesView end) {
   return begin == kMetadataVersionKey && end == BytesView(key_after(kMetadataVersionKey));
 }
 
-// The sizes FoundationDB's client gives a transaction (ReadYourWritesTransaction's
-// approximateSize, NativeAPI Transaction::getSize): the bytes plus the structs that hold them,
-// sizeof(MutationRef) and sizeof(KeyRangeRef) on a 64-bit build of 7.3 (CommitTransaction.h:
-// a type byte and two 16-byte StringRefs; two StringRefs).
-constexpr std::int64_t kMutationRefBytes = 40;
-constexpr std::int64_t kKeyRangeRefBytes = 32;
-
-std::int64_t range_bytes(KeyRangeRef r) {
-  return kKeyRangeRefBytes + static_cast<std::int64_t>(r.begin.size() + r.end.size());
-}
-
 // A write of one key as RYW set and atomicOp count it: its mutation, and its write conflict range
 // [key, key + \x00) unless it has none (a versionstamped key's).
 std::int64_t key_write_bytes(BytesView key, BytesView operand, bool conflict = true) {
   const auto k = static_cast<std::int64_t>(key.size());
   const std::int64_t range = conflict ? kKeyRangeRefBytes + 2 * k + 1 : 0;
   return kMutationRefBytes + k + static_cast<std::int64_t>(operand.size()) + range;
-}
-
-// As NativeAPI getSize sums a commit's conflict ranges: after RYW coalesced them (overlapping or
-// touching ranges are one).
-std::int64_t coalesced_ranges_bytes(std::span<const KeyRangeRef> ranges) {
-  std::vector<KeyRangeRef> sorted(ranges.begin(), ranges.end());
-  std::sort(sorted.begin(), sorted.end(),
-            [](KeyRangeRef a, KeyRangeRef b) { return a.begin < b.begin; });
-  std::int64_t bytes = 0;
-  for (std::size_t i = 0; i < sorted.size();) {
-    KeyRangeRef run = sorted[i];
-    for (++i; i < sorted.size() && !(run.end < sorted[i].begin); ++i)
-      run.end = std::max(run.end, sorted[i].end);
-    bytes += range_bytes(run);
-  }
-  return bytes;
 }
 
 Database database_for(World& world) {
@@ -145,6 +118,7 @@ fdb_error_t batch_bytes(const RangeRequest& r, int& bytes) {
 TransactionState::TransactionState(World& world)
     : world_(world), tr_(database_for(world)), started_us_(world.env.now_us()) {
   tr_.set_abort_target(std::noop_coroutine());
+  tr_.lift_size_limit();  // too_large() measures each commit as FoundationDB's client does
 }
 
 TransactionState::~TransactionState() {
@@ -561,6 +535,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
     tr_.add_read_conflict_range(range);  // counted with the reads' (approximate_size())
   } else {
     tr_.add_write_conflict_range(range);
+    added_write_ranges_.push_back(copy_of(range));
     approximate_bytes_ += range_bytes(range);
     read_or_written_ = true;  // FoundationDB's write map holds it: no READ_YOUR_WRITES_DISABLE now
   }
@@ -677,13 +652,15 @@ fdb_error_t TransactionState::committed_version(std::int64_t* out) {
 
 bool TransactionState::too_large() const {
   // As NativeAPI commitMutations: a commit without writes is not measured; the others are, by
-  // getSize (every mutation, and the coalesced read and write conflict ranges), against SIZE_LIMIT
+  // getSize of the request FoundationDB's client would send (commit_size.h), against SIZE_LIMIT
   // or TRANSACTION_SIZE_LIMIT.
   if (tr_.mutations().empty() && tr_.write_conflict_ranges().empty()) return false;
-  std::int64_t bytes = coalesced_ranges_bytes(tr_.read_conflict_ranges()) +
-                       coalesced_ranges_bytes(tr_.write_conflict_ranges());
-  for (const MutationRef& m : tr_.mutations())
-    bytes += kMutationRefBytes + static_cast<std::int64_t>(m.param1.size() + m.param2.size());
+  const std::int64_t bytes = commit_request_bytes(CommitContents{
+      .writes = tr_.mutations(),
+      .added_write_ranges = added_write_ranges_,
+      .read_ranges = tr_.read_conflict_ranges(),
+      .read_your_writes = !options_.read_your_writes_disabled,
+  });
   const std::int64_t limit = options_.size_limit_bytes > 0
                                  ? options_.size_limit_bytes
                                  : static_cast<std::int64_t>(kTransactionSizeLimit);
@@ -756,6 +733,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
 void TransactionState::begin_attempt() {
   sticky_ = kSuccess;
   approximate_bytes_ = 0;
+  added_write_ranges_.clear();
   read_or_written_ = false;
   commit_started_ = false;  // a commit still outstanding belongs to the attempt left behind
   used_during_commit_ = false;

@@ -151,6 +151,8 @@ class TransactionState {
   // This attempt's approximate size (RYW's approximateSize) but for the read conflict ranges of
   // reads with read-your-writes, which approximate_size() adds from the store's transaction.
   std::int64_t approximate_bytes_ = 0;
+  // The write conflict ranges the program added in this attempt (its writes' are the store's).
+  std::vector<KeyRange> added_write_ranges_;
   int retries_ = 0;
   // A read or a write was asked of this attempt: READ_YOUR_WRITES_DISABLE is refused from then on,
   // as FoundationDB refuses it once its read cache or write map holds anything.

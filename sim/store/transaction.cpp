@@ -581,7 +581,7 @@ ErrorCode Transaction::do_commit() {
   last_conflict_step_ = {};
   // A sticky error, or a read-only transaction (its sticky error is success then).
   if (!commit_reaches_store()) return sticky_error_;
-  if (size_bytes_ > kTransactionSizeLimit) return ErrorCode::transaction_too_large;
+  if (size_limited_ && size_bytes_ > kTransactionSizeLimit) return ErrorCode::transaction_too_large;
   take_read_version_if_needed();
   CommitFault fault = env().commit_fault(client());
   if (fault == CommitFault::not_committed_before) return ErrorCode::not_committed;

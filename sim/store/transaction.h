@@ -178,6 +178,9 @@ class Transaction {
   // The bytes this attempt would commit: mutations and conflict range ends (FoundationDB's
   // approximate transaction size, checked against kTransactionSizeLimit).
   std::size_t size_bytes() const { return size_bytes_; }
+  // For a client that measures its commits itself (contend's libfdb_c, as FoundationDB's client
+  // does): commit() no longer refuses one whose size_bytes() is over kTransactionSizeLimit.
+  void lift_size_limit() { size_limited_ = false; }
 
   // ---- used by attempt() (retry.h) ----
   std::coroutine_handle<> abort_target() const { return abort_target_; }
@@ -290,6 +293,7 @@ class Transaction {
   std::vector<std::string_view>& read_range_steps_ = buffers_->read_range_steps;
   std::vector<KeyRangeRef>& write_ranges_ = buffers_->write_ranges;
   std::size_t size_bytes_ = 0;
+  bool size_limited_ = true;  // see lift_size_limit()
   ErrorCode sticky_error_ = ErrorCode::success;
   ErrorCode read_error_ = ErrorCode::success;
   std::coroutine_handle<> abort_target_;

@@ -1452,6 +1452,86 @@ TEST_F(FdbC, TheApproximateSizeAndTheSizeLimitCountFoundationDBsStructs) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's client measures a commit — NativeAPI's getSize of the request, against
+// SIZE_LIMIT — after ReadYourWritesTransaction's write map merged the writes
+// (writeRangeToNativeTransaction): a key set three times sends one set, two 8-byte adds of a key
+// one add, a versionstamped key its mutation and no write conflict range, and a key set inside a
+// cleared range cuts that clear in two. Each such commit goes through at exactly its size and is
+// refused with transaction_too_large (2101) a byte under it, while
+// fdb_transaction_get_approximate_size, RYW's running count, still counts every write. Without
+// read-your-writes NativeAPI holds every write and every write conflict range. A key rewritten 120
+// times with a 90,000-byte value commits under the default 10,000,000 bytes. Before, every write
+// counted, and a versionstamped key's possible keys as a write conflict range.
+TEST_F(FdbC, TheSizeLimitMeasuresWhatFoundationDBsWriteMapLeavesOfTheWrites) {
+  using Writes = std::function<void(FDBTransaction*)>;
+  auto commit_under = [&](int64_t limit, bool read_your_writes, const Writes& writes) {
+    FDBTransaction* tr = begin();
+    if (!read_your_writes) {
+      EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+    }
+    EXPECT_EQ(fdb_transaction_set_option(tr, 503, reinterpret_cast<const uint8_t*>(&limit), 8), 0);
+    writes(tr);
+    const fdb_error_t e = commit(tr);
+    fdb_transaction_destroy(tr);
+    return e;
+  };
+  auto measured_as = [&](int64_t size, bool read_your_writes, const Writes& writes) {
+    EXPECT_EQ(commit_under(size, read_your_writes, writes), 0) << "at its size";
+    EXPECT_EQ(commit_under(size - 1, read_your_writes, writes), 2101) << "a byte under it";
+  };
+  const std::string value(100, 'v');
+  const auto ka = static_cast<int64_t>(key("a").size());
+  const int64_t one_set = 40 + ka + 100 + 32 + 2 * ka + 1;
+  const Writes three_sets = [&](FDBTransaction* tr) {
+    for (const char* v : {"1", "2", "3"})
+      set(tr, "a", value.substr(1) + v);
+  };
+  {
+    FDBTransaction* tr = begin();
+    three_sets(tr);
+    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
+    int64_t approximate = -1;
+    EXPECT_EQ(wait(f), 0);
+    EXPECT_EQ(fdb_future_get_int64(f, &approximate), 0);
+    EXPECT_EQ(approximate, 3 * one_set) << "RYW's running count counts every write";
+    fdb_future_destroy(f);
+    fdb_transaction_destroy(tr);
+  }
+  measured_as(one_set, true, three_sets);
+  measured_as(3 * one_set, false, three_sets);
+
+  const int64_t eight = 8;
+  measured_as(40 + ka + 8 + 32 + 2 * ka + 1, true, [&](FDBTransaction* tr) {
+    for (int i = 0; i < 2; ++i)
+      fdb_transaction_atomic_op(tr, bytes(key("a")), length(key("a")),
+                                reinterpret_cast<const uint8_t*>(&eight), 8, FDB_MUTATION_TYPE_ADD);
+  });
+
+  std::string stamped = key("vs") + std::string(10, '\0');
+  const auto offset = static_cast<uint32_t>(key("vs").size());
+  stamped.append(reinterpret_cast<const char*>(&offset), 4);  // little-endian
+  measured_as(40 + length(stamped) + 1, true, [&](FDBTransaction* tr) {
+    fdb_transaction_atomic_op(tr, bytes(stamped), length(stamped), bytes("v"), 1,
+                              FDB_MUTATION_TYPE_SET_VERSIONSTAMPED_KEY);
+  });
+
+  const auto kc = static_cast<int64_t>(key("c0").size());
+  // clear [c0, c5) + set c5 + clear [c5\x00, c9), and the write conflict range [c0, c9).
+  measured_as((40 + 2 * kc) + (40 + kc + 1) + (40 + 2 * kc + 1) + (32 + 2 * kc), true,
+              [&](FDBTransaction* tr) {
+                const std::string b = key("c0"), e = key("c9");
+                fdb_transaction_clear_range(tr, bytes(b), length(b), bytes(e), length(e));
+                set(tr, "c5", "v");
+              });
+
+  FDBTransaction* tr = begin();
+  const std::string big(90'000, 'b');
+  for (int i = 0; i < 120; ++i)
+    set(tr, "big", big);
+  EXPECT_EQ(commit(tr), 0) << "one 90,000-byte set is sent";
+  fdb_transaction_destroy(tr);
+}
+
 // Checked against FoundationDB, already answered so: ReadYourWritesTransaction::
 // getEstimatedRangeSizeBytes has no legal-range check (a range past \xff is measured), while
 // getRangeSplitPoints refuses one with key_outside_legal_range. fdb_future_cancel of a commit's
