@@ -24,7 +24,9 @@
 //   first, in deque order within a priority, the one needed soonest first; the others wait, out
 //   of the way of observers, until they are needed.
 // - Indeterminate operations come last: each may be left out, and a remove of unknown answer
-//   could take any item.
+//   could take any item. But when no observer can go and no insert is needed, an item must leave
+//   the queue, and only an indeterminate remove can take it: those are tried before the inserts
+//   that are not needed yet.
 //
 // Invariant: a window's order is a total order (ties broken by operation id), so the search is
 // deterministic; under `invocation` it is the order of invocation.
@@ -43,9 +45,18 @@ namespace contend::model {
 
 enum class CandidateOrder : std::uint8_t { invocation, by_observation };
 
-// Which candidates `by_observation` tries before which: observers, then inserts, then
-// indeterminate operations.
-enum class CandidateKind : std::uint8_t { observer, insert, optional };
+// What a candidate is to `by_observation`: an observer, an insert, an indeterminate remove, or
+// another indeterminate operation (an insert whose item nobody saw).
+enum class CandidateKind : std::uint8_t { observer, insert, optional_remove, optional };
+
+// The tiers of a window's trying order (WindowCandidate::tier).
+enum class CandidateTier : std::uint8_t {
+  observer,
+  needed_insert,
+  optional_remove,  // when no observer can go and no insert is needed, an item must leave
+  waiting_insert,
+  optional,
+};
 
 // Where an insert stands in its priority's deque order: front items, unseen, back items.
 enum class DequeGroup : std::uint8_t { front, unseen, back };
@@ -64,14 +75,15 @@ struct CandidateRank {
 // One candidate of a window (the candidates before the first completion not yet placed), with
 // its place in the window's trying order.
 struct WindowCandidate {
-  CandidateKind kind = CandidateKind::observer;
-  bool not_needed_yet = false;
+  CandidateTier tier = CandidateTier::observer;
   std::int64_t needed_from = 0;  // inserts: the soonest point of it or any insert after it
   std::int64_t priority = 0;
   DequeGroup group = DequeGroup::front;
   std::int64_t deque_key = 0;
   std::int64_t id = 0;
   std::int32_t entry = -1;  // the search's call entry
+  CandidateKind kind = CandidateKind::observer;
+  bool not_needed_yet = false;
   friend auto operator<=>(const WindowCandidate&, const WindowCandidate&) = default;
 };
 
@@ -136,7 +148,9 @@ inline std::vector<CandidateRank> candidate_ranks(const Operations& ops, Candida
       rank.deque_key = rank.group == DequeGroup::unseen ? op.call : (s.from_back ? -s.at : s.at);
     }
     // An indeterminate insert whose item was seen took effect: it is an insert like any other.
-    if (op.indeterminate && (!is_insert(op.f) || rank.point == kForever)) {
+    if (op.indeterminate && is_remove(op.f)) {
+      rank.kind = CandidateKind::optional_remove;
+    } else if (op.indeterminate && (!is_insert(op.f) || rank.point == kForever)) {
       rank.kind = CandidateKind::optional;
     }
   }
@@ -168,6 +182,20 @@ void order_one_priority(std::size_t first, std::size_t last, std::vector<WindowC
   }
 }
 
+inline CandidateTier tier_of(const WindowCandidate& c) {
+  switch (c.kind) {
+    case CandidateKind::observer:
+      return CandidateTier::observer;
+    case CandidateKind::insert:
+      return c.not_needed_yet ? CandidateTier::waiting_insert : CandidateTier::needed_insert;
+    case CandidateKind::optional_remove:
+      return CandidateTier::optional_remove;
+    case CandidateKind::optional:
+      return CandidateTier::optional;
+  }
+  return CandidateTier::optional;
+}
+
 // Orders one window's candidates (each with its `id` and `entry` set) for trying. `end_point`:
 // the real-time position of the completion that ends the window (kForever: none);
 // `forced(candidate)`: whether that completion is the candidate's own.
@@ -196,6 +224,8 @@ void order_window(std::vector<WindowCandidate>& window, const std::vector<Candid
       order_one_priority(first, last, window, end_point, forced);
     last = first;
   }
+  for (WindowCandidate& c : window)
+    c.tier = tier_of(c);
   std::sort(window.begin(), window.end());
 }
 
