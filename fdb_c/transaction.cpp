@@ -142,8 +142,10 @@ std::shared_ptr<TransactionState> make_transaction(World& world) {
 }
 
 fdb_error_t TransactionState::unusable() const {
-  if (fdb_error_t e = ended_by()) return e;
-  return sticky_;
+  // ThreadSafeTransaction's reads and commit call checkDeferredError before RYW looks at its
+  // resetPromise: a deferred error comes before what ended the attempt (a cancel, say).
+  if (sticky_ != kSuccess) return sticky_;
+  return ended_by();
 }
 
 fdb_error_t TransactionState::ended_by() const {

@@ -7,9 +7,9 @@
 // first. Key selectors are resolved by limited range reads (their conflict ranges are those
 // reads'). Every function takes the world's mutex (world.h) for as long as it touches state.
 // Invariants: while a commit is outstanding, writes and reads fail with used_during_commit; a
-// cancelled transaction answers every use with transaction_cancelled until it is reset; watches
-// and versionstamp futures of an attempt are settled exactly once (at its commit, reset, cancel
-// or destruction).
+// cancelled transaction answers every use with transaction_cancelled (a read or commit the
+// deferred error first, if one is held) until it is reset; watches and versionstamp futures of an
+// attempt are settled exactly once (at its commit, reset, cancel or destruction).
 #pragma once
 
 #include <memory>
@@ -84,7 +84,7 @@ class TransactionState {
   // cancel, the timeout; success when none did. on_error answers it instead of retrying, and a
   // commit outstanding fails with it.
   fdb_error_t ended_by() const;
-  // Why this transaction cannot be used now (ended_by, or a sticky error), or success.
+  // Why this transaction cannot be used now (a sticky error, else ended_by), or success.
   fdb_error_t unusable() const;
   // As FoundationDB's checkUsedDuringCommit, then unusable(): once a commit has started, a read,
   // write or commit answers the deferred error if one is held, else used_during_commit, which

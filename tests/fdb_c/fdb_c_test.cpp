@@ -1364,6 +1364,24 @@ TEST_F(FdbC, AnOptionSetWhileADeferredErrorIsHeldIsNotApplied) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's ThreadSafeTransaction: its reads, watches, get_read_version and commit call
+// checkDeferredError before RYW looks at its resetPromise, so a cancelled transaction holding a
+// deferred error (a refused write's) answers that error; get_versionstamp and on_error do not
+// check it and answer transaction_cancelled (1025). Before: 1025 everywhere.
+TEST_F(FdbC, ACancelledTransactionAnswersItsDeferredErrorFirst) {
+  FDBTransaction* tr = begin();
+  const std::string system("\xff\x01");
+  fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
+  fdb_transaction_cancel(tr);
+  EXPECT_EQ(read_error(tr), 2004);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_read_version(tr)), 2004);
+  EXPECT_EQ(wait_and_destroy(watch(tr, "w")), 2004);
+  EXPECT_EQ(commit(tr), 2004);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 1025);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1025);
+  fdb_transaction_destroy(tr);
+}
+
 // As FoundationDB's: a read while the commit is outstanding answers used_during_commit (2017) in
 // its future — RYW's checkUsedDuringCommit ends the attempt through its resetPromise, which fails
 // the commit — but throws nothing on the network thread, so the transaction holds no deferred
