@@ -693,7 +693,8 @@ Future* TransactionState::addresses_for_key() {
 Future* TransactionState::versionstamp() {
   Lock lock(world_.mutex);
   if (commit_started_) return ready_later(world_, refuses_use());  // asked for too late
-  if (cancelled_) return ready_later(world_, kTransactionCancelled);
+  // RYW's getVersionstamp waits on its resetPromise too: what ended the attempt answers.
+  if (fdb_error_t e = ended_by()) return ready_later(world_, e);
   auto* future = new Future;
   future->retain();
   versionstamp_futures_.push_back(future);
@@ -764,7 +765,9 @@ void TransactionState::cancel() {
   std::vector<Future*> deliveries;
   {
     Lock lock(world_.mutex);
-    cancelled_ = true;
+    // RYW's cancel sends transaction_cancelled to its resetPromise unless something (the timeout,
+    // a use during the commit) ended the attempt first: the first error sent stays.
+    if (ended_by() == kSuccess) cancelled_ = true;
     settle_attempt(kTransactionCancelled, deliveries);
   }
   for (Future* f : deliveries)

@@ -1382,6 +1382,29 @@ TEST_F(FdbC, ACancelledTransactionAnswersItsDeferredErrorFirst) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's ReadYourWritesTransaction: the timeout and cancel() each send their error to
+// its resetPromise only if nothing was sent before, so a transaction that timed out answers
+// transaction_timed_out (1031) after a later cancel too — its reads, commit, get_versionstamp
+// (which waits on the resetPromise) and on_error. Before: 1025 once cancelled.
+TEST_F(FdbC, ACancelAfterTheTimeoutLeavesTheTransactionTimedOut) {
+  FDBTransaction* tr = begin();
+  const int64_t one = 1;
+  ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&one), 8), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(read_error(tr), 1031);
+  fdb_transaction_cancel(tr);
+  EXPECT_EQ(read_error(tr), 1031);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 1031);
+  EXPECT_EQ(commit(tr), 1031);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1031);
+  fdb_transaction_reset(tr);
+  ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&one), 8), 0);
+  fdb_transaction_cancel(tr);
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(read_error(tr), 1025) << "the cancel came before the timeout";
+  fdb_transaction_destroy(tr);
+}
+
 // As FoundationDB's: a read while the commit is outstanding answers used_during_commit (2017) in
 // its future — RYW's checkUsedDuringCommit ends the attempt through its resetPromise, which fails
 // the commit — but throws nothing on the network thread, so the transaction holds no deferred
