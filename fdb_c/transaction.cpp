@@ -160,6 +160,10 @@ fdb_error_t TransactionState::refuses_use() {
   if (!commit_started_) return unusable();
   // ThreadSafeTransaction looks at the deferred error before RYW's checkUsedDuringCommit does.
   if (sticky_ != kSuccess) return sticky_;
+  return used_during_commit();
+}
+
+fdb_error_t TransactionState::used_during_commit() {
   // checkUsedDuringCommit ends the attempt unless something ended it first (its resetPromise is
   // set once); the call answers used_during_commit either way.
   if (ended_by() == kSuccess) used_during_commit_ = true;
@@ -692,7 +696,9 @@ Future* TransactionState::addresses_for_key() {
 
 Future* TransactionState::versionstamp() {
   Lock lock(world_.mutex);
-  if (commit_started_) return ready_later(world_, refuses_use());  // asked for too late
+  // ThreadSafeTransaction::getVersionstamp does not check the deferred error: once the commit
+  // started, RYW's checkUsedDuringCommit answers, whatever deferred error is held.
+  if (commit_started_) return ready_later(world_, used_during_commit());
   // RYW's getVersionstamp waits on its resetPromise too: what ended the attempt answers.
   if (fdb_error_t e = ended_by()) return ready_later(world_, e);
   auto* future = new Future;

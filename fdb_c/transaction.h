@@ -90,6 +90,9 @@ class TransactionState {
   // write or commit answers the deferred error if one is held, else used_during_commit, which
   // ends the attempt (not a deferred error: options still apply, as FoundationDB's do).
   fdb_error_t refuses_use();
+  // RYW's checkUsedDuringCommit alone, once a commit has started: used_during_commit, which ends
+  // the attempt unless something ended it first.
+  fdb_error_t used_during_commit();
   // refuses_use() for a call FoundationDB runs on its network thread (a write, a conflict range):
   // used_during_commit, which RYW throws there, becomes the deferred error as well.
   fdb_error_t refuses_write();

@@ -1405,6 +1405,32 @@ TEST_F(FdbC, ACancelAfterTheTimeoutLeavesTheTransactionTimedOut) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's ThreadSafeTransaction::getVersionstamp, which does not call
+// checkDeferredError: ReadYourWritesTransaction::getVersionstamp answers used_during_commit (2017)
+// once the commit started, even while a deferred error is held (here an option's, left after the
+// commit); before the commit it waits for the commit, so a deferred error held then does not
+// answer it either (a reset does, with transaction_cancelled, 1025). Before: the deferred error
+// (2006) after the commit.
+TEST_F(FdbC, AVersionstampAskedAfterTheCommitIgnoresTheDeferredError) {
+  FDBTransaction* tr = begin();
+  set(tr, "k", "v");
+  ASSERT_EQ(commit(tr), 0);
+  const int32_t short_value = 1;  // TIMEOUT takes 8 bytes: invalid_option_value (2006)
+  EXPECT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&short_value), 4),
+            0);
+  EXPECT_EQ(read_error(tr), 2006);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 2017);
+  fdb_transaction_reset(tr);
+  const std::string system("\xff\x01");
+  fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
+  FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
+  EXPECT_EQ(commit(tr), 2004);
+  EXPECT_FALSE(fdb_future_is_ready(stamp)) << "the deferred error does not answer it";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(wait_and_destroy(stamp), 1025);
+  fdb_transaction_destroy(tr);
+}
+
 // As FoundationDB's: a read while the commit is outstanding answers used_during_commit (2017) in
 // its future — RYW's checkUsedDuringCommit ends the attempt through its resetPromise, which fails
 // the commit — but throws nothing on the network thread, so the transaction holds no deferred
