@@ -46,7 +46,7 @@ namespace contend::model {
 enum class CandidateOrder : std::uint8_t { invocation, by_observation };
 
 // What a candidate is to `by_observation`: an observer, an insert, an indeterminate remove, or
-// another indeterminate operation (an insert whose item nobody saw).
+// another indeterminate operation (a peek, an insert whose item nobody saw).
 enum class CandidateKind : std::uint8_t { observer, insert, optional_remove, optional };
 
 // The tiers of a window's trying order (WindowCandidate::tier).
