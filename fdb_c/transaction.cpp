@@ -675,9 +675,11 @@ bool TransactionState::too_large() const {
 
 Future* TransactionState::approximate_size() {
   Lock lock(world_.mutex);
-  if (fdb_error_t e = unusable()) return ready_later(world_, e);
-  // RYW's approximateSize: what the writes and conflict ranges added, and with read-your-writes
-  // each read conflict range its reads left (RYW updateConflictMap); without, reads add nothing.
+  // Never an error, as FoundationDB's (ThreadSafeTransaction::getApproximateSize checks no
+  // deferred error, and RYW answers its count even once cancelled or timed out): RYW's
+  // approximateSize, what the writes and conflict ranges added, and with read-your-writes each
+  // read conflict range its reads left (RYW updateConflictMap); without, reads add nothing.
+  // A reset or retry starts it afresh; a cancel keeps it.
   std::int64_t bytes = approximate_bytes_;
   if (!options_.read_your_writes_disabled) {
     for (KeyRangeRef r : tr_.read_conflict_ranges())

@@ -1519,6 +1519,48 @@ TEST_F(FdbC, TheApproximateSizeAndTheSizeLimitCountFoundationDBsStructs) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's ThreadSafeTransaction::getApproximateSize, which checks no deferred error,
+// and ReadYourWritesTransaction's, which answers its running count whatever ended the attempt:
+// fdb_transaction_get_approximate_size never fails — not with a deferred error, after a cancel or
+// after the timeout — and only a reset starts the count afresh. Before: the deferred error
+// (2004), transaction_cancelled (1025) or transaction_timed_out (1031).
+TEST_F(FdbC, TheApproximateSizeNeverFails) {
+  auto approximate = [](FDBTransaction* tr, int64_t& size) {
+    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
+    const fdb_error_t e = wait(f);
+    size = -1;
+    if (e == 0) {
+      EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
+    }
+    fdb_future_destroy(f);
+    return e;
+  };
+  const auto k = static_cast<int64_t>(key("a").size());
+  const int64_t one_set = 40 + k + 1 + 32 + 2 * k + 1;
+  int64_t size = -1;
+  FDBTransaction* tr = begin();
+  set(tr, "a", "v");
+  const std::string system("\xff\x01");
+  fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
+  ASSERT_EQ(read_error(tr), 2004);
+  EXPECT_EQ(approximate(tr, size), 0) << "a deferred error held";
+  EXPECT_EQ(size, one_set);
+  fdb_transaction_cancel(tr);
+  EXPECT_EQ(approximate(tr, size), 0) << "cancelled";
+  EXPECT_EQ(size, one_set);
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(approximate(tr, size), 0) << "reset";
+  EXPECT_EQ(size, 0);
+  set(tr, "a", "v");
+  const int64_t one = 1;
+  ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&one), 8), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(read_error(tr), 1031);
+  EXPECT_EQ(approximate(tr, size), 0) << "timed out";
+  EXPECT_EQ(size, one_set);
+  fdb_transaction_destroy(tr);
+}
+
 // As FoundationDB's client measures a commit — NativeAPI's getSize of the request, against
 // SIZE_LIMIT — after ReadYourWritesTransaction's write map merged the writes
 // (writeRangeToNativeTransaction): a key set three times sends one set, two 8-byte adds of a key
