@@ -30,14 +30,32 @@ void Network::note_client_call() {
 }
 
 bool Network::post(Task task, std::int64_t delay_us) {
+  return post_cancellable(std::move(task), delay_us).has_value();
+}
+
+std::optional<Network::TaskId> Network::post_cancellable(Task task, std::int64_t delay_us) {
   CONTEND_ASSERT(delay_us >= 0, "tasks are posted for now or later");
+  TaskId id;
   {
     std::lock_guard lock(mutex_);
-    if (tasks_.size() >= kQueuedTasksMax) return false;
-    tasks_.emplace(std::pair{now_us() + delay_us, posted_++}, std::move(task));
+    if (tasks_.size() >= kQueuedTasksMax) return std::nullopt;
+    id = TaskId{now_us() + delay_us, posted_++};
+    tasks_.emplace(id, std::move(task));
   }
   changed_.notify_all();
-  return true;
+  return id;
+}
+
+void Network::cancel(TaskId id) {
+  Task dropped;  // destroyed without the network's lock
+  {
+    std::lock_guard lock(mutex_);
+    auto it = tasks_.find(id);
+    if (it == tasks_.end()) return;
+    dropped = std::move(it->second);
+    tasks_.erase(it);
+  }
+  changed_.notify_all();
 }
 
 void Network::run() {

@@ -24,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 namespace contend::fdb {
@@ -50,8 +51,15 @@ class Network {
   void note_consumed() { unconsumed_.fetch_sub(1); }
   static constexpr std::int64_t kConsumeWaitMaxUs = 1'000'000;
 
+  // A queued task's key: (due time, posting order).
+  using TaskId = std::pair<std::int64_t, std::uint64_t>;
   // Runs `task` on the network thread after delay_us. False when the queue is full.
   bool post(Task task, std::int64_t delay_us = 0);
+  // As post(), answering the task's id for cancel() (a timer, as a transaction's timeout);
+  // nullopt when the queue is full.
+  std::optional<TaskId> post_cancellable(Task task, std::int64_t delay_us);
+  // Drops the queued task `id` (a timer no longer wanted); nothing once it has run.
+  void cancel(TaskId id);
   // Runs tasks until stop(); returns at once when stop() came first.
   void run();
   void stop();
@@ -63,7 +71,7 @@ class Network {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   // Keyed by (due time, posting order): one order for every run.
-  std::map<std::pair<std::int64_t, std::uint64_t>, Task> tasks_;
+  std::map<TaskId, Task> tasks_;
   std::uint64_t posted_ = 0;
   bool stopping_ = false;
   bool running_ = false;

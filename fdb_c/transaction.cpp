@@ -428,6 +428,7 @@ void TransactionState::write(KeyRangeRef written, std::int64_t size, Buffer&& bu
     if (sticky_ == kSuccess) {
       approximate_bytes_ += size;
       fire_watches_written(written, fired);
+      if (!fired.empty()) arm_timeout();  // none may wait now
     }
   }
   for (Future* f : fired)
@@ -566,6 +567,7 @@ Future* TransactionState::watch(BytesView key) {
   auto* future = new Future;
   future->retain();
   pending_watches_.push_back(Watch{Bytes(key), std::move(seen), future});
+  arm_timeout();
   return future;
 }
 
@@ -626,8 +628,8 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
 void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries) {
   const bool applied = error == kSuccess && tr_.committed_version() != kInvalidVersion;
   for (Future* f : versionstamp_futures_) {
-    if (error == kTransactionCancelled) {
-      f->set(error);  // reset, retried, cancelled or destroyed before the commit
+    if (error == kTransactionCancelled || error == kTransactionTimedOut) {
+      f->set(error);  // reset, retried, cancelled, timed out or destroyed before the commit
     } else if (error != kSuccess) {
       f->set(kTransactionInvalidVersion);  // as FoundationDB's commitAndWatch, for any failure
     } else if (applied) {
@@ -647,6 +649,42 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
     deliveries.push_back(w.future);
   }
   pending_watches_.clear();
+  disarm_timeout();
+}
+
+void TransactionState::arm_timeout() {
+  disarm_timeout();
+  const bool waiting = !versionstamp_futures_.empty() || !pending_watches_.empty();
+  if (!waiting || options_.timeout_ms <= 0 || ended_by() != kSuccess) return;
+  // ended_by() counts the attempt timed out once the clock is past the deadline.
+  const std::int64_t past_deadline_us = started_us_ + options_.timeout_ms * 1000 + 1;
+  const std::int64_t delay_us = std::max<std::int64_t>(0, past_deadline_us - world_.env.now_us());
+  std::weak_ptr<TransactionState> weak = self_;
+  timeout_timer_ = world_.network.post_cancellable(
+      [weak] {
+        if (std::shared_ptr<TransactionState> self = weak.lock()) self->on_timeout();
+      },
+      delay_us);
+}
+
+void TransactionState::disarm_timeout() {
+  if (timeout_timer_) world_.network.cancel(*timeout_timer_);
+  timeout_timer_.reset();
+}
+
+void TransactionState::on_timeout() {
+  std::vector<Future*> deliveries;
+  {
+    Lock lock(world_.mutex);
+    timeout_timer_.reset();  // it is running: nothing to cancel
+    if (ended_by() == kTransactionTimedOut) {
+      settle_attempt(kTransactionTimedOut, deliveries);
+    } else {
+      arm_timeout();
+    }
+  }
+  for (Future* f : deliveries)
+    deliver_later(world_, f);
 }
 
 fdb_error_t TransactionState::committed_version(std::int64_t* out) {
@@ -706,6 +744,7 @@ Future* TransactionState::versionstamp() {
   auto* future = new Future;
   future->retain();
   versionstamp_futures_.push_back(future);
+  arm_timeout();
   return future;
 }
 
@@ -802,6 +841,7 @@ fdb_error_t TransactionState::set_option(int option, BytesView value, bool has_v
   if (sticky_ != kSuccess) return kSuccess;
   if (e == kSuccess) {
     options_ = changed;
+    if (timeout_timer_ || changed.timeout_ms > 0) arm_timeout();  // TIMEOUT moves the deadline
   } else {
     sticky_ = e;
   }

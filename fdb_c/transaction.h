@@ -9,7 +9,8 @@
 // Invariants: while a commit is outstanding, writes and reads fail with used_during_commit; a
 // cancelled transaction answers every use with transaction_cancelled (a read or commit the
 // deferred error first, if one is held) until it is reset; watches and versionstamp futures of an
-// attempt are settled exactly once (at its commit, reset, cancel or destruction).
+// attempt are settled exactly once (at its commit, reset, cancel, timeout or destruction); a
+// timeout timer is queued only while some of them wait.
 #pragma once
 
 #include <memory>
@@ -133,6 +134,13 @@ class TransactionState {
   // Commits the current attempt (the world's lock held): its result; the attempt's versionstamp
   // futures and watches go into `deliveries`.
   fdb_error_t commit_now(std::vector<Future*>& deliveries);
+  // Arms the timer that fails this attempt's versionstamp futures and watches at the timeout, as
+  // FoundationDB's timeout ends the attempt then, while any wait and a timeout is set; otherwise
+  // drops the timer armed before (a stale one would move deterministic virtual time on).
+  void arm_timeout();
+  void disarm_timeout();
+  // The timer's task: the waiting futures fail with transaction_timed_out once the timeout passed.
+  void on_timeout();
   // What a retry and a reset both start afresh: no sticky error, nothing read or written, no
   // commit outstanding (one still in flight answers transaction_cancelled).
   void begin_attempt();
@@ -165,6 +173,7 @@ class TransactionState {
   std::vector<Future*> versionstamp_futures_;  // each holds a reference
   std::vector<Watch> pending_watches_;         // registered with the world when the commit applies
   std::weak_ptr<TransactionState> self_;
+  std::optional<Network::TaskId> timeout_timer_;  // armed by arm_timeout()
 
   friend std::shared_ptr<TransactionState> make_transaction(World& world);
 };

@@ -1405,6 +1405,38 @@ TEST_F(FdbC, ACancelAfterTheTimeoutLeavesTheTransactionTimedOut) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's ReadYourWritesTransaction, whose timeout sends transaction_timed_out (1031)
+// to its resetPromise when it fires, and whose versionstamp futures and watches wait on it: they
+// fail at the timeout, with nothing more asked of the transaction. A TIMEOUT set later moves the
+// deadline, and the futures of a reset attempt do not time out. Before: they waited until the
+// commit, a reset or a cancel.
+TEST_F(FdbC, WaitingFuturesFailWhenTheTimeoutFires) {
+  auto ready_within_ms = [](FDBFuture* f, int ms) {
+    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return fdb_future_is_ready(f) != 0;
+  };
+  auto set_timeout = [](FDBTransaction* tr, int64_t ms) {
+    ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&ms), 8), 0);
+  };
+  FDBTransaction* tr = begin();
+  FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
+  FDBFuture* w = watch(tr, "w");
+  set_timeout(tr, 60'000);
+  EXPECT_FALSE(ready_within_ms(stamp, 50)) << "a minute to go";
+  set_timeout(tr, 100);
+  EXPECT_TRUE(ready_within_ms(stamp, 5'000)) << "the timeout fired";
+  EXPECT_TRUE(ready_within_ms(w, 5'000));
+  EXPECT_EQ(wait_and_destroy(stamp), 1031);
+  EXPECT_EQ(wait_and_destroy(w), 1031);
+  fdb_transaction_reset(tr);
+  stamp = fdb_transaction_get_versionstamp(tr);
+  EXPECT_FALSE(ready_within_ms(stamp, 150)) << "no timeout since the reset";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(wait_and_destroy(stamp), 1025);
+  fdb_transaction_destroy(tr);
+}
+
 // As FoundationDB's ThreadSafeTransaction::getVersionstamp, which does not call
 // checkDeferredError: ReadYourWritesTransaction::getVersionstamp answers used_during_commit (2017)
 // once the commit started, even while a deferred error is held (here an option's, left after the
