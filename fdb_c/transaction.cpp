@@ -171,6 +171,9 @@ fdb_error_t TransactionState::used_during_commit() {
 }
 
 fdb_error_t TransactionState::refuses_write() {
+  // RYW's writes look at checkUsedDuringCommit alone: before the commit, a cancel or the timeout
+  // does not refuse them (they are buffered, and counted in the approximate size).
+  if (!commit_started_) return sticky_;
   const fdb_error_t e = refuses_use();
   if (e == kUsedDuringCommit) sticky_ = e;  // thrown on the network thread: the deferred error
   return e;
@@ -427,7 +430,8 @@ void TransactionState::write(KeyRangeRef written, std::int64_t size, Buffer&& bu
     keep_write_error();
     if (sticky_ == kSuccess) {
       approximate_bytes_ += size;
-      fire_watches_written(written, fired);
+      // Once the attempt ended (a timeout not yet settled), its watches fail instead.
+      if (ended_by() == kSuccess) fire_watches_written(written, fired);
       if (!fired.empty()) arm_timeout();  // none may wait now
     }
   }

@@ -7,9 +7,9 @@
 // first. Key selectors are resolved by limited range reads (their conflict ranges are those
 // reads'). Every function takes the world's mutex (world.h) for as long as it touches state.
 // Invariants: while a commit is outstanding, writes and reads fail with used_during_commit; a
-// cancelled transaction answers every use with transaction_cancelled (a read or commit the
-// deferred error first, if one is held) until it is reset; watches and versionstamp futures of an
-// attempt are settled exactly once (at its commit, reset, cancel, timeout or destruction); a
+// cancelled transaction answers every use but a write with transaction_cancelled (a read or commit
+// the deferred error first, if one is held) until it is reset; watches and versionstamp futures of
+// an attempt are settled exactly once (at its commit, reset, cancel, timeout or destruction); a
 // timeout timer is queued only while some of them wait.
 #pragma once
 
@@ -94,8 +94,9 @@ class TransactionState {
   // RYW's checkUsedDuringCommit alone, once a commit has started: used_during_commit, which ends
   // the attempt unless something ended it first.
   fdb_error_t used_during_commit();
-  // refuses_use() for a call FoundationDB runs on its network thread (a write, a conflict range):
-  // used_during_commit, which RYW throws there, becomes the deferred error as well.
+  // For a call FoundationDB runs on its network thread (a write, a conflict range): before the
+  // commit only the deferred error refuses it (a cancel or the timeout does not), after it
+  // refuses_use(), whose used_during_commit, which RYW throws there, becomes the deferred error.
   fdb_error_t refuses_write();
   // Whether a write may be buffered now (refuses_write() has nothing against it).
   bool accepts_write();

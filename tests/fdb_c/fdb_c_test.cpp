@@ -1593,6 +1593,46 @@ TEST_F(FdbC, TheApproximateSizeNeverFails) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's ReadYourWritesTransaction::set and clear, which look at
+// checkUsedDuringCommit but not at the resetPromise a cancel or the timeout sent to: writes after
+// either are buffered — counted in the approximate size, and so READ_YOUR_WRITES_DISABLE is
+// refused (2000) — while reads and the commit still answer transaction_cancelled (1025). Before:
+// the writes were dropped.
+TEST_F(FdbC, WritesAfterACancelAreBuffered) {
+  auto approximate = [](FDBTransaction* tr) {
+    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
+    EXPECT_EQ(wait(f), 0);
+    int64_t size = -1;
+    EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
+    fdb_future_destroy(f);
+    return size;
+  };
+  const auto k = static_cast<int64_t>(key("a").size());
+  const int64_t one_set = 40 + k + 1 + 32 + 2 * k + 1;
+  FDBTransaction* tr = begin();
+  fdb_transaction_cancel(tr);
+  set(tr, "a", "v");
+  EXPECT_EQ(approximate(tr), one_set);
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+  EXPECT_EQ(read_error(tr), 2000) << "READ_YOUR_WRITES_DISABLE after a write";
+  fdb_transaction_reset(tr);
+  fdb_transaction_cancel(tr);
+  set(tr, "a", "v");
+  EXPECT_EQ(read_error(tr), 1025);
+  EXPECT_EQ(commit(tr), 1025);
+  fdb_transaction_reset(tr);
+  const int64_t one = 1;
+  ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&one), 8), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(read_error(tr), 1031);
+  set(tr, "a", "v");
+  EXPECT_EQ(approximate(tr), one_set) << "after the timeout";
+  fdb_transaction_destroy(tr);
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "a"), std::nullopt) << "nothing was committed";
+  fdb_transaction_destroy(reader);
+}
+
 // As FoundationDB's client measures a commit — NativeAPI's getSize of the request, against
 // SIZE_LIMIT — after ReadYourWritesTransaction's write map merged the writes
 // (writeRangeToNativeTransaction): a key set three times sends one set, two 8-byte adds of a key
