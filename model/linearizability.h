@@ -18,9 +18,10 @@
 // On success, `longest_prefix` holds the linearization found.
 // Candidates are tried in the order of search_order.h (by default: observers first, each insert
 // just in time, in the order the queue hands its items out), which decides how soon a
-// linearization is found and never the verdict. Cost: exponential in concurrency in the worst
-// case; linearizable FIFO histories of 64 processes and 100,000 operations take a
-// number of steps near their size (docs/checkers.md has the figures).
+// linearization is found and never the verdict; a remove or peek the spec says would see another
+// item is passed over without a step (specs with at_end()). Cost: exponential in concurrency in
+// the worst case; a linearizable FIFO history of 64 processes takes one step an operation
+// (docs/checkers.md has the figures).
 #pragma once
 
 #include <cstdint>

@@ -102,11 +102,15 @@ class LinearizabilitySearch {
         if (!backtrack(next, state)) return violation();
         continue;
       }
-      if (++steps_ > options_.step_budget) return out_of_budget("step budget");
       CONTEND_DEBUG_ASSERT(placed_required_ <= required_ && placed_info_removes_ <= info_removes_,
                            "the search places each operation at most once");
       if (memo_bytes_ > options_.memo_budget_bytes) return out_of_budget("memo budget (bytes)");
       const std::int32_t call = window_[next];
+      if (cannot_go(op_of(call), state)) {
+        ++next;  // the spec says it fails here: no step tried
+        continue;
+      }
+      if (++steps_ > options_.step_budget) return out_of_budget("step budget");
       successors_of(spec_, state, op_of(call), alternatives_);
       if (place(call, next, state, alternatives_)) {
         fill_window();
@@ -167,6 +171,19 @@ class LinearizabilitySearch {
       e.prev = prev;
       entries_[static_cast<std::size_t>(prev)].next = static_cast<std::int32_t>(k + 1);
       prev = static_cast<std::int32_t>(k + 1);
+    }
+  }
+
+  // Whether a determinate remove or peek certainly fails in `state`, by the item the spec says it
+  // would see (specs with at_end(); the others are always stepped). A dequeue waiting for its item
+  // to reach the front is skipped so at every place until it does, in O(1).
+  bool cannot_go(const Operation& op, const State& state) const {
+    if constexpr (requires { spec_.at_end(state, true); }) {
+      if (is_insert(op.f) || op.indeterminate) return false;
+      if (op.empty_result()) return spec_.size(state) != 0;
+      return spec_.at_end(state, takes_back(op.f)) != op.output_id;
+    } else {
+      return false;
     }
   }
 

@@ -100,6 +100,11 @@ struct FifoSpec {
   std::uint64_t hash(const State& state) const;
   std::size_t size(const State& state) const { return state.size(); }
   std::vector<ItemId> items(const State& state) const { return state; }
+  // The item a remove or peek at that end would see (kNoItem when empty): step() accepts a
+  // determinate one exactly when it answered this item (or "empty" on an empty queue).
+  ItemId at_end(const State& state, bool /*back*/) const {
+    return state.empty() ? kNoItem : state.front();
+  }
 };
 
 struct PrioritySpec {
@@ -116,6 +121,11 @@ struct PrioritySpec {
   std::uint64_t hash(const State& state) const;
   std::size_t size(const State& state) const { return state.size(); }
   std::vector<ItemId> items(const State& state) const;
+  // As FifoSpec::at_end: the minimum's item at the front, the maximum's at the back.
+  ItemId at_end(const State& state, bool back) const {
+    if (state.empty()) return kNoItem;
+    return back ? state.back().item : state.front().item;
+  }
 };
 
 struct MultisetSpec {

@@ -105,6 +105,29 @@ TEST(SearchOrder, AnItemNobodySawWaitsUntilItsCompletionForcesItIn) {
   EXPECT_EQ(v.steps, 3) << "some candidate was tried and undone";
 }
 
+TEST(SearchOrder, ARemoveWaitingForItsItemIsSkippedWithoutAStep) {
+  // Eight dequeues wait from the start while one process enqueues their items one by one: each
+  // place has them all as candidates, and the spec says which item each would see, so only the
+  // one whose item is at the front is stepped. A linearization without a failed try: one step an
+  // operation.
+  Recorder r;
+  for (int p = 0; p < kProcesses; ++p)
+    r.add(p, EventType::invoke, OpFunction::dequeue, std::nullopt);
+  for (int i = 0; i < kProcesses; ++i) {
+    r.add(kProcesses, EventType::invoke, OpFunction::enqueue, item(0, i, std::nullopt));
+    r.add(kProcesses, EventType::ok, OpFunction::enqueue, item(0, i, std::nullopt));
+  }
+  for (int p = 0; p < kProcesses; ++p)
+    r.add(p, EventType::ok, OpFunction::dequeue, item(0, p, std::nullopt));
+  ASSERT_FALSE(validate_history(r.history()).has_value());
+  for (CandidateOrder order : {CandidateOrder::by_observation, CandidateOrder::invocation}) {
+    const Verdict v = check_linearizable(r.history(), SpecKind::fifo, {.order = order});
+    ASSERT_TRUE(v.ok()) << v.explanation;
+    EXPECT_EQ(v.steps, 2 * kProcesses)
+        << "a waiting dequeue was stepped (order " << static_cast<int>(order) << ")";
+  }
+}
+
 TEST(SearchOrder, UnderInvocationOrderEveryWindowIsInInvocationOrder) {
   Operations ops;
   for (std::int64_t id = 0; id < 4; ++id) {
