@@ -160,6 +160,24 @@ class FdbC : public ::testing::Test {
     set(b, "n", "b");
     return {a, b};
   }
+  // What fdb_transaction_get_approximate_size answers: its error, and the size in `size` (-1 on
+  // an error).
+  fdb_error_t approximate_size(FDBTransaction* tr, int64_t& size) {
+    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
+    const fdb_error_t e = wait(f);
+    size = -1;
+    if (e == 0) {
+      EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
+    }
+    fdb_future_destroy(f);
+    return e;
+  }
+  // The approximate size, expected to be answered.
+  int64_t approximate(FDBTransaction* tr) {
+    int64_t size = -1;
+    EXPECT_EQ(approximate_size(tr, size), 0);
+    return size;
+  }
   // The error of the next read of `tr`, 0 when it succeeds.
   fdb_error_t read_error(FDBTransaction* tr) {
     return wait_and_destroy(fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0));
@@ -1518,14 +1536,6 @@ TEST_F(FdbC, AReadDuringTheCommitLeavesNoDeferredErrorSoOptionsStillApply) {
 // SIZE_LIMIT with transaction_too_large (2101). Before: only the bytes counted (3k + v + 1 a set),
 // so a commit FoundationDB refuses went through.
 TEST_F(FdbC, TheApproximateSizeAndTheSizeLimitCountFoundationDBsStructs) {
-  auto approximate = [](FDBTransaction* tr) {
-    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
-    EXPECT_EQ(wait(f), 0);
-    int64_t size = -1;
-    EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
-    fdb_future_destroy(f);
-    return size;
-  };
   const std::string value(100, 'v');
   const auto k = static_cast<int64_t>(key("a").size());
   const int64_t one_set = 40 + k + 100 + 32 + 2 * k + 1;
@@ -1557,16 +1567,6 @@ TEST_F(FdbC, TheApproximateSizeAndTheSizeLimitCountFoundationDBsStructs) {
 // after the timeout — and only a reset starts the count afresh. Before: the deferred error
 // (2004), transaction_cancelled (1025) or transaction_timed_out (1031).
 TEST_F(FdbC, TheApproximateSizeNeverFails) {
-  auto approximate = [](FDBTransaction* tr, int64_t& size) {
-    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
-    const fdb_error_t e = wait(f);
-    size = -1;
-    if (e == 0) {
-      EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
-    }
-    fdb_future_destroy(f);
-    return e;
-  };
   const auto k = static_cast<int64_t>(key("a").size());
   const int64_t one_set = 40 + k + 1 + 32 + 2 * k + 1;
   int64_t size = -1;
@@ -1575,20 +1575,20 @@ TEST_F(FdbC, TheApproximateSizeNeverFails) {
   const std::string system("\xff\x01");
   fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
   ASSERT_EQ(read_error(tr), 2004);
-  EXPECT_EQ(approximate(tr, size), 0) << "a deferred error held";
+  EXPECT_EQ(approximate_size(tr, size), 0) << "a deferred error held";
   EXPECT_EQ(size, one_set);
   fdb_transaction_cancel(tr);
-  EXPECT_EQ(approximate(tr, size), 0) << "cancelled";
+  EXPECT_EQ(approximate_size(tr, size), 0) << "cancelled";
   EXPECT_EQ(size, one_set);
   fdb_transaction_reset(tr);
-  EXPECT_EQ(approximate(tr, size), 0) << "reset";
+  EXPECT_EQ(approximate_size(tr, size), 0) << "reset";
   EXPECT_EQ(size, 0);
   set(tr, "a", "v");
   const int64_t one = 1;
   ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&one), 8), 0);
   std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_EQ(read_error(tr), 1031);
-  EXPECT_EQ(approximate(tr, size), 0) << "timed out";
+  EXPECT_EQ(approximate_size(tr, size), 0) << "timed out";
   EXPECT_EQ(size, one_set);
   fdb_transaction_destroy(tr);
 }
@@ -1599,14 +1599,6 @@ TEST_F(FdbC, TheApproximateSizeNeverFails) {
 // refused (2000) — while reads and the commit still answer transaction_cancelled (1025). Before:
 // the writes were dropped.
 TEST_F(FdbC, WritesAfterACancelAreBuffered) {
-  auto approximate = [](FDBTransaction* tr) {
-    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
-    EXPECT_EQ(wait(f), 0);
-    int64_t size = -1;
-    EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
-    fdb_future_destroy(f);
-    return size;
-  };
   const auto k = static_cast<int64_t>(key("a").size());
   const int64_t one_set = 40 + k + 1 + 32 + 2 * k + 1;
   FDBTransaction* tr = begin();
@@ -1670,12 +1662,7 @@ TEST_F(FdbC, TheSizeLimitMeasuresWhatFoundationDBsWriteMapLeavesOfTheWrites) {
   {
     FDBTransaction* tr = begin();
     three_sets(tr);
-    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
-    int64_t approximate = -1;
-    EXPECT_EQ(wait(f), 0);
-    EXPECT_EQ(fdb_future_get_int64(f, &approximate), 0);
-    EXPECT_EQ(approximate, 3 * one_set) << "RYW's running count counts every write";
-    fdb_future_destroy(f);
+    EXPECT_EQ(approximate(tr), 3 * one_set) << "RYW's running count counts every write";
     fdb_transaction_destroy(tr);
   }
   measured_as(one_set, true, three_sets);
