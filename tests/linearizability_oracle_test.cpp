@@ -228,6 +228,10 @@ struct Shape {
   SpecKind spec = SpecKind::fifo;
   TieOrder ties = TieOrder::event_order;
   bool drained = false;
+  // Each insert a value of its own, and removes and peeks mostly answering an item invoked so
+  // far: histories where items are told apart and seen from both ends, as the search's orders
+  // between inserts (model/insert_precedence.h) need to come into play.
+  bool distinct_items = false;
 };
 
 OpFunction any_function(SpecKind spec) {
@@ -242,6 +246,19 @@ Item any_item(OpFunction f) {
   Item item{*rc::gen::element<std::string>("a", "b", "c"), std::nullopt};
   if (f != OpFunction::enqueue && f != OpFunction::dequeue) item.priority = *rc::gen::inRange(0, 2);
   return item;
+}
+
+// An insert's item: with distinct items a fresh value (its priority drawn as any_item's).
+Item insert_item(const Shape& shape, OpFunction f, std::size_t inserted) {
+  Item item = any_item(f);
+  if (shape.distinct_items) item.value = "v" + std::to_string(inserted);
+  return item;
+}
+
+// A determinate remove's or peek's answer: with distinct items mostly an item invoked so far.
+Item answer_item(const Shape& shape, OpFunction f, const std::vector<Item>& inserted) {
+  if (!shape.distinct_items || inserted.empty() || *rc::gen::inRange(0, 8) == 0) return any_item(f);
+  return inserted[*rc::gen::inRange<std::size_t>(0, inserted.size())];
 }
 
 History arbitrary_history(const Shape& shape) {
@@ -263,6 +280,7 @@ History arbitrary_history(const Shape& shape) {
     h.push_back(std::move(e));
   };
   int invoked = 0;
+  std::vector<Item> inserted;
   for (int guard = 0; guard < 200; ++guard) {
     Process& p = processes[*rc::gen::inRange<std::size_t>(0, processes.size())];
     if (!p.in_flight) {
@@ -271,7 +289,10 @@ History arbitrary_history(const Shape& shape) {
       Event e;
       e.process = p.id;
       e.f = any_function(shape.spec);
-      if (is_insert(e.f)) e.value = any_item(e.f);
+      if (is_insert(e.f)) {
+        e.value = insert_item(shape, e.f, inserted.size());
+        inserted.push_back(*e.value);
+      }
       p.in_flight = e;
       emit(e);
       continue;
@@ -281,7 +302,8 @@ History arbitrary_history(const Shape& shape) {
                                EventType::info, EventType::fail);
     if (!is_insert(e.f)) {
       e.value.reset();
-      if (e.type == EventType::ok && *rc::gen::inRange(0, 4) != 0) e.value = any_item(e.f);
+      if (e.type == EventType::ok && *rc::gen::inRange(0, 4) != 0)
+        e.value = answer_item(shape, e.f, inserted);
     }
     emit(e);
     p.in_flight.reset();
@@ -346,6 +368,18 @@ RC_GTEST_PROP(LinearizabilityOracle, PrioritySearchIsExactWithEqualTimesConcurre
 }
 RC_GTEST_PROP(LinearizabilityOracle, DrainedPrioritySearchIsExact, ()) {
   judge({.spec = SpecKind::priority, .ties = TieOrder::concurrent, .drained = true});
+}
+RC_GTEST_PROP(LinearizabilityOracle, FifoSearchIsExactWithDistinctItems, ()) {
+  judge({.spec = SpecKind::fifo, .ties = TieOrder::concurrent, .distinct_items = true});
+}
+RC_GTEST_PROP(LinearizabilityOracle, PrioritySearchIsExactWithDistinctItems, ()) {
+  judge({.spec = SpecKind::priority, .ties = TieOrder::event_order, .distinct_items = true});
+}
+RC_GTEST_PROP(LinearizabilityOracle, DrainedPrioritySearchIsExactWithDistinctItems, ()) {
+  judge({.spec = SpecKind::priority,
+         .ties = TieOrder::concurrent,
+         .drained = true,
+         .distinct_items = true});
 }
 RC_GTEST_PROP(LinearizabilityOracle, MultisetSearchIsExact, ()) {
   judge({.spec = SpecKind::multiset, .ties = TieOrder::concurrent});
