@@ -40,6 +40,11 @@ struct SearchOptions {
   TieOrder ties = TieOrder::concurrent;
   std::int64_t memo_budget_bytes = std::int64_t{1} << 30;
   CandidateOrder order = CandidateOrder::by_observation;  // search_order.h: speed, never verdicts
+  // Under by_observation: pass over operations placed against the orders every linearization
+  // keeps (necessary_orders.h). Speed, never verdicts; a violation's evidence comes from a
+  // search without them when that one ends within a few times the steps (see
+  // search_linearizable), as its longest prefix goes as far as the spec allows.
+  bool keep_necessary_orders = true;
 };
 
 Verdict check_linearizable(const History& history, SpecKind spec,

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/invariant.h"
+#include "model/necessary_orders.h"
 #include "model/search_order.h"
 
 namespace contend::model {
@@ -77,13 +78,21 @@ template <Spec S>
 class LinearizabilitySearch {
  public:
   using State = typename S::State;
+  // Specs that hand items out in an order (FIFO, priority), for which at_end and the orders
+  // between inserts (necessary_orders.h) hold.
+  static constexpr bool kOrdersItems = requires(const S& s, const State& st) {
+    s.at_end(st, true);
+  };
 
   LinearizabilitySearch(const Operations& ops, const S& spec, const SearchOptions& options)
       : ops_(ops),
         spec_(spec),
         options_(options),
         set_(ops.ops.size()),
-        ranks_(candidate_ranks(ops, options.order)) {
+        ranks_(candidate_ranks(ops, options.order)),
+        orders_(ops, kOrdersItems),
+        keeps_orders_(options.order == CandidateOrder::by_observation &&
+                      options.keep_necessary_orders) {
     build_entries();
     for (const Operation& op : ops_.ops) {
       required_ += op.indeterminate ? 0 : 1;
@@ -174,11 +183,14 @@ class LinearizabilitySearch {
     }
   }
 
-  // Whether a determinate remove or peek certainly fails in `state`, by the item the spec says it
-  // would see (specs with at_end(); the others are always stepped). A dequeue waiting for its item
-  // to reach the front is skipped so at every place until it does, in O(1).
+  // Whether an operation certainly fails here, with no linearization below it: it would break
+  // an order every linearization keeps (necessary_orders.h; not under the invocation-order
+  // baseline, which stays Porcupine's walk), or a determinate remove or peek would see another
+  // item than it answered (specs with at_end(); the others are stepped). A dequeue waiting for
+  // its item to reach the front is skipped so at every place until it does.
   bool cannot_go(const Operation& op, const State& state) const {
-    if constexpr (requires { spec_.at_end(state, true); }) {
+    if (keeps_orders_ && !orders_.may_go(op.id)) return true;
+    if constexpr (kOrdersItems) {
       if (is_insert(op.f) || op.indeterminate) return false;
       if (op.empty_result()) return spec_.size(state) != 0;
       return spec_.at_end(state, takes_back(op.f)) != op.output_id;
@@ -253,6 +265,7 @@ class LinearizabilitySearch {
         frame.untried.push_back(std::move(successors[j]));
       state = std::move(successors[i]);
       stack_.push_back(std::move(frame));
+      if (keeps_orders_) orders_.placed(op.id);
       lift(call);
       count(op, +1);
       if (stack_.size() > best_depth_) {
@@ -272,6 +285,7 @@ class LinearizabilitySearch {
     stack_.pop_back();
     const Operation& op = op_of(frame.entry);
     set_.clear(static_cast<std::size_t>(op.id));
+    if (keeps_orders_) orders_.unplaced(op.id);
     unlift(frame.entry);
     count(op, -1);
     state = std::move(frame.before);
@@ -413,7 +427,9 @@ class LinearizabilitySearch {
   SearchOptions options_;
   std::vector<search_detail::Entry> entries_;
   search_detail::LinearizedSet set_;
-  std::vector<CandidateRank> ranks_;   // by op id
+  std::vector<CandidateRank> ranks_;  // by op id
+  NecessaryOrders orders_;
+  bool keeps_orders_ = false;          // passes over operations placed against orders_
   std::vector<std::int32_t> window_;   // the current level's candidates, in trying order
   std::vector<WindowCandidate> keys_;  // fill_window's scratch
   std::int32_t window_end_ = -1;       // the return entry that ends it; -1: the list's end
@@ -435,9 +451,35 @@ class LinearizabilitySearch {
   std::string best_blocking_;
 };
 
+// The steps a violation found with the necessary orders may spend again on its evidence: a few
+// times what it took, within what is left of the budget.
+inline std::int64_t evidence_budget(const Verdict& found, const SearchOptions& options) {
+  return std::min(options.step_budget - found.steps, 4 * found.steps + 100'000);
+}
+
+// A violation found with the necessary orders is searched again without them: the orders cut
+// prefixes short (an insert that must wait for an observer is not placed), and the evidence a
+// reader wants is the longest prefix the spec itself allows. That search must find no
+// linearization either — the orders are checked on every violation they help find. If it runs
+// out of its steps, the first search's evidence stands.
 template <Spec S>
 Verdict search_linearizable(const Operations& ops, const S& spec, const SearchOptions& options) {
-  return LinearizabilitySearch<S>(ops, spec, options).run();
+  Verdict found = LinearizabilitySearch<S>(ops, spec, options).run();
+  if (found.kind != VerdictKind::violation || options.order != CandidateOrder::by_observation ||
+      !options.keep_necessary_orders) {
+    return found;
+  }
+  SearchOptions plain = options;
+  plain.keep_necessary_orders = false;
+  plain.step_budget = evidence_budget(found, options);
+  if (plain.step_budget <= 0) return found;
+  Verdict evidence = LinearizabilitySearch<S>(ops, spec, plain).run();
+  CONTEND_ASSERT(evidence.kind != VerdictKind::linearizable,
+                 "a history the necessary orders found no linearization for has none");
+  const std::int64_t steps = found.steps + evidence.steps;
+  Verdict& kept = evidence.kind == VerdictKind::unknown ? found : evidence;
+  kept.steps = steps;
+  return std::move(kept);
 }
 
 }  // namespace contend::model
