@@ -31,6 +31,22 @@ bool past_legal_range(BytesView key) {
   return kSystemKeysBegin < key;
 }
 
+// NativeAPI's getMaxClearKeySize (its getMaxKeySize): no key longer than this can exist, raw
+// access included — a system key's limit is 30,000 bytes, any other's the key size limit and a
+// tenant prefix of 8 bytes.
+std::size_t max_clear_key_size(BytesView key) {
+  constexpr std::size_t kSystemKeySizeLimit = 30'000, kTenantPrefixSize = 8;
+  return key.starts_with(kSystemKeysBegin) ? kSystemKeySizeLimit
+                                           : kKeySizeLimit + kTenantPrefixSize;
+}
+
+// As RYW clear(KeyRangeRef) shortens a range's end: a key too long to exist becomes its first
+// max_clear_key_size + 1 bytes, which sort as it does against every key that can exist.
+BytesView shortened_for_clear(BytesView key) {
+  const std::size_t max = max_clear_key_size(key);
+  return key.size() > max ? key.substr(0, max + 1) : key;
+}
+
 // FDBMutationType's versionstamped writes.
 constexpr int kSetVersionstampedKey = 14, kSetVersionstampedValue = 15;
 // The metadata version key's only legal write (RYW atomicOp): SET_VERSIONSTAMPED_VALUE of
@@ -465,11 +481,21 @@ void TransactionState::set(BytesView key, BytesView value) {
 
 void TransactionState::clear(BytesView key) {
   const Bytes after = key_after(key);
-  // As RYW clear counts it: [key, key + \x00) as its mutation (a KeyRangeRef's size, not a
-  // MutationRef's) and as its write conflict range; nothing for a key too long to exist.
-  const std::int64_t size =
-      key.size() > kKeySizeLimit ? 0 : 2 * range_bytes(KeyRangeRef{key, after});
-  write(KeyRangeRef{key, after}, size, [&] { tr_.clear(key); });
+  const KeyRangeRef just_key{key, after};
+  // RYW clear(KeyRef): after the legal range, a key too long to exist (max_clear_key_size) is
+  // no write at all. Another counts as [key, key + \x00): its mutation (a KeyRangeRef's size,
+  // not a MutationRef's) and its write conflict range.
+  const bool may_exist = key.size() <= max_clear_key_size(key);
+  const std::int64_t size = may_exist ? 2 * range_bytes(just_key) : 0;
+  write(just_key, size, [&] {
+    // The store's clear skips a key over the key size limit, which FoundationDB clears up to
+    // max_clear_key_size: as the range of that one key.
+    if (may_exist && key.size() > kKeySizeLimit) {
+      tr_.clear_range(just_key);
+    } else {
+      tr_.clear(key);
+    }
+  });
 }
 
 void TransactionState::clear_range(BytesView begin, BytesView end) {
@@ -481,13 +507,16 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
   const KeyRangeRef range{begin, end};
   const std::int64_t size =
       kMutationRefBytes + (range_bytes(range) - kKeyRangeRefBytes) + range_bytes(range);
-  write(range, size, [&] {
+  // RYW clear(KeyRangeRef) clears the range with ends too long to exist shortened, and nothing
+  // when that leaves it empty (no mutation, no conflict range, no watch fired).
+  const KeyRangeRef shortened{shortened_for_clear(begin), shortened_for_clear(end)};
+  write(shortened, size, [&] {
     // RYW clear: the legal range before anything else of the range, an empty one too (begin is
     // not after end, so its end tells).
     if (past_legal_range(end)) {
       sticky_ = kKeyOutsideLegalRange;
     } else {
-      tr_.clear_range(range);
+      tr_.clear_range(shortened);
     }
   });
 }

@@ -1561,6 +1561,56 @@ TEST_F(FdbC, TheApproximateSizeAndTheSizeLimitCountFoundationDBsStructs) {
   fdb_transaction_destroy(tr);
 }
 
+// As NativeAPI's getMaxClearKeySize (10,000 bytes and a tenant prefix of 8 outside the system
+// keys) decides in ReadYourWritesTransaction::clear: a clear of a key of up to 10,008 bytes is a
+// write — counted in the approximate size, with its write conflict range — and one of a longer
+// key none; a clear_range's end longer than that is shortened to 10,009 bytes, which clears
+// nothing when it leaves the range empty. Before: no key over 10,000 bytes was cleared, and the
+// ends were not shortened, so such an empty range conflicted.
+TEST_F(FdbC, AClearOfAKeyTooLongToExistIsNoWriteAndLongRangeEndsAreShortened) {
+  auto key_of_length = [&](std::size_t n) {
+    std::string k = key("long/");
+    k.resize(n, 'k');
+    return k;
+  };
+  const std::string longest = key_of_length(10'008), too_long = key_of_length(10'009);
+  FDBTransaction* tr = begin();
+  fdb_transaction_clear(tr, bytes(too_long), length(too_long));
+  EXPECT_EQ(approximate(tr), 0) << "no write";
+  fdb_transaction_clear(tr, bytes(longest), length(longest));
+  EXPECT_EQ(approximate(tr), 2 * (32 + 2 * int64_t{10'008} + 1));
+  fdb_transaction_destroy(tr);
+
+  // Whether `clear`, committed after a transaction that wrote read every key under "long/",
+  // makes that transaction conflict.
+  auto conflicts = [&](const std::function<void(FDBTransaction*)>& clear) {
+    FDBTransaction* reader = begin();
+    range(reader, "long/", "long0", 0, 0, FDB_STREAMING_MODE_WANT_ALL, false);
+    set(reader, "written", "x");
+    FDBTransaction* writer = begin();
+    clear(writer);
+    EXPECT_EQ(commit(writer), 0);
+    const fdb_error_t e = commit(reader);
+    fdb_transaction_destroy(writer);
+    fdb_transaction_destroy(reader);
+    EXPECT_TRUE(e == 0 || e == 1020) << e;
+    return e == 1020;
+  };
+  EXPECT_TRUE(conflicts([&](FDBTransaction* w) {
+    fdb_transaction_clear(w, bytes(longest), length(longest));
+  })) << "a clear of a key of 10,008 bytes";
+  EXPECT_FALSE(conflicts([&](FDBTransaction* w) {
+    fdb_transaction_clear(w, bytes(too_long), length(too_long));
+  })) << "a clear of a key of 10,009 bytes";
+  const std::string a = too_long + "a", b = too_long + "b";
+  EXPECT_FALSE(conflicts([&](FDBTransaction* w) {
+    fdb_transaction_clear_range(w, bytes(a), length(a), bytes(b), length(b));
+  })) << "a range whose ends shorten to the same key";
+  EXPECT_TRUE(conflicts([&](FDBTransaction* w) {
+    fdb_transaction_clear_range(w, bytes(longest), length(longest), bytes(b), length(b));
+  })) << "a range from a key of 10,008 bytes to a shortened end";
+}
+
 // As FoundationDB's ThreadSafeTransaction::getApproximateSize, which checks no deferred error,
 // and ReadYourWritesTransaction's, which answers its running count whatever ended the attempt:
 // fdb_transaction_get_approximate_size never fails — not with a deferred error, after a cancel or
