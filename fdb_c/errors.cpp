@@ -53,6 +53,9 @@ constexpr std::array kDescriptions{
     Described{2101, "Transaction exceeds byte limit"},
     Described{2102, "Key length exceeds limit"},
     Described{2103, "Value length exceeds limit"},
+    Described{2114,
+              "Special Key space is not allowed to write by default. Refer to the "
+              "`special_key_space_enable_writes` transaction option for more details."},
     Described{2200, "API version is not set"},
     Described{2201, "API version may be set only once"},
     Described{2202, "API version not valid"},

@@ -31,6 +31,21 @@ bool past_legal_range(BytesView key) {
   return kSystemKeysBegin < key;
 }
 
+// FoundationDB's special key space (SystemData's specialKeys): RYW hands its writes to the
+// special key space, which refuses them without SPECIAL_KEY_SPACE_ENABLE_WRITES (an option this
+// library refuses) with special_keys_write_disabled.
+constexpr BytesView kSpecialKeysBegin("\xff\xff", 2);
+constexpr BytesView kSpecialKeysEnd("\xff\xff\xff", 3);
+
+bool is_special_key(BytesView key) {
+  return !(key < kSpecialKeysBegin) && key < kSpecialKeysEnd;
+}
+
+// specialKeys.contains(range): an empty range there too.
+bool in_special_keys(KeyRangeRef range) {
+  return !(range.begin < kSpecialKeysBegin) && !(kSpecialKeysEnd < range.end);
+}
+
 // NativeAPI's getMaxClearKeySize (its getMaxKeySize): no key longer than this can exist, raw
 // access included — a system key's limit is 30,000 bytes, any other's the key size limit and a
 // tenant prefix of 8 bytes.
@@ -474,6 +489,12 @@ void TransactionState::set(BytesView key, BytesView value) {
     defer_error(kClientInvalidOperation);
     return;
   }
+  // Then a special key goes to the special key space, which refuses it, still before
+  // checkUsedDuringCommit.
+  if (is_special_key(key)) {
+    defer_error(kSpecialKeysWriteDisabled);
+    return;
+  }
   const Bytes after = key_after(key);
   // The key's checks before the value's, as FoundationDB's.
   write(KeyRangeRef{key, after}, key_write_bytes(key, value), [&] { tr_.set(key, value); });
@@ -488,6 +509,10 @@ void TransactionState::clear(BytesView key) {
   const bool may_exist = key.size() <= max_clear_key_size(key);
   const std::int64_t size = may_exist ? 2 * range_bytes(just_key) : 0;
   write(just_key, size, [&] {
+    if (is_special_key(key)) {  // RYW clear: the special key space before the legal range
+      sticky_ = kSpecialKeysWriteDisabled;
+      return;
+    }
     // The store's clear skips a key over the key size limit, which FoundationDB clears up to
     // max_clear_key_size: as the range of that one key.
     if (may_exist && key.size() > kKeySizeLimit) {
@@ -511,9 +536,11 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
   // when that leaves it empty (no mutation, no conflict range, no watch fired).
   const KeyRangeRef shortened{shortened_for_clear(begin), shortened_for_clear(end)};
   write(shortened, size, [&] {
-    // RYW clear: the legal range before anything else of the range, an empty one too (begin is
-    // not after end, so its end tells).
-    if (past_legal_range(end)) {
+    // RYW clear: a range in the special key space goes there, an empty one too; then the legal
+    // range before anything else of the range (begin is not after end, so its end tells).
+    if (in_special_keys(range)) {
+      sticky_ = kSpecialKeysWriteDisabled;
+    } else if (past_legal_range(end)) {
       sticky_ = kKeyOutsideLegalRange;
     } else {
       tr_.clear_range(shortened);

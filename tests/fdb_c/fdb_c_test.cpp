@@ -983,6 +983,66 @@ TEST_F(FdbC, ASetOfTheMetadataVersionKeyDuringACommitIsRefusedBeforeTheCommitIsL
   }
 }
 
+// As FoundationDB's ReadYourWritesTransaction::set and clear hand a key or a range within the
+// special key space [\xff\xff, \xff\xff\xff) to SpecialKeySpace::set and clear, which refuse
+// it without SPECIAL_KEY_SPACE_ENABLE_WRITES — an empty range too — with
+// special_keys_write_disabled (2114), as the deferred error: after ThreadSafeTransaction's
+// inverted-range check, before the legal range (atomicOp has no such step: 2004). set looks
+// there before checkUsedDuringCommit, so during a commit it does not fail the commit. Before:
+// key_outside_legal_range (2004) for all, and 2017 for the set during a commit.
+TEST_F(FdbC, AWriteInTheSpecialKeySpaceIsRefusedAsItsWritesAreDisabled) {
+  const std::string special("\xff\xff/x"), a("\xff\xff/a"), b("\xff\xff/b");
+  const std::string space_end("\xff\xff\xff"), system("\xff/x");
+  auto clear_range = [](const std::string& from, const std::string& to) {
+    return [=](FDBTransaction* t) {
+      fdb_transaction_clear_range(t, bytes(from), length(from), bytes(to), length(to));
+    };
+  };
+  struct Case {
+    const char* what;
+    std::function<void(FDBTransaction*)> write;
+    fdb_error_t error;
+  };
+  const std::vector<Case> cases = {
+      {"set",
+       [&](FDBTransaction* t) {
+         fdb_transaction_set(t, bytes(special), length(special), bytes("v"), 1);
+       },
+       2114},
+      {"clear",
+       [&](FDBTransaction* t) { fdb_transaction_clear(t, bytes(special), length(special)); }, 2114},
+      {"empty clear_range", clear_range(a, a), 2114},
+      {"clear_range", clear_range(a, b), 2114},
+      {"clear_range of the whole space", clear_range("\xff\xff", space_end), 2114},
+      {"inverted clear_range", clear_range(b, a), 2005},
+      {"clear_range from the system keys", clear_range(system, b), 2004},
+      {"clear_range past the space", clear_range(a, space_end + "x"), 2004},
+      {"atomic add",
+       [&](FDBTransaction* t) {
+         fdb_transaction_atomic_op(t, bytes(special), length(special), bytes("1"), 1,
+                                   FDB_MUTATION_TYPE_ADD);
+       },
+       2004},
+  };
+  for (const Case& c : cases) {
+    FDBTransaction* tr = begin();
+    c.write(tr);
+    EXPECT_EQ(read_error(tr), c.error) << c.what << ": the next read";
+    EXPECT_EQ(commit(tr), c.error) << c.what << ": the commit";
+    fdb_transaction_destroy(tr);
+  }
+
+  FDBTransaction* tr = begin();
+  NetworkGate gate(*this, "gate");
+  set(tr, "k", "v");
+  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  fdb_transaction_set(tr, bytes(special), length(special), bytes("v"), 1);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(outstanding), 0) << "a set during the commit does not fail it";
+  EXPECT_EQ(read_error(tr), 2114);
+  fdb_transaction_destroy(tr);
+}
+
 TEST_F(FdbC, WhatIsNotModelledOrMisusedAnswersWithFoundationDBsErrors) {
   FDBTransaction* tr = begin();
   fdb_transaction_atomic_op(tr, bytes(key("x")), length(key("x")), bytes(std::string("1")), 1,
