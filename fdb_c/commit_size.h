@@ -29,7 +29,7 @@ inline std::int64_t range_bytes(KeyRangeRef r) {
 struct CommitContents {
   std::span<const MutationRef> writes;           // every write buffered, in the order made
   std::span<const KeyRange> added_write_ranges;  // write conflict ranges the program added
-  std::span<const KeyRangeRef> read_ranges;      // the transaction's read conflict ranges
+  std::span<const KeyRangeRef> read_ranges;      // read conflict ranges held at the size check
   bool read_your_writes = true;
 };
 

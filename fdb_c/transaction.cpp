@@ -279,6 +279,8 @@ fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::option
     auto op = reader.get(key, snapshot);
     if (fdb_error_t e = run_op(reader, op)) return e;
     out = op.await_resume();
+    for (KeyRangeRef r : reader.read_conflict_ranges())
+      measured_read_ranges_.push_back(copy_of(r));
     return kSuccess;
   });
 }
@@ -597,6 +599,7 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   const KeyRangeRef range{begin, end};
   if (type == 0 && options_.read_your_writes_disabled) {
     tr_.add_read_conflict_range_whole(range);  // as FoundationDB's: no writes to leave out
+    measured_read_ranges_.push_back(copy_of(range));
     approximate_bytes_ += range_bytes(range);
   } else if (type == 0) {
     tr_.add_read_conflict_range(range);  // counted with the reads' (approximate_size())
@@ -759,11 +762,15 @@ bool TransactionState::too_large() const {
   // getSize of the request FoundationDB's client would send (commit_size.h), against SIZE_LIMIT
   // or TRANSACTION_SIZE_LIMIT.
   if (tr_.mutations().empty() && tr_.write_conflict_ranges().empty()) return false;
+  const bool read_your_writes = !options_.read_your_writes_disabled;
+  const std::vector<KeyRangeRef> measured(measured_read_ranges_.begin(),
+                                          measured_read_ranges_.end());
   const std::int64_t bytes = commit_request_bytes(CommitContents{
       .writes = tr_.mutations(),
       .added_write_ranges = added_write_ranges_,
-      .read_ranges = tr_.read_conflict_ranges(),
-      .read_your_writes = !options_.read_your_writes_disabled,
+      .read_ranges =
+          read_your_writes ? tr_.read_conflict_ranges() : std::span<const KeyRangeRef>(measured),
+      .read_your_writes = read_your_writes,
   });
   const std::int64_t limit = options_.size_limit_bytes > 0
                                  ? options_.size_limit_bytes
@@ -844,6 +851,7 @@ void TransactionState::begin_attempt() {
   sticky_ = kSuccess;
   approximate_bytes_ = 0;
   added_write_ranges_.clear();
+  measured_read_ranges_.clear();
   read_or_written_ = false;
   commit_started_ = false;  // a commit still outstanding belongs to the attempt left behind
   used_during_commit_ = false;

@@ -165,6 +165,10 @@ class TransactionState {
   std::int64_t approximate_bytes_ = 0;
   // The write conflict ranges the program added in this attempt (its writes' are the store's).
   std::vector<KeyRange> added_write_ranges_;
+  // Without read-your-writes, the read conflict ranges NativeAPI's request holds at its size
+  // check (commitMutations): its gets' and those added by the program. Its range reads' and
+  // get_key's are extraConflictRanges, added to the request after the check.
+  std::vector<KeyRange> measured_read_ranges_;
   int retries_ = 0;
   // A read or a write was asked of this attempt: READ_YOUR_WRITES_DISABLE is refused from then on,
   // as FoundationDB refuses it once its read cache or write map holds anything.

@@ -1810,6 +1810,44 @@ TEST_F(FdbC, TheSizeLimitMeasuresWhatFoundationDBsWriteMapLeavesOfTheWrites) {
   fdb_transaction_destroy(tr);
 }
 
+// As NativeAPI's commitMutations measures a commit without read-your-writes: the request's read
+// conflict ranges at its SIZE_LIMIT check are its gets' and those the program added; a range
+// read's and get_key's (its extraConflictRanges) join the request only after the check, so they
+// are not measured. Before, every read conflict range was, and such a commit was refused.
+TEST_F(FdbC, WithoutReadYourWritesRangeReadsAndGetKeyAreNotMeasuredAgainstTheSizeLimit) {
+  const auto k = static_cast<int64_t>(key("a").size());
+  const int64_t one_set = 40 + k + 1 + 32 + 2 * k + 1;
+  // A transaction without read-your-writes under a SIZE_LIMIT of one set: `read`, then the set.
+  auto commit_after = [&](const std::function<void(FDBTransaction*)>& read) {
+    FDBTransaction* tr = begin();
+    EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+    EXPECT_EQ(fdb_transaction_set_option(tr, 503, reinterpret_cast<const uint8_t*>(&one_set), 8),
+              0);
+    read(tr);
+    set(tr, "a", "v");
+    const fdb_error_t e = commit(tr);
+    fdb_transaction_destroy(tr);
+    return e;
+  };
+  EXPECT_EQ(commit_after([](FDBTransaction*) {}), 0) << "the set alone, at the limit";
+  EXPECT_EQ(commit_after([&](FDBTransaction* tr) {
+              range(tr, "b", "c", 0, 0, FDB_STREAMING_MODE_WANT_ALL, false);
+            }),
+            0)
+      << "a range read";
+  EXPECT_EQ(commit_after([&](FDBTransaction* tr) { get_key(tr, "b", false, 1); }), 0)
+      << "a get_key";
+  EXPECT_EQ(commit_after([&](FDBTransaction* tr) { get(tr, "b"); }), 2101) << "a get";
+  EXPECT_EQ(commit_after([&](FDBTransaction* tr) {
+              const std::string b = key("b"), c = key("c");
+              EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(b), length(b), bytes(c),
+                                                           length(c), FDB_CONFLICT_RANGE_TYPE_READ),
+                        0);
+            }),
+            2101)
+      << "an added read conflict range";
+}
+
 // Checked against FoundationDB, already answered so: ReadYourWritesTransaction::
 // getEstimatedRangeSizeBytes has no legal-range check (a range past \xff is measured), while
 // getRangeSplitPoints refuses one with key_outside_legal_range. fdb_future_cancel of a commit's
