@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <coroutine>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "base/invariant.h"
@@ -197,8 +198,16 @@ fdb_error_t TransactionState::refuses_use() {
 fdb_error_t TransactionState::used_during_commit() {
   // checkUsedDuringCommit ends the attempt unless something ended it first (its resetPromise is
   // set once); the call answers used_during_commit either way.
-  if (ended_by() == kSuccess) used_during_commit_ = true;
+  if (ended_by() == kSuccess) {
+    used_during_commit_ = true;
+    fail_outstanding_commit(kUsedDuringCommit);
+  }
   return kUsedDuringCommit;
+}
+
+fdb_error_t TransactionState::ended_by_or_cancelled() const {
+  const fdb_error_t ended = ended_by();
+  return ended != kSuccess ? ended : kTransactionCancelled;
 }
 
 fdb_error_t TransactionState::refuses_write() {
@@ -650,25 +659,36 @@ Future* TransactionState::commit() {
                            delay_us)) {
     future->set(kOperationFailed);
     deliver_later(world_, future);
+    return future;
   }
+  outstanding_commit_ = future;
+  arm_timeout();
   return future;
+}
+
+void TransactionState::fail_outstanding_commit(fdb_error_t error, std::int64_t delay_us) {
+  Future* commit = std::exchange(outstanding_commit_, nullptr);
+  if (commit == nullptr || !commit->set(error)) return;  // none, or cancelled by the program
+  commit->retain();  // the delivery's reference; the commit's task keeps its own
+  deliver_later(world_, commit, delay_us);
 }
 
 void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
   std::vector<Future*> deliveries;
+  bool answered = false;
   {
     Lock lock(world_.mutex);
-    if (attempt == attempt_) {
-      future->set(commit_now(deliveries));
-    } else {  // reset or retried while the commit was outstanding: its writes are gone
-      future->set(kTransactionCancelled);
-    }
-    deliveries.push_back(future);
+    if (outstanding_commit_ == future) outstanding_commit_ = nullptr;
+    // Reset or retried while the commit was outstanding: its writes are gone.
+    const fdb_error_t result = attempt == attempt_ ? commit_now(deliveries) : kTransactionCancelled;
+    answered = future->set(result);  // not when the attempt's end or the program answered it
   }
   for (Future* f : deliveries) {
     f->deliver();
     f->release();
   }
+  if (answered) future->deliver();
+  future->release();
 }
 
 fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
@@ -717,7 +737,8 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
 
 void TransactionState::arm_timeout() {
   disarm_timeout();
-  const bool waiting = !versionstamp_futures_.empty() || !pending_watches_.empty();
+  const bool waiting =
+      !versionstamp_futures_.empty() || !pending_watches_.empty() || outstanding_commit_ != nullptr;
   if (!waiting || options_.timeout_ms <= 0 || ended_by() != kSuccess) return;
   // ended_by() counts the attempt timed out once the clock is past the deadline.
   const std::int64_t past_deadline_us = started_us_ + options_.timeout_ms * 1000 + 1;
@@ -741,6 +762,7 @@ void TransactionState::on_timeout() {
     Lock lock(world_.mutex);
     timeout_timer_.reset();  // it is running: nothing to cancel
     if (ended_by() == kTransactionTimedOut) {
+      fail_outstanding_commit(kTransactionTimedOut);
       settle_attempt(kTransactionTimedOut, deliveries);
     } else {
       arm_timeout();
@@ -824,21 +846,25 @@ Future* TransactionState::on_error(fdb_error_t error) {
     const bool limit_hit = options_.retry_limit >= 0 && retries_ >= options_.retry_limit;
     if (fdb_error_t ended = ended_by()) {
       future = ready_later(world_, ended);  // FoundationDB's resetPromise: no retry from here
+      fail_outstanding_commit(ended);
     } else if (error == kSuccess || !retryable(e) || limit_hit) {
       // As FoundationDB's onError: the error is answered (success is client_invalid_operation)
       // and the transaction is cancelled, until a reset.
       future = ready_later(world_, error == kSuccess ? kClientInvalidOperation : error);
       cancelled_ = true;
+      fail_outstanding_commit(kTransactionCancelled);
       settle_attempt(kTransactionCancelled, deliveries);
     } else {
       settle_attempt(kTransactionCancelled, deliveries);
       Transaction::OnErrorOp op = tr_.on_error(e);  // backs off, and resets the attempt
-      ++retries_;
-      begin_attempt();
-      options_ = persistent_options(options_);
       std::int64_t delay_us = op.delay_us;
       if (options_.max_retry_delay_ms >= 0)
         delay_us = std::min(delay_us, options_.max_retry_delay_ms * 1000);
+      // RYW's onError resets (resetRyow) once NativeAPI's backoff is over.
+      fail_outstanding_commit(kTransactionCancelled, delay_us);
+      ++retries_;
+      begin_attempt();
+      options_ = persistent_options(options_);
       future = ready_later(world_, kSuccess, NoValue{}, delay_us);
     }
   }
@@ -848,6 +874,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
 }
 
 void TransactionState::begin_attempt() {
+  CONTEND_ASSERT(outstanding_commit_ == nullptr, "what ends an attempt answers its commit");
   sticky_ = kSuccess;
   approximate_bytes_ = 0;
   added_write_ranges_.clear();
@@ -863,6 +890,7 @@ void TransactionState::reset() {
   std::vector<Future*> deliveries;
   {
     Lock lock(world_.mutex);
+    fail_outstanding_commit(ended_by_or_cancelled());
     settle_attempt(kTransactionCancelled, deliveries);
     tr_.reset();
     tr_.restore_backoff();  // FoundationDB's fullReset: a reset transaction backs off afresh
@@ -883,6 +911,7 @@ void TransactionState::cancel() {
     // RYW's cancel sends transaction_cancelled to its resetPromise unless something (the timeout,
     // a use during the commit) ended the attempt first: the first error sent stays.
     if (ended_by() == kSuccess) cancelled_ = true;
+    fail_outstanding_commit(ended_by());
     settle_attempt(kTransactionCancelled, deliveries);
   }
   for (Future* f : deliveries)

@@ -9,8 +9,9 @@
 // Invariants: while a commit is outstanding, writes and reads fail with used_during_commit; a
 // cancelled transaction answers every use but a write with transaction_cancelled (a read or commit
 // the deferred error first, if one is held) until it is reset; watches and versionstamp futures of
-// an attempt are settled exactly once (at its commit, reset, cancel, timeout or destruction); a
-// timeout timer is queued only while some of them wait.
+// an attempt are settled exactly once (at its commit, reset, cancel, timeout or destruction); an
+// outstanding commit's future is answered once, when what ends its attempt happens or else when
+// the commit is resolved; a timeout timer is queued only while some of them wait.
 #pragma once
 
 #include <memory>
@@ -130,6 +131,14 @@ class TransactionState {
   // The commit of attempt `attempt`: transaction_cancelled if the transaction was reset or retried
   // since (that attempt's writes are gone), as FoundationDB answers.
   void finish_commit(Future* future, std::uint64_t attempt);
+  // What ends the attempt (RYW's resetPromise: a use during the commit, a cancel, the timeout, a
+  // reset or retry) fails its outstanding commit then, as RYW's commit waits on that promise as
+  // well as on the commit: its future answers `error` (`delay_us` later); the commit, when it is
+  // resolved, writes nothing.
+  void fail_outstanding_commit(fdb_error_t error, std::int64_t delay_us = 0);
+  // What ended the attempt, or transaction_cancelled: what a reset or retry sends to RYW's
+  // resetPromise unless something did first.
+  fdb_error_t ended_by_or_cancelled() const;
   // Whether the attempt's commit is over its size limit, measured as FoundationDB's.
   bool too_large() const;
   // Commits the current attempt (the world's lock held): its result; the attempt's versionstamp
@@ -157,6 +166,9 @@ class TransactionState {
   // a read-only commit), as fdb_transaction_get_committed_version answers.
   Version committed_version_ = kInvalidVersion;
   bool cancelled_ = false;
+  // This attempt's commit while it is outstanding and not yet answered (the commit's task holds a
+  // reference to it).
+  Future* outstanding_commit_ = nullptr;
   std::int64_t started_us_;  // created or reset: TIMEOUT counts from here
   TransactionOptions options_;
   fdb_error_t sticky_ = kSuccess;
