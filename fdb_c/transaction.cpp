@@ -47,19 +47,20 @@ bool in_special_keys(KeyRangeRef range) {
   return !(range.begin < kSpecialKeysBegin) && !(kSpecialKeysEnd < range.end);
 }
 
-// NativeAPI's getMaxClearKeySize (its getMaxKeySize): no key longer than this can exist, raw
-// access included — a system key's limit is 30,000 bytes, any other's the key size limit and a
-// tenant prefix of 8 bytes.
-std::size_t max_clear_key_size(BytesView key) {
+// NativeAPI's getMaxKeySize (which getMaxClearKeySize and getMaxReadKeySize answer): no key
+// longer than this can exist, raw access included — a system key's limit is 30,000 bytes, any
+// other's the key size limit and a tenant prefix of 8 bytes.
+std::size_t max_key_size(BytesView key) {
   constexpr std::size_t kSystemKeySizeLimit = 30'000, kTenantPrefixSize = 8;
   return key.starts_with(kSystemKeysBegin) ? kSystemKeySizeLimit
                                            : kKeySizeLimit + kTenantPrefixSize;
 }
 
-// As RYW clear(KeyRangeRef) shortens a range's end: a key too long to exist becomes its first
-// max_clear_key_size + 1 bytes, which sort as it does against every key that can exist.
-BytesView shortened_for_clear(BytesView key) {
-  const std::size_t max = max_clear_key_size(key);
+// As RYW clear(KeyRangeRef) and add{Read,Write}ConflictRange shorten a range's ends: a key too
+// long to exist becomes its first max_key_size + 1 bytes, which sort as it does against every key
+// that can exist.
+BytesView shortened_to_max_key_size(BytesView key) {
+  const std::size_t max = max_key_size(key);
   return key.size() > max ? key.substr(0, max + 1) : key;
 }
 
@@ -514,10 +515,10 @@ void TransactionState::set(BytesView key, BytesView value) {
 void TransactionState::clear(BytesView key) {
   const Bytes after = key_after(key);
   const KeyRangeRef just_key{key, after};
-  // RYW clear(KeyRef): after the legal range, a key too long to exist (max_clear_key_size) is
+  // RYW clear(KeyRef): after the legal range, a key too long to exist (max_key_size) is
   // no write at all. Another counts as [key, key + \x00): its mutation (a KeyRangeRef's size,
   // not a MutationRef's) and its write conflict range.
-  const bool may_exist = key.size() <= max_clear_key_size(key);
+  const bool may_exist = key.size() <= max_key_size(key);
   const std::int64_t size = may_exist ? 2 * range_bytes(just_key) : 0;
   write(just_key, size, [&] {
     if (is_special_key(key)) {  // RYW clear: the special key space before the legal range
@@ -525,7 +526,7 @@ void TransactionState::clear(BytesView key) {
       return;
     }
     // The store's clear skips a key over the key size limit, which FoundationDB clears up to
-    // max_clear_key_size: as the range of that one key.
+    // max_key_size: as the range of that one key.
     if (may_exist && key.size() > kKeySizeLimit) {
       tr_.clear_range(just_key);
     } else {
@@ -545,7 +546,7 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
       kMutationRefBytes + (range_bytes(range) - kKeyRangeRefBytes) + range_bytes(range);
   // RYW clear(KeyRangeRef) clears the range with ends too long to exist shortened, and nothing
   // when that leaves it empty (no mutation, no conflict range, no watch fired).
-  const KeyRangeRef shortened{shortened_for_clear(begin), shortened_for_clear(end)};
+  const KeyRangeRef shortened{shortened_to_max_key_size(begin), shortened_to_max_key_size(end)};
   write(shortened, size, [&] {
     // RYW clear: a range in the special key space goes there, an empty one too; then the legal
     // range before anything else of the range (begin is not after end, so its end tells).
@@ -604,8 +605,9 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
     sticky_ = kKeyOutsideLegalRange;
     return kSuccess;
   }
-  if (begin == end) return kSuccess;
-  const KeyRangeRef range{begin, end};
+  // Ends too long to exist shortened; nothing when that leaves the range empty.
+  const KeyRangeRef range{shortened_to_max_key_size(begin), shortened_to_max_key_size(end)};
+  if (range.empty()) return kSuccess;
   if (type == 0 && options_.read_your_writes_disabled) {
     tr_.add_read_conflict_range_whole(range);  // as FoundationDB's: no writes to leave out
     measured_read_ranges_.push_back(copy_of(range));

@@ -1671,6 +1671,45 @@ TEST_F(FdbC, AClearOfAKeyTooLongToExistIsNoWriteAndLongRangeEndsAreShortened) {
   })) << "a range from a key of 10,008 bytes to a shortened end";
 }
 
+// As ReadYourWritesTransaction::addReadConflictRange and addWriteConflictRange shorten an end
+// longer than NativeAPI's getMaxReadKeySize or getMaxKeySize (10,008 bytes outside the system
+// keys) to 10,009 bytes, and add nothing — not counted in the approximate size either — when that
+// leaves the range empty. Before, such a range conflicted and was counted.
+TEST_F(FdbC, AConflictRangeWhoseLongEndsShortenToOneKeyIsNone) {
+  std::string long_key = key("long/");
+  long_key.resize(10'009, 'k');
+  const std::string a = long_key + "a", b = long_key + "b";
+  // Whether a transaction that added a conflict range [a, b) of `type` and wrote "written"
+  // conflicts with another that read or cleared every key under "long/" in the meantime.
+  auto conflicts = [&](FDBConflictRangeType type) {
+    FDBTransaction* tr = begin();
+    EXPECT_EQ(
+        fdb_transaction_add_conflict_range(tr, bytes(a), length(a), bytes(b), length(b), type), 0);
+    EXPECT_EQ(approximate(tr), 0) << "nothing added";
+    FDBTransaction* other = begin();
+    const std::string from = key("long/"), to = key("long0");
+    if (type == FDB_CONFLICT_RANGE_TYPE_WRITE) {
+      range(other, "long/", "long0", 0, 0, FDB_STREAMING_MODE_WANT_ALL, false);
+      set(other, "other", "x");
+      set(tr, "written", "x");
+      EXPECT_EQ(commit(tr), 0);
+    } else {
+      EXPECT_EQ(get(tr, "written", true), std::nullopt);  // its read version, before the clear
+      set(tr, "written", "x");
+      fdb_transaction_clear_range(other, bytes(from), length(from), bytes(to), length(to));
+      EXPECT_EQ(commit(other), 0);
+      std::swap(tr, other);  // the reader commits last
+    }
+    const fdb_error_t e = commit(other);
+    fdb_transaction_destroy(tr);
+    fdb_transaction_destroy(other);
+    EXPECT_TRUE(e == 0 || e == 1020) << e;
+    return e == 1020;
+  };
+  EXPECT_FALSE(conflicts(FDB_CONFLICT_RANGE_TYPE_READ));
+  EXPECT_FALSE(conflicts(FDB_CONFLICT_RANGE_TYPE_WRITE));
+}
+
 // As FoundationDB's ThreadSafeTransaction::getApproximateSize, which checks no deferred error,
 // and ReadYourWritesTransaction's, which answers its running count whatever ended the attempt:
 // fdb_transaction_get_approximate_size never fails — not with a deferred error, after a cancel or
