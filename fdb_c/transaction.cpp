@@ -278,10 +278,17 @@ fdb_error_t TransactionState::read_without_own_writes(Read&& read) {
 }
 
 fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::optional<Bytes>& out) {
+  // The store answers a key over its key size limit absent with no read conflict range, which
+  // FoundationDB's get (RYW's and NativeAPI's) still takes up to getMaxReadKeySize.
+  const Bytes after = key_after(key);
+  const KeyRangeRef just_key{key, after};
+  const bool conflict_past_store_limit =
+      !snapshot && key.size() > kKeySizeLimit && key.size() <= max_key_size(key);
   if (!options_.read_your_writes_disabled) {
     auto op = tr_.get(key, snapshot);
     if (fdb_error_t e = run_op(tr_, op)) return e;
     out = op.await_resume();
+    if (conflict_past_store_limit) tr_.add_read_conflict_range(just_key);
     return kSuccess;
   }
   // A get of the database alone (the metadata version key too, which no range read reaches).
@@ -289,6 +296,7 @@ fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::option
     auto op = reader.get(key, snapshot);
     if (fdb_error_t e = run_op(reader, op)) return e;
     out = op.await_resume();
+    if (conflict_past_store_limit) reader.add_read_conflict_range_whole(just_key);
     for (KeyRangeRef r : reader.read_conflict_ranges())
       measured_read_ranges_.push_back(copy_of(r));
     return kSuccess;

@@ -1671,6 +1671,42 @@ TEST_F(FdbC, AClearOfAKeyTooLongToExistIsNoWriteAndLongRangeEndsAreShortened) {
   })) << "a range from a key of 10,008 bytes to a shortened end";
 }
 
+// As ReadYourWritesTransaction::get (and NativeAPI's Transaction::get without read-your-writes)
+// answer a key longer than getMaxReadKeySize (10,008 bytes outside the system keys) absent with
+// no read conflict range, but read a shorter one, with its conflict range, even past the 10,000
+// bytes a key may be written with. Before, no get of a key over 10,000 bytes had a conflict range.
+TEST_F(FdbC, AGetOfAKeyOfUpTo10008BytesHasAReadConflictRange) {
+  auto key_of_length = [&](std::size_t n) {
+    std::string k = key("long/");
+    k.resize(n, 'k');
+    return k;
+  };
+  // Whether a transaction that got `k` (`snapshot`, read-your-writes disabled or not) and wrote
+  // conflicts with a clear of every key under "long/" committed meanwhile.
+  auto conflicts = [&](const std::string& k, bool snapshot, bool read_your_writes) {
+    FDBTransaction* tr = begin();
+    if (!read_your_writes) {
+      EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+    }
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(k), length(k), snapshot)), 0);
+    set(tr, "written", "x");
+    FDBTransaction* clearer = begin();
+    const std::string from = key("long/"), to = key("long0");
+    fdb_transaction_clear_range(clearer, bytes(from), length(from), bytes(to), length(to));
+    EXPECT_EQ(commit(clearer), 0);
+    const fdb_error_t e = commit(tr);
+    fdb_transaction_destroy(clearer);
+    fdb_transaction_destroy(tr);
+    EXPECT_TRUE(e == 0 || e == 1020) << e;
+    return e == 1020;
+  };
+  const std::string longest = key_of_length(10'008), too_long = key_of_length(10'009);
+  EXPECT_TRUE(conflicts(longest, false, true));
+  EXPECT_TRUE(conflicts(longest, false, false)) << "without read-your-writes";
+  EXPECT_FALSE(conflicts(longest, true, true)) << "a snapshot get";
+  EXPECT_FALSE(conflicts(too_long, false, true));
+}
+
 // As ReadYourWritesTransaction::addReadConflictRange and addWriteConflictRange shorten an end
 // longer than NativeAPI's getMaxReadKeySize or getMaxKeySize (10,008 bytes outside the system
 // keys) to 10,009 bytes, and add nothing — not counted in the approximate size either — when that
