@@ -472,7 +472,7 @@ void TransactionState::keep_write_error() {
 }
 
 template <class Buffer>
-void TransactionState::write(KeyRangeRef written, std::int64_t size, Buffer&& buffer) {
+void TransactionState::write(const Written& written, std::int64_t size, Buffer&& buffer) {
   std::vector<Future*> fired;
   {
     Lock lock(world_.mutex);
@@ -490,9 +490,14 @@ void TransactionState::write(KeyRangeRef written, std::int64_t size, Buffer&& bu
     deliver_later(world_, f);
 }
 
-void TransactionState::fire_watches_written(KeyRangeRef written, std::vector<Future*>& fired) {
+void TransactionState::fire_watches_written(const Written& written, std::vector<Future*>& fired) {
   std::erase_if(pending_watches_, [&](Watch& w) {
-    if (BytesView(w.key) < written.begin || !(BytesView(w.key) < written.end)) return false;
+    if (!written.range.contains(w.key)) return false;
+    // The value the watch read stays: a later write is compared with it (triggerWatches keeps the
+    // value set, which equals it then).
+    const bool unchanged = written.value_known && w.seen.has_value() == written.value.has_value() &&
+                           (!w.seen || BytesView(*w.seen) == *written.value);
+    if (unchanged) return false;
     if (w.future->set(kSuccess)) {
       fired.push_back(w.future);  // the watch's reference passes to the delivery
     } else {
@@ -517,7 +522,8 @@ void TransactionState::set(BytesView key, BytesView value) {
   }
   const Bytes after = key_after(key);
   // The key's checks before the value's, as FoundationDB's.
-  write(KeyRangeRef{key, after}, key_write_bytes(key, value), [&] { tr_.set(key, value); });
+  write(Written{{key, after}, true, value}, key_write_bytes(key, value),
+        [&] { tr_.set(key, value); });
 }
 
 void TransactionState::clear(BytesView key) {
@@ -528,7 +534,7 @@ void TransactionState::clear(BytesView key) {
   // not a MutationRef's) and its write conflict range.
   const bool may_exist = key.size() <= max_key_size(key);
   const std::int64_t size = may_exist ? 2 * range_bytes(just_key) : 0;
-  write(just_key, size, [&] {
+  write(Written{just_key, true, std::nullopt}, size, [&] {
     if (is_special_key(key)) {  // RYW clear: the special key space before the legal range
       sticky_ = kSpecialKeysWriteDisabled;
       return;
@@ -555,7 +561,7 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
   // RYW clear(KeyRangeRef) clears the range with ends too long to exist shortened, and nothing
   // when that leaves it empty (no mutation, no conflict range, no watch fired).
   const KeyRangeRef shortened{shortened_to_max_key_size(begin), shortened_to_max_key_size(end)};
-  write(shortened, size, [&] {
+  write(Written{shortened, true, std::nullopt}, size, [&] {
     // RYW clear: a range in the special key space goes there, an empty one too; then the legal
     // range before anything else of the range (begin is not after end, so its end tells).
     if (in_special_keys(range)) {
@@ -572,7 +578,7 @@ void TransactionState::atomic_op(BytesView key, BytesView param, int operation) 
   const Bytes after = key_after(key);
   // RYW atomicOp gives a versionstamped key no write conflict range (the commit adds one later).
   const bool conflict = operation != kSetVersionstampedKey;
-  write(KeyRangeRef{key, after}, key_write_bytes(key, param, conflict), [&] {
+  write(Written{{key, after}, false, std::nullopt}, key_write_bytes(key, param, conflict), [&] {
     // FoundationDB's order: the legal range (the metadata version key takes its versionstamp
     // only), the type, then the key's and the operand's sizes.
     const std::optional<MutationType> type = mutation_type(operation);

@@ -33,6 +33,14 @@ struct KeySelector {
   int offset = 1;
 };
 
+// A write as RYW's triggerWatches is told of it: the keys written and what they now hold — a set's
+// value, a clear's absence — unless that is not known (an atomic operation's).
+struct Written {
+  KeyRangeRef range;
+  bool value_known = true;
+  std::optional<BytesView> value;
+};
+
 struct RangeRequest {
   KeySelector begin;
   KeySelector end;
@@ -110,12 +118,13 @@ class TransactionState {
   void keep_write_error();
   // A write of `written`: `buffer` runs once the transaction accepts writes (under the world's
   // lock), then its error is kept; an accepted write adds `size` to the approximate size and
-  // fires this transaction's watches in it.
+  // fires this transaction's watches it changes.
   template <class Buffer>
-  void write(KeyRangeRef written, std::int64_t size, Buffer&& buffer);
-  // The pending watches on keys in `written` fire now (FoundationDB's triggerWatches): their
-  // futures go into `fired`, to be delivered once the lock is released.
-  void fire_watches_written(KeyRangeRef written, std::vector<Future*>& fired);
+  void write(const Written& written, std::int64_t size, Buffer&& buffer);
+  // The pending watches on keys in `written` whose value it changes from the one they read fire
+  // now (FoundationDB's triggerWatches: any, when the value is not known): their futures go into
+  // `fired`, to be delivered once the lock is released.
+  void fire_watches_written(const Written& written, std::vector<Future*>& fired);
   // The read version the next read uses, taken if none yet; an error when it is unusable.
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);

@@ -803,6 +803,43 @@ TEST_F(FdbC, AWatchIsAReadOfItsKeyAndFiresOnAnyChangeSinceThatRead) {
   fdb_transaction_destroy(steady);
 }
 
+// As FoundationDB's RYWImpl::triggerWatches: a write of a watched key by the watch's own
+// transaction fires the watch only when it changes the key from the value the watch read — a set
+// of another value, a clear of a present key — or when its value is not known (an atomic
+// operation). Before, any write of the key fired the watch.
+TEST_F(FdbC, AnOwnWriteFiresAWatchOnlyWhenItChangesTheValueTheWatchRead) {
+  auto ready_within_ms = [](FDBFuture* f, int ms) {
+    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return fdb_future_is_ready(f) != 0;
+  };
+  put("present", "a");
+  FDBTransaction* tr = begin();
+  FDBFuture* present = watch(tr, "present");
+  FDBFuture* absent = watch(tr, "absent");
+  set(tr, "present", "a");
+  fdb_transaction_clear(tr, bytes(key("absent")), length(key("absent")));
+  const std::string from = key("absent"), to = key("absent0");
+  fdb_transaction_clear_range(tr, bytes(from), length(from), bytes(to), length(to));
+  EXPECT_FALSE(ready_within_ms(present, 50)) << "set to the value the watch read";
+  EXPECT_FALSE(ready_within_ms(absent, 50)) << "cleared, as the watch read it";
+  set(tr, "present", "b");
+  EXPECT_TRUE(ready_within_ms(present, 5'000)) << "set to another value";
+  const int64_t one = 1;
+  fdb_transaction_atomic_op(tr, bytes(key("absent")), length(key("absent")),
+                            reinterpret_cast<const uint8_t*>(&one), 8, FDB_MUTATION_TYPE_ADD);
+  EXPECT_TRUE(ready_within_ms(absent, 5'000)) << "an atomic operation";
+  EXPECT_EQ(wait_and_destroy(present), 0);
+  EXPECT_EQ(wait_and_destroy(absent), 0);
+
+  FDBFuture* cleared = watch(tr, "other");
+  put("other", "x");  // the watch read it absent: a clear by its transaction changes nothing
+  fdb_transaction_clear(tr, bytes(key("other")), length(key("other")));
+  EXPECT_FALSE(ready_within_ms(cleared, 50));
+  fdb_transaction_destroy(tr);
+  EXPECT_EQ(wait_and_destroy(cleared), 1025);
+}
+
 // As FoundationDB's ReadYourWritesTransaction::watch: a key outside the legal range is refused as
 // such (2004) before its size is looked at. Before, a long system key answered key_too_large.
 TEST_F(FdbC, AWatchOfALongSystemKeyIsOutsideTheLegalRange) {
