@@ -425,8 +425,10 @@ Future* TransactionState::get_range(const RangeRequest& r) {
 
 Future* TransactionState::estimated_range_size(BytesView begin, BytesView end) {
   Lock lock(world_.mutex);
-  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
+  // fdb_c.cpp builds the KeyRangeRef, which refuses an inverted range, before the transaction
+  // looks at anything.
   if (end < begin) return ready_later(world_, kInvertedRange);
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   std::int64_t bytes = 0;
   world_.store.scan(KeyRangeRef{begin, end}, world_.readable_version(), false,
                     [&](BytesView key, BytesView value) {
@@ -439,8 +441,8 @@ Future* TransactionState::estimated_range_size(BytesView begin, BytesView end) {
 Future* TransactionState::range_split_points(BytesView begin, BytesView end,
                                              std::int64_t chunk_size) {
   Lock lock(world_.mutex);
+  if (end < begin) return ready_later(world_, kInvertedRange);  // as estimated_range_size's
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
-  if (end < begin) return ready_later(world_, kInvertedRange);
   if (past_legal_range(end)) return ready_later(world_, kKeyOutsideLegalRange);
   if (chunk_size <= 0) return ready_later(world_, kInvalidOptionValue);
   KeyList points;

@@ -1960,6 +1960,30 @@ TEST_F(FdbC, WithoutReadYourWritesRangeReadsAndGetKeyAreNotMeasuredAgainstTheSiz
       << "an added read conflict range";
 }
 
+// As fdb_c.cpp's fdb_transaction_get_estimated_range_size_bytes and
+// fdb_transaction_get_range_split_points, which build the KeyRangeRef (refusing an inverted
+// range) before the transaction is called: inverted_range (2005) comes before the deferred error,
+// a cancel or a use during the commit. Before, those answered first.
+TEST_F(FdbC, AnInvertedRangeToMeasureOrSplitIsRefusedBeforeTheTransactionIsLookedAt) {
+  const std::string b = key("b"), a = key("a"), system("\xff\x01");
+  auto inverted_answers = [&](FDBTransaction* tr) {
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_get_estimated_range_size_bytes(
+                  tr, bytes(b), length(b), bytes(a), length(a))),
+              2005);
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_get_range_split_points(tr, bytes(b), length(b),
+                                                                      bytes(a), length(a), 100)),
+              2005);
+  };
+  FDBTransaction* tr = begin();
+  fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
+  ASSERT_EQ(read_error(tr), 2004) << "a deferred error held";
+  inverted_answers(tr);
+  fdb_transaction_reset(tr);
+  fdb_transaction_cancel(tr);
+  inverted_answers(tr);
+  fdb_transaction_destroy(tr);
+}
+
 // Checked against FoundationDB, already answered so: ReadYourWritesTransaction::
 // getEstimatedRangeSizeBytes has no legal-range check (a range past \xff is measured), while
 // getRangeSplitPoints refuses one with key_outside_legal_range. fdb_future_cancel of a commit's
