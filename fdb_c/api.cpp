@@ -411,7 +411,8 @@ FDBFuture* fdb_transaction_get_versionstamp(FDBTransaction* tr) {
   return future_call([&] { return state_of(tr).versionstamp(); });
 }
 FDBFuture* fdb_transaction_on_error(FDBTransaction* tr, fdb_error_t error) {
-  return future_call([&] { return state_of(tr).on_error(error); });
+  // fdb_c.cpp passes the code through Error::fromUnvalidatedCode.
+  return future_call([&] { return state_of(tr).on_error(validated_error(error)); });
 }
 fdb_error_t fdb_transaction_add_conflict_range(FDBTransaction* tr, const uint8_t* begin_key_name,
                                                int begin_key_name_length,

@@ -61,9 +61,15 @@ constexpr std::array kDescriptions{
     Described{2202, "API version not valid"},
     Described{2203, "API version not supported"},
     Described{2210, "EXACT streaming mode requires limits, but none were given"},
+    Described{4000, "An unknown error occurred"},
     Described{4100, "An internal error occurred"},
 };
 }  // namespace
+
+fdb_error validated_error(fdb_error code) {
+  constexpr fdb_error kLargestCode = 30'000;
+  return code < 0 || code > kLargestCode ? kUnknownError : code;
+}
 
 const char* error_description(fdb_error code) {
   if (code == kSuccess) return "Success";

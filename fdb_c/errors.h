@@ -40,12 +40,16 @@ inline constexpr fdb_error kApiVersionAlreadySet = 2201;
 inline constexpr fdb_error kApiVersionInvalid = 2202;
 inline constexpr fdb_error kApiVersionNotSupported = 2203;
 inline constexpr fdb_error kExactModeWithoutLimits = 2210;
+inline constexpr fdb_error kUnknownError = 4000;
 inline constexpr fdb_error kInternalError = 4100;
 
 inline fdb_error code_of(ErrorCode e) {
   return static_cast<fdb_error>(e);
 }
 
+// An error code from the program as FoundationDB's Error::fromUnvalidatedCode takes it: one
+// outside [0, 30000] becomes unknown_error.
+fdb_error validated_error(fdb_error code);
 // "Success" for 0, FoundationDB's description for a known code, "Unknown error" otherwise.
 const char* error_description(fdb_error code);
 // FDB_ERROR_PREDICATE_* applied to code; false for an unknown predicate.

@@ -1316,6 +1316,21 @@ TEST_F(FdbC, ReadYourWritesDisableAfterAReadOrAWriteIsRefused) {
   }
 }
 
+// As fdb_c.cpp's fdb_transaction_on_error, which passes the code through
+// Error::fromUnvalidatedCode: a code below 0 or above 30,000 is unknown_error (4000), answered
+// as an error on_error does not retry (the transaction is cancelled); one within is itself.
+// Before, the code was answered as given.
+TEST_F(FdbC, OnErrorTakesACodeOutsideFoundationDBsRangeAsUnknownError) {
+  for (const fdb_error_t code : {-1, 30'001, 12'345}) {
+    FDBTransaction* tr = begin();
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, code)), code == 12'345 ? code : 4000)
+        << code;
+    EXPECT_EQ(read_error(tr), 1025) << code << ": cancelled";
+    fdb_transaction_destroy(tr);
+  }
+  EXPECT_STREQ(fdb_get_error(4000), "An unknown error occurred");
+}
+
 // As FoundationDB's ReadYourWritesTransaction::onError: an error it does not retry (or one past
 // the retry limit, or success, which answers client_invalid_operation) is answered and cancels the
 // transaction — later reads and the commit answer transaction_cancelled (1025) until a reset. A
