@@ -463,12 +463,6 @@ Future* TransactionState::range_split_points(BytesView begin, BytesView end,
 
 // ---- writes ----
 
-bool TransactionState::accepts_write() {
-  if (refuses_write() != kSuccess) return false;
-  read_or_written_ = true;
-  return true;
-}
-
 void TransactionState::keep_write_error() {
   if (ErrorCode e = tr_.write_error(); !ok(e)) sticky_ = code_of(e);
 }
@@ -478,10 +472,13 @@ void TransactionState::write(const Written& written, std::int64_t size, Buffer&&
   std::vector<Future*> fired;
   {
     Lock lock(world_.mutex);
-    if (!accepts_write()) return;
+    if (refuses_write() != kSuccess) return;
     buffer();
     keep_write_error();
     if (sticky_ == kSuccess) {
+      // RYW's write map holds what writes keys, an empty range not: READ_YOUR_WRITES_DISABLE is
+      // refused from then on.
+      if (!written.range.empty()) read_or_written_ = true;
       approximate_bytes_ += size;
       // Once the attempt ended (a timeout not yet settled), its watches fail instead.
       if (ended_by() == kSuccess) fire_watches_written(written, fired);
@@ -536,7 +533,8 @@ void TransactionState::clear(BytesView key) {
   // not a MutationRef's) and its write conflict range.
   const bool may_exist = key.size() <= max_key_size(key);
   const std::int64_t size = may_exist ? 2 * range_bytes(just_key) : 0;
-  write(Written{just_key, true, std::nullopt}, size, [&] {
+  const KeyRangeRef cleared = may_exist ? just_key : KeyRangeRef{key, key};
+  write(Written{cleared, true, std::nullopt}, size, [&] {
     if (is_special_key(key)) {  // RYW clear: the special key space before the legal range
       sticky_ = kSpecialKeysWriteDisabled;
       return;
@@ -605,7 +603,7 @@ void TransactionState::defer_error(fdb_error_t error) {
 
 void TransactionState::fail_with(fdb_error_t error) {
   Lock lock(world_.mutex);
-  if (accepts_write()) sticky_ = error;
+  if (refuses_write() == kSuccess) sticky_ = error;
 }
 
 fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end, int type) {

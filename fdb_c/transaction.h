@@ -107,8 +107,6 @@ class TransactionState {
   // commit only the deferred error refuses it (a cancel or the timeout does not), after it
   // refuses_use(), whose used_during_commit, which RYW throws there, becomes the deferred error.
   fdb_error_t refuses_write();
-  // Whether a write may be buffered now (refuses_write() has nothing against it).
-  bool accepts_write();
   // A call FoundationDB refuses on its network thread before RYW looks at the commit (its
   // checkUsedDuringCommit): `error` becomes the deferred error, unless one is held already
   // (doOnMainThreadVoid skips the call then).

@@ -1280,6 +1280,25 @@ TEST_F(FdbC, ReadYourWritesDisabledReadsTheDatabaseOnly) {
   fdb_transaction_destroy(later);
 }
 
+// As ReadYourWritesTransaction::setOption refuses READ_YOUR_WRITES_DISABLE only once its write
+// map (or read cache) holds something: RYW's clear leaves the write map empty for an empty range
+// (one whose long ends shorten to one key too) and for a key too long to exist, so the option is
+// still taken after them. Before, any write call made it client_invalid_operation (2000).
+TEST_F(FdbC, ReadYourWritesDisableIsTakenAfterClearsThatWriteNothing) {
+  std::string too_long = key("long/");
+  too_long.resize(10'009, 'k');
+  const std::string a = key("a"), a_long = too_long + "a", b_long = too_long + "b";
+  FDBTransaction* tr = begin();
+  fdb_transaction_clear_range(tr, bytes(a), length(a), bytes(a), length(a));
+  fdb_transaction_clear_range(tr, bytes(a_long), length(a_long), bytes(b_long), length(b_long));
+  fdb_transaction_clear(tr, bytes(too_long), length(too_long));
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+  EXPECT_EQ(read_error(tr), 0) << "the option was taken";
+  set(tr, "a", "v");
+  EXPECT_EQ(get(tr, "a"), std::nullopt) << "reads no longer see the transaction's writes";
+  fdb_transaction_destroy(tr);
+}
+
 // As FoundationDB: READ_YOUR_WRITES_DISABLE once the transaction has read or written would
 // change what its own earlier operations meant, so it is refused with client_invalid_operation
 // (2000) — as FoundationDB's deferred error: the call answers 0, later reads and the commit 2000,
