@@ -520,9 +520,13 @@ void TransactionState::set(BytesView key, BytesView value) {
     return;
   }
   const Bytes after = key_after(key);
-  // The key's checks before the value's, as FoundationDB's.
-  write(Written{{key, after}, true, value}, key_write_bytes(key, value),
-        [&] { tr_.set(key, value); });
+  // RYW set counts the write in approximateSize once the key is in the legal range, before the
+  // key's and the value's sizes are checked (the key's first, as the store does): a set refused
+  // as too large still counts.
+  write(Written{{key, after}, true, value}, 0, [&] {
+    if (key < kSystemKeysBegin) approximate_bytes_ += key_write_bytes(key, value);
+    tr_.set(key, value);
+  });
 }
 
 void TransactionState::clear(BytesView key) {

@@ -1817,6 +1817,33 @@ TEST_F(FdbC, AConflictRangeWhoseLongEndsShortenToOneKeyIsNone) {
   EXPECT_FALSE(conflicts(FDB_CONFLICT_RANGE_TYPE_WRITE));
 }
 
+// As ReadYourWritesTransaction::set adds the write to approximateSize once the key is in the legal
+// range, before it checks the key's and the value's sizes: a set refused with key_too_large or
+// value_too_large is counted, one refused as outside the legal range is not. Before, neither was.
+TEST_F(FdbC, ASetRefusedAsTooLargeIsCountedInTheApproximateSize) {
+  const std::string long_key = key(std::string(10'001, 'k')), long_value(100'001, 'v');
+  const std::string k = key("k"), system("\xff/x");
+  struct Case {
+    const char* what;
+    std::string key, value;
+    fdb_error_t error;
+    int64_t counted;
+  };
+  const auto size_of_set = [](const std::string& key, const std::string& value) {
+    const auto n = static_cast<int64_t>(key.size());
+    return 40 + n + static_cast<int64_t>(value.size()) + 32 + 2 * n + 1;
+  };
+  for (const Case& c : {Case{"a long key", long_key, "v", 2102, size_of_set(long_key, "v")},
+                        Case{"a long value", k, long_value, 2103, size_of_set(k, long_value)},
+                        Case{"a system key", system, "v", 2004, 0}}) {
+    FDBTransaction* tr = begin();
+    fdb_transaction_set(tr, bytes(c.key), length(c.key), bytes(c.value), length(c.value));
+    EXPECT_EQ(read_error(tr), c.error) << c.what;
+    EXPECT_EQ(approximate(tr), c.counted) << c.what;
+    fdb_transaction_destroy(tr);
+  }
+}
+
 // As FoundationDB's ThreadSafeTransaction::getApproximateSize, which checks no deferred error,
 // and ReadYourWritesTransaction's, which answers its running count whatever ended the attempt:
 // fdb_transaction_get_approximate_size never fails — not with a deferred error, after a cancel or
