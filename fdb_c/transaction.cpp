@@ -533,12 +533,10 @@ void TransactionState::clear(BytesView key) {
   const Bytes after = key_after(key);
   const KeyRangeRef just_key{key, after};
   // RYW clear(KeyRef): after the legal range, a key too long to exist (max_key_size) is
-  // no write at all. Another counts as [key, key + \x00): its mutation (a KeyRangeRef's size,
-  // not a MutationRef's) and its write conflict range.
+  // no write at all.
   const bool may_exist = key.size() <= max_key_size(key);
-  const std::int64_t size = may_exist ? 2 * range_bytes(just_key) : 0;
   const KeyRangeRef cleared = may_exist ? just_key : KeyRangeRef{key, key};
-  write(Written{cleared, true, std::nullopt}, size, [&] {
+  write(Written{cleared, true, std::nullopt}, 0, [&] {
     if (is_special_key(key)) {  // RYW clear: the special key space before the legal range
       sticky_ = kSpecialKeysWriteDisabled;
       return;
@@ -550,6 +548,11 @@ void TransactionState::clear(BytesView key) {
     } else {
       tr_.clear(key);
     }
+    // With read-your-writes, RYW counts a clear that may clear something as [key, key + \x00):
+    // its mutation (a KeyRangeRef's size, not a MutationRef's) and its write conflict range.
+    // Without, it hands the clear to NativeAPI before counting it: not counted.
+    if (ok(tr_.write_error()) && may_exist && !options_.read_your_writes_disabled)
+      approximate_bytes_ += 2 * range_bytes(just_key);
   });
 }
 
