@@ -53,6 +53,7 @@ constexpr std::array kDescriptions{
     Described{2101, "Transaction exceeds byte limit"},
     Described{2102, "Key length exceeds limit"},
     Described{2103, "Value length exceeds limit"},
+    Described{2110, "Tag set on transaction is too long"},
     Described{2114,
               "Special Key space is not allowed to write by default. Refer to the "
               "`special_key_space_enable_writes` transaction option for more details."},

@@ -29,8 +29,47 @@ constexpr std::array kAcceptedNoEffect{
     10,  20,  21,  23,  30,  40,  50,  52,  110, 120, 130, 200, 201, 300,  400,  401,  402, 403,
     404, 405, 406, 600, 700, 701, 702, 710, 711, 713, 800, 801, 900, 1000, 1101, 1102, 2000};
 
+// Of those, the ones FoundationDB's setOption (NativeAPI's or RYW's) takes without a value:
+// validateOptionValueNotPresent refuses a non-empty one.
+constexpr std::array kFlags{10,  20,  23,  30,  40,  50,  52,  200, 201,  300,  400,
+                            404, 406, 700, 701, 702, 710, 711, 713, 1000, 1101, 1102};
+
 bool contains(const auto& codes, int code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
+}
+
+// What NativeAPI's or RYW's setOption answers to the value of an option accepted with no effect:
+// one that takes a value wants one (validateOptionValuePresent) — TRANSACTION_LOGGING_ENABLE and
+// DEBUG_TRANSACTION_IDENTIFIER of 1 to 100 bytes, TRANSACTION_LOGGING_MAX_FIELD_LENGTH an integer
+// in [-1, INT32_MAX] but 0, SPAN_PARENT of 33 bytes, TAG and AUTO_THROTTLE_TAG of at most 16
+// (TagSet::addTag: tag_too_long) — and a flag takes none (validateOptionValueNotPresent).
+fdb_error value_error(int code, BytesView value, bool has_value) {
+  constexpr std::size_t kMaxIdentifierBytes = 100, kMaxTagBytes = 16, kSpanContextBytes = 33;
+  const bool wanted =
+      code == 402 || code == 403 || code == 405 || code == 800 || code == 801 || code == 900;
+  if (wanted && !has_value) return kInvalidOptionValue;
+  bool valid = true;
+  switch (code) {
+    case 402:
+    case 403:
+      valid = !value.empty() && value.size() <= kMaxIdentifierBytes;
+      break;
+    case 405: {
+      std::int64_t v = 0;
+      if (value.size() == sizeof v) std::memcpy(&v, value.data(), sizeof v);
+      valid = v >= -1 && v <= std::numeric_limits<std::int32_t>::max() && v != 0;
+      break;
+    }
+    case 800:
+    case 801:
+      return value.size() <= kMaxTagBytes ? kSuccess : kTagTooLong;
+    case 900:
+      valid = value.size() == kSpanContextBytes;
+      break;
+    default:
+      valid = !contains(kFlags, code) || value.empty();
+  }
+  return valid ? kSuccess : kInvalidOptionValue;
 }
 
 }  // namespace
@@ -74,8 +113,8 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
     }
     return kSuccess;
   }
-  if (contains(kRefused, code)) return kInvalidOption;
-  return contains(kAcceptedNoEffect, code) ? kSuccess : kInvalidOption;
+  if (contains(kRefused, code) || !contains(kAcceptedNoEffect, code)) return kInvalidOption;
+  return value_error(code, value, has_value);
 }
 
 }  // namespace contend::fdb

@@ -624,6 +624,31 @@ TEST_F(FdbC, OptionsActAreRefusedOrAreAcceptedAsDocumented) {
   fdb_transaction_destroy(tr);
 }
 
+// As NativeAPI's Transaction::setOption and RYW's setOptionImpl check the value of an option this
+// library accepts with no effect: a flag with a value is invalid_option_value
+// (validateOptionValueNotPresent; an empty one passes), an option that takes a value wants one
+// (validateOptionValuePresent) of its size — DEBUG_TRANSACTION_IDENTIFIER 1 to 100 bytes,
+// TRANSACTION_LOGGING_MAX_FIELD_LENGTH an integer in [-1, INT32_MAX] but 0, SPAN_PARENT 33 bytes
+// — and a TAG longer than 16 bytes is tag_too_long (2110, TagSet::addTag); each as the deferred
+// error. Before, any value was accepted.
+TEST_F(FdbC, OptionsAcceptedWithNoEffectCheckTheirValuesAsFoundationDBs) {
+  const std::string v = "v", tag(17, 't'), span(33, 's');
+  EXPECT_EQ(option_answer(200, bytes(v), 1), 2006) << "PRIORITY_SYSTEM_IMMEDIATE with a value";
+  EXPECT_EQ(option_answer(30, bytes(v), 1), 2006) << "NEXT_WRITE_NO_WRITE_CONFLICT_RANGE";
+  EXPECT_EQ(option_answer(200, bytes(v), 0), 0) << "an empty value";
+  EXPECT_EQ(option_answer(403, nullptr, 0), 2006) << "DEBUG_TRANSACTION_IDENTIFIER without one";
+  EXPECT_EQ(option_answer(403, bytes(v), 0), 2006) << "an empty identifier";
+  EXPECT_EQ(option_answer(403, bytes(v), 1), 0);
+  EXPECT_EQ(int_option_answer(405, 0), 2006) << "TRANSACTION_LOGGING_MAX_FIELD_LENGTH of 0";
+  EXPECT_EQ(int_option_answer(405, -1), 0);
+  EXPECT_EQ(option_answer(800, nullptr, 0), 2006) << "TAG without one";
+  EXPECT_EQ(option_answer(800, bytes(tag), length(tag)), 2110) << "a tag of 17 bytes";
+  EXPECT_EQ(option_answer(800, bytes(tag), 16), 0);
+  EXPECT_EQ(option_answer(900, bytes(span), 32), 2006) << "SPAN_PARENT of 32 bytes";
+  EXPECT_EQ(option_answer(900, bytes(span), 33), 0);
+  EXPECT_EQ(option_answer(401, bytes(v), 1), 0) << "DEBUG_RETRY_LOGGING takes a name";
+}
+
 // TIMEOUT and MAX_RETRY_DELAY take [0, INT_MAX] ms and RETRY_LIMIT [-1, INT_MAX], as
 // FoundationDB's client does; outside them invalid_option_value, as the transaction's deferred
 // error (the call answers 0, later reads and the commit 2006). A TIMEOUT of INT64_MAX had timed
