@@ -340,8 +340,11 @@ Future* TransactionState::get_read_version() {
 
 void TransactionState::set_read_version(std::int64_t version) {
   Lock lock(world_.mutex);
-  if (unusable() != kSuccess) return;
-  if (tr_.read_version().has_value()) {
+  // ThreadSafeTransaction::setVersion runs unless a deferred error is held (doOnMainThreadVoid);
+  // RYW's setVersion looks at nothing else — not a cancel, the timeout or a commit started —
+  // and NativeAPI's refuses a second version (a commit takes one when it starts).
+  if (sticky_ != kSuccess) return;
+  if (commit_started_ || tr_.read_version().has_value()) {
     sticky_ = kReadVersionAlreadySet;
   } else if (version <= 0) {
     sticky_ = kVersionInvalid;

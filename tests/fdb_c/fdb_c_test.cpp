@@ -1105,6 +1105,28 @@ TEST_F(FdbC, AWriteInTheSpecialKeySpaceIsRefusedAsItsWritesAreDisabled) {
   fdb_transaction_destroy(tr);
 }
 
+// As ThreadSafeTransaction::setVersion runs RYW's setVersion (which checks nothing) unless a
+// deferred error is held, and NativeAPI's Transaction::setVersion refuses a version when one is
+// taken (a commit takes one as it starts) or not positive: after a cancel the refusal is still
+// the deferred error, which reads answer before transaction_cancelled; during a commit it is
+// read_version_already_set, not used_during_commit, and the commit goes on. Before, a cancelled
+// transaction ignored the call, and one committing took the version for its commit.
+TEST_F(FdbC, SetReadVersionLooksOnlyAtTheDeferredErrorAndAVersionTaken) {
+  FDBTransaction* tr = begin();
+  fdb_transaction_cancel(tr);
+  fdb_transaction_set_read_version(tr, 0);
+  EXPECT_EQ(read_error(tr), 2011) << "version_invalid, though cancelled";
+  fdb_transaction_reset(tr);
+  NetworkGate gate(*this, "gate");
+  set(tr, "k", "v");
+  FDBFuture* committing = fdb_transaction_commit(tr);
+  fdb_transaction_set_read_version(tr, 1);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(committing), 0) << "the commit goes on with its own read version";
+  EXPECT_EQ(read_error(tr), 2010) << "read_version_already_set";
+  fdb_transaction_destroy(tr);
+}
+
 TEST_F(FdbC, WhatIsNotModelledOrMisusedAnswersWithFoundationDBsErrors) {
   FDBTransaction* tr = begin();
   fdb_transaction_atomic_op(tr, bytes(key("x")), length(key("x")), bytes(std::string("1")), 1,
