@@ -471,6 +471,11 @@ ExhaustiveResult explore_exhaustively(const Scenario& scenario, const Exhaustive
   options.checkpoint_identity = search_identity(scenario, options);
   options.opened_checkpoint =
       open_checkpoint_file(o.checkpoint_file, options.checkpoint_identity, o.stop_requested);
+  if (ExhaustiveResult r;
+      !Checkpoint(options.opened_checkpoint, "", o.checkpoint_every).read(r.error)) {
+    return r;
+  }
+  if (o.on_start) o.on_start();
   const bool smallest_first = o.stop_at_first_violation && o.minimise;
   ExhaustiveResult r =
       smallest_first ? search_smallest_first(scenario, options) : search(scenario, options);

@@ -145,6 +145,9 @@ struct ExhaustiveOptions {
   // progress_every, so a long search shows it is alive; none when either is unset.
   std::int64_t progress_every = 0;
   std::function<void(const ExhaustiveProgress&)> on_progress;
+  // Called once the files the search takes (deal_from, checkpoint_file) are read, before it
+  // runs: a caller's header printed here comes after a refusal of either file, never before it.
+  std::function<void()> on_start;
   // Set by a caller that may ask the search to stop before its end (contend explore: SIGINT,
   // SIGTERM); read between runs, from any job. Once it reads true, each unit stops before its
   // next run as at a budget stop, no unit starts, a sizing round under way is kept as it was

@@ -282,36 +282,50 @@ Checkpoint::Checkpoint(ParsedCheckpoint parsed, std::string path, std::string id
   parsed_ = std::move(parsed);
 }
 
+bool Checkpoint::read(std::string& error) {
+  std::lock_guard lock(file_->mutex);
+  if (file_->path.empty()) return true;
+  try {
+    return read_once_locked(error);
+  } catch (const std::exception& e) {
+    error = file_->path + ": not a contend checkpoint: " + e.what();
+    return false;
+  }
+}
+
 bool Checkpoint::load(std::map<std::size_t, UnitResult>& done,
                       std::map<std::size_t, UnitProgress>& partial, std::string& error) {
   std::lock_guard lock(file_->mutex);
   if (file_->path.empty()) return true;
   try {
-    if (!file_->read) {
-      // No file yet is a search's start; one that is there and cannot be read is refused.
-      std::string why;
-      std::unique_ptr<InputFile> in = open_input(file_->path, kCheckpointInput, why);
-      std::error_code unknown;  // a path whose existence cannot be told is left to the write
-      if (!in && std::filesystem::exists(file_->path, unknown)) {
-        error = file_->path + ": cannot read it (" + why + ")";
-        return false;
-      }
-      if (in && is_empty(in->stream())) {
-        error = empty_checkpoint(file_->path);
-        return false;
-      }
-      if (in && !read_file_locked(*in, error)) return false;
-      file_->read = true;
-      write_locked();  // a path that cannot be written is refused before the search, not after it
-      error = file_->write_error;
-      if (!error.empty()) return false;
-    }
+    if (!read_once_locked(error)) return false;
     take_scope_locked(done, partial);
   } catch (const std::exception& e) {
     error = file_->path + ": not a contend checkpoint: " + e.what();
     return false;
   }
   return true;
+}
+
+bool Checkpoint::read_once_locked(std::string& error) {
+  if (file_->read) return true;
+  // No file yet is a search's start; one that is there and cannot be read is refused.
+  std::string why;
+  std::unique_ptr<InputFile> in = open_input(file_->path, kCheckpointInput, why);
+  std::error_code unknown;  // a path whose existence cannot be told is left to the write
+  if (!in && std::filesystem::exists(file_->path, unknown)) {
+    error = file_->path + ": cannot read it (" + why + ")";
+    return false;
+  }
+  if (in && is_empty(in->stream())) {
+    error = empty_checkpoint(file_->path);
+    return false;
+  }
+  if (in && !read_file_locked(*in, error)) return false;
+  file_->read = true;
+  write_locked();  // a path that cannot be written is refused before the search, not after it
+  error = file_->write_error;
+  return error.empty();
 }
 
 namespace {

@@ -146,6 +146,10 @@ class Checkpoint {
   // search's, not a checkpoint, or cannot be written.
   bool load(std::map<std::size_t, UnitResult>& done, std::map<std::size_t, UnitProgress>& partial,
             std::string& error);
+  // load() without taking a scope's units: reads the file (and writes it back) unless a
+  // Checkpoint sharing it did, so that a file that cannot be taken is refused before the search
+  // starts; false (and `error`) as load().
+  bool read(std::string& error);
   // The same for the parsed file this search only takes units from (explore --deal-from: the
   // checkpoint of the whole search, after its sizing), which it never writes.
   // REQUIRES: made from a ParsedCheckpoint.
@@ -180,6 +184,8 @@ class Checkpoint {
   static constexpr std::int64_t kBytesPerRun = 128;
 
  private:
+  // read() and load()'s read: nothing when done already.
+  bool read_once_locked(std::string& error);
   // Every scope's parts as text, from the file, after checking it is this search's and that its
   // bound (kCheckpointBytesMax) did not cut it short. Throws on a file of the wrong shape.
   bool read_file_locked(InputFile& in, std::string& error);

@@ -663,6 +663,24 @@ TEST(CliExplore, BadInputGetsAMessageAndExitCodeTwo) {
                         "cannot resize a scenario with a plan");
 }
 
+// A --checkpoint or --deal-from file the search cannot take was refused after the search's
+// header line, as if it had begun: each is refused before anything else is printed.
+TEST(CliExplore, AFileTheSearchCannotTakeIsRefusedBeforeItsHeader) {
+  const std::string dir = scratch("bad-files");
+  const std::string search = "explore " + small_queue(dir, 2, 1) + " --strategy dpor";
+  std::ofstream(dir + "/garbage.json") << "garbage{";
+  std::ofstream(dir + "/empty.json");
+  std::ofstream(dir + "/other.json") << R"({"search": "another", "scopes": {}, "in_progress": {}})";
+  const std::string not_json = dir + "/garbage.json: not a contend checkpoint";
+  expect_refused_saying(search + " --checkpoint " + dir + "/garbage.json", not_json);
+  expect_refused_saying(search + " --checkpoint " + dir + "/empty.json", "empty, so not");
+  expect_refused_saying(search + " --checkpoint " + dir + "/other.json", "another search");
+  expect_refused_saying(search + " --shard 1/2 --deal-from " + dir + "/garbage.json", not_json);
+  expect_refused_saying(search + " --shard 1/2 --deal-from " + dir + "/missing.json",
+                        "missing.json: cannot read it");
+  expect_refused_saying(search + " --deal-from " + dir + "/other.json", "another search");
+}
+
 // A flag the strategy does not take is refused, not passed over: a --checkpoint that PCT would
 // never write, a preemption bound random exploration has no use for.
 TEST(CliExplore, AFlagOfAnotherStrategyIsRefusedNamingItAndTheStrategy) {

@@ -172,6 +172,16 @@ std::string report(const ExhaustiveArgs& args, const ExhaustiveFinding& f, std::
   return file;
 }
 
+void print_header(std::FILE* text, const Scenario& scenario, const ExhaustiveOptions& o) {
+  fmt::print(text,
+             "exhaustive search of {} ({}, {} client(s) x {} operation(s)), plans: {}, "
+             "key suffixes: {}, faults <= {}, preemptions: {}, {} job(s)\n",
+             scenario.file, scenario.recipe, scenario.clients, scenario.operations_per_client,
+             plans_name(scenario, o) == "all" ? "all" : plans_covered(scenario, o, std::nullopt),
+             o.explore_draws ? "every order" : "the seed's", o.max_faults,
+             o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
+}
+
 }  // namespace
 
 int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
@@ -204,13 +214,8 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   }
   // With --json - the JSON is all there is on stdout, for scripts; the words go to stderr.
   std::FILE* text = args.json_path == "-" ? stderr : stdout;
-  fmt::print(text,
-             "exhaustive search of {} ({}, {} client(s) x {} operation(s)), plans: {}, "
-             "key suffixes: {}, faults <= {}, preemptions: {}, {} job(s)\n",
-             scenario.file, scenario.recipe, scenario.clients, scenario.operations_per_client,
-             plans_name(scenario, o) == "all" ? "all" : plans_covered(scenario, o, std::nullopt),
-             o.explore_draws ? "every order" : "the seed's", o.max_faults,
-             o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
+  // Printed once the search has read its files: a file it refuses is refused before anything.
+  o.on_start = [&scenario, &o, text] { print_header(text, scenario, o); };
   const auto start = std::chrono::steady_clock::now();
   o.progress_every = args.progress_every;
   o.on_progress = [start](const ExhaustiveProgress& p) {
