@@ -74,6 +74,27 @@ inline std::string over_bound_reason(const InputKind& kind) {
          kind.what;
 }
 
+// How read_line_within ended: a line read, nothing left to read, or a line past the bound.
+enum class LineRead { line, end, too_long };
+
+// Reads the next line of `in` into `text` (without its '\n') as std::getline does, but holds no
+// more than `bytes_max` of it: a longer line is too_long, read no further than its first
+// `bytes_max` + 1 bytes, so one endless line takes no more memory than the bound.
+inline LineRead read_line_within(std::istream& in, std::string& text, std::size_t bytes_max) {
+  using traits = std::istream::traits_type;
+  text.clear();
+  std::streambuf* source = in.rdbuf();
+  for (traits::int_type c = source->sbumpc();; c = source->sbumpc()) {
+    if (traits::eq_int_type(c, traits::eof())) {
+      in.setstate(std::ios::eofbit);
+      return text.empty() ? LineRead::end : LineRead::line;
+    }
+    if (traits::to_char_type(c) == '\n') return LineRead::line;
+    if (text.size() == bytes_max) return LineRead::too_long;
+    text.push_back(traits::to_char_type(c));
+  }
+}
+
 // A stream buffer that gives what `source` holds up to `bytes_max` bytes, and then ends as if
 // the source had: a reader sees a file cut at the bound, and cut_short() says it was.
 class BoundedStreamBuffer : public std::streambuf {

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <set>
 
+#include "base/input_file.h"
 #include "model/json_keys.h"
 
 namespace contend::model {
@@ -186,8 +187,13 @@ std::optional<History> read_history(std::istream& in, HistoryError& error, Event
   History history;
   std::string text;
   std::size_t line = 0;
-  while (std::getline(in, text)) {
+  for (LineRead read; (read = read_line_within(in, text, kHistoryLineBytesMax)) != LineRead::end;) {
     ++line;
+    if (read == LineRead::too_long) {
+      error = HistoryError{line, "longer than " + bytes_text(kHistoryLineBytesMax) +
+                                     ", the most contend reads of one event"};
+      return std::nullopt;
+    }
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
     auto event = parse_line(text, line, history.size(), options, error);
     if (!event) return std::nullopt;

@@ -40,9 +40,15 @@ struct ReadOptions {
   std::vector<std::string>* ignored_keys = nullptr;
 };
 
+// The longest line read_history reads: an event is some 90 bytes, and a FoundationDB value at most
+// 100 kB. A longer line is refused once this much of it is read (a file of one line as long as
+// the file's bound, 1 GiB, was held whole before it was refused).
+inline constexpr std::size_t kHistoryLineBytesMax = std::size_t{1} << 20;
+
 // Parses JSON lines; blank lines are skipped, a missing "value" reads as null, a missing "index"
-// reads as the event's position (line order is the order). On error returns nothing and fills
-// `error`. `lines`, when given, receives each event's line.
+// reads as the event's position (line order is the order). On error (a line longer than
+// kHistoryLineBytesMax among them) returns nothing and fills `error`. `lines`, when given, receives
+// each event's line.
 std::optional<History> read_history(std::istream& in, HistoryError& error,
                                     EventLines* lines = nullptr, const ReadOptions& options = {});
 

@@ -149,6 +149,26 @@ TEST(CliCheck, AHistoryWithoutAnEventIsRefused) {
   }
 }
 
+// A line past its bound was read whole, up to the file's bound of 1 GiB, before it was refused:
+// it is refused once kHistoryLineBytesMax (1 MiB) of it is read, naming the file, the line and
+// the bound (here a sparse file of one 64 MiB line of NUL bytes, after an event).
+TEST(CliCheck, ALineLongerThanItsBoundIsRefusedNamingTheLineAndTheBound) {
+  const std::string path = ::testing::TempDir() + "/long-line.jsonl";
+  std::ofstream(path) << R"({"type": "invoke", "process": 0, "time": 0, "f": "dequeue"})"
+                      << "\n";
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) + (64 << 20));
+  for (const std::string& input :
+       {"check " + path + " --model fifo", "check - --model fifo --json < " + path}) {
+    CliResult r = run_cli(input);
+    EXPECT_EQ(r.exit_code, 2) << input << "\n" << r.output;
+    EXPECT_NE(r.output.find("line 2: longer than 1 MiB, the most contend reads of one event"),
+              std::string::npos)
+        << input << "\n"
+        << r.output.substr(0, 500);
+  }
+  std::filesystem::remove(path);
+}
+
 // The search out of budget said so, but not how to give it more.
 TEST(CliCheck, TheSearchAloneSaysUnknownWithExitCodeThreeWhenOutOfBudgetNamingTheRemedy) {
   const std::string history = source_path("docs/examples/histories/clean-fifo.jsonl");
