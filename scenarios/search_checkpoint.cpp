@@ -16,6 +16,7 @@
 
 #include "base/input_file.h"
 #include "base/invariant.h"
+#include "base/json_run_bound.h"
 #include "model/history_json.h"
 #include "model/json_keys.h"
 #include "model/verdict.h"
@@ -184,6 +185,31 @@ std::string empty_checkpoint(const std::string& path) {
          ": empty, so not a contend checkpoint; a search starts its checkpoint at a path where "
          "no file is yet (remove it)";
 }
+
+// The longest run of bytes a checkpoint may hold between two of JSON's structural characters (a
+// string, a number or a literal, with the white space around it: base/json_run_bound.h). contend
+// writes compact JSON whose longest string is the search's identity, some 200 bytes.
+constexpr std::uint64_t kCheckpointRunBytesMax = kMiB;
+
+// The file read through a JsonRunBound: a run past kCheckpointRunBytesMax ends it.
+class BoundedRuns {
+ public:
+  explicit BoundedRuns(InputFile& in) : runs_(in.stream().rdbuf(), kCheckpointRunBytesMax) {}
+
+  std::istream& stream() { return stream_; }
+  // Why the file is refused when a run passed the bound ("" when none did), naming the byte.
+  std::string refusal(const std::string& path) const {
+    if (!runs_.over_bound_at()) return {};
+    return fmt::format(
+        "{}: not a contend checkpoint: at byte {}, more than {} of one value or of white space "
+        "(contend writes none longer than a few hundred bytes)",
+        path, *runs_.over_bound_at(), bytes_text(kCheckpointRunBytesMax));
+  }
+
+ private:
+  JsonRunBound runs_;
+  std::istream stream_{&runs_};
+};
 
 // A stop asked for while the file is parsed: thrown from a parser callback, as OtherSearch is.
 struct ReadingStopped {};
@@ -394,8 +420,11 @@ ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::strin
     error = empty_checkpoint(path);
     return nullptr;
   }
+  BoundedRuns text(*in);
   try {
-    json parsed = json::parse(in->stream(), KeepShardsUnits(keep, identity, stop_requested));
+    json parsed = json::parse(text.stream(), KeepShardsUnits(keep, identity, stop_requested));
+    error = text.refusal(path);
+    if (!error.empty()) return nullptr;
     if (!in->cut_short()) return std::make_shared<const json>(std::move(parsed));
     error = path + ": cannot read it (" + in->over_bound_reason() + ")";
     return nullptr;
@@ -406,6 +435,8 @@ ParsedCheckpoint parse_checkpoint_file(const std::string& path, const std::strin
     error = reading_stopped(path);
     return nullptr;
   } catch (const std::exception& e) {
+    error = text.refusal(path);
+    if (!error.empty()) return nullptr;
     error = path + (in->cut_short() ? ": cannot read it (" + in->over_bound_reason() + ")"
                                     : ": not a contend checkpoint: " + std::string(e.what()));
     return nullptr;
@@ -526,8 +557,9 @@ bool Checkpoint::read_file_locked(InputFile& in, std::string& error) {
   CheckpointFile& f = *file_;
   // What is left of the file once its units are text: the search, and every scope's name.
   json rest;
+  BoundedRuns text(in);
   try {
-    rest = json::parse(in.stream(),
+    rest = json::parse(text.stream(),
                        UnitsAsText(f.scopes, f.in_progress, f.units, f.identity, f.stop_requested));
   } catch (const OtherSearch& other) {
     error = another_search(f.path, other.found);
@@ -536,8 +568,10 @@ bool Checkpoint::read_file_locked(InputFile& in, std::string& error) {
     error = reading_stopped(f.path);
     return false;
   } catch (const std::exception&) {
-    if (!in.cut_short()) throw;
+    if (!in.cut_short() && text.refusal(f.path).empty()) throw;
   }
+  error = text.refusal(f.path);
+  if (!error.empty()) return false;
   if (in.cut_short()) {
     error = f.path + ": cannot read it (" + in.over_bound_reason() + ")";
     return false;

@@ -681,6 +681,30 @@ TEST(CliExplore, AFileTheSearchCannotTakeIsRefusedBeforeItsHeader) {
   expect_refused_saying(search + " --deal-from " + dir + "/other.json", "another search");
 }
 
+// nlohmann's lexer held all the white space before a token, and the token: a checkpoint of 1 GiB
+// of spaces peaked at 3 GB before it was refused (4 GiB, its bound, at some 12 GB). A run of more
+// than 1 MiB between two structural characters — white space, or one string — is refused once
+// read, naming the byte; so is one after a whole checkpoint, which the parse would end at.
+TEST(CliExplore, ACheckpointRunOfMoreThanOneMiBIsRefusedNamingItsByte) {
+  const std::string dir = scratch("long-runs");
+  const std::string search = "explore " + small_queue(dir, 2, 1) + " --strategy dpor";
+  ASSERT_EQ(run_cli(search + " --checkpoint " + dir + "/whole.json").exit_code, 0);
+  const std::string whole = read_file(dir + "/whole.json");
+  const std::string spaces(std::size_t{16} << 20, ' ');
+  std::ofstream(dir + "/spaces.json") << spaces;
+  std::ofstream(dir + "/string.json") << "{\"search\": \"" << std::string(2 << 20, 'a') << "\"}";
+  std::ofstream(dir + "/after.json") << whole << spaces << "garbage";
+  const std::string run = "more than 1 MiB of one value or of white space";
+  expect_refused_saying(search + " --checkpoint " + dir + "/spaces.json",
+                        "at byte 1048576, " + run);
+  expect_refused_saying(search + " --shard 1/2 --deal-from " + dir + "/spaces.json",
+                        "at byte 1048576, " + run);
+  expect_refused_saying(search + " --checkpoint " + dir + "/string.json",
+                        "at byte 1048586, " + run);
+  expect_refused_saying(search + " --checkpoint " + dir + "/after.json",
+                        "at byte " + std::to_string(whole.rfind('}') + 1 + (1 << 20)) + ", " + run);
+}
+
 // A flag the strategy does not take is refused, not passed over: a --checkpoint that PCT would
 // never write, a preemption bound random exploration has no use for.
 TEST(CliExplore, AFlagOfAnotherStrategyIsRefusedNamingItAndTheStrategy) {
