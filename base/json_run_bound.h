@@ -12,6 +12,9 @@
 #include <cstdint>
 #include <optional>
 #include <streambuf>
+#include <string>
+
+#include "base/input_file.h"
 
 namespace contend {
 
@@ -24,6 +27,13 @@ class JsonRunBound : public std::streambuf {
 
   // The offset (from 0) of the byte at which a run passed the bound, once one has.
   std::optional<std::uint64_t> over_bound_at() const { return over_bound_at_; }
+  // Where a run passed the bound, for the caller's message about its file ("" while none did):
+  // "at byte 1048576, more than 1 MiB of one value or of white space".
+  std::string over_bound_reason() const {
+    if (!over_bound_at_) return {};
+    return "at byte " + std::to_string(*over_bound_at_) + ", more than " +
+           bytes_text(run_bytes_max_) + " of one value or of white space";
+  }
 
  protected:
   int_type underflow() override {

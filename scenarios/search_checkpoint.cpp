@@ -200,10 +200,8 @@ class BoundedRuns {
   // Why the file is refused when a run passed the bound ("" when none did), naming the byte.
   std::string refusal(const std::string& path) const {
     if (!runs_.over_bound_at()) return {};
-    return fmt::format(
-        "{}: not a contend checkpoint: at byte {}, more than {} of one value or of white space "
-        "(contend writes none longer than a few hundred bytes)",
-        path, *runs_.over_bound_at(), bytes_text(kCheckpointRunBytesMax));
+    return path + ": not a contend checkpoint: " + runs_.over_bound_reason() +
+           " (contend writes none longer than a few hundred bytes)";
   }
 
  private:

@@ -1104,6 +1104,29 @@ TEST(CliInputs, AFilePastTheBoundOnItsKindIsRefusedNamingTheBound) {
   EXPECT_EQ(piped.exit_code, 0) << piped.output;
 }
 
+// nlohmann's lexer held the white space before a token, and the token, whole: a report of 1 GiB
+// of spaces (its bound) took some 3 GB to refuse. merge refuses a run of more than 16 MiB between
+// two structural characters — white space, or one string — once read, naming the byte.
+TEST(CliInputs, AReportRunOfMoreThan16MiBIsRefusedNamingItsByte) {
+  const std::string dir = ::testing::TempDir();
+  const std::string spaces = dir + "/report-of-spaces.json";
+  const std::string string = dir + "/report-of-one-string.json";
+  std::ofstream(spaces) << std::string(std::size_t{17} << 20, ' ');
+  std::ofstream(string) << "{\"file\":\"" << std::string(std::size_t{17} << 20, 'a') << "\"}";
+  const std::string run = "more than 16 MiB of one value or of white space";
+  const std::string cases[][2] = {
+      {"merge " + spaces, spaces + ": not a contend report: at byte 16777216, " + run},
+      {"merge " + string, string + ": not a contend report: at byte 16777224, " + run},
+  };
+  for (const auto& [args, message] : cases) {
+    CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output.substr(0, 500);
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output.substr(0, 500);
+  }
+  std::filesystem::remove(spaces);
+  std::filesystem::remove(string);
+}
+
 // A key twice in one JSON object was taken silently, the last value winning: a history line
 // whose "type" said both invoke and ok, a run report that said both passed and not, a log line
 // both applied and not, a checkpoint of two searches. contend never writes one, so each is bad

@@ -20,6 +20,7 @@
 
 #include "base/input_file.h"
 #include "base/invariant.h"
+#include "base/json_run_bound.h"
 #include "model/json_keys.h"
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/merge.h"
@@ -31,6 +32,11 @@
 namespace contend::cli {
 
 namespace {
+
+// The longest run of bytes a report may hold between two of JSON's structural characters (a
+// string, a number or a literal, with the white space around it: base/json_run_bound.h). A run's
+// longest strings, its explanation and replay command, are some hundreds of bytes.
+constexpr std::uint64_t kReportRunBytesMax = 16 * kMiB;
 
 struct MergeArgs {
   std::vector<std::string> inputs;
@@ -120,7 +126,11 @@ MergePlan plan_merge(const std::vector<std::string>& names, const OpenInput& ope
     std::string why;
     const std::unique_ptr<InputFile> file = open(i, why);
     if (!file) return bad(names[i] + ": cannot be read (" + why + ")");
-    shards.push_back(read_shard_report(file->stream(), *spool));
+    JsonRunBound runs(file->stream().rdbuf(), kReportRunBytesMax);
+    std::istream text(&runs);
+    shards.push_back(read_shard_report(text, *spool));
+    if (runs.over_bound_at())
+      return bad(names[i] + ": not a contend report: " + runs.over_bound_reason());
     if (file->cut_short())
       return bad(names[i] + ": cannot be read (" + file->over_bound_reason() + ")");
     if (!shards.back().duplicate_key.empty()) {
