@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -71,6 +72,22 @@ TEST(CliSerializable, ALogWithoutAnAttemptIsRefused) {
               std::string::npos)
         << r.output;
   }
+}
+
+// A line was read whole, up to the log's bound of 1 GiB, before it was refused: one longer than
+// 64 MiB is refused once that much is read, naming the file, the line and the bound (here a sparse
+// file: a line that replays, then 65 MiB of NUL bytes).
+TEST(CliSerializable, ALineLongerThanItsBoundIsRefusedNamingTheLineAndTheBound) {
+  const std::string path = ::testing::TempDir() + "contend_serializable_long_line.jsonl";
+  const std::string log = two_transactions(R"("7631")");
+  std::ofstream(path) << log.substr(0, log.find('\n') + 1);  // its first line
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) + (65 << 20));
+  CliResult r = run_cli("serializable " + shell_quote(path));
+  std::filesystem::remove(path);
+  EXPECT_EQ(r.exit_code, 2) << r.output.substr(0, 500);
+  EXPECT_NE(r.output.find(":2: longer than 64 MiB, the most contend reads of one commit attempt"),
+            std::string::npos)
+      << r.output.substr(0, 500);
 }
 
 // Before: an inverted clear_range or range read (after a commit that wrote k1) crashed the replay

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/input_file.h"
 #include "model/history_json.h"
 #include "model/json_keys.h"
 #include "scenarios/cli/transaction_log_check.h"
@@ -28,6 +29,10 @@ namespace contend::cli {
 namespace {
 
 constexpr std::size_t kLogDepthMax = 8;  // a line nests 4 levels; deeper is not a log line
+// The longest line read: FoundationDB refuses a commit whose writes pass 10 MB, and the log writes
+// keys and values in hex; 64 MiB leaves more than 40 MB for its reads. A longer line is refused
+// once this much of it is read (one as long as the log's bound, 1 GiB, was held whole).
+constexpr std::size_t kLogLineBytesMax = std::size_t{64} << 20;
 // The most mutations a count in a line may name (mutations_before): more than any line holds.
 constexpr std::uint64_t kCountMax = UINT32_MAX;
 
@@ -299,7 +304,13 @@ LogCheck check_transaction_log(std::istream& in, const std::string& name) {
   std::vector<CommittedTransaction> replayed;
   std::size_t lines = 0;
   std::string text;
-  for (std::size_t number = 1; std::getline(in, text); ++number) {
+  LineRead read = LineRead::line;
+  for (std::size_t number = 1;
+       (read = read_line_within(in, text, kLogLineBytesMax)) != LineRead::end; ++number) {
+    if (read == LineRead::too_long) {
+      return {2, fmt::format("{}:{}: longer than {}, the most contend reads of one commit attempt",
+                             name, number, bytes_text(kLogLineBytesMax))};
+    }
     if (text.empty()) continue;
     ++lines;
     if (model::json_nesting_depth(text, kLogDepthMax + 1) > kLogDepthMax)
