@@ -10,6 +10,7 @@
 #include "base/closest_name.h"
 #include "base/digest128.h"
 #include "base/input_file.h"
+#include "base/toml_dotted_keys.h"
 #include "model/spec.h"
 #include "model/verdict.h"
 #include "scenarios/expectation.h"
@@ -305,6 +306,14 @@ std::optional<PlannedOperation> parse_planned_operation(std::string_view text) {
 
 std::optional<Scenario> parse_scenario(const std::string& text, const std::string& file,
                                        ScenarioError& error) {
+  // A scenario's keys have two parts at most ("faults.crash"); one of thousands overflowed the
+  // stack inside toml::parse (base/toml_dotted_keys.h).
+  constexpr std::size_t kKeyPartsMax = 16;
+  if (const DottedKey key = longest_dotted_key(text); key.parts > kKeyPartsMax) {
+    error.message = file + ":" + std::to_string(key.line) + ": a dotted key of more than " +
+                    std::to_string(kKeyPartsMax) + " parts (a scenario's keys have 2 at most)";
+    return std::nullopt;
+  }
   toml::table root;
   try {
     root = toml::parse(text, file);

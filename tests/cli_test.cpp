@@ -534,9 +534,17 @@ TEST(CliSweep, AGridOfMoreThanItsBoundIsRefusedGivingItsCount) {
 }
 
 struct BadScenario {
-  const char* text;
+  std::string text;
   const char* words;
 };
+
+// A dotted key of `parts` parts: a.a.a...
+std::string dotted(int parts) {
+  std::string key = "a";
+  for (int i = 1; i < parts; ++i)
+    key += ".a";
+  return key;
+}
 
 TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
   const BadScenario cases[] = {
@@ -548,6 +556,14 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
        ":1: expect: 'maybe' is not linearizable, violation, or a violation kind"},
       {"recipe = \"quue\"\n", "unknown recipe 'quue'"},
       {"clients = [\n", "bad-6.toml:1: Error while parsing array"},
+      // One of thousands of parts overflowed the stack inside toml::parse (exit 139).
+      {"recipe = \"queue\"\n" + dotted(50'000) + " = 1\n",
+       ":2: a dotted key of more than 16 parts (a scenario's keys have 2 at most)"},
+      {"[" + dotted(50'000) + "]\n", ":1: a dotted key of more than 16 parts"},
+      {"[\"a.b\".'c'.d . e . f . g . h . i . j . k . l . m . n . o . p . q . r]\n",
+       ":1: a dotted key of more than 16 parts"},
+      {"description = \"\"\"\n" + dotted(50'000) + "\"\"\"\n[faults]\ncrash = 1.5\n",
+       ":4: faults.crash: value 1.5 out of range [0, 1]"},
       {"[seeds]\nfirst = 9\nlast = 3\n", ":3: seeds.last: must not be below seeds.first"},
       {"[strategy]\nname = \"bfs\"\n", ":2: strategy.name: 'bfs' is not one of"},
       {"[mix]\nenqueue = 0\ndequeue = 0\n", "needs a positive enqueue or dequeue weight"},
