@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace contend {
@@ -85,6 +86,15 @@ inline DottedKey longest_dotted_key(std::string_view text) {
     }
   }
   return longest;
+}
+
+// Why `text` is refused when its longest dotted key has more than `parts_max` parts, for the
+// caller to put after "FILE:" ("2: a dotted key of more than 16 parts"); "" when it has none.
+inline std::string dotted_key_refusal(std::string_view text, std::size_t parts_max) {
+  const DottedKey key = longest_dotted_key(text);
+  if (key.parts <= parts_max) return {};
+  return std::to_string(key.line) + ": a dotted key of more than " + std::to_string(parts_max) +
+         " parts";
 }
 
 }  // namespace contend

@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "base/input_file.h"
+#include "base/toml_dotted_keys.h"
 
 namespace contend::fdb {
 
@@ -116,6 +117,11 @@ bool read_latency(const std::string& file, const toml::table& table, const std::
 }  // namespace
 
 ConfigOrError parse_config(const std::string& text, const std::string& file) {
+  // Its keys have three parts at most ("latency.read.min_us"); one of thousands overflowed the
+  // stack inside toml::parse (base/toml_dotted_keys.h).
+  constexpr std::size_t kKeyPartsMax = 16;
+  if (std::string why = dotted_key_refusal(text, kKeyPartsMax); !why.empty())
+    return {std::nullopt, file + ":" + why + " (a config's keys have 3 at most)"};
   toml::table root;
   try {
     root = toml::parse(text, file);

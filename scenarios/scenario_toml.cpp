@@ -309,9 +309,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   // A scenario's keys have two parts at most ("faults.crash"); one of thousands overflowed the
   // stack inside toml::parse (base/toml_dotted_keys.h).
   constexpr std::size_t kKeyPartsMax = 16;
-  if (const DottedKey key = longest_dotted_key(text); key.parts > kKeyPartsMax) {
-    error.message = file + ":" + std::to_string(key.line) + ": a dotted key of more than " +
-                    std::to_string(kKeyPartsMax) + " parts (a scenario's keys have 2 at most)";
+  if (std::string why = dotted_key_refusal(text, kKeyPartsMax); !why.empty()) {
+    error.message = file + ":" + why + " (a scenario's keys have 2 at most)";
     return std::nullopt;
   }
   toml::table root;
