@@ -331,6 +331,14 @@ TEST(CliShards, ReportsOfAnotherShapeAreRefusedNamingTheField) {
        R"(field "runs[0].as_expected" is missing)"},
       {[](nlohmann::json& j) { j["runs"][1]["verdict"] = 3; },
        R"(field "runs[1].verdict" is not a string)"},
+      // A verdict merge does not know was merged as a pass (its as_expected taken on trust).
+      {[](nlohmann::json& j) { j["runs"][1]["verdict"] = "linearisable"; },
+       R"(field "runs[1].verdict" is not a verdict: linearizable, unknown, simulator_fault or )"
+       R"("violation: KIND")"},
+      {[](nlohmann::json& j) { j["runs"][0]["verdict"] = "violation: gone"; },
+       R"(field "runs[0].verdict" is not a verdict)"},
+      {[](nlohmann::json& j) { j["runs"][0]["verdict"] = "violation"; },
+       R"(field "runs[0].verdict" is not a verdict)"},
       {[](nlohmann::json& j) { j.erase("expect"); }, R"(field "expect" is missing)"},
       {[](nlohmann::json& j) { j["clients"] = "4"; }, R"(field "clients" is not a count)"},
       {[](nlohmann::json& j) { j["seeds"]["first"] = 9; },

@@ -5,6 +5,7 @@
 
 #include "model/history_json.h"
 #include "model/json_keys.h"
+#include "model/verdict.h"
 #include "scenarios/cli/report_layout.h"
 #include "scenarios/json_shape.h"
 
@@ -17,6 +18,18 @@ constexpr JsonField kRun[] = {{"seed", &kUnsigned},
                               {"verdict", &kText},
                               {"as_expected", &kBoolean},
                               {"shows_expected", &kBoolean}};
+
+// Whether `text` is a verdict as a run report writes it (model::Verdict::summary):
+// "linearizable", "unknown", "simulator_fault", or "violation: <kind>".
+bool is_verdict_summary(std::string_view text) {
+  constexpr std::string_view kViolation = "violation: ";
+  if (text.starts_with(kViolation)) {
+    const auto kind = model::parse_violation_kind(text.substr(kViolation.size()));
+    return kind && *kind != model::ViolationKind::none;
+  }
+  const auto kind = model::parse_verdict_kind(text);
+  return kind && *kind != model::VerdictKind::violation;
+}
 
 // Thrown by the reader at an array or object nested past model::kMaxJsonDepth.
 struct NestedTooDeep {};
@@ -68,6 +81,13 @@ class RunsReader {
     }
     if (auto problem = shape_problem(run, kRun, fmt::format("runs[{}].", index))) {
       report_.runs_problem = std::move(problem);
+      return;
+    }
+    if (!is_verdict_summary(run.at("verdict").get_ref<const std::string&>())) {
+      report_.runs_problem = fmt::format(
+          "field \"runs[{}].verdict\" is not a verdict: linearizable, unknown, simulator_fault or "
+          "\"violation: KIND\"",
+          index);
       return;
     }
     const auto seed = run.at("seed").get<std::uint64_t>();
