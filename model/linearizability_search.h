@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -90,9 +91,9 @@ class LinearizabilitySearch {
         options_(options),
         set_(ops.ops.size()),
         ranks_(candidate_ranks(ops, options.order)),
-        orders_(ops, kOrdersItems),
-        keeps_orders_(options.order == CandidateOrder::by_observation &&
-                      options.keep_necessary_orders) {
+        orders_(options.order == CandidateOrder::by_observation && options.keep_necessary_orders
+                    ? std::make_optional<NecessaryOrders>(ops, kOrdersItems)
+                    : std::nullopt) {
     build_entries();
     for (const Operation& op : ops_.ops) {
       required_ += op.indeterminate ? 0 : 1;
@@ -189,7 +190,7 @@ class LinearizabilitySearch {
   // item than it answered (specs with at_end(); the others are stepped). A dequeue waiting for
   // its item to reach the front is skipped so at every place until it does.
   bool cannot_go(const Operation& op, const State& state) const {
-    if (keeps_orders_ && !orders_.may_go(op.id)) return true;
+    if (orders_ && !orders_->may_go(op.id)) return true;
     if constexpr (kOrdersItems) {
       if (is_insert(op.f) || op.indeterminate) return false;
       if (op.empty_result()) return spec_.size(state) != 0;
@@ -265,7 +266,7 @@ class LinearizabilitySearch {
         frame.untried.push_back(std::move(successors[j]));
       state = std::move(successors[i]);
       stack_.push_back(std::move(frame));
-      if (keeps_orders_) orders_.placed(op.id);
+      if (orders_) orders_->placed(op.id);
       lift(call);
       count(op, +1);
       if (stack_.size() > best_depth_) {
@@ -285,7 +286,7 @@ class LinearizabilitySearch {
     stack_.pop_back();
     const Operation& op = op_of(frame.entry);
     set_.clear(static_cast<std::size_t>(op.id));
-    if (keeps_orders_) orders_.unplaced(op.id);
+    if (orders_) orders_->unplaced(op.id);
     unlift(frame.entry);
     count(op, -1);
     state = std::move(frame.before);
@@ -427,12 +428,11 @@ class LinearizabilitySearch {
   SearchOptions options_;
   std::vector<search_detail::Entry> entries_;
   search_detail::LinearizedSet set_;
-  std::vector<CandidateRank> ranks_;  // by op id
-  NecessaryOrders orders_;
-  bool keeps_orders_ = false;          // passes over operations placed against orders_
-  std::vector<std::int32_t> window_;   // the current level's candidates, in trying order
-  std::vector<WindowCandidate> keys_;  // fill_window's scratch
-  std::int32_t window_end_ = -1;       // the return entry that ends it; -1: the list's end
+  std::vector<CandidateRank> ranks_;       // by op id
+  std::optional<NecessaryOrders> orders_;  // kept: operations placed against them are passed over
+  std::vector<std::int32_t> window_;       // the current level's candidates, in trying order
+  std::vector<WindowCandidate> keys_;      // fill_window's scratch
+  std::int32_t window_end_ = -1;           // the return entry that ends it; -1: the list's end
   std::vector<Frame> stack_;
   std::vector<State> alternatives_;
   std::unordered_set<MemoKey, MemoHash> memo_;  // lookups only: never iterated

@@ -28,6 +28,7 @@ struct ItemSightings {
   std::int64_t last_seen = -1;         // the latest invocation of an operation that saw it
   std::int64_t front_done = kForever;  // the earliest completion of a sighting at the front
   std::vector<Sighting> at_back;
+  std::vector<std::int64_t> peeks;  // ids of the determinate peeks that saw it
 };
 
 std::vector<ItemSightings> item_sightings(const Operations& ops) {
@@ -38,6 +39,7 @@ std::vector<ItemSightings> item_sightings(const Operations& ops) {
     if (is_insert(op.f) || op.indeterminate || op.output_id == kNoItem) continue;
     ItemSightings& item = items[static_cast<std::size_t>(op.output_id)];
     item.last_seen = std::max(item.last_seen, op.call);
+    if (is_peek(op.f)) item.peeks.push_back(op.id);
     if (takes_back(op.f)) {
       item.at_back.push_back({op.id, op.call, op.ret});
     } else {
@@ -54,6 +56,18 @@ bool stands_in_the_way(const Operation& observer, std::int64_t priority) {
   return takes_back(observer.f) ? priority > seen : priority < seen;
 }
 
+// By op id: each determinate remove of an item inserted once waits for the peeks of it.
+std::vector<std::vector<std::int64_t>> peeks_before_removals(
+    const Operations& ops, const std::vector<ItemSightings>& items) {
+  std::vector<std::vector<std::int64_t>> before(ops.ops.size());
+  for (const Operation& op : ops.ops) {
+    if (!is_remove(op.f) || op.indeterminate || op.output_id == kNoItem) continue;
+    const ItemSightings& item = items[static_cast<std::size_t>(op.output_id)];
+    if (item.inserts == 1) before[static_cast<std::size_t>(op.id)] = item.peeks;
+  }
+  return before;
+}
+
 }  // namespace
 
 struct NecessaryOrders::InsertFacts {
@@ -67,13 +81,10 @@ struct NecessaryOrders::InsertFacts {
 };
 
 NecessaryOrders::NecessaryOrders(const Operations& ops, bool ordered)
-    : links_(ops.ops.size()),
-      before_(ops.ops.size()),
-      conditions_(ops.ops.size()),
-      is_placed_(ops.ops.size(), 0) {
-  list_peeks_before_removals(ops);
-  if (!ordered) return;
+    : links_(ops.ops.size()), conditions_(ops.ops.size()), is_placed_(ops.ops.size(), 0) {
   const std::vector<ItemSightings> items = item_sightings(ops);
+  before_ = peeks_before_removals(ops, items);
+  if (!ordered) return;
   std::vector<InsertFacts> facts;
   for (const Operation& op : ops.ops) {
     if (!is_insert(op.f) || op.input_id == kNoItem) continue;
@@ -195,22 +206,6 @@ void NecessaryOrders::list_observer_orders(const Operations& ops,
       before.push_back(it->second);
       if (++listed == kListedOrdersMax) break;
     }
-  }
-}
-
-// Each determinate remove of an item inserted once waits for the determinate peeks of it.
-void NecessaryOrders::list_peeks_before_removals(const Operations& ops) {
-  std::vector<std::int32_t> inserts(ops.items.size(), 0);
-  std::vector<std::vector<std::int64_t>> peeks_of(ops.items.size());
-  for (const Operation& op : ops.ops) {
-    if (is_insert(op.f) && op.input_id != kNoItem) ++inserts[static_cast<std::size_t>(op.input_id)];
-    if (is_peek(op.f) && !op.indeterminate && op.output_id != kNoItem)
-      peeks_of[static_cast<std::size_t>(op.output_id)].push_back(op.id);
-  }
-  for (const Operation& op : ops.ops) {
-    if (!is_remove(op.f) || op.indeterminate || op.output_id == kNoItem) continue;
-    const auto item = static_cast<std::size_t>(op.output_id);
-    if (inserts[item] == 1) before_[static_cast<std::size_t>(op.id)] = peeks_of[item];
   }
 }
 

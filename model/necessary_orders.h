@@ -76,7 +76,6 @@ class NecessaryOrders {
   void list_back_orders(const std::vector<const InsertFacts*>& group);
   void list_back_conditions(const std::vector<const InsertFacts*>& group);
   void list_observer_orders(const Operations& ops, const std::vector<InsertFacts>& inserts);
-  void list_peeks_before_removals(const Operations& ops);
   void advance(Chain& chain);
 
   std::vector<Chain> chains_;
