@@ -45,6 +45,10 @@ struct SearchOptions {
   // search without them when that one ends within a few times the steps (see
   // search_linearizable), as its longest prefix goes as far as the spec allows.
   bool keep_necessary_orders = true;
+  // When the whole history is beyond the budget, search its parts of one and two items
+  // (part_search.h) with as many steps again: a part with no linearization is a violation of
+  // the whole, and its smallest evidence.
+  bool search_parts = true;
 };
 
 Verdict check_linearizable(const History& history, SpecKind spec,
@@ -58,3 +62,4 @@ Verdict search_linearizable(const Operations& ops, const S& spec, const SearchOp
 }  // namespace contend::model
 
 #include "model/linearizability_search.h"
+#include "model/part_search.h"

@@ -463,7 +463,7 @@ inline std::int64_t evidence_budget(const Verdict& found, const SearchOptions& o
 // linearization either — the orders are checked on every violation they help find. If it runs
 // out of its steps, the first search's evidence stands.
 template <Spec S>
-Verdict search_linearizable(const Operations& ops, const S& spec, const SearchOptions& options) {
+Verdict search_whole(const Operations& ops, const S& spec, const SearchOptions& options) {
   Verdict found = LinearizabilitySearch<S>(ops, spec, options).run();
   if (found.kind != VerdictKind::violation || options.order != CandidateOrder::by_observation ||
       !options.keep_necessary_orders) {

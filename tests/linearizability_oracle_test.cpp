@@ -25,6 +25,7 @@
 #include "model/accounting.h"
 #include "model/fast_check.h"
 #include "model/history_json.h"
+#include "model/item_projection.h"
 #include "model/linearizability.h"
 #include "model/verdict.h"
 
@@ -312,6 +313,28 @@ History arbitrary_history(const Shape& shape) {
   return h;  // operations still in flight stay so: indeterminate
 }
 
+// A part of one item or two with no linearization proves the whole has none
+// (model/item_projection.h): every such part, overlapping or not, is held to the oracle.
+void judge_parts(const History& h, const Shape& shape, bool expected) {
+  const Operations ops = operations_of(h, shape.ties);
+  const ItemProjections parts(ops);
+  const std::vector<ItemId>& items = parts.items();
+  const SearchOptions options{.drained = shape.drained, .ties = shape.ties};
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    for (std::size_t j = i; j < items.size(); ++j) {
+      const std::vector<ItemId> chosen =
+          i == j ? std::vector<ItemId>{items[i]} : std::vector<ItemId>{items[i], items[j]};
+      const Operations part = parts.project(chosen);
+      const Verdict v = check_linearizable(part, shape.spec, options);
+      RC_ASSERT(v.kind != VerdictKind::unknown);
+      if (v.kind == VerdictKind::violation && expected) {
+        RC_FAIL("the part of items " + describe_items(ops, chosen) +
+                " has no linearization, yet the history has one: " + v.explanation);
+      }
+    }
+  }
+}
+
 void judge(const Shape& shape) {
   const History h = arbitrary_history(shape);
   RC_ASSERT(!validate_history(h).has_value());
@@ -335,6 +358,7 @@ void judge(const Shape& shape) {
               " does not replay: " + *wrong);
     }
   }
+  judge_parts(h, shape, expected);
   const Verdict fast =
       check_fast(h, shape.spec, FastOptions{.drained = shape.drained, .ties = shape.ties});
   if (fast.kind == VerdictKind::violation) RC_ASSERT(!expected);
