@@ -8,6 +8,7 @@
 
 #include "model/linearizability.h"
 #include "scenarios/runner.h"
+#include "tests/support/history_text.h"
 #include "tests/support/run_cli.h"
 
 namespace contend::model {
@@ -62,6 +63,45 @@ TEST(PartSearch, ThePriorityRecipeAt64ClientsBreaksItsTieOrderInAPartOfTwoItems)
   EXPECT_LE(v.events.size(), 8u) << v.explanation;
   EXPECT_NE(v.explanation.find("'v45-45'@0, 'v37-49'@0] alone"), std::string::npos)
       << v.explanation;
+}
+
+// queue-unknown-result at 8 clients, seed 1: the whole search finds the violation, and its
+// evidence names 24 operations; the first failing part, one item lost, names one. It is said
+// after the whole's evidence, which stays the verdict's.
+TEST(PartSearch, AViolationIsProvedAgainByASmallerPart) {
+  const History h = recipe_history("scenarios/queue-unknown-result.toml", 8, 50, 1);
+  SearchOptions options{.drained = true};
+  options.search_parts = false;
+  const Verdict alone = check_linearizable(h, SpecKind::fifo, options);
+  ASSERT_EQ(alone.kind, VerdictKind::violation) << alone.explanation;
+
+  options.search_parts = true;
+  const Verdict v = check_linearizable(h, SpecKind::fifo, options);
+  ASSERT_EQ(v.kind, VerdictKind::violation) << v.explanation;
+  EXPECT_EQ(v.longest_prefix, alone.longest_prefix);
+  EXPECT_EQ(v.stuck, alone.stuck);
+  EXPECT_EQ(v.events, alone.events);
+  EXPECT_TRUE(v.explanation.starts_with(alone.explanation)) << v.explanation;
+  EXPECT_NE(v.explanation.find(". A smaller proof: the part of the history that concerns "
+                               "['v5-0'] alone, 1 operation(s)"),
+            std::string::npos)
+      << v.explanation;
+  EXPECT_GT(v.steps, alone.steps);
+  EXPECT_LE(v.steps, alone.steps + 4 * alone.steps + 100'000 + 1)
+      << "the parts take at most the steps an evidence search may";
+}
+
+// Where the whole's evidence is as small as any part, it stands alone.
+TEST(PartSearch, AViolationNoPartShowsInFewerOperationsKeepsItsEvidence) {
+  const History h = testing::history_of({
+      "0 invoke enqueue a", "0 ok enqueue a",  //
+      "0 invoke enqueue b", "0 ok enqueue b",  //
+      "0 invoke dequeue", "0 ok dequeue b",    //
+      "0 invoke dequeue", "0 ok dequeue a",    //
+  });
+  const Verdict v = check_linearizable(h, SpecKind::fifo);
+  ASSERT_EQ(v.kind, VerdictKind::violation) << v.explanation;
+  EXPECT_EQ(v.explanation.find("A smaller proof"), std::string::npos) << v.explanation;
 }
 
 // A linearizable history beyond the budget stays unknown, and says what the parts covered.
