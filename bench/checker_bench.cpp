@@ -4,6 +4,9 @@
 //   check/search_fifo/OPS/PROCS, check/search_priority/...   the exact search, candidates tried
 //                                                             in the order of observation
 //   baseline/search_fifo/OPS/PROCS ...                        the same, in invocation order
+//   check/search_then_parts_priority/10000/64                 an undecided history: the whole
+//                                                             search, then its parts
+//   baseline/search_then_parts_priority/10000/64              the whole search alone
 //   baseline/fast_fifo/OPS/PROCS ...                          reading the operations and sorting
 //                                                             them: the floor any checker pays
 //   explore/dfs_queue_2x2                                     items/s = schedules per second
@@ -154,6 +157,38 @@ void BM_SearchPriority(benchmark::State& state) {
 void BM_SearchPriorityInvocationOrder(benchmark::State& state) {
   search(state, true, CandidateOrder::invocation);
 }
+
+// What the parts (model/part_search.h) add to a history the whole search cannot decide within
+// the default budget of 2 million steps: a generated priority history of 10,000 operations by 64
+// processes, linearizable, so the parts search until their own budget (as many steps again) runs
+// out. Baseline: the whole search alone.
+void search_then_parts(benchmark::State& state, bool parts) {
+  const History& h = cached(state.range(0), state.range(1), true);
+  SearchOptions options{.step_budget = 2'000'000};
+  options.search_parts = parts;
+  for (auto _ : state) {
+    Verdict v = check_linearizable(h, SpecKind::priority, options);
+    if (v.kind != VerdictKind::unknown) state.SkipWithError("the history was decided");
+    state.counters["search_steps"] = static_cast<double>(v.steps);
+    benchmark::DoNotOptimize(v);
+  }
+}
+void BM_SearchThenParts(benchmark::State& state) {
+  search_then_parts(state, true);
+}
+void BM_SearchWithoutParts(benchmark::State& state) {
+  search_then_parts(state, false);
+}
+BENCHMARK(BM_SearchThenParts)
+    ->Name("check/search_then_parts_priority")
+    ->Args({10'000, 64})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK(BM_SearchWithoutParts)
+    ->Name("baseline/search_then_parts_priority")
+    ->Args({10'000, 64})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 void search_sizes(benchmark::internal::Benchmark* b) {
   b->Args({100, 3})->Args({100, 8})->Args({1'000, 8})->Args({1'000, 64})->Args({10'000, 8});
