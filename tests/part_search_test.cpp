@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "model/linearizability.h"
 #include "scenarios/runner.h"
@@ -24,18 +25,22 @@ History recipe_history(const char* file, int clients, int operations, std::uint6
   return run_seed(*scenario, seed).history;
 }
 
+// The search's FIFO verdicts on h: without its parts, then with them.
+std::pair<Verdict, Verdict> without_and_with_parts(const History& h, SearchOptions options) {
+  options.search_parts = false;
+  Verdict alone = check_linearizable(h, SpecKind::fifo, options);
+  options.search_parts = true;
+  return {std::move(alone), check_linearizable(h, SpecKind::fifo, options)};
+}
+
 // queue-unknown-result at 8 clients: blind retries lose items and deliver others twice. The
 // whole search runs out of its steps; the part of the first item lost shows it in two
 // operations — its insert and an empty answer while it was there.
 TEST(PartSearch, AnItemLostBeyondTheBudgetIsShownByItsOwnPart) {
   const History h = recipe_history("scenarios/queue-unknown-result.toml", 8, 50, 2);
-  SearchOptions options{.step_budget = 20'000};
-  options.search_parts = false;
-  const Verdict whole = check_linearizable(h, SpecKind::fifo, options);
+  const SearchOptions options{.step_budget = 20'000};
+  const auto [whole, v] = without_and_with_parts(h, options);
   ASSERT_EQ(whole.kind, VerdictKind::unknown) << whole.explanation;
-
-  options.search_parts = true;
-  const Verdict v = check_linearizable(h, SpecKind::fifo, options);
   ASSERT_EQ(v.kind, VerdictKind::violation) << v.explanation;
   EXPECT_EQ(v.violation, ViolationKind::not_linearizable);
   EXPECT_EQ(v.events.size(), 2u) << v.explanation;
@@ -70,13 +75,8 @@ TEST(PartSearch, ThePriorityRecipeAt64ClientsBreaksItsTieOrderInAPartOfTwoItems)
 // after the whole's evidence, which stays the verdict's.
 TEST(PartSearch, AViolationIsProvedAgainByASmallerPart) {
   const History h = recipe_history("scenarios/queue-unknown-result.toml", 8, 50, 1);
-  SearchOptions options{.drained = true};
-  options.search_parts = false;
-  const Verdict alone = check_linearizable(h, SpecKind::fifo, options);
+  const auto [alone, v] = without_and_with_parts(h, SearchOptions{.drained = true});
   ASSERT_EQ(alone.kind, VerdictKind::violation) << alone.explanation;
-
-  options.search_parts = true;
-  const Verdict v = check_linearizable(h, SpecKind::fifo, options);
   ASSERT_EQ(v.kind, VerdictKind::violation) << v.explanation;
   EXPECT_EQ(v.longest_prefix, alone.longest_prefix);
   EXPECT_EQ(v.stuck, alone.stuck);
