@@ -55,11 +55,12 @@ struct FailingPart {
 inline std::string describe_part(const Operations& part, const PartTally& tally) {
   std::vector<ItemId> items(part.items.size());
   std::iota(items.begin(), items.end(), 0);
+  const std::string their = items.size() == 1 ? "its" : "their";
   return "the part of the history that concerns " + describe_items(part, items) + " alone, " +
-         std::to_string(part.ops.size()) +
-         " operation(s) (their inserts, removes and peeks, every indeterminate remove and " +
+         std::to_string(part.ops.size()) + " operation(s) (" + their +
+         " inserts, removes and peeks, every indeterminate remove and " +
          (tally.observers_minimal ? "the empty answers it cannot do without"
-                                  : "the empty answers during their lifetime") +
+                                  : "the empty answers during " + their + " lifetime") +
          ")";
 }
 
