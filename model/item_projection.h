@@ -1,6 +1,6 @@
 // The part of a history that concerns a few of its items: the smallest evidence a queue violation
 // can have. The linearizability search tries the parts of one item and of two items when the
-// whole history is beyond its budget (linearizability_search.h).
+// whole history is beyond its budget, and after a violation for a smaller proof (part_search.h).
 //
 // Why a part decides: every spec in spec.h is closed under leaving items out. Take a legal
 // sequential run and drop every operation on items outside a set (their inserts, and the removes
@@ -13,7 +13,8 @@
 //
 // A part keeps: every insert of its items; every determinate remove or peek that answered one of
 // them; the empty answers whose interval meets its items' lifetime (from the first invocation of
-// an operation on them to the last completion, or for ever when one may still be in the queue);
+// an insert of them to the last completion of an operation on them, or for ever when one may
+// still be in the queue);
 // and every indeterminate remove (one may have taken an item of the part, or nothing). Its items
 // are renumbered 0..k-1 and its operations 0..n-1 in invocation order; event indexes and
 // real-time positions stay the whole history's, so evidence names the history's own events.
@@ -33,7 +34,7 @@ class ItemProjections {
  public:
   explicit ItemProjections(const Operations& ops);
 
-  // Every item some operation names, in the order of its first operation.
+  // Every item some operation names, by the start of its lifetime.
   const std::vector<ItemId>& items() const { return by_first_; }
   // Calls fn(a, b) for each pair of items whose lifetimes overlap (a's starting no later than
   // b's), the items that started closest together first; stops when fn returns false. False when

@@ -16,6 +16,9 @@
 // Evidence: on a violation, the longest linearizable prefix found (operation invocation
 // indexes, in order), the queue it leaves, and the operations none of which can be placed next.
 // On success, `longest_prefix` holds the linearization found.
+// Past the budget, the history's parts of one and two items are searched (part_search.h): one
+// with no linearization decides a violation, and is its evidence; the verdict is `unknown` only
+// when none fails. After a violation, a smaller failing part is added to the evidence.
 // Candidates are tried in the order of search_order.h (by default: observers first, each insert
 // just in time, in the order the queue hands its items out), which decides how soon a
 // linearization is found and never the verdict; a remove or peek the spec says would see another
@@ -45,9 +48,9 @@ struct SearchOptions {
   // search without them when that one ends within a few times the steps (see
   // search_linearizable), as its longest prefix goes as far as the spec allows.
   bool keep_necessary_orders = true;
-  // When the whole history is beyond the budget, search its parts of one and two items
-  // (part_search.h) with as many steps again: a part with no linearization is a violation of
-  // the whole, and its smallest evidence.
+  // Search the history's parts of one and two items (part_search.h): when the whole is beyond
+  // the budget, with as many steps again (a part with no linearization is a violation of the
+  // whole, and its smallest evidence); after a violation, for a smaller proof.
   bool search_parts = true;
 };
 

@@ -19,6 +19,7 @@
 #include <array>
 #include <cctype>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
