@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cctype>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -174,11 +175,14 @@ std::optional<FailingPart> first_failing_part(const Operations& ops, const S& sp
   for (ItemId item : parts.items()) {
     if (!try_part(std::span<const ItemId>(&item, 1))) return found;
   }
-  const bool looked_at_all = parts.for_each_overlapping_pair(
-      kPairsLookedAtPerStep * tally.budget, [&](ItemId a, ItemId b) {
-        const std::array<ItemId, 2> pair{a, b};
-        return try_part(pair);
-      });
+  const std::int64_t looks_max =
+      tally.budget > std::numeric_limits<std::int64_t>::max() / kPairsLookedAtPerStep
+          ? std::numeric_limits<std::int64_t>::max()
+          : kPairsLookedAtPerStep * tally.budget;
+  const bool looked_at_all = parts.for_each_overlapping_pair(looks_max, [&](ItemId a, ItemId b) {
+    const std::array<ItemId, 2> pair{a, b};
+    return try_part(pair);
+  });
   tally.stopped = tally.stopped || !looked_at_all;
   return found;
 }

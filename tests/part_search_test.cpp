@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -117,6 +118,19 @@ TEST(PartSearch, AHistoryNoPartFailsStaysUnknownAndSaysWhatWasSearched) {
   EXPECT_NE(v.explanation.find("when the parts' budget ran out"), std::string::npos)
       << v.explanation;
   EXPECT_LE(v.steps, 2 * options.step_budget + 2);
+}
+
+// A search bounded by its memory alone (any step budget, up to the largest a user may give) still
+// bounds its parts: the step budget they get again is the same, and pairs looked at are counted
+// against it without overflowing.
+TEST(PartSearch, AWholeSearchOutOfMemoryHandsItsPartsTheLargestBudget) {
+  const History h = recipe_history("scenarios/queue.toml", 4, 10, 1);
+  SearchOptions options{.step_budget = std::numeric_limits<std::int64_t>::max()};
+  options.memo_budget_bytes = 0;
+  const Verdict v = check_linearizable(h, SpecKind::fifo, options);
+  ASSERT_EQ(v.kind, VerdictKind::unknown) << v.explanation;
+  EXPECT_NE(v.explanation.find("memo budget"), std::string::npos) << v.explanation;
+  EXPECT_NE(v.explanation.find(", every such part"), std::string::npos) << v.explanation;
 }
 
 }  // namespace
