@@ -54,6 +54,12 @@ constexpr std::array kDescriptions{
     Described{2102, "Key length exceeds limit"},
     Described{2103, "Value length exceeds limit"},
     Described{2110, "Tag set on transaction is too long"},
+    Described{2112,
+              "Special key space range read crosses modules. Refer to the "
+              "`special_key_space_relaxed' transaction option for more details."},
+    Described{2113,
+              "Special key space range read does not intersect a module. Refer to the "
+              "`special_key_space_relaxed' transaction option for more details."},
     Described{2114,
               "Special Key space is not allowed to write by default. Refer to the "
               "`special_key_space_enable_writes` transaction option for more details."},

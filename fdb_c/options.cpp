@@ -13,6 +13,7 @@ constexpr int kTimeout = 500;
 constexpr int kRetryLimit = 501;
 constexpr int kMaxRetryDelay = 502;
 constexpr int kSizeLimit = 503;
+constexpr int kSpecialKeySpaceRelaxed = 713;
 
 // Options whose meaning the store does not model: accepting them would silently change what a
 // program's transactions do (ACCESS_SYSTEM_KEYS, READ_SYSTEM_KEYS, RAW_ACCESS, IDEMPOTENCY_ID,
@@ -20,8 +21,9 @@ constexpr int kSizeLimit = 503;
 // SPECIAL_KEY_SPACE_ENABLE_WRITES, BYPASS_UNREADABLE).
 constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 712, 714, 1100};
 
-// Options accepted with no effect: causality and durability knobs, priorities, tracing and
-// logging, lock awareness, tags, GRV caching, authorization, SNAPSHOT_RYW_ENABLE (the default),
+// Options accepted with no effect but SPECIAL_KEY_SPACE_RELAXED (713: special_keys.h): causality
+// and durability knobs, priorities, tracing and logging, lock awareness, tags, GRV caching,
+// authorization, SNAPSHOT_RYW_ENABLE (the default),
 // and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30): the next write keeps its write conflict range, so
 // a transaction conflicts where FoundationDB might not — more conflicts, never fewer (the
 // directory layer's allocator sets it).
@@ -114,7 +116,9 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
     return kSuccess;
   }
   if (contains(kRefused, code) || !contains(kAcceptedNoEffect, code)) return kInvalidOption;
-  return value_error(code, value, has_value);
+  const fdb_error e = value_error(code, value, has_value);
+  if (e == kSuccess && code == kSpecialKeySpaceRelaxed) options.special_key_space_relaxed = true;
+  return e;
 }
 
 }  // namespace contend::fdb

@@ -8,6 +8,7 @@
 
 #include "base/invariant.h"
 #include "fdb_c/commit_size.h"
+#include "fdb_c/special_keys.h"
 #include "sim/store/mutation.h"
 
 namespace contend::fdb {
@@ -37,10 +38,6 @@ bool past_legal_range(BytesView key) {
 // library refuses) with special_keys_write_disabled.
 constexpr BytesView kSpecialKeysBegin("\xff\xff", 2);
 constexpr BytesView kSpecialKeysEnd("\xff\xff\xff", 3);
-
-bool is_special_key(BytesView key) {
-  return !(key < kSpecialKeysBegin) && key < kSpecialKeysEnd;
-}
 
 // specialKeys.contains(range): an empty range there too.
 bool in_special_keys(KeyRangeRef range) {
@@ -357,6 +354,12 @@ void TransactionState::set_read_version(std::int64_t version) {
 
 Future* TransactionState::get(BytesView key, bool snapshot) {
   Lock lock(world_.mutex);
+  // RYW's get hands a special key to the special key space before it looks at the commit or
+  // resetPromise; only ThreadSafeTransaction's deferred error comes first.
+  if (is_special_key(key)) {
+    const Bytes after = key_after(key);
+    return ready_later(world_, sticky_ != kSuccess ? sticky_ : special_read(key, after));
+  }
   ReadCall call(world_.env);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   read_or_written_ = true;
@@ -382,6 +385,7 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   ReadCall call(world_.env);
   int byte_limit = 0;
   if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
+  if (reads_special_keys(r)) return special_range(r);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
     return ready_later(world_, kKeyOutsideLegalRange);
@@ -424,6 +428,24 @@ Future* TransactionState::get_range(const RangeRequest& r) {
     return ready_later(world_, e, {}, delay_us);
   result.more = limit > 0 && static_cast<int>(result.rows.size()) == limit;
   return ready_later(world_, kSuccess, std::move(result), delay_us);
+}
+
+bool TransactionState::reads_special_keys(const RangeRequest& r) {
+  return is_special_key(r.begin.key) && !(r.end.key < kSpecialKeysBegin) &&
+         !(kSpecialKeysEnd < r.end.key);
+}
+
+fdb_error_t TransactionState::special_read(BytesView begin, BytesView end) const {
+  return special_read_error(begin, end, options_.special_key_space_relaxed);
+}
+
+Future* TransactionState::special_range(const RangeRequest& r) {
+  // After ThreadSafeTransaction's deferred error, SpecialKeySpace::getRange checks the limits and
+  // answers a range its selectors leave empty without reading, before it looks at modules.
+  if (sticky_ != kSuccess) return ready_later(world_, sticky_);
+  if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
+  if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, KeyValues{});
+  return ready_later(world_, special_read(strict_key(r.begin), strict_key(r.end)));
 }
 
 Future* TransactionState::estimated_range_size(BytesView begin, BytesView end) {

@@ -131,6 +131,13 @@ class TransactionState {
   // read version; its conflict ranges and logged reads become this transaction's.
   template <class Read>
   fdb_error_t read_without_own_writes(Read&& read);
+  // As RYW's getRange, whether a range read goes to the special key space: its begin key is a
+  // special key and its end key in [\xff\xff, \xff\xff\xff].
+  static bool reads_special_keys(const RangeRequest& r);
+  // A read of [begin, end) in the special key space (special_keys.h), with this attempt's options.
+  fdb_error_t special_read(BytesView begin, BytesView end) const;
+  // A range read that reads_special_keys(): its error, or its empty result.
+  Future* special_range(const RangeRequest& r);
   // The key `selector` names, clamped to ["", \xff].
   fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
   // Settles the attempt's watches and versionstamp futures with `error` (0: the commit applied).

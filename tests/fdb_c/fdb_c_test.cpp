@@ -1105,6 +1105,57 @@ TEST_F(FdbC, AWriteInTheSpecialKeySpaceIsRefusedAsItsWritesAreDisabled) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB's RYW get and getRange hand a read within the special key space to it, after
+// only ThreadSafeTransaction's deferred error (not a cancel, nor a commit outstanding), and
+// SpecialKeySpace's getRangeAggregationActor refuses, without SPECIAL_KEY_SPACE_RELAXED, a read
+// of no module with special_keys_no_module_found (2113) and one across modules with
+// special_keys_cross_module_read (2112); SpecialKeySpace::getRange answers a range its selectors
+// leave empty without looking at modules. A module's data is not modelled: 2004, as before.
+// Before: key_outside_legal_range (2004) for all.
+TEST_F(FdbC, ASpecialKeyReadOfNoModuleOrAcrossModulesIsRefusedAsFoundationDBs) {
+  auto get_error = [](FDBTransaction* t, const std::string& k) {
+    return wait_and_destroy(fdb_transaction_get(t, bytes(k), length(k), 0));
+  };
+  auto range_error = [](FDBTransaction* t, const std::string& b, const std::string& e) {
+    return wait_and_destroy(fdb_transaction_get_range(t, bytes(b), length(b), 0, 1, bytes(e),
+                                                      length(e), 0, 1, 0, 0,
+                                                      FDB_STREAMING_MODE_WANT_ALL, 1, 0, 0));
+  };
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(get_error(tr, "\xff\xff/no_module"), 2113);
+  EXPECT_EQ(get_error(tr, "\xff\xff"), 2113);
+  EXPECT_EQ(range_error(tr, "\xff\xff/x", "\xff\xff/y"), 2113);
+  EXPECT_EQ(range_error(tr, "\xff\xff/a", "\xff\xff/b"), 2112) << "/actor_lineage/ is between";
+  EXPECT_EQ(range_error(tr, "\xff\xff/status/json", "\xff\xff/transaction/"), 2112);
+  EXPECT_EQ(range_error(tr, "\xff\xff/transaction/", "\xff\xff\xff"), 2112);
+  EXPECT_EQ(range_error(tr, "\xff\xff/b", "\xff\xff/a"), 0) << "inverted: empty, unread";
+  EXPECT_EQ(get_error(tr, "\xff\xff/status/json"), 2004) << "a module's data: not modelled";
+  EXPECT_EQ(range_error(tr, "\xff\xff/a", "\xff\xff\xff\x01"), 2004) << "not the space's";
+  EXPECT_STREQ(fdb_get_error(2113),
+               "Special key space range read does not intersect a module. Refer to the "
+               "`special_key_space_relaxed' transaction option for more details.");
+  fdb_transaction_cancel(tr);
+  EXPECT_EQ(get_error(tr, "\xff\xff/no_module"), 2113) << "a cancel is not looked at";
+  fdb_transaction_reset(tr);
+  NetworkGate gate(*this, "gate");
+  set(tr, "k", "v");
+  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  const std::string no_module("\xff\xff/no_module");
+  FDBFuture* read = fdb_transaction_get(tr, bytes(no_module), length(no_module), 0);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(read), 2113) << "nor a commit outstanding";
+  EXPECT_EQ(wait_and_destroy(outstanding), 0) << "which it does not fail";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(500), bytes("x"), 1),
+            0);
+  EXPECT_EQ(get_error(tr, "\xff\xff/no_module"), 2006) << "the deferred error comes first";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(713), nullptr, 0), 0);
+  EXPECT_EQ(get_error(tr, "\xff\xff/no_module"), 2004)
+      << "relaxed: what modules serve, not modelled";
+  fdb_transaction_destroy(tr);
+}
+
 // As ThreadSafeTransaction::setVersion runs RYW's setVersion (which checks nothing) unless a
 // deferred error is held, and NativeAPI's Transaction::setVersion refuses a version when one is
 // taken (a commit takes one as it starts) or not positive: after a cancel the refusal is still
