@@ -904,10 +904,12 @@ Future* TransactionState::on_error(fdb_error_t error) {
       settle_attempt(kTransactionCancelled, deliveries);
     } else {
       settle_attempt(kTransactionCancelled, deliveries);
-      Transaction::OnErrorOp op = tr_.on_error(e);  // backs off, and resets the attempt
-      std::int64_t delay_us = op.delay_us;
-      if (options_.max_retry_delay_ms >= 0)
-        delay_us = std::min(delay_us, options_.max_retry_delay_ms * 1000);
+      // Backs off (MAX_RETRY_DELAY caps the backoff's growth, not the delay drawn below it, as
+      // NativeAPI's getBackoff), and resets the attempt.
+      const std::int64_t max_backoff_us =
+          options_.max_retry_delay_ms >= 0 ? options_.max_retry_delay_ms * 1000 : kMaxBackoffUs;
+      const Transaction::OnErrorOp op = tr_.on_error(e, max_backoff_us);
+      const std::int64_t delay_us = op.delay_us;
       // RYW's onError resets (resetRyow) once NativeAPI's backoff is over.
       fail_outstanding_commit(kTransactionCancelled, delay_us);
       ++retries_;

@@ -611,17 +611,22 @@ ErrorCode Transaction::do_commit() {
   return ErrorCode::success;
 }
 
-Transaction::OnErrorOp::OnErrorOp(Transaction& tr, ErrorCode e)
+Transaction::OnErrorOp::OnErrorOp(Transaction& tr, ErrorCode e, std::int64_t max_backoff_us)
     : StoreOpBase(tr, StepKind::sleep), error_(e) {
+  CONTEND_ASSERT(max_backoff_us >= 0, "a backoff is never negative");
   if (!contend::retryable(e)) return;
+  // As NativeAPI's onError and getBackoff: the delay is drawn below the backoff grown so far, and
+  // the backoff then grows up to max_backoff_us.
+  std::int64_t ceiling = std::min(kFutureVersionRetryDelayUs, max_backoff_us);
   if (e == ErrorCode::transaction_too_old || e == ErrorCode::future_version) {
-    delay_us = std::min(kFutureVersionRetryDelayUs, kMaxBackoffUs);
+    delay_us = ceiling;
   } else {
-    delay_us = static_cast<std::int64_t>(static_cast<double>(tr.backoff_us_) *
-                                         tr.env().random01(tr.client()));
-    tr.backoff_us_ = std::min(tr.backoff_us_ * 2, kMaxBackoffUs);
+    ceiling = tr.backoff_us_;
+    delay_us =
+        static_cast<std::int64_t>(static_cast<double>(ceiling) * tr.env().random01(tr.client()));
+    tr.backoff_us_ = std::min(tr.backoff_us_ * 2, max_backoff_us);
   }
-  CONTEND_ASSERT(delay_us >= 0 && delay_us <= kMaxBackoffUs, "backoff within FDB's bounds");
+  CONTEND_ASSERT(delay_us >= 0 && delay_us <= ceiling, "backoff within FDB's bounds");
   tr.reset();
 }
 

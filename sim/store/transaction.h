@@ -107,7 +107,9 @@ class Transaction {
   // Commits the buffered writes. Read-only transactions succeed without contacting the resolver.
   CommitOp commit();
   // Retryable errors: back off in virtual time, reset, and return success. Others: return e.
-  OnErrorOp on_error(ErrorCode e);
+  // The backoff grows up to `max_backoff_us` (FoundationDB's options.maxBackoff: MAX_RETRY_DELAY,
+  // by default DEFAULT_MAX_BACKOFF).
+  OnErrorOp on_error(ErrorCode e, std::int64_t max_backoff_us = kMaxBackoffUs);
 
   // ---- buffered writes ----
   void set(BytesView key, BytesView value);
@@ -396,7 +398,7 @@ class Transaction::CommitOp : public StoreOpBase {
 
 class Transaction::OnErrorOp : public StoreOpBase {
  public:
-  OnErrorOp(Transaction& tr, ErrorCode e);
+  OnErrorOp(Transaction& tr, ErrorCode e, std::int64_t max_backoff_us);
   bool await_ready() const noexcept { return !contend::retryable(error_); }
   void complete() override {}
   ErrorCode await_resume() const {
@@ -464,8 +466,8 @@ inline Transaction::RangeOp Transaction::get_range(KeyRangeRef range, RangeOptio
 inline Transaction::CommitOp Transaction::commit() {
   return CommitOp(*this);
 }
-inline Transaction::OnErrorOp Transaction::on_error(ErrorCode e) {
-  return OnErrorOp(*this, e);
+inline Transaction::OnErrorOp Transaction::on_error(ErrorCode e, std::int64_t max_backoff_us) {
+  return OnErrorOp(*this, e, max_backoff_us);
 }
 
 }  // namespace contend

@@ -1,0 +1,72 @@
+// contend's libfdb_c in deterministic mode, whose virtual time the read versions follow (a
+// version a microsecond): how long on_error backs off. As FoundationDB's NativeAPI onError and
+// getBackoff, the delay is drawn below a backoff that starts at 10 ms and doubles on each retry up
+// to the transaction's maxBackoff — 1 s, or what MAX_RETRY_DELAY sets, above 1 s too. Before, the
+// backoff stopped growing at 1 s whatever MAX_RETRY_DELAY said.
+#include "configured_network.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace {
+
+using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::wait_and_destroy;
+
+[[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(
+    new ConfiguredNetwork("fdb_c_backoff_test", "seed = 3\ndeterministic = true\nquiet_us = 1000\n",
+                          ConfiguredNetwork::Log::none));
+
+constexpr int kMaxRetryDelay = 502;
+constexpr int64_t kSecondUs = 1'000'000;
+
+class FdbCBackoff : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(fdb_create_database(nullptr, &db_), 0); }
+  void TearDown() override { fdb_database_destroy(db_); }
+
+  FDBTransaction* begin() {
+    FDBTransaction* tr = nullptr;
+    EXPECT_EQ(fdb_database_create_transaction(db_, &tr), 0);
+    return tr;
+  }
+  static int64_t read_version(FDBTransaction* tr) {
+    FDBFuture* f = fdb_transaction_get_read_version(tr);
+    EXPECT_EQ(fdb_future_block_until_ready(f), 0);
+    int64_t version = -1;
+    EXPECT_EQ(fdb_future_get_int64(f, &version), 0);
+    fdb_future_destroy(f);
+    return version;
+  }
+  // The longest of `retries` retries of not_committed, in virtual microseconds.
+  static int64_t slowest_retry(FDBTransaction* tr, int retries) {
+    int64_t slowest = 0;
+    for (int i = 0; i < retries; ++i) {
+      const int64_t before = read_version(tr);
+      EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+      slowest = std::max(slowest, read_version(tr) - before);
+    }
+    return slowest;
+  }
+
+  FDBDatabase* db_ = nullptr;
+};
+
+TEST_F(FdbCBackoff, MaxRetryDelayAboveASecondLetsTheBackoffGrowPastIt) {
+  FDBTransaction* tr = begin();
+  EXPECT_LE(slowest_retry(tr, 14), kSecondUs) << "FoundationDB's DEFAULT_MAX_BACKOFF";
+  fdb_transaction_reset(tr);
+  const int64_t max_ms = 100'000;
+  ASSERT_EQ(
+      fdb_transaction_set_option(tr, kMaxRetryDelay, reinterpret_cast<const uint8_t*>(&max_ms), 8),
+      0);
+  // 14 retries: the backoff doubles from 10 ms to 82 s (MAX_RETRY_DELAY is kept by a retry).
+  const int64_t slowest = slowest_retry(tr, 14);
+  EXPECT_GT(slowest, kSecondUs) << "past 1 s, below the 100 s MAX_RETRY_DELAY allows";
+  EXPECT_LE(slowest, max_ms * 1000);
+  fdb_transaction_destroy(tr);
+}
+
+}  // namespace
