@@ -53,6 +53,7 @@ constexpr std::array kDescriptions{
     Described{2101, "Transaction exceeds byte limit"},
     Described{2102, "Key length exceeds limit"},
     Described{2103, "Value length exceeds limit"},
+    Described{2109, "Too many tags set on transaction"},
     Described{2110, "Tag set on transaction is too long"},
     Described{2112,
               "Special key space range read crosses modules. Refer to the "

@@ -34,6 +34,7 @@ inline constexpr fdb_error kInvalidMutationType = 2018;
 inline constexpr fdb_error kTransactionInvalidVersion = 2020;
 inline constexpr fdb_error kNoCommitVersion = 2021;
 inline constexpr fdb_error kNetworkCannotBeRestarted = 2025;
+inline constexpr fdb_error kTooManyTags = 2109;
 inline constexpr fdb_error kTagTooLong = 2110;
 inline constexpr fdb_error kSpecialKeysCrossModuleRead = 2112;
 inline constexpr fdb_error kSpecialKeysNoModuleFound = 2113;

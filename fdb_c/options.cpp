@@ -14,6 +14,8 @@ constexpr int kRetryLimit = 501;
 constexpr int kMaxRetryDelay = 502;
 constexpr int kSizeLimit = 503;
 constexpr int kSpecialKeySpaceRelaxed = 713;
+constexpr int kTransactionLoggingEnable = 402, kDebugTransactionIdentifier = 403;
+constexpr int kLogTransaction = 404, kTag = 800, kAutoThrottleTag = 801;
 
 // Options whose meaning the store does not model: accepting them would silently change what a
 // program's transactions do (ACCESS_SYSTEM_KEYS, READ_SYSTEM_KEYS, RAW_ACCESS, IDEMPOTENCY_ID,
@@ -74,6 +76,26 @@ fdb_error value_error(int code, BytesView value, bool has_value) {
   return valid ? kSuccess : kInvalidOptionValue;
 }
 
+// Once its value is valid, what NativeAPI's setOption answers to a logging or tag option, and
+// what it keeps: DEBUG_TRANSACTION_IDENTIFIER refuses an identifier other than the one set
+// (client_invalid_operation), LOG_TRANSACTION one not set (the same), TRANSACTION_LOGGING_ENABLE
+// is both; TagSet::addTag refuses a sixth tag (too_many_tags), a repeated one too.
+fdb_error logging_or_tag_error(TransactionOptions& options, int code, BytesView value) {
+  constexpr std::size_t kMaxTagsPerTransaction = 5;
+  Bytes& identifier = options.debug_identifier;
+  if (code == kTransactionLoggingEnable || code == kDebugTransactionIdentifier) {
+    if (!identifier.empty() && BytesView(identifier) != value) return kClientInvalidOperation;
+    identifier = Bytes(value);
+  } else if (code == kLogTransaction && identifier.empty()) {
+    return kClientInvalidOperation;
+  } else if (code == kTag || code == kAutoThrottleTag) {
+    std::vector<Bytes>& tags = options.tags;
+    if (tags.size() >= kMaxTagsPerTransaction) return kTooManyTags;
+    if (std::find(tags.begin(), tags.end(), value) == tags.end()) tags.emplace_back(value);
+  }
+  return kSuccess;
+}
+
 }  // namespace
 
 TransactionOptions persistent_options(const TransactionOptions& options) {
@@ -81,6 +103,7 @@ TransactionOptions persistent_options(const TransactionOptions& options) {
   kept.timeout_ms = options.timeout_ms;
   kept.retry_limit = options.retry_limit;
   kept.max_retry_delay_ms = options.max_retry_delay_ms;
+  kept.debug_identifier = options.debug_identifier;
   return kept;
 }
 
@@ -116,9 +139,9 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
     return kSuccess;
   }
   if (contains(kRefused, code) || !contains(kAcceptedNoEffect, code)) return kInvalidOption;
-  const fdb_error e = value_error(code, value, has_value);
-  if (e == kSuccess && code == kSpecialKeySpaceRelaxed) options.special_key_space_relaxed = true;
-  return e;
+  if (const fdb_error e = value_error(code, value, has_value)) return e;
+  if (code == kSpecialKeySpaceRelaxed) options.special_key_space_relaxed = true;
+  return logging_or_tag_error(options, code, value);
 }
 
 }  // namespace contend::fdb

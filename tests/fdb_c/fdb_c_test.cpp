@@ -649,6 +649,43 @@ TEST_F(FdbC, OptionsAcceptedWithNoEffectCheckTheirValuesAsFoundationDBs) {
   EXPECT_EQ(option_answer(401, bytes(v), 1), 0) << "DEBUG_RETRY_LOGGING takes a name";
 }
 
+// As FoundationDB's NativeAPI Transaction::setOption: LOG_TRANSACTION (404) wants a
+// DEBUG_TRANSACTION_IDENTIFIER (403) set before, and a second identifier may not differ from the
+// first (client_invalid_operation, 2000); TRANSACTION_LOGGING_ENABLE (402) sets one and logs. TAG
+// (800) and AUTO_THROTTLE_TAG (801) go through TagSet::addTag, which refuses a sixth tag — a
+// repeated one too — with too_many_tags (2109); a retry starts without tags. Each refusal is the
+// deferred error. Before, all were accepted.
+TEST_F(FdbC, LoggingWantsAnIdentifierAndATransactionAtMostFiveTags) {
+  EXPECT_EQ(option_answer(404, nullptr, 0), 2000) << "LOG_TRANSACTION without an identifier";
+  FDBTransaction* tr = begin();
+  auto set_option = [&](int option, const std::string& v) {
+    return fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(option),
+                                      v.empty() ? nullptr : bytes(v), length(v));
+  };
+  EXPECT_EQ(set_option(403, "id"), 0);
+  EXPECT_EQ(set_option(404, ""), 0);
+  EXPECT_EQ(set_option(403, "id"), 0);
+  EXPECT_EQ(read_error(tr), 0) << "the same identifier again";
+  EXPECT_EQ(set_option(403, "other"), 0);
+  EXPECT_EQ(read_error(tr), 2000) << "another identifier";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(set_option(402, "id"), 0);
+  EXPECT_EQ(set_option(404, ""), 0);
+  EXPECT_EQ(read_error(tr), 0) << "TRANSACTION_LOGGING_ENABLE sets the identifier";
+  fdb_transaction_reset(tr);
+  for (const char* tag : {"t0", "t1", "t2", "t0", "t3", "t4"})
+    EXPECT_EQ(set_option(tag[1] % 2 == 0 ? 800 : 801, tag), 0);
+  EXPECT_EQ(read_error(tr), 0) << "five tags, one given twice";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  EXPECT_EQ(set_option(800, "t5"), 0);
+  EXPECT_EQ(read_error(tr), 0) << "a retry starts without tags";
+  for (const char* tag : {"t6", "t7", "t8", "t9", "t5"})
+    EXPECT_EQ(set_option(801, tag), 0);
+  EXPECT_EQ(read_error(tr), 2109) << "a sixth, though given before";
+  EXPECT_STREQ(fdb_get_error(2109), "Too many tags set on transaction");
+  fdb_transaction_destroy(tr);
+}
+
 // TIMEOUT and MAX_RETRY_DELAY take [0, INT_MAX] ms and RETRY_LIMIT [-1, INT_MAX], as
 // FoundationDB's client does; outside them invalid_option_value, as the transaction's deferred
 // error (the call answers 0, later reads and the commit 2006). A TIMEOUT of INT64_MAX had timed
