@@ -120,12 +120,16 @@ using namespace contend::fdb;
 extern "C" {
 
 fdb_error_t fdb_select_api_version_impl(int runtime_version, int header_version) {
+  // fdb_c.cpp's order: a version is selected once only (the same one again is refused too), then
+  // the runtime version may not pass the header's, nor the header's this library's. contend
+  // serves API versions from 630 on only (FoundationDB's from 13).
+  if (selected_api_version.load() != 0) return kApiVersionAlreadySet;
   if (runtime_version > header_version) return kApiVersionInvalid;
-  if (runtime_version < kApiVersionMin || runtime_version > kApiVersionMax)
+  if (header_version > kApiVersionMax || runtime_version < kApiVersionMin)
     return kApiVersionNotSupported;
   int expected = 0;
   if (selected_api_version.compare_exchange_strong(expected, runtime_version)) return kSuccess;
-  return expected == runtime_version ? kSuccess : kApiVersionAlreadySet;
+  return kApiVersionAlreadySet;
 }
 
 int fdb_get_max_api_version(void) {

@@ -202,11 +202,15 @@ class FdbC : public ::testing::Test {
   std::string prefix_;
 };
 
-TEST(FdbCApiVersion, AnotherVersionAfterTheFirstIsRefusedAndTheSameOneIsNot) {
-  EXPECT_EQ(fdb_select_api_version_impl(FDB_API_VERSION, FDB_API_VERSION), 0);
-  EXPECT_EQ(fdb_select_api_version_impl(700, FDB_API_VERSION), 2201);  // api_version_already_set
-  EXPECT_EQ(fdb_select_api_version_impl(740, 730), 2202);              // runtime above header
-  EXPECT_EQ(fdb_setup_network(), 2009);                                // network_already_setup
+// As fdb_c.cpp's fdb_select_api_version_impl, whose first check is that no version was selected
+// (its g_api_version): once one is, every call answers api_version_already_set (2201), the same
+// version too, before the versions passed are looked at. Before, the same version answered 0 and
+// a runtime version above the header's api_version_invalid.
+TEST(FdbCApiVersion, NoVersionIsTakenAfterTheFirstNotEvenTheSameOne) {
+  EXPECT_EQ(fdb_select_api_version_impl(FDB_API_VERSION, FDB_API_VERSION), 2201);
+  EXPECT_EQ(fdb_select_api_version_impl(700, FDB_API_VERSION), 2201);
+  EXPECT_EQ(fdb_select_api_version_impl(740, 730), 2201);
+  EXPECT_EQ(fdb_setup_network(), 2009);  // network_already_setup
   EXPECT_STREQ(fdb_get_error(1020),
                "Transaction not committed due to conflict with another transaction");
   EXPECT_STREQ(fdb_get_error(0), "Success");
