@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "base/decimal.h"
 #include "base/input_file.h"
 #include "base/invariant.h"
 #include "base/json_run_bound.h"
@@ -254,10 +255,9 @@ class ReadChecks {
 };
 
 std::size_t unit_index(const std::string& key) {
-  std::size_t used = 0;
-  const unsigned long long index = std::stoull(key, &used);
-  if (used != key.size()) throw std::invalid_argument("unit \"" + key + "\" is not a number");
-  return static_cast<std::size_t>(index);
+  const std::optional<std::size_t> index = parse_decimal<std::size_t>(key);
+  if (!index) throw std::invalid_argument("unit \"" + key + "\" is not a number");
+  return *index;
 }
 
 }  // namespace
@@ -473,6 +473,39 @@ UnitProgress unit_progress_from_json(const std::string& unit, const json& saved)
                       std::move(explorer)};
 }
 
+// A unit of a scope's saved cut of the wrong shape, found while the file is parsed: thrown from a
+// parser callback, and refused with saved_units' message (cut_refused).
+struct CutRefused {
+  std::string scope;
+  std::string why;
+};
+
+std::string cut_refused(const std::string& path, const std::string& scope, const std::string& why) {
+  return path + ": the units of scope " + scope + " are not a contend checkpoint's: " + why;
+}
+
+// One unit of a saved cut. Throws when malformed.
+Unit unit_from_saved(const json& saved, std::size_t index) {
+  static constexpr JsonField kFields[] = {
+      {"plan", &kCount}, {"thread", &kSmallCount}, {"lineage", &kCount}};
+  static constexpr JsonField kPath[] = {{"path", &kObject}};
+  require_shape(saved, kFields, kPath, "cut unit " + std::to_string(index) + ": ");
+  Unit u;
+  u.plan = saved.at("plan").get<std::size_t>();
+  u.thread = saved.at("thread").get<int>();
+  u.lineage = saved.at("lineage").get<std::size_t>();
+  if (u.thread < 0 || u.thread >= kMaxThreads) {
+    throw std::invalid_argument("thread " + std::to_string(u.thread) + " out of range");
+  }
+  if (saved.contains("path")) {  // without (parse_checkpoint_file left it out): empty
+    std::string why;
+    std::optional<std::vector<SearchNode>> path = nodes_from_json(saved.at("path"), why);
+    if (!path) throw std::invalid_argument(why);
+    u.path = std::move(*path);
+  }
+  return u;
+}
+
 // Checkpoint::read_file_locked's parse: each unit's value (`scopes.<scope>.<unit>`,
 // `in_progress.<scope>.<unit>`) and each scope's cut (`units.<scope>`) is kept as its text and
 // left out of the document, so that no more than one of them is ever a document — and of a cut,
@@ -500,6 +533,7 @@ class UnitsAsText {
     if (top_ == "units") return on_cut(depth, event, parsed);
     if (!ends_value(event)) return true;
     if (depth == 3 && (top_ == "scopes" || top_ == "in_progress")) {
+      check_unit(parsed);
       (top_ == "scopes" ? scopes_ : in_progress_)[scope_][unit_] = parsed.dump();
       return false;
     }
@@ -513,9 +547,11 @@ class UnitsAsText {
     if (event == json::parse_event_t::array_start && depth == 3 && unit_ == "cut") {
       in_cut_ = true;
       cut_.clear();
+      cut_units_ = 0;
       return true;
     }
     if (in_cut_ && depth == 4 && ends_value(event)) {
+      check_cut_unit(parsed);
       if (!cut_.empty()) cut_ += ',';
       cut_ += parsed.dump();
       return false;
@@ -537,6 +573,26 @@ class UnitsAsText {
     return false;
   }
 
+  // A unit is checked as a scope's load reads it, so that a file with a unit of the wrong shape
+  // is refused before the search starts (and prints its header), not when its scope is reached.
+  void check_unit(const json& unit) const {
+    const std::string named = unit_ + " (scope " + scope_ + ")";
+    unit_index(unit_);
+    if (top_ == "scopes") {
+      unit_from_json(unit, /*finished=*/true, named);
+    } else {
+      unit_progress_from_json(named, unit);
+    }
+  }
+  // The same for a unit of a scope's cut, refused as Checkpoint::saved_units refuses it.
+  void check_cut_unit(const json& unit) {
+    try {
+      unit_from_saved(unit, cut_units_++);
+    } catch (const std::exception& e) {
+      throw CutRefused{scope_, e.what()};
+    }
+  }
+
   std::map<std::string, Checkpoint::TextByKey>& scopes_;
   std::map<std::string, Checkpoint::TextByKey>& in_progress_;
   Checkpoint::TextByKey& units_;
@@ -544,9 +600,10 @@ class UnitsAsText {
   std::string top_;  // the keys we are under: the file's, a scope, a unit (or a cut's part)
   std::string scope_;
   std::string unit_;
-  bool in_cut_ = false;    // inside a scope's "cut" array
-  bool cut_read_ = false;  // this scope's "cut" was an array, its units in cut_
-  std::string cut_;        // its units' texts, comma-separated
+  bool in_cut_ = false;        // inside a scope's "cut" array
+  bool cut_read_ = false;      // this scope's "cut" was an array, its units in cut_
+  std::string cut_;            // its units' texts, comma-separated
+  std::size_t cut_units_ = 0;  // in cut_
 };
 
 }  // namespace
@@ -564,6 +621,9 @@ bool Checkpoint::read_file_locked(InputFile& in, std::string& error) {
     return false;
   } catch (const ReadingStopped&) {
     error = reading_stopped(f.path);
+    return false;
+  } catch (const CutRefused& cut) {
+    error = cut_refused(f.path, cut.scope, cut.why);
     return false;
   } catch (const std::exception&) {
     if (!in.cut_short() && text.refusal(f.path).empty()) throw;
@@ -666,28 +726,6 @@ std::int64_t Checkpoint::write_every() const {
 
 namespace {
 
-// One unit of a saved cut. Throws when malformed.
-Unit unit_from_saved(const json& saved, std::size_t index) {
-  static constexpr JsonField kFields[] = {
-      {"plan", &kCount}, {"thread", &kSmallCount}, {"lineage", &kCount}};
-  static constexpr JsonField kPath[] = {{"path", &kObject}};
-  require_shape(saved, kFields, kPath, "cut unit " + std::to_string(index) + ": ");
-  Unit u;
-  u.plan = saved.at("plan").get<std::size_t>();
-  u.thread = saved.at("thread").get<int>();
-  u.lineage = saved.at("lineage").get<std::size_t>();
-  if (u.thread < 0 || u.thread >= kMaxThreads) {
-    throw std::invalid_argument("thread " + std::to_string(u.thread) + " out of range");
-  }
-  if (saved.contains("path")) {  // without (parse_checkpoint_file left it out): empty
-    std::string why;
-    std::optional<std::vector<SearchNode>> path = nodes_from_json(saved.at("path"), why);
-    if (!path) throw std::invalid_argument(why);
-    u.path = std::move(*path);
-  }
-  return u;
-}
-
 // A cut's text parsed a unit at a time: each element of its "cut" becomes a Unit as soon as it is
 // parsed and is left out of the document (the whole cut's would take many times its text).
 // A saved cut's fields besides its units' own.
@@ -765,8 +803,7 @@ bool Checkpoint::saved_units(std::optional<SavedCut>& cut, std::string& error) c
     }
     cut = std::move(out);
   } catch (const std::exception& e) {
-    error = file_->path + ": the units of scope " + scope_ +
-            " are not a contend checkpoint's: " + e.what();
+    error = cut_refused(file_->path, scope_, e.what());
     return false;
   }
   return true;

@@ -681,6 +681,37 @@ TEST(CliExplore, AFileTheSearchCannotTakeIsRefusedBeforeItsHeader) {
   expect_refused_saying(search + " --deal-from " + dir + "/other.json", "another search");
 }
 
+// A checkpoint of this search with a unit of the wrong shape was refused only once the search
+// reached its scope, after the header: every unit (finished, in progress, of a cut) is checked as
+// the file is read, so it is refused before anything is printed.
+TEST(CliExplore, ACheckpointWithAMalformedUnitIsRefusedBeforeItsHeader) {
+  const std::string dir = scratch("bad-units");
+  const std::string search = "explore " + small_queue(dir, 2, 1) + " --strategy dpor";
+  ASSERT_EQ(run_cli(search + " --checkpoint " + dir + "/whole.json").exit_code, 0);
+  ASSERT_EQ(run_cli(search + " --sizing-only --checkpoint " + dir + "/cut.json").exit_code, 0);
+  const nlohmann::json whole = read_json(dir + "/whole.json");
+  const nlohmann::json sized = read_json(dir + "/cut.json");
+  const std::string scope = "2x1|faults=0";
+  auto refused = [&](nlohmann::json edited, const std::string& message) {
+    std::ofstream(dir + "/edited.json", std::ios::trunc) << edited.dump();
+    expect_refused_saying(search + " --checkpoint " + dir + "/edited.json", message);
+  };
+  nlohmann::json counted = whole;
+  counted["scopes"][scope]["2"]["executions"] = "x";
+  refused(counted, "unit 2 (scope 2x1|faults=0): field \"executions\" is not a count");
+  nlohmann::json named = whole;
+  named["scopes"][scope]["zz"] = whole["scopes"][scope]["2"];
+  refused(named, "not a contend checkpoint: unit \"zz\" is not a number");
+  nlohmann::json running = whole;
+  running["in_progress"][scope]["9"] = {{"result", 1}};
+  refused(running, "unit 9 (scope 2x1|faults=0): field \"result\" is not an object");
+  nlohmann::json cut = sized;
+  cut["units"][scope]["cut"][1]["thread"] = "0";
+  refused(cut,
+          "the units of scope 2x1|faults=0 are not a contend checkpoint's: cut unit 1: "
+          "field \"thread\"");
+}
+
 // nlohmann's lexer held all the white space before a token, and the token: a checkpoint of 1 GiB
 // of spaces peaked at 3 GB before it was refused (4 GiB, its bound, at some 12 GB). A run of more
 // than 1 MiB between two structural characters — white space, or one string — is refused once
