@@ -369,6 +369,48 @@ TEST(CliShards, ReportsOfAnotherShapeAreRefusedNamingTheField) {
       << twice.output;
 }
 
+// A shard's "shard" was never read: "x", 5 or none merged, and so did a report saying "2/2" that
+// held shard 1/2's seeds. It is read as K/N, and each run's seed must be of that shard of the
+// range. Merge asks no more: shards of different N that hold each seed once are one run.
+TEST(CliShards, EachRunIsOfTheShardItsReportSays) {
+  const std::string dir = ::testing::TempDir() + "/report-shard-field";
+  std::filesystem::create_directories(dir);
+  const std::string scenario = source_path("scenarios/queue.toml");
+  for (const char* shard : {"1/2", "2/2", "2/4", "4/4"}) {
+    const std::string name = std::string(shard).replace(1, 1, "-");
+    auto r = run_cli("run " + scenario + " --seeds 1..4 --shard " + shard +
+                     " --report json=" + dir + "/" + name + ".json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  const std::string others = " " + dir + "/2-2.json --out " + dir + "/m.json";
+  const nlohmann::json first = nlohmann::json::parse(read_file(dir + "/1-2.json"));
+  const std::vector<std::pair<nlohmann::json, std::string>> edits = {
+      {"x", R"(field "shard" is not K/N (1 <= K <= N))"},
+      {"3/2", R"(field "shard" is not K/N (1 <= K <= N))"},
+      {5, R"(field "shard" is not a string)"},
+      {nullptr, R"(field "shard" is missing)"},
+      {"2/2",
+       "seed 1 is not of its shard 2/2 of the seeds 1..4 (those whose offset from 1 is 1 "
+       "modulo 2)"},
+      {"1/4", "seed 3 is not of its shard 1/4 of the seeds 1..4"}};
+  for (const auto& [shard, said] : edits) {
+    nlohmann::json edited = first;
+    if (shard.is_null()) {
+      edited.erase("shard");
+    } else {
+      edited["shard"] = shard;
+    }
+    std::ofstream(dir + "/edited.json", std::ios::trunc) << edited.dump();
+    auto r = run_cli("merge " + dir + "/edited.json" + others);
+    EXPECT_EQ(r.exit_code, 2) << said << "\n" << r.output;
+    EXPECT_NE(r.output.find("contend merge: " + dir + "/edited.json: " + said), std::string::npos)
+        << said << "\n"
+        << r.output;
+  }
+  auto mixed = run_cli("merge " + dir + "/1-2.json " + dir + "/2-4.json " + dir + "/4-4.json");
+  EXPECT_EQ(mixed.exit_code, 0) << mixed.output;
+}
+
 // Shards run while the scenario file changed between them are not one run: merge compared only
 // the name, file, scope and range, trusted each shard's as_expected, and said "every seed of 1..10
 // is linearizable" of a merged report whose first-cut-queue runs show "violation: lost".

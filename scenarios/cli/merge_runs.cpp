@@ -27,7 +27,8 @@ MergePlan bad(std::string error) {
 constexpr JsonField kReport[] = {
     {"scenario", &kText}, {"file", &kText},     {"scenario_contents", &kText},
     {"recipe", &kText},   {"clients", &kCount}, {"operations_per_client", &kCount},
-    {"expect", &kText},   {"seeds", &kObject},  {"runs", &kList}};
+    {"expect", &kText},   {"seeds", &kObject},  {"runs", &kList},
+    {"shard", &kText}};
 constexpr JsonField kSeedRange[] = {{"first", &kUnsigned}, {"last", &kUnsigned}};
 
 // Why a report is not in the shape `contend run` writes; nothing when it is. Its fields are checked
@@ -40,7 +41,16 @@ std::optional<std::string> report_problem(const ShardReport& report) {
   if (auto problem = shape_problem(seeds, kSeedRange, "seeds.")) return problem;
   if (seeds["first"].get<std::uint64_t>() > seeds["last"].get<std::uint64_t>())
     return "field \"seeds\" is not a range: its first seed is above its last";
+  std::string why;  // the message names the field instead
+  if (!parse_shard(j["shard"].get<std::string>(), why))
+    return "field \"shard\" is not K/N (1 <= K <= N)";
   return report.runs_problem;
+}
+
+// The shard a report (in report_problem's shape) says it is.
+Shard shard_of(const ShardReport& report) {
+  std::string why;
+  return *parse_shard(report.fields["shard"].get<std::string>(), why);
 }
 
 // The fields every shard of one run must share: what it ran (the scenario by its contents, which
@@ -98,22 +108,37 @@ bool for_each_run_in_seed_order(const RunSpool& spool, const std::vector<SpoolRe
   return true;
 }
 
-// Why the shards are not each seed once: the first shard (as named) holding a seed of a shard
-// named before it, and its lowest such seed; nothing when none does. False in `read` when the
-// spool could not be read back.
-std::optional<std::string> seed_in_two_shards(const RunSpool& spool,
-                                              const std::vector<SpoolRegion>& regions,
-                                              const std::vector<std::string>& names, bool& read) {
+// Why the shards are not each seed once, each in the shard its report says (`shards`, of the
+// seeds `range`): the first report (as named) holding a seed outside its shard, or else
+// one holding a seed of a report named before it, and its lowest such seed; nothing when none
+// does. False in `read` when the spool could not be read back.
+std::optional<std::string> seed_not_once(const RunSpool& spool,
+                                         const std::vector<SpoolRegion>& regions,
+                                         const std::vector<Shard>& shards, const SeedRange& range,
+                                         const std::vector<std::string>& names, bool& read) {
   std::vector<std::optional<std::uint64_t>> repeated(regions.size());  // by shard: its lowest
+  std::vector<std::optional<std::uint64_t>> outside(regions.size());   // the same
   std::optional<std::uint64_t> previous;
   read = for_each_run_in_seed_order(spool, regions, [&](std::size_t shard, SpoolCursor& run) {
     if (previous == run.seed() && !repeated[shard]) repeated[shard] = run.seed();
+    const bool in_range = run.seed() >= range.first && run.seed() <= range.last;
+    if (!(in_range && shards[shard].includes(run.seed(), range.first)) && !outside[shard])
+      outside[shard] = run.seed();
     previous = run.seed();
     return true;
   });
-  for (std::size_t shard = 0; shard < regions.size(); ++shard) {
-    if (repeated[shard])
-      return names[shard] + ": seed " + std::to_string(*repeated[shard]) + " appears in two shards";
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    if (outside[i]) {
+      return fmt::format(
+          "{}: seed {} is not of its shard {}/{} of the seeds {}..{} (those whose offset from {} "
+          "is {} modulo {})",
+          names[i], *outside[i], shards[i].index, shards[i].count, range.first, range.last,
+          range.first, shards[i].index - 1, shards[i].count);
+    }
+  }
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    if (repeated[i])
+      return names[i] + ": seed " + std::to_string(*repeated[i]) + " appears in two shards";
   }
   return std::nullopt;
 }
@@ -189,6 +214,7 @@ MergePlan merge_runs(const std::vector<ShardReport>& shards, const std::vector<s
   CONTEND_ASSERT(shards.size() == names.size(), "each shard has a name");
   if (shards.empty()) return bad("no input");
   std::vector<SpoolRegion> regions;
+  std::vector<Shard> kept;  // by report: the shard it says it is
   RunVerdicts verdicts;
   std::uint64_t runs = 0;
   std::optional<std::uint64_t> lowest, highest;
@@ -201,6 +227,7 @@ MergePlan merge_runs(const std::vector<ShardReport>& shards, const std::vector<s
         return bad(*problem);
     }
     regions.push_back(shard.region);
+    kept.push_back(shard_of(shard));
     verdicts.add(shard.verdicts);
     runs += shard.runs;
     if (shard.lowest_seed && (!lowest || *shard.lowest_seed < *lowest)) lowest = shard.lowest_seed;
@@ -208,14 +235,15 @@ MergePlan merge_runs(const std::vector<ShardReport>& shards, const std::vector<s
       highest = shard.highest_seed;
   }
   if (!spool->finish_writing()) return bad("cannot write a temporary file of the runs read");
-  bool read = false;
-  const std::optional<std::string> twice = seed_in_two_shards(*spool, regions, names, read);
-  if (!read) return bad(kSpoolUnreadable);
-  if (twice) return bad(*twice);
   nlohmann::json fields = shards[0].fields;
   fields.erase("runs");
   const auto first = fields["seeds"]["first"].get<std::uint64_t>();
   const auto last = fields["seeds"]["last"].get<std::uint64_t>();
+  bool read = false;
+  const std::optional<std::string> twice =
+      seed_not_once(*spool, regions, kept, SeedRange{first, last}, names, read);
+  if (!read) return bad(kSpoolUnreadable);
+  if (twice) return bad(*twice);
   if (auto problem = seed_missing(first, last, runs, lowest, highest)) return bad(*problem);
   MergePlan plan;
   fields["shard"] = "1/1";
