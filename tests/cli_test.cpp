@@ -953,6 +953,26 @@ TEST(CliNumbers, AFlagRunsWithTheNumberTypedOrRefusesIt) {
   }
 }
 
+// --jobs was bounded at 1..1024 in run and sweep but 1..256 in explore, for no reason either
+// said: one bound (kJobsMax) for every command, said when it refuses.
+TEST(CliNumbers, JobsHaveOneBoundInEveryCommand) {
+  const std::string queue = source_path("scenarios/queue.toml");
+  const std::string scope = " --clients 2 --operations 1";
+  const std::string commands[] = {"run " + queue + scope + " --seeds 1..2",
+                                  "sweep " + queue + " --seeds 1..2 --vary clients=1,2",
+                                  "explore " + queue + scope + " --strategy dpor"};
+  for (const std::string& command : commands) {
+    CliResult over = run_cli(command + " --jobs 1025");
+    EXPECT_EQ(over.exit_code, 2) << command << "\n" << over.output;
+    EXPECT_NE(over.output.find("--jobs: '1025' is not a whole number from 1 to 1024"),
+              std::string::npos)
+        << command << "\n"
+        << over.output;
+    CliResult many = run_cli(command + " --jobs 300");
+    EXPECT_EQ(many.exit_code, 0) << command << "\n" << many.output;
+  }
+}
+
 TEST(CliOutputs, AFullDiskIsAFailedWriteNotASilentLoss) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
   const std::string queue = source_path("scenarios/queue.toml");

@@ -224,7 +224,7 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
                   "seed's bytes (seed); default: the scenario's dpor_draws, else seed")
       ->check(CLI::IsMember({"all", "seed"}));
   cmd->add_option("--jobs", x.options.jobs, "dpor: threads (results identical to --jobs 1)")
-      ->transform(whole_number_in(1, 256));
+      ->transform(jobs_number());
   cmd->add_option("--shard", x.shard, "dpor: search only shard K of N (K/N); combine with merge");
   cmd->add_option(
       "--checkpoint", x.options.checkpoint_file,

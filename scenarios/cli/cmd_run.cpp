@@ -311,7 +311,7 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--seeds", args->seeds, "Run an inclusive seed range A..B")->excludes(seed);
   add_scope_options(cmd, args->scope, "Run");
   cmd->add_option("--jobs,-j", args->jobs, "Run seeds on N threads (results identical to 1)")
-      ->transform(whole_number_in(1, 1024));
+      ->transform(jobs_number());
   cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)");
   cmd->add_option("--history", args->history_path,
                   "Write the history of the first seed as JSON lines (empty: a shard with no seed)")

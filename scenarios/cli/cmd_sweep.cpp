@@ -110,8 +110,7 @@ void register_sweep_command(CLI::App& app, CommandContext& ctx) {
                   "KEY=V1,V2,... (repeatable; the first is the chart's x axis)")
       ->required();
   cmd->add_option("--seeds", args->seeds, "Seed range A..B per point (default: the scenario's)");
-  cmd->add_option("--jobs,-j", args->jobs, "Threads across seeds")
-      ->transform(whole_number_in(1, 1024));
+  cmd->add_option("--jobs,-j", args->jobs, "Threads across seeds")->transform(jobs_number());
   cmd->add_option("--out", args->out, "Write OUT.csv, OUT.json and OUT.svg")
       ->check(writable_output_prefix({".csv", ".json", ".svg"}));
   cmd->callback([args, &ctx] { ctx.exit_code = sweep_command(*args); });

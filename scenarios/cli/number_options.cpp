@@ -26,6 +26,10 @@ CLI::Validator whole_number_in(std::int64_t least, std::int64_t most) {
       fmt::format("[{}, {}]", least, most));
 }
 
+CLI::Validator jobs_number() {
+  return whole_number_in(1, kJobsMax);
+}
+
 CLI::Validator seed_number() {
   return CLI::Validator(
       [](std::string& text) -> std::string {

@@ -16,6 +16,11 @@ namespace contend::cli {
 
 // A whole number in [least, most], in decimal digits ("1", "007"; not "+1", "0x10", "1e3").
 CLI::Validator whole_number_in(std::int64_t least, std::int64_t most);
+// The most threads --jobs runs on, in every command that takes it (run, sweep, explore): results
+// never depend on it, and a number past any machine's cores is a typo, not a wish.
+inline constexpr std::int64_t kJobsMax = 1024;
+// --jobs: a whole number from 1 to kJobsMax.
+CLI::Validator jobs_number();
 // A seed: a whole number in [0, 2^64 - 1], in decimal digits.
 CLI::Validator seed_number();
 // A finite decimal number in [least, most] ("2", "0.5", "1e3"; not "nan", "inf", "0x1p3").
