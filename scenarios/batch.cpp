@@ -268,14 +268,15 @@ nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard
 }
 
 std::string junit_xml(const Scenario& s, const SeedRange& seeds, std::uint64_t seeds_run,
-                      const BatchJudgement& j, double seconds) {
+                      const BatchJudgement& j, double seconds, const std::string& skipped) {
   std::ostringstream out;
   const std::string name =
       s.name + " seeds " + std::to_string(seeds.first) + ".." + std::to_string(seeds.last);
+  const bool skip = j.passed && seeds_run == 0;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites tests=\"1\" failures=\"" << (j.passed ? 0 : 1) << "\">\n"
       << "  <testsuite name=\"contend\" tests=\"1\" failures=\"" << (j.passed ? 0 : 1)
-      << "\" errors=\"0\" time=\"" << seconds << "\">\n"
+      << "\" errors=\"0\" skipped=\"" << (skip ? 1 : 0) << "\" time=\"" << seconds << "\">\n"
       << "    <testcase classname=\"contend." << markup_escape(s.recipe) << "\" name=\""
       << markup_escape(name) << "\" time=\"" << seconds << "\">\n";
   out << "      <properties>\n        <property name=\"expect\" value=\"" << markup_escape(s.expect)
@@ -286,6 +287,8 @@ std::string junit_xml(const Scenario& s, const SeedRange& seeds, std::uint64_t s
     out << "      <failure message=\"" << markup_escape(j.why) << "\" type=\""
         << (j.undecided ? "unknown verdict" : "unexpected verdict") << "\">"
         << markup_escape(j.why + "\nreproduce: " + reproduction_command(s, seed)) << "</failure>\n";
+  } else if (skip) {
+    out << "      <skipped message=\"" << markup_escape(skipped) << "\"/>\n";
   }
   out << "    </testcase>\n  </testsuite>\n</testsuites>\n";
   return out.str();

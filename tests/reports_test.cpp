@@ -490,7 +490,20 @@ TEST(CliShards, AShardThatHoldsNoSeedSaysSoInEveryReportAndItsHistory) {
   EXPECT_EQ(html.find("seed 1 "), std::string::npos) << "a page of seed 1, outside 5..5";
   EXPECT_EQ(html.find("<script"), std::string::npos) << "a page of a run";
   EXPECT_EQ(nlohmann::json::parse(read_file(dir + "/r.json")).at("runs"), nlohmann::json::array());
-  EXPECT_NE(read_file(dir + "/r.xml").find("name=\"seeds_run\" value=\"0\""), std::string::npos);
+  // JUnit: a testcase that passed counted a pass in a CI test view for a shard that checked
+  // nothing. It is skipped, saying why.
+  const std::string junit = read_file(dir + "/r.xml");
+  EXPECT_NE(junit.find("name=\"seeds_run\" value=\"0\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("errors=\"0\" skipped=\"1\""), std::string::npos) << junit;
+  EXPECT_NE(junit.find("<skipped message=\"no seed ran: " + none + " (more shards than seeds)"),
+            std::string::npos)
+      << junit;
+  auto ran = run_cli("run " + source_path("scenarios/queue.toml") +
+                     " --seeds 5..6 --shard 2/2 --report junit=" + dir + "/ran.xml");
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  const std::string junit_ran = read_file(dir + "/ran.xml");
+  EXPECT_NE(junit_ran.find("skipped=\"0\""), std::string::npos) << junit_ran;
+  EXPECT_EQ(junit_ran.find("<skipped"), std::string::npos) << junit_ran;
 }
 
 TEST(Sweep, TheTableIsDeterministicForASeedRange) {

@@ -90,6 +90,13 @@ std::string html_report_of(const Scenario& scenario, const SeedRange& seeds, con
   return html_report(scenario, run, check_run(scenario, run));
 }
 
+// Why a run's JUnit testcase is skipped when it ran no seed.
+std::string no_seed_ran(const SeedRange& seeds, const Shard& shard) {
+  if (seeds_in_shard(seeds, shard) != 0) return "no seed ran";
+  return "no seed ran: " + no_seed_in_shard(seeds, shard) +
+         " (more shards than seeds); contend merge of every shard's JSON report judges the range";
+}
+
 }  // namespace
 
 bool RunReports::finish(const BatchJudge& judge, const BatchJudgement& j, double seconds) {
@@ -101,7 +108,8 @@ bool RunReports::finish(const BatchJudge& judge, const BatchJudgement& j, double
       ok = begun->second->finish(j.passed, batch_result(j));
       if (!ok) fmt::print(stderr, "contend: cannot write {}\n", r.path);
     } else if (r.kind == "junit") {
-      ok = write_file(r.path, junit_xml(scenario_, seeds_, judge.seeds_judged(), j, seconds));
+      ok = write_file(r.path, junit_xml(scenario_, seeds_, judge.seeds_judged(), j, seconds,
+                                        no_seed_ran(seeds_, shard_)));
     } else {
       ok = write_file(r.path, html_report_of(scenario_, seeds_, shard_, judge, j));
     }
