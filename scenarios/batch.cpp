@@ -1,6 +1,7 @@
 #include "scenarios/batch.h"
 #include "base/decimal.h"
 #include "base/invariant.h"
+#include "base/worker_threads.h"
 #include "scenarios/markup_escape.h"
 
 #include <algorithm>
@@ -114,12 +115,7 @@ std::size_t for_each_seed_outcome(const Scenario& scenario, const BatchOptions& 
       });
     }
   };
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j)
-    threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads)
-    t.join();
+  run_on_threads(jobs, worker, "--jobs");
   return in_order.waiting_most();
 }
 

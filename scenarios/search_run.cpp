@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "base/invariant.h"
+#include "base/worker_threads.h"
 #include "scenarios/real_time_orders.h"
 #include "scenarios/runner.h"
 #include "scenarios/search_estimate.h"
@@ -473,13 +474,7 @@ std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned
       done[i] = std::move(r);
     }
   };
-  const int jobs = std::max(1, o.jobs);
-  std::vector<std::thread> threads;
-  for (int j = 1; j < jobs; ++j)
-    threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads)
-    t.join();
+  run_on_threads(std::max(1, o.jobs), worker, "--jobs");
   return done;
 }
 

@@ -2,10 +2,15 @@
 // codes, and a clear message (never a crash) for every kind of bad input.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/run_cli.h"
@@ -970,6 +975,37 @@ TEST(CliNumbers, JobsHaveOneBoundInEveryCommand) {
         << over.output;
     CliResult many = run_cli(command + " --jobs 300");
     EXPECT_EQ(many.exit_code, 0) << command << "\n" << many.output;
+  }
+}
+
+// Threads the system would not start (a container's process or memory limit: here 1 GB of
+// address space, 8 MiB a thread's stack) aborted run and explore ("terminate called without an
+// active exception", exit 134). The work runs on the threads that started, with a note.
+TEST(CliNumbers, JobsTheSystemWillNotStartRunOnThoseThatStarted) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer's shadow memory does not fit a 1 GB address space";
+#endif
+  const std::string queue = source_path("scenarios/queue.toml");
+  const std::string scope = " --clients 2 --operations 1 --jobs 1024";
+  const std::pair<std::string, std::string> commands[] = {
+      {"run " + queue + scope + " --seeds 1..4", "as expected: every seed is linearizable"},
+      {"explore " + queue + scope + " --strategy dpor", "VERIFIED: every execution"}};
+  for (const auto& [command, said] : commands) {
+    const std::string limited =
+        "ulimit -v 1000000 && " + std::string(CONTEND_BINARY) + " " + command + " 2>&1";
+    FILE* pipe = popen(limited.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string output;
+    std::array<char, 4096> buffer{};
+    for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;)
+      output.append(buffer.data(), n);
+    const int status = pclose(pipe);
+    ASSERT_TRUE(WIFEXITED(status)) << command << "\n" << output;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << command << "\n" << output;
+    EXPECT_NE(output.find(said), std::string::npos) << command << "\n" << output;
+    EXPECT_NE(output.find("contend: --jobs 1024: the system started "), std::string::npos)
+        << command << "\n"
+        << output;
   }
 }
 
