@@ -1009,6 +1009,29 @@ TEST(CliNumbers, JobsTheSystemWillNotStartRunOnThoseThatStarted) {
   }
 }
 
+// An empty value was taken as the flag left out: `--seeds ""` (an unset CI variable) ran the
+// scenario's seeds, `--checkpoint ""` kept no checkpoint, `sweep --out ""` wrote nothing, each
+// exiting 0. Each is refused, naming the flag.
+TEST(CliNumbers, AnEmptyValueIsRefusedNotTakenAsTheFlagLeftOut) {
+  const std::string queue = source_path("scenarios/queue.toml");
+  const std::string dpor = "explore " + queue + " --strategy dpor --clients 2 --operations 1";
+  const std::pair<std::string, std::string> cases[] = {
+      {"run " + queue + " --seeds ''", "--seeds"},
+      {"run " + queue + " --seed ''", "--seed"},
+      {"sweep " + queue + " --vary clients=1 --seeds ''", "--seeds"},
+      {"sweep " + queue + " --vary clients=1 --seeds 1..2 --out ''", "--out"},
+      {dpor + " --checkpoint ''", "--checkpoint"},
+      {dpor + " --shard ''", "--shard"},
+      {dpor + " --shard 1/2 --deal-from ''", "--deal-from"}};
+  for (const auto& [command, flag] : cases) {
+    CliResult r = run_cli(command);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find(flag + ": an empty value names nothing"), std::string::npos)
+        << command << "\n"
+        << r.output;
+  }
+}
+
 TEST(CliOutputs, AFullDiskIsAFailedWriteNotASilentLoss) {
   if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
   const std::string queue = source_path("scenarios/queue.toml");

@@ -225,16 +225,19 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
       ->check(CLI::IsMember({"all", "seed"}));
   cmd->add_option("--jobs", x.options.jobs, "dpor: threads (results identical to --jobs 1)")
       ->transform(jobs_number());
-  cmd->add_option("--shard", x.shard, "dpor: search only shard K of N (K/N); combine with merge");
+  cmd->add_option("--shard", x.shard, "dpor: search only shard K of N (K/N); combine with merge")
+      ->check(not_empty());
   cmd->add_option(
-      "--checkpoint", x.options.checkpoint_file,
-      "dpor: save finished units and each running unit's place here, and resume from it");
+         "--checkpoint", x.options.checkpoint_file,
+         "dpor: save finished units and each running unit's place here, and resume from it")
+      ->check(not_empty());
   cmd->add_flag("--sizing-only", x.options.sizing_only,
                 "dpor: cut and size the units into --checkpoint FILE, then stop (shards then "
                 "search them with --deal-from FILE)");
   cmd->add_option("--deal-from", x.options.deal_from,
                   "dpor: with --shard K/N, search every N-th unit of the sized search saved in "
-                  "this file (--sizing-only) instead of every N-th first unit");
+                  "this file (--sizing-only) instead of every N-th first unit")
+      ->check(not_empty());
   cmd->add_option("--json", x.json_path,
                   "dpor: a JSON summary to FILE (-: stdout, the report then on stderr)")
       ->check(writable_output());

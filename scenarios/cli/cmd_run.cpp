@@ -307,12 +307,15 @@ void register_run_command(CLI::App& app, CommandContext& ctx) {
   CLI::App* cmd =
       app.add_subcommand("run", "Run a scenario over seeds, check and report each seed");
   cmd->add_option("scenario", args->scenario_path, "Scenario file (TOML)")->required();
-  auto* seed = cmd->add_option("--seed", args->seed, "Run one seed");
-  cmd->add_option("--seeds", args->seeds, "Run an inclusive seed range A..B")->excludes(seed);
+  auto* seed = cmd->add_option("--seed", args->seed, "Run one seed")->check(not_empty());
+  cmd->add_option("--seeds", args->seeds, "Run an inclusive seed range A..B")
+      ->excludes(seed)
+      ->check(not_empty());
   add_scope_options(cmd, args->scope, "Run");
   cmd->add_option("--jobs,-j", args->jobs, "Run seeds on N threads (results identical to 1)")
       ->transform(jobs_number());
-  cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)");
+  cmd->add_option("--shard", args->shard, "Run only shard K of N of the seed range (K/N)")
+      ->check(not_empty());
   cmd->add_option("--history", args->history_path,
                   "Write the history of the first seed as JSON lines (empty: a shard with no seed)")
       ->check(writable_file());

@@ -109,9 +109,11 @@ void register_sweep_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--vary", args->vary,
                   "KEY=V1,V2,... (repeatable; the first is the chart's x axis)")
       ->required();
-  cmd->add_option("--seeds", args->seeds, "Seed range A..B per point (default: the scenario's)");
+  cmd->add_option("--seeds", args->seeds, "Seed range A..B per point (default: the scenario's)")
+      ->check(not_empty());
   cmd->add_option("--jobs,-j", args->jobs, "Threads across seeds")->transform(jobs_number());
   cmd->add_option("--out", args->out, "Write OUT.csv, OUT.json and OUT.svg")
+      ->check(not_empty())
       ->check(writable_output_prefix({".csv", ".json", ".svg"}));
   cmd->callback([args, &ctx] { ctx.exit_code = sweep_command(*args); });
 }

@@ -30,6 +30,14 @@ CLI::Validator jobs_number() {
   return whole_number_in(1, kJobsMax);
 }
 
+CLI::Validator not_empty() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        return text.empty() ? "an empty value names nothing; leave the flag out instead" : "";
+      },
+      "");
+}
+
 CLI::Validator seed_number() {
   return CLI::Validator(
       [](std::string& text) -> std::string {

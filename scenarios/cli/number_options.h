@@ -21,6 +21,9 @@ CLI::Validator whole_number_in(std::int64_t least, std::int64_t most);
 inline constexpr std::int64_t kJobsMax = 1024;
 // --jobs: a whole number from 1 to kJobsMax.
 CLI::Validator jobs_number();
+// A value that may not be empty (a range, a shard, a file): "" was taken as the flag not given, so
+// `--seeds ""` ran the scenario's seeds and `--checkpoint ""` kept no checkpoint, without a word.
+CLI::Validator not_empty();
 // A seed: a whole number in [0, 2^64 - 1], in decimal digits.
 CLI::Validator seed_number();
 // A finite decimal number in [least, most] ("2", "0.5", "1e3"; not "nan", "inf", "0x1p3").
