@@ -16,8 +16,8 @@ namespace contend {
 // number of threads that ran it. A thread the system does not start (std::system_error: a limit
 // on processes or on memory, as a container sets) is not asked for again, and the work runs on
 // those that started — for callers whose results do not depend on the threads — with a note on
-// stderr naming `what` ("--jobs"), the first time a process meets it. (Before, the threads started
-// were left joinable as the error unwound, and the process aborted.)
+// stderr naming `what` ("--jobs"), the first time a process meets it. The threads started are
+// always joined, the error's unwinding included.
 inline int run_on_threads(int jobs, const std::function<void()>& work, const char* what) {
   std::vector<std::thread> threads;
   try {
