@@ -3,6 +3,7 @@
 // CONTEND_FDB_CONFIG (and a scratch log in CONTEND_FDB_LOG), selects API version 730 and runs the
 // network on a thread of its own; teardown stops it and removes both files. The library reads
 // both variables once, when the network is set up, so a program holds one such environment.
+// DatabaseTest: a fixture that opens the database before each test and closes it after.
 #pragma once
 
 #ifndef FDB_API_VERSION
@@ -66,5 +67,20 @@ inline fdb_error_t wait_and_destroy(FDBFuture* f) {
   fdb_future_destroy(f);
   return e;
 }
+
+// Each test with the database open; begin() starts a transaction of it (the test destroys it).
+class DatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(fdb_create_database(nullptr, &db_), 0); }
+  void TearDown() override { fdb_database_destroy(db_); }
+
+  FDBTransaction* begin() {
+    FDBTransaction* tr = nullptr;
+    EXPECT_EQ(fdb_database_create_transaction(db_, &tr), 0);
+    return tr;
+  }
+
+  FDBDatabase* db_ = nullptr;
+};
 
 }  // namespace contend::fdb_testing

@@ -22,16 +22,8 @@ using contend::fdb_testing::wait_and_destroy;
 constexpr int kMaxRetryDelay = 502;
 constexpr int64_t kSecondUs = 1'000'000;
 
-class FdbCBackoff : public ::testing::Test {
+class FdbCBackoff : public contend::fdb_testing::DatabaseTest {
  protected:
-  void SetUp() override { ASSERT_EQ(fdb_create_database(nullptr, &db_), 0); }
-  void TearDown() override { fdb_database_destroy(db_); }
-
-  FDBTransaction* begin() {
-    FDBTransaction* tr = nullptr;
-    EXPECT_EQ(fdb_database_create_transaction(db_, &tr), 0);
-    return tr;
-  }
   static int64_t read_version(FDBTransaction* tr) {
     FDBFuture* f = fdb_transaction_get_read_version(tr);
     EXPECT_EQ(fdb_future_block_until_ready(f), 0);
@@ -50,8 +42,6 @@ class FdbCBackoff : public ::testing::Test {
     }
     return slowest;
   }
-
-  FDBDatabase* db_ = nullptr;
 };
 
 TEST_F(FdbCBackoff, MaxRetryDelayAboveASecondLetsTheBackoffGrowPastIt) {

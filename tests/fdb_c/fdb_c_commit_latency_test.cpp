@@ -34,16 +34,8 @@ int size(const std::string& s) {
   return static_cast<int>(s.size());
 }
 
-class FdbCCommitLatency : public ::testing::Test {
+class FdbCCommitLatency : public contend::fdb_testing::DatabaseTest {
  protected:
-  void SetUp() override { ASSERT_EQ(fdb_create_database(nullptr, &db_), 0); }
-  void TearDown() override { fdb_database_destroy(db_); }
-
-  FDBTransaction* begin() {
-    FDBTransaction* tr = nullptr;
-    EXPECT_EQ(fdb_database_create_transaction(db_, &tr), 0);
-    return tr;
-  }
   // Commits a set of `key` and runs `end_attempt` while the commit is outstanding: the commit's
   // error, expected well before the commit latency.
   fdb_error_t commit_ended_by(const std::string& key,
@@ -71,8 +63,6 @@ class FdbCCommitLatency : public ::testing::Test {
     fdb_transaction_destroy(tr);
     return present != 0;
   }
-
-  FDBDatabase* db_ = nullptr;
 };
 
 TEST_F(FdbCCommitLatency, WhatEndsTheAttemptAnswersTheOutstandingCommitAtOnce) {
