@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/sanitizers.h"
 #include "tests/support/run_cli.h"
 
 namespace contend::testing {
@@ -982,7 +983,7 @@ TEST(CliNumbers, JobsHaveOneBoundInEveryCommand) {
 // address space, 8 MiB a thread's stack) aborted run and explore ("terminate called without an
 // active exception", exit 134). The work runs on the threads that started, with a note.
 TEST(CliNumbers, JobsTheSystemWillNotStartRunOnThoseThatStarted) {
-#if defined(__SANITIZE_ADDRESS__)
+#if CONTEND_ADDRESS_SANITIZER
   GTEST_SKIP() << "AddressSanitizer's shadow memory does not fit a 1 GB address space";
 #endif
   const std::string queue = source_path("scenarios/queue.toml");

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/sanitizers.h"
 #include "scenarios/batch.h"
 #include "scenarios/markup_escape.h"
 #include "scenarios/sweep.h"
@@ -189,7 +190,7 @@ TEST(CliRun, ARunSweepOrMergeKeepsNoSeed) {
   const long merging =
       peak_resident_kb_of_contend({"merge", reports[0], reports[1], "--out", merged});
   ASSERT_GT(merging, 0);
-#if !defined(__SANITIZE_ADDRESS__)  // AddressSanitizer's redzones grow every small allocation
+#if !CONTEND_ADDRESS_SANITIZER  // AddressSanitizer's redzones grow every small allocation
   EXPECT_LT(merging - few, 16 * 1024) << "2,000 seeds run: " << few << " KB; merge of "
                                       << report_bytes << " bytes of reports: " << merging << " KB";
 #endif
