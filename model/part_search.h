@@ -16,6 +16,7 @@
 // passed.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <limits>
@@ -45,6 +46,9 @@ struct PartTally {
   std::int64_t beyond_budget = 0;  // parts that ran out of their own steps
   bool stopped = false;            // the parts' budget ran out before every part was searched
   bool observers_minimal = false;  // no empty answer or peek can leave the failing part
+
+  // The steps the next part's search may take: what is left, at most kPartStepsMax.
+  std::int64_t next_part_budget() const { return std::min(budget - spent, kPartStepsMax); }
 };
 
 // A part with no linearization and its own verdict.
@@ -89,6 +93,7 @@ inline Verdict part_violation(FailingPart failing, const Verdict& whole, const P
   for (const Operation& op : failing.part.ops)
     found.events.push_back(op.invoke);
   found.steps = whole.steps + tally.spent;
+  found.part_operations = static_cast<std::int64_t>(failing.part.ops.size());
   return found;
 }
 
@@ -134,7 +139,7 @@ void leave_out_observers(Operations& part, Verdict& found, const S& spec, Search
     for (std::size_t i = part.ops.size(); i-- > 0;) {
       if (!only_observes(part.ops[i])) continue;
       if (tally.spent >= tally.budget) return;
-      options.step_budget = std::min(tally.budget - tally.spent, kPartStepsMax);
+      options.step_budget = tally.next_part_budget();
       Operations smaller = without_operation(part, i);
       Verdict v = search_whole(smaller, spec, options);
       tally.spent += v.steps;
@@ -161,7 +166,7 @@ std::optional<FailingPart> first_failing_part(const Operations& ops, const S& sp
       tally.stopped = true;
       return false;
     }
-    part_options.step_budget = std::min(tally.budget - tally.spent, kPartStepsMax);
+    part_options.step_budget = tally.next_part_budget();
     Operations part = parts.project(items);
     Verdict v = search_whole(part, spec, part_options);
     tally.spent += v.steps;

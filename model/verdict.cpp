@@ -107,6 +107,7 @@ std::string to_json(const Verdict& v) {
   j["stuck"] = v.stuck;
   j["steps"] = v.steps;
   j["exact"] = v.exact;
+  j["part_operations"] = v.part_operations;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -147,6 +148,12 @@ std::optional<Verdict> verdict_of(const nlohmann::json& j) {
   if (j.contains("steps") && j["steps"].is_number_integer()) v.steps = j["steps"];
   if (j.contains("exact") && j["exact"].is_boolean()) v.exact = j["exact"];
   if (v.exact && v.kind != VerdictKind::linearizable) return std::nullopt;
+  if (j.contains("part_operations")) {
+    if (!j["part_operations"].is_number_integer()) return std::nullopt;
+    v.part_operations = j["part_operations"];
+    if (v.part_operations < 0) return std::nullopt;
+    if (v.part_operations > 0 && v.kind != VerdictKind::violation) return std::nullopt;
+  }
   return v;
 }
 

@@ -4,7 +4,8 @@
 // Invariants: kind == violation <=> violation != none; `events` are event indexes of the
 // history judged (invocations of the operations involved); `exact` is set only on a
 // `linearizable` verdict that is a proof (the search, or the fast checker on a history in the
-// class it decides exactly — docs/checkers.md).
+// class it decides exactly — docs/checkers.md); `part_operations` is positive only on a
+// violation.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +50,10 @@ struct Verdict {
   std::vector<std::int64_t> stuck;
   std::int64_t steps = 0;  // search steps spent
   bool exact = false;      // a `linearizable` verdict that is a proof
+  // A violation decided by a part of the history (part_search.h: the whole was beyond the
+  // search): the part's operation count, and longest_prefix and stuck are the part's. 0 when
+  // the whole history decided the verdict.
+  std::int64_t part_operations = 0;
 
   bool ok() const { return kind == VerdictKind::linearizable; }
   // "linearizable", "violation: lost", "unknown"
@@ -61,11 +66,13 @@ Verdict unknown_verdict(std::string checker, std::string explanation);
 
 // One compact JSON object:
 // {"kind": "violation", "violation": "lost", "checker": "fast", "explanation": "...",
-//  "events": [3, 7], "longest_prefix": [], "stuck": [], "steps": 0, "exact": false}
+//  "events": [3, 7], "longest_prefix": [], "stuck": [], "steps": 0, "exact": false,
+//  "part_operations": 0}
 std::string to_json(const Verdict& verdict);
 // The inverse of to_json; nothing when the text is not such an object (or breaks the invariant
 // above: a "violation" kind without a violation, a violation on another kind, or `exact` on a
-// verdict that is not "linearizable").
+// verdict that is not "linearizable", a negative `part_operations` or a positive one on a
+// verdict that is not a violation).
 std::optional<Verdict> verdict_from_json(std::string_view text);
 
 }  // namespace contend::model

@@ -92,9 +92,24 @@ struct StoryInput {
   const std::map<std::int64_t, ClientId>* process_client = nullptr;  // null: process = client
   const std::vector<AttemptRecord>* attempts = nullptr;              // null: no store view
   std::set<std::int64_t> violating;
-  std::vector<std::int64_t> order;  // a linearisation order to show (external histories)
+  std::vector<std::int64_t> order;         // a linearisation order to show (external histories)
+  std::int64_t order_part_operations = 0;  // > 0: `order` is that part's (model/verdict.h)
   std::int64_t from_us = INT64_MIN, to_us = INT64_MAX;  // the window drawn
 };
+
+// How the model panel orders what it shows: the page's script orders by invocation when the
+// caption names a prefix.
+std::string lin_caption(const StoryInput& in) {
+  if (in.order.empty()) {
+    return in.attempts ? "each operation at its commit version"
+                       : "completed operations in completion order";
+  }
+  if (in.order_part_operations == 0) return "the checker's longest linearizable prefix";
+  return fmt::format(
+      "the longest linearizable prefix of the part of {} operation(s) that decided the verdict; "
+      "the history's other operations are not ordered",
+      in.order_part_operations);
+}
 
 json story_json(const StoryInput& in) {
   std::vector<Op> all = operations_of(*in.history, in.process_client);
@@ -315,9 +330,7 @@ json story_json(const StoryInput& in) {
   out["initial"] = init;
   out["ops"] = std::move(ops);
   out["attempts"] = std::move(atts);
-  out["lin"] = !in.order.empty() ? "the checker's longest linearizable prefix"
-               : in.attempts     ? "each operation at its commit version"
-                                 : "completed operations in completion order";
+  out["lin"] = lin_caption(in);
   return out;
 }
 
@@ -595,6 +608,7 @@ std::string html_report_for_history(const std::string& title, const model::Histo
   in.history = &history;
   in.violating = violating;
   in.order = report.verdict.longest_prefix;
+  in.order_part_operations = report.verdict.part_operations;
   if (operations <= kFullStoryOperations) {
     in.name = "history";
     in.caption = fmt::format("the whole history: {} operation(s)", operations);

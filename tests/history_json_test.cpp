@@ -178,6 +178,9 @@ Verdict arbitrary_verdict() {
   v.stuck = *rc::gen::arbitrary<std::vector<std::int64_t>>();
   v.steps = *rc::gen::arbitrary<std::int64_t>();
   v.exact = v.kind == VerdictKind::linearizable && *rc::gen::arbitrary<bool>();
+  if (v.kind == VerdictKind::violation) {
+    v.part_operations = *rc::gen::inRange<std::int64_t>(0, 1'000'000);
+  }
   return v;
 }
 
@@ -194,6 +197,7 @@ RC_GTEST_PROP(VerdictJson, RoundTrips, ()) {
   RC_ASSERT(back->stuck == v.stuck);
   RC_ASSERT(back->steps == v.steps);
   RC_ASSERT(back->exact == v.exact);
+  RC_ASSERT(back->part_operations == v.part_operations);
 }
 
 TEST(VerdictJson, RefusesWhatIsNotAVerdict) {
@@ -208,6 +212,9 @@ TEST(VerdictJson, RefusesWhatIsNotAVerdict) {
            "{\"kind\": \"violation\", \"violation\": \"lost\", \"exact\": true}",
            "{\"kind\": \"unknown\", \"events\": [1, \"x\"]}",
            "{\"kind\": \"unknown\", \"stuck\": 3}",
+           "{\"kind\": \"violation\", \"violation\": \"lost\", \"part_operations\": -1}",
+           "{\"kind\": \"violation\", \"violation\": \"lost\", \"part_operations\": \"2\"}",
+           "{\"kind\": \"unknown\", \"part_operations\": 2}",
        }) {
     EXPECT_FALSE(verdict_from_json(text).has_value()) << text;
   }

@@ -45,6 +45,7 @@ TEST(PartSearch, AnItemLostBeyondTheBudgetIsShownByItsOwnPart) {
   ASSERT_EQ(v.kind, VerdictKind::violation) << v.explanation;
   EXPECT_EQ(v.violation, ViolationKind::not_linearizable);
   EXPECT_EQ(v.events.size(), 2u) << v.explanation;
+  EXPECT_EQ(v.part_operations, 2) << "the verdict says its prefix and events are a part's";
   EXPECT_NE(v.explanation.find("the part of the history that concerns ['v1-0'] alone"),
             std::string::npos)
       << v.explanation;
@@ -82,6 +83,7 @@ TEST(PartSearch, AViolationIsProvedAgainByASmallerPart) {
   EXPECT_EQ(v.longest_prefix, alone.longest_prefix);
   EXPECT_EQ(v.stuck, alone.stuck);
   EXPECT_EQ(v.events, alone.events);
+  EXPECT_EQ(v.part_operations, 0) << "the whole's prefix stays the verdict's";
   EXPECT_TRUE(v.explanation.starts_with(alone.explanation)) << v.explanation;
   EXPECT_NE(v.explanation.find(". A smaller proof: the part of the history that concerns "
                                "['v5-0'] alone, 1 operation(s)"),

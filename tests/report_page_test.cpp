@@ -282,6 +282,31 @@ TEST(HtmlReportInChromium, AnUndecidedHistoryCheckNamesItsBudgetAsTheRemedy) {
       << box;
 }
 
+// Before: a history beyond the search, decided by a part of one operation (an insert never
+// removed from a drained queue), had its model panel say it ordered "the checker's longest
+// linearizable prefix" — the part's, not the history's.
+TEST(HtmlReportInChromium, AVerdictDecidedByAPartSaysTheModelOrdersThatPartOnly) {
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
+  const std::string history = work_dir() + "/lost-beyond-budget.jsonl";
+  const std::string html = work_dir() + "/lost-beyond-budget.html";
+  ASSERT_EQ(run_cli("replay " + source_path("scenarios/queue-unknown-result.toml") +
+                    " --clients 8 --operations 50 --seed 2 --quiet --history " + history)
+                .exit_code,
+            0)
+      << "the scenario expects its violation";
+  auto r = run_cli("check " + history +
+                   " --checker search --budget 20000 --drained --report html=" + html);
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  ASSERT_NE(r.output.find("the part of the history that concerns"), std::string::npos) << r.output;
+  Page page = load(html);
+  EXPECT_EQ(page.console, "");
+  EXPECT_NE(inner(page.dom, "model-order")
+                .find("the longest linearizable prefix of the part of 1 operation(s) that "
+                      "decided the verdict"),
+            std::string::npos)
+      << inner(page.dom, "model-order");
+}
+
 TEST(HtmlReportInChromium, SteppingMovesTheHighlightAndTheStorePanel) {
   if (!have_chromium()) GTEST_SKIP() << "chromium is not installed";
   const std::string file = failing_report();
