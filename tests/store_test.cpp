@@ -207,6 +207,38 @@ TEST_F(StoreRules, TheNewestWriterIntoAReadIsNamedHoweverManyCommitsFollowedIt) 
   }
 }
 
+// Asked (FoundationDB's report_conflicting_keys), a conflicting commit names every read range a
+// newer write meets, in order, whether the commits after its read version are scanned or the
+// conflict history answers; the first is the one the conflict names. Not asked: none.
+TEST_F(StoreRules, AskedACommitNamesEveryConflictingReadRangeScannedOrFromTheHistory) {
+  const std::size_t scanned = Store::kScannedCommitsMax;
+  for (const std::size_t others : {std::size_t{0}, 3 * scanned}) {
+    for (const bool asked : {false, true}) {
+      const std::string what =
+          std::to_string(others) + " other commits, " + (asked ? "asked" : "not asked");
+      Transaction reader(db(1));
+      for (const char* b : {"a", "c", "e", "g"}) {
+        const std::string begin(b), end = begin + "\xff";
+        ASSERT_TRUE(get_range(reader, range_of(begin, end), {}).ok()) << what;
+      }
+      put("c5", "into the second read");
+      for (std::size_t i = 0; i < others; ++i)
+        put("other" + std::to_string(i), "v");
+      put("g5", "into the fourth read");
+      reader.set("x", "y");
+      reader.set_report_conflicting_read_ranges(asked);
+      EXPECT_EQ(commit(reader), ErrorCode::not_committed) << what;
+      ASSERT_TRUE(reader.last_conflict().has_value()) << what;
+      EXPECT_EQ(reader.last_conflict()->read_range_index, 1u) << what;
+      const std::vector<std::size_t> named(reader.last_conflicting_read_ranges().begin(),
+                                           reader.last_conflicting_read_ranges().end());
+      const std::vector<std::size_t> expected =
+          asked ? std::vector<std::size_t>{1, 3} : std::vector<std::size_t>{};
+      EXPECT_EQ(named, expected) << what;
+    }
+  }
+}
+
 // One commit after the read but with more write ranges than a check scans: the history answers.
 TEST_F(StoreRules, AWriterOfManyRangesIsFoundByTheConflictHistory) {
   Transaction reader(db(1));

@@ -172,6 +172,26 @@ std::optional<ConflictCause> Store::find_conflict(const CommitRequest& request) 
   return std::nullopt;
 }
 
+bool Store::written_after(KeyRangeRef read, Version read_version,
+                          std::optional<FifoRing<LoggedCommit>::Number> first_newer) const {
+  if (!first_newer) return history_.newest_write(read) > read_version;
+  for (auto n = log_.end(); n > *first_newer; --n) {
+    if (writes_into(log_[n - 1], read)) return true;
+  }
+  return false;
+}
+
+std::vector<std::size_t> Store::every_conflicting_read_range(const CommitRequest& request) {
+  const auto first_newer = few_commits_after(request.read_version);
+  if (!first_newer) catch_up_history();  // find_conflict brought it up to date already
+  std::vector<std::size_t> conflicting;
+  for (std::size_t i = 0; i < request.read_ranges.size(); ++i) {
+    if (written_after(request.read_ranges[i], request.read_version, first_newer))
+      conflicting.push_back(i);
+  }
+  return conflicting;
+}
+
 namespace {
 void add_bytes(Digest128& into, BytesView bytes) {
   into.add_field(std::string_view(bytes.data(), bytes.size()));
@@ -240,6 +260,12 @@ CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
   }
   if (auto cause = find_conflict(request)) {
     result.error = ErrorCode::not_committed;
+    if (request.report_conflicting_read_ranges) {
+      result.conflicting_read_ranges = every_conflicting_read_range(request);
+      CONTEND_ASSERT(!result.conflicting_read_ranges.empty() &&
+                         result.conflicting_read_ranges.front() == cause->read_range_index,
+                     "every conflicting read range begins with the one find_conflict names");
+    }
     result.conflict = std::move(cause);
     return result;
   }

@@ -25,6 +25,8 @@
 // the conflict history up to date from the log (each commit enters it once, in version order) and
 // asks it, in O(log n) per read range. Either way the answer is the newest write after the read
 // version that meets a read range; only the cost differs, and the scan's is bounded.
+// Asked to (CommitRequest::report_conflicting_read_ranges, off by default), a conflicting commit
+// also names every read range a write after its read version meets, by the same scan or history.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +58,10 @@ struct CommitRequest {
   std::span<const KeyRangeRef> read_ranges;
   std::span<const KeyRangeRef> write_ranges;
   std::span<const MutationRef> mutations;
+  // FoundationDB's report_conflicting_keys: a conflicting commit's result names every read range
+  // that a newer write meets (conflicting_read_ranges), not only the first. Off, the resolver does
+  // exactly what it did before the flag existed.
+  bool report_conflicting_read_ranges = false;
 };
 
 // Why a commit conflicted: which of its read ranges met which committed write.
@@ -72,6 +78,11 @@ struct CommitResult {
   ErrorCode error = ErrorCode::success;
   Version commit_version = kInvalidVersion;
   std::optional<ConflictCause> conflict;
+  // Only when the request asked (report_conflicting_read_ranges) and the commit conflicted: the
+  // index of every read range a write committed after the read version meets, in increasing
+  // order (the first is conflict->read_range_index), as FoundationDB's resolver reports each
+  // conflicting read range (ConflictBatch::checkReadConflictRanges). Empty otherwise.
+  std::vector<std::size_t> conflicting_read_ranges;
 };
 
 // Told about every applied commit (the serializability replay and traces listen here).
@@ -156,6 +167,13 @@ class Store {
   using Overlay = std::map<Bytes, std::optional<Bytes>, KeyLess>;
 
   std::optional<ConflictCause> find_conflict(const CommitRequest& request);
+  // Every read range of `request` that a write committed after its read version meets, in
+  // increasing order; asked only once find_conflict found one.
+  std::vector<std::size_t> every_conflicting_read_range(const CommitRequest& request);
+  // Whether a write committed after `read_version` meets `read`: the scan's answer over the
+  // commits from `first_newer` on when there is one, else the conflict history's (up to date).
+  bool written_after(KeyRangeRef read, Version read_version,
+                     std::optional<FifoRing<LoggedCommit>::Number> first_newer) const;
   // The first logged commit newer than read_version, when the commits from it on are few enough
   // to scan (kScannedCommitsMax, kScannedWritesMax); else none.
   std::optional<FifoRing<LoggedCommit>::Number> few_commits_after(Version read_version) const;

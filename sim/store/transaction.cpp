@@ -93,6 +93,7 @@ void Transaction::start_attempt() {
   read_error_ = ErrorCode::success;
   committed_version_ = kInvalidVersion;
   step_ = {};
+  last_conflicting_read_ranges_.clear();  // its indices named ranges the reset forgets
   transaction_id_ = db_.store->next_transaction_id();
 }
 
@@ -579,6 +580,7 @@ void Transaction::RangeOp::complete() {
 ErrorCode Transaction::do_commit() {
   last_conflict_.reset();
   last_conflict_step_ = {};
+  last_conflicting_read_ranges_.clear();
   // A sticky error, or a read-only transaction (its sticky error is success then).
   if (!commit_reaches_store()) return sticky_error_;
   if (size_limited_ && size_bytes_ > kTransactionSizeLimit) return ErrorCode::transaction_too_large;
@@ -589,6 +591,7 @@ ErrorCode Transaction::do_commit() {
     return ErrorCode::commit_unknown_result;
   CommitRequest request{client(),     transaction_id_, *read_version_,
                         read_ranges_, write_ranges_,   mutations_};
+  request.report_conflicting_read_ranges = report_conflicting_read_ranges_;
   CommitResult result = db_.store->commit(request, env().store_time_us());
   if (FootprintSink* sink = env().footprints()) {
     sink->on_commit_resolved(*this, ok(result.error), result.conflict.has_value());
@@ -598,6 +601,7 @@ ErrorCode Transaction::do_commit() {
       last_conflict_step_ = read_range_steps_[result.conflict->read_range_index];
       last_conflict_ = std::move(result.conflict);
     }
+    last_conflicting_read_ranges_ = std::move(result.conflicting_read_ranges);
     return result.error;
   }
   CONTEND_ASSERT(result.commit_version > *read_version_,

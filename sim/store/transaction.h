@@ -172,6 +172,15 @@ class Transaction {
   }
   // The conflict behind the last not_committed returned by commit().
   const std::optional<ConflictCause>& last_conflict() const { return last_conflict_; }
+  // Whether commit() asks the store for every conflicting read range (FoundationDB's
+  // REPORT_CONFLICTING_KEYS); off by default, and kept by reset().
+  void set_report_conflicting_read_ranges(bool on) { report_conflicting_read_ranges_ = on; }
+  // After a not_committed from the store while asked: the index in read_conflict_ranges() of every
+  // read range that conflicted, in increasing order; else empty. Cleared by the next commit and
+  // by reset().
+  std::span<const std::size_t> last_conflicting_read_ranges() const {
+    return last_conflicting_read_ranges_;
+  }
   // The label of the recipe step whose read range conflicted last (see set_step).
   std::string_view last_conflict_step() const { return last_conflict_step_; }
   // Labels the read conflict ranges added from now on (for "conflicts by cause" metrics).
@@ -303,6 +312,8 @@ class Transaction {
 
   Version committed_version_ = kInvalidVersion;
   std::optional<ConflictCause> last_conflict_;
+  bool report_conflicting_read_ranges_ = false;
+  std::vector<std::size_t> last_conflicting_read_ranges_;
   std::string_view last_conflict_step_;
   std::int64_t backoff_us_ = kDefaultBackoffUs;
   std::uint64_t transaction_id_ = 0;
