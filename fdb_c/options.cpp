@@ -13,30 +13,32 @@ constexpr int kTimeout = 500;
 constexpr int kRetryLimit = 501;
 constexpr int kMaxRetryDelay = 502;
 constexpr int kSizeLimit = 503;
-constexpr int kSpecialKeySpaceRelaxed = 713;
+constexpr int kReportConflictingKeys = 712, kSpecialKeySpaceRelaxed = 713;
 constexpr int kTransactionLoggingEnable = 402, kDebugTransactionIdentifier = 403;
 constexpr int kLogTransaction = 404, kTag = 800, kAutoThrottleTag = 801;
 
 // Options whose meaning the store does not model: accepting them would silently change what a
 // program's transactions do (ACCESS_SYSTEM_KEYS, READ_SYSTEM_KEYS, RAW_ACCESS, IDEMPOTENCY_ID,
-// AUTOMATIC_IDEMPOTENCY, SNAPSHOT_RYW_DISABLE, REPORT_CONFLICTING_KEYS,
-// SPECIAL_KEY_SPACE_ENABLE_WRITES, BYPASS_UNREADABLE).
-constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 712, 714, 1100};
+// AUTOMATIC_IDEMPOTENCY, SNAPSHOT_RYW_DISABLE, SPECIAL_KEY_SPACE_ENABLE_WRITES,
+// BYPASS_UNREADABLE).
+constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 714, 1100};
 
-// Options accepted with no effect but SPECIAL_KEY_SPACE_RELAXED (713: special_keys.h): causality
+// Options accepted with no effect but REPORT_CONFLICTING_KEYS (712: the transaction module serves
+// the conflicting read ranges of a failed commit) and SPECIAL_KEY_SPACE_RELAXED (713:
+// special_keys.h): causality
 // and durability knobs, priorities, tracing and logging, lock awareness, tags, GRV caching,
 // authorization, SNAPSHOT_RYW_ENABLE (the default),
 // and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30): the next write keeps its write conflict range, so
 // a transaction conflicts where FoundationDB might not — more conflicts, never fewer (the
 // directory layer's allocator sets it).
 constexpr std::array kAcceptedNoEffect{
-    10,  20,  21,  23,  30,  40,  50,  52,  110, 120, 130, 200, 201, 300,  400,  401,  402, 403,
-    404, 405, 406, 600, 700, 701, 702, 710, 711, 713, 800, 801, 900, 1000, 1101, 1102, 2000};
+    10,  20,  21,  23,  30,  40,  50,  52,  110, 120, 130, 200, 201, 300, 400,  401,  402,  403,
+    404, 405, 406, 600, 700, 701, 702, 710, 711, 712, 713, 800, 801, 900, 1000, 1101, 1102, 2000};
 
 // Of those, the ones FoundationDB's setOption (NativeAPI's or RYW's) takes without a value:
 // validateOptionValueNotPresent refuses a non-empty one.
-constexpr std::array kFlags{10,  20,  23,  30,  40,  50,  52,  200, 201,  300,  400,
-                            404, 406, 700, 701, 702, 710, 711, 713, 1000, 1101, 1102};
+constexpr std::array kFlags{10,  20,  23,  30,  40,  50,  52,  200, 201,  300,  400, 404,
+                            406, 700, 701, 702, 710, 711, 712, 713, 1000, 1101, 1102};
 
 bool contains(const auto& codes, int code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
@@ -140,6 +142,7 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
   }
   if (contains(kRefused, code) || !contains(kAcceptedNoEffect, code)) return kInvalidOption;
   if (const fdb_error e = value_error(code, value, has_value)) return e;
+  if (code == kReportConflictingKeys) options.report_conflicting_keys = true;
   if (code == kSpecialKeySpaceRelaxed) options.special_key_space_relaxed = true;
   return logging_or_tag_error(options, code, value);
 }

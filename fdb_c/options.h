@@ -22,6 +22,7 @@ struct TransactionOptions {
   int retry_limit = -1;                    // RETRY_LIMIT (501): -1 = none
   std::int64_t max_retry_delay_ms = -1;    // MAX_RETRY_DELAY (502): -1 = FoundationDB's 1 s
   std::int64_t size_limit_bytes = 0;       // SIZE_LIMIT (503): 0 = FoundationDB's 10 MB
+  bool report_conflicting_keys = false;    // REPORT_CONFLICTING_KEYS (712)
   bool special_key_space_relaxed = false;  // SPECIAL_KEY_SPACE_RELAXED (713)
   // DEBUG_TRANSACTION_IDENTIFIER (403, or TRANSACTION_LOGGING_ENABLE, 402): LOG_TRANSACTION (404)
   // wants one, and a second may not differ (NativeAPI's trLogInfo identifier). Empty: none.

@@ -1,9 +1,15 @@
-// Reads of FoundationDB's special key space [\xff\xff, \xff\xff\xff) (SpecialKeySpace.actor.cpp):
-// which module a read falls in. contend serves no module's data; what FoundationDB refuses
-// before it reads a module — a read outside every module, or across two — it refuses alike.
+// Reads of FoundationDB's special key space [\xff\xff, \xff\xff\xff) (SpecialKeySpace.actor.cpp),
+// as its getRangeAggregationActor answers them: without SPECIAL_KEY_SPACE_RELAXED a read outside
+// every module, or across two, is refused; then its key selectors are resolved over the ranges
+// the space's modules serve, and those ranges within the read answer its rows, under its limits,
+// in its direction. contend serves the transaction module's three ranges (transaction_module.h);
+// a read that would reach what any other module serves (anywhere in that module's range: which
+// of its keys FoundationDB serves is not modelled) answers key_outside_legal_range, as every
+// special key read did before; one reaching only keys no module serves answers no rows there.
 #pragma once
 
 #include "fdb_c/errors.h"
+#include "fdb_c/transaction_module.h"
 #include "sim/store/bytes.h"
 
 namespace contend::fdb {
@@ -11,13 +17,34 @@ namespace contend::fdb {
 // Whether `key` is in the special key space (SystemData's specialKeys.contains).
 bool is_special_key(BytesView key);
 
-// What a read of [begin, end) (begin a special key, end at most \xff\xff\xff; the keys of its
-// selectors once or_equal is removed) answers, as SpecialKeySpace's getRangeAggregationActor
-// decides before it reads: without SPECIAL_KEY_SPACE_RELAXED, special_keys_no_module_found when
-// the range containing begin is no module's (and end is within it), else
-// special_keys_cross_module_read when end leaves the module containing begin. A read that
-// FoundationDB would serve from a module (or, relaxed, from any) is not modelled:
-// key_outside_legal_range, as every special key read answered before.
-fdb_error special_read_error(BytesView begin, BytesView end, bool relaxed);
+// A key selector with or_equal removed (KeySelector::removeOrEqual): the offset-th key after the
+// last key before `key`.
+struct SpecialSelector {
+  Bytes key;
+  int offset = 1;
+};
+
+// A range read in the special key space, its begin key a special key and its end key at most
+// \xff\xff\xff, after SpecialKeySpace::getRange's own checks (valid limits, a range its selectors
+// do not leave empty).
+struct SpecialRangeRead {
+  SpecialSelector begin;
+  SpecialSelector end;
+  int row_limit = 0;   // 0: none
+  int byte_limit = 0;  // 0: none; else GetRangeLimits' (each row its key, value and 8 bytes)
+  bool reverse = false;
+  bool relaxed = false;  // SPECIAL_KEY_SPACE_RELAXED
+};
+
+struct SpecialRows {
+  RangeResult rows;
+  bool more = false;  // a limit ended the read (RangeResultRef::more)
+};
+
+// Answers `read` from `module`: success with its rows, or special_keys_no_module_found,
+// special_keys_cross_module_read (unrelaxed, before anything is read) or key_outside_legal_range
+// (it reaches what another module serves).
+fdb_error read_special_range(const SpecialRangeRead& read, const TransactionModule& module,
+                             SpecialRows& out);
 
 }  // namespace contend::fdb

@@ -356,10 +356,7 @@ Future* TransactionState::get(BytesView key, bool snapshot) {
   Lock lock(world_.mutex);
   // RYW's get hands a special key to the special key space before it looks at the commit or
   // resetPromise; only ThreadSafeTransaction's deferred error comes first.
-  if (is_special_key(key)) {
-    const Bytes after = key_after(key);
-    return ready_later(world_, sticky_ != kSuccess ? sticky_ : special_read(key, after));
-  }
+  if (is_special_key(key)) return special_get(key);
   ReadCall call(world_.env);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   read_or_written_ = true;
@@ -385,7 +382,7 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   ReadCall call(world_.env);
   int byte_limit = 0;
   if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
-  if (reads_special_keys(r)) return special_range(r);
+  if (reads_special_keys(r)) return special_range(r, byte_limit);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
     return ready_later(world_, kKeyOutsideLegalRange);
@@ -435,17 +432,60 @@ bool TransactionState::reads_special_keys(const RangeRequest& r) {
          !(kSpecialKeysEnd < r.end.key);
 }
 
-fdb_error_t TransactionState::special_read(BytesView begin, BytesView end) const {
-  return special_read_error(begin, end, options_.special_key_space_relaxed);
+TransactionModule TransactionState::module() const {
+  // RYW's readConflicts and write map coalesce the ranges; without read-your-writes,
+  // getReadConflictRangeIntersecting coalesces NativeAPI's alike.
+  return TransactionModule{conflicting_keys_, coalesced(copy_of(tr_.read_conflict_ranges())),
+                           coalesced(copy_of(tr_.write_conflict_ranges()))};
 }
 
-Future* TransactionState::special_range(const RangeRequest& r) {
+Future* TransactionState::special_get(BytesView key) {
+  // After ThreadSafeTransaction's deferred error, SpecialKeySpace::get reads [key, key + \x00).
+  if (sticky_ != kSuccess) return ready_later(world_, sticky_);
+  const SpecialRangeRead read{.begin = {Bytes(key), 1},
+                              .end = {key_after(key), 1},
+                              .relaxed = options_.special_key_space_relaxed};
+  SpecialRows out;
+  if (fdb_error_t e = read_special_range(read, module(), out)) return ready_later(world_, e);
+  CONTEND_ASSERT(out.rows.size() <= 1, "a get reads one key");
+  std::optional<Bytes> value;
+  if (!out.rows.empty()) value = std::move(out.rows.front().value);
+  return ready_later(world_, kSuccess, std::move(value));
+}
+
+Future* TransactionState::special_range(const RangeRequest& r, int byte_limit) {
   // After ThreadSafeTransaction's deferred error, SpecialKeySpace::getRange checks the limits and
   // answers a range its selectors leave empty without reading, before it looks at modules.
   if (sticky_ != kSuccess) return ready_later(world_, sticky_);
   if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
   if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, KeyValues{});
-  return ready_later(world_, special_read(strict_key(r.begin), strict_key(r.end)));
+  const SpecialRangeRead read{.begin = {strict_key(r.begin), r.begin.offset},
+                              .end = {strict_key(r.end), r.end.offset},
+                              .row_limit = std::max(r.limit, 0),
+                              .byte_limit = byte_limit,
+                              .reverse = r.reverse,
+                              .relaxed = options_.special_key_space_relaxed};
+  SpecialRows out;
+  if (fdb_error_t e = read_special_range(read, module(), out)) return ready_later(world_, e);
+  KeyValues result;
+  result.rows = std::move(out.rows);
+  result.more = out.more;
+  return ready_later(world_, kSuccess, std::move(result));
+}
+
+void TransactionState::note_conflicting_keys() {
+  conflicting_keys_.clear();  // tryCommit resets conflictingKeys at every conflict it is told of
+  if (!options_.report_conflicting_keys) return;  // the resolver named no range then
+  const std::span<const KeyRangeRef> reads = tr_.read_conflict_ranges();
+  std::vector<KeyRange> hits;
+  for (std::size_t i : tr_.last_conflicting_read_ranges())
+    hits.push_back(copy_of(reads[i]));
+  CONTEND_ASSERT(!hits.empty(), "a conflict asked about names a read range");
+  // With read-your-writes, the resolver saw RYW's coalesced read conflict ranges: each that holds
+  // a conflicting read conflicted whole. Without, it saw NativeAPI's, each as made.
+  conflicting_keys_ = options_.read_your_writes_disabled
+                          ? coalesced(std::move(hits))
+                          : components_hit(coalesced(copy_of(reads)), hits);
 }
 
 Future* TransactionState::estimated_range_size(BytesView begin, BytesView end) {
@@ -745,10 +785,13 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
   fdb_error_t result = ended_by();
   if (result == kSuccess && too_large()) result = code_of(ErrorCode::transaction_too_large);
   if (result == kSuccess) {
+    tr_.set_report_conflicting_read_ranges(options_.report_conflicting_keys);
     auto op = tr_.commit();
     op.complete();
     result = code_of(op.await_resume());
     world_.log.record(tr_, op.await_resume());
+    if (op.await_resume() == ErrorCode::not_committed && tr_.last_conflict())
+      note_conflicting_keys();
   }
   committed_version_ = result == kSuccess ? tr_.committed_version() : kInvalidVersion;
   settle_attempt(result, deliveries);

@@ -20,6 +20,7 @@
 
 #include "fdb_c/future.h"
 #include "fdb_c/options.h"
+#include "fdb_c/transaction_module.h"
 #include "fdb_c/world.h"
 #include "sim/store/transaction.h"
 
@@ -134,10 +135,15 @@ class TransactionState {
   // As RYW's getRange, whether a range read goes to the special key space: its begin key is a
   // special key and its end key in [\xff\xff, \xff\xff\xff].
   static bool reads_special_keys(const RangeRequest& r);
-  // A read of [begin, end) in the special key space (special_keys.h), with this attempt's options.
-  fdb_error_t special_read(BytesView begin, BytesView end) const;
-  // A range read that reads_special_keys(): its error, or its empty result.
-  Future* special_range(const RangeRequest& r);
+  // What this transaction's \xff\xff/transaction/ module serves now (transaction_module.h).
+  TransactionModule module() const;
+  // A get of a special key: SpecialKeySpace::get, a read of [key, key + \x00).
+  Future* special_get(BytesView key);
+  // A range read that reads_special_keys() (`byte_limit` as batch_bytes gives it): its rows.
+  Future* special_range(const RangeRequest& r, int byte_limit);
+  // After a not_committed the store decided: what the transaction module's conflicting_keys
+  // serve from now on, as NativeAPI's tryCommit refills TransactionState::conflictingKeys.
+  void note_conflicting_keys();
   // The key `selector` names, clamped to ["", \xff].
   fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
   // Settles the attempt's watches and versionstamp futures with `error` (0: the commit applied).
@@ -199,6 +205,11 @@ class TransactionState {
   // A read or a write was asked of this attempt: READ_YOUR_WRITES_DISABLE is refused from then on,
   // as FoundationDB refuses it once its read cache or write map holds anything.
   bool read_or_written_ = false;
+  // The read conflict ranges of the last commit the store found conflicting, coalesced, when
+  // REPORT_CONFLICTING_KEYS was set for it (none when it was not): FoundationDB's
+  // TransactionState::conflictingKeys, which a reset or retry keeps (cloneAndReset copies it)
+  // and the next not_committed replaces.
+  std::vector<KeyRange> conflicting_keys_;
   // Counts resets and retries: a commit belongs to the attempt it began in.
   std::uint64_t attempt_ = 0;
   std::vector<Future*> versionstamp_futures_;  // each holds a reference

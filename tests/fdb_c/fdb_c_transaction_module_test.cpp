@@ -1,0 +1,309 @@
+// contend's libfdb_c serving FoundationDB's \xff\xff/transaction/ special key module through the
+// C API: REPORT_CONFLICTING_KEYS (712) and the conflicting read ranges of a failed commit, the
+// read and write conflict ranges of the transaction, each in FoundationDB's boundary encoding
+// (prefix + begin = "1", prefix + end = "0", overlapping and adjacent ranges merged), read with
+// key selectors, limits and in reverse. Before, 712 was refused with invalid_option (2007) and
+// every read of the module answered key_outside_legal_range (2004): every test here failed.
+#include "configured_network.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::wait_and_destroy;
+
+[[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(new ConfiguredNetwork(
+    "fdb_c_transaction_module_test", "deterministic = true\n", ConfiguredNetwork::Log::none));
+
+constexpr int kReportConflictingKeys = 712, kSpecialKeySpaceRelaxed = 713;
+constexpr int kReadYourWritesDisable = 51;
+const std::string kConflicting = "\xff\xff/transaction/conflicting_keys/";
+const std::string kReadRanges = "\xff\xff/transaction/read_conflict_range/";
+const std::string kWriteRanges = "\xff\xff/transaction/write_conflict_range/";
+const std::string kRangeEnd("\xff\xff", 2);
+
+using Row = std::pair<std::string, std::string>;
+using Rows = std::vector<Row>;
+
+const uint8_t* bytes(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
+int length(const std::string& s) {
+  return static_cast<int>(s.size());
+}
+
+// A selector as fdb_c.h's macros spell it.
+struct Selector {
+  std::string key;
+  bool or_equal = false;
+  int offset = 1;
+};
+
+struct RangeAnswer {
+  fdb_error_t error = 0;
+  Rows rows;
+  bool more = false;
+};
+
+class FdbCTransactionModule : public contend::fdb_testing::DatabaseTest {
+ protected:
+  // Keys of this test's own, so that tests sharing the database do not meet.
+  std::string key(const std::string& name) const {
+    return std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "/" +
+           name;
+  }
+  static void option(FDBTransaction* tr, int code) {
+    ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(code), nullptr, 0),
+              0);
+  }
+  void set(FDBTransaction* tr, const std::string& name, const std::string& value) {
+    const std::string k = key(name);
+    fdb_transaction_set(tr, bytes(k), length(k), bytes(value), length(value));
+  }
+  static fdb_error_t commit(FDBTransaction* tr) {
+    return wait_and_destroy(fdb_transaction_commit(tr));
+  }
+  // A range read of this test's keys [b, e), its conflict range with it.
+  fdb_error_t read(FDBTransaction* tr, const std::string& b, const std::string& e) {
+    return range(tr, {key(b)}, {key(e)}).error;
+  }
+  fdb_error_t get_error(FDBTransaction* tr, const std::string& name) {
+    const std::string k = key(name);
+    return wait_and_destroy(fdb_transaction_get(tr, bytes(k), length(k), 0));
+  }
+  static RangeAnswer range(FDBTransaction* tr, const Selector& b, const Selector& e, int limit = 0,
+                           bool reverse = false) {
+    FDBFuture* f = fdb_transaction_get_range(tr, bytes(b.key), length(b.key), b.or_equal, b.offset,
+                                             bytes(e.key), length(e.key), e.or_equal, e.offset,
+                                             limit, 0, FDB_STREAMING_MODE_WANT_ALL, 1, 0, reverse);
+    RangeAnswer answer;
+    fdb_future_block_until_ready(f);
+    answer.error = fdb_future_get_error(f);
+    const FDBKeyValue* kvs = nullptr;
+    int count = 0;
+    fdb_bool_t more = 0;
+    if (answer.error == 0 && fdb_future_get_keyvalue_array(f, &kvs, &count, &more) == 0) {
+      for (int i = 0; i < count; ++i) {
+        answer.rows.emplace_back(
+            std::string(reinterpret_cast<const char*>(kvs[i].key), kvs[i].key_length),
+            std::string(reinterpret_cast<const char*>(kvs[i].value), kvs[i].value_length));
+      }
+      answer.more = more != 0;
+    }
+    fdb_future_destroy(f);
+    return answer;
+  }
+  // All rows of one of the module's ranges.
+  static Rows module_rows(FDBTransaction* tr, const std::string& prefix) {
+    const RangeAnswer answer = range(tr, {prefix}, {prefix + kRangeEnd});
+    EXPECT_EQ(answer.error, 0) << "reading " << prefix;
+    EXPECT_FALSE(answer.more);
+    return answer.rows;
+  }
+  // The boundary rows of this test's ranges [b, e) under `prefix`.
+  Rows boundaries(const std::string& prefix,
+                  const std::vector<std::pair<std::string, std::string>>& ranges) const {
+    Rows rows;
+    for (const auto& [b, e] : ranges) {
+      rows.emplace_back(prefix + key(b), "1");
+      rows.emplace_back(prefix + key(e), "0");
+    }
+    return rows;
+  }
+  // A transaction (with REPORT_CONFLICTING_KEYS when `report`) that reads `reads` and writes x,
+  // and a writer that commits `written` after those reads: the first's commit answers
+  // not_committed. The caller destroys the first.
+  FDBTransaction* conflicted(const std::vector<std::pair<std::string, std::string>>& reads,
+                             const std::vector<std::string>& written, bool report = true) {
+    FDBTransaction* reader = begin();
+    if (report) option(reader, kReportConflictingKeys);
+    for (const auto& [b, e] : reads)
+      EXPECT_EQ(read(reader, b, e), 0);
+    set(reader, "x", "mine");
+    FDBTransaction* writer = begin();
+    for (const std::string& w : written)
+      set(writer, w, "theirs");
+    EXPECT_EQ(commit(writer), 0);
+    fdb_transaction_destroy(writer);
+    EXPECT_EQ(commit(reader), 1020);
+    return reader;
+  }
+};
+
+// As NativeAPI's setOption: REPORT_CONFLICTING_KEYS is a flag, a value is invalid_option_value
+// (2006) as the deferred error.
+TEST_F(FdbCTransactionModule, ReportConflictingKeysIsAFlag) {
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(712), nullptr, 0), 0);
+  EXPECT_EQ(get_error(tr, "k"), 0);
+  EXPECT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(712), bytes("x"), 1),
+            0);
+  EXPECT_EQ(get_error(tr, "k"), 2006);
+  fdb_transaction_destroy(tr);
+}
+
+// The contention a user studies: a writer commits into one of two ranges the reader read; the
+// reader's commit fails with not_committed and its conflicting_keys name exactly that range, as
+// NativeAPI's tryCommit encodes the ranges the resolver reports — a get of a boundary answers its
+// value, and a key between two boundaries is no row.
+TEST_F(FdbCTransactionModule, AFailedCommitNamesExactlyTheReadRangeAnotherCommitWroteInto) {
+  FDBTransaction* reader = conflicted({{"a", "b"}, {"c", "d"}}, {"a5"});
+  EXPECT_EQ(module_rows(reader, kConflicting), boundaries(kConflicting, {{"a", "b"}}))
+      << "[c, d) was read too, and nothing wrote there";
+  const std::string begin_key = kConflicting + key("a"), inside = kConflicting + key("a5");
+  FDBFuture* f = fdb_transaction_get(reader, bytes(begin_key), length(begin_key), 0);
+  ASSERT_EQ(fdb_future_block_until_ready(f), 0);
+  fdb_bool_t present = 0;
+  const uint8_t* value = nullptr;
+  int value_length = 0;
+  ASSERT_EQ(fdb_future_get_value(f, &present, &value, &value_length), 0);
+  EXPECT_TRUE(present);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(value), value_length), "1");
+  fdb_future_destroy(f);
+  f = fdb_transaction_get(reader, bytes(inside), length(inside), 0);
+  ASSERT_EQ(fdb_future_block_until_ready(f), 0);
+  ASSERT_EQ(fdb_future_get_value(f, &present, &value, &value_length), 0);
+  EXPECT_FALSE(present);
+  fdb_future_destroy(f);
+  fdb_transaction_destroy(reader);
+}
+
+// As FoundationDB's resolver (ConflictBatch::checkReadConflictRanges checks every read range),
+// every conflicting read range is named, not only the first.
+TEST_F(FdbCTransactionModule, EveryReadRangeAnotherCommitWroteIntoIsNamed) {
+  FDBTransaction* reader = conflicted({{"a", "b"}, {"c", "d"}}, {"a5", "c5"});
+  EXPECT_EQ(module_rows(reader, kConflicting), boundaries(kConflicting, {{"a", "b"}, {"c", "d"}}));
+  fdb_transaction_destroy(reader);
+}
+
+// RYW sends its read conflict ranges coalesced: two adjacent reads are one range to the resolver,
+// which conflicts whole when a write meets either part.
+TEST_F(FdbCTransactionModule, AdjacentReadsConflictAsTheOneRangeTheResolverSaw) {
+  FDBTransaction* reader = conflicted({{"a", "b"}, {"b", "c"}}, {"b5"});
+  EXPECT_EQ(module_rows(reader, kConflicting), boundaries(kConflicting, {{"a", "c"}}));
+  fdb_transaction_destroy(reader);
+}
+
+// Without the option the resolver names no range: nothing is served. With it, what a failed
+// commit left stays through on_error and reset (TransactionState::cloneAndReset keeps
+// conflictingKeys) until the next conflict replaces it — here one without the option: none.
+TEST_F(FdbCTransactionModule, ConflictingKeysAreServedOnlyWhenAskedAndLastUntilTheNextConflict) {
+  FDBTransaction* reader = conflicted({{"a", "b"}}, {"a5"}, false);
+  EXPECT_EQ(module_rows(reader, kConflicting), Rows{}) << "not asked";
+  fdb_transaction_destroy(reader);
+
+  reader = conflicted({{"a", "b"}, {"c", "d"}}, {"c5"});
+  const Rows named = boundaries(kConflicting, {{"c", "d"}});
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(reader, 1020)), 0);
+  EXPECT_EQ(module_rows(reader, kConflicting), named) << "after on_error";
+  fdb_transaction_reset(reader);
+  EXPECT_EQ(module_rows(reader, kConflicting), named) << "after reset";
+  ASSERT_EQ(read(reader, "a", "b"), 0);
+  set(reader, "x", "mine");
+  FDBTransaction* writer = begin();
+  set(writer, "a6", "theirs");
+  ASSERT_EQ(commit(writer), 0);
+  ASSERT_EQ(commit(reader), 1020);
+  EXPECT_EQ(module_rows(reader, kConflicting), Rows{}) << "a conflict without the option";
+  fdb_transaction_destroy(writer);
+  fdb_transaction_destroy(reader);
+}
+
+// RYW's readConflicts and write map, coalesced: a get's key, range reads and an added read range
+// that touch merge; a read of a key the transaction wrote first takes no conflict range; sets,
+// clears and added write ranges are the write conflict ranges. Snapshot reads take none.
+TEST_F(FdbCTransactionModule, TheReadAndWriteConflictRangesAreServedCoalesced) {
+  FDBTransaction* tr = begin();
+  set(tr, "w", "v");
+  EXPECT_EQ(get_error(tr, "w"), 0);
+  EXPECT_EQ(get_error(tr, "k"), 0);
+  ASSERT_EQ(read(tr, "r", "s"), 0);
+  const std::string s = key("s"), t = key("t"), y = key("y"), z = key("z");
+  ASSERT_EQ(fdb_transaction_add_conflict_range(tr, bytes(s), length(s), bytes(t), length(t),
+                                               FDB_CONFLICT_RANGE_TYPE_READ),
+            0);
+  const std::string snapshot = key("p");
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(snapshot), length(snapshot), 1)), 0);
+  const std::string x = key("x");
+  fdb_transaction_clear_range(tr, bytes(x), length(x), bytes(y), length(y));
+  ASSERT_EQ(fdb_transaction_add_conflict_range(tr, bytes(y), length(y), bytes(z), length(z),
+                                               FDB_CONFLICT_RANGE_TYPE_WRITE),
+            0);
+  EXPECT_EQ(module_rows(tr, kReadRanges),
+            boundaries(kReadRanges, {{"k", "k" + std::string(1, '\0')}, {"r", "t"}}));
+  EXPECT_EQ(module_rows(tr, kWriteRanges),
+            boundaries(kWriteRanges, {{"w", "w" + std::string(1, '\0')}, {"x", "z"}}));
+  fdb_transaction_destroy(tr);
+}
+
+// Without read-your-writes a read does not see the transaction's writes, so it depends on the
+// database at their keys too: its range is whole (NativeAPI's), and served (FoundationDB's
+// getReadConflictRangeIntersecting coalesces NativeAPI's ranges then).
+TEST_F(FdbCTransactionModule, WithoutReadYourWritesAReadOfAWrittenKeyIsAReadConflictRange) {
+  FDBTransaction* tr = begin();
+  option(tr, kReadYourWritesDisable);
+  set(tr, "w", "v");
+  EXPECT_EQ(get_error(tr, "w"), 0);
+  EXPECT_EQ(module_rows(tr, kReadRanges),
+            boundaries(kReadRanges, {{"w", "w" + std::string(1, '\0')}}));
+  EXPECT_EQ(module_rows(tr, kWriteRanges),
+            boundaries(kWriteRanges, {{"w", "w" + std::string(1, '\0')}}));
+  fdb_transaction_destroy(tr);
+}
+
+// SpecialKeySpace's getRangeAggregationActor: key selectors are resolved over the module's rows,
+// a row limit ends the read with more set, reverse reads from the end; a selector moved past the
+// module's rows stops at its boundary.
+TEST_F(FdbCTransactionModule, SelectorsLimitsAndReverseWorkOverTheModulesRows) {
+  FDBTransaction* tr = begin();
+  for (const char* b : {"a", "c", "e"}) {
+    const std::string from(b);
+    ASSERT_EQ(read(tr, from, from + "z"), 0);
+  }
+  const Rows all = boundaries(kReadRanges, {{"a", "az"}, {"c", "cz"}, {"e", "ez"}});
+  const std::string end = kReadRanges + kRangeEnd;
+  ASSERT_EQ(module_rows(tr, kReadRanges), all);
+
+  RangeAnswer first_two = range(tr, {kReadRanges}, {end}, 2);
+  EXPECT_EQ(first_two.error, 0);
+  EXPECT_EQ(first_two.rows, Rows(all.begin(), all.begin() + 2));
+  EXPECT_TRUE(first_two.more);
+
+  RangeAnswer last_two = range(tr, {kReadRanges}, {end}, 2, true);
+  EXPECT_EQ(last_two.rows, (Rows{all[5], all[4]}));
+  EXPECT_TRUE(last_two.more);
+
+  // firstGreaterThan(a's begin row) + 1: the third row; lastLessThan(the module's end): the last.
+  RangeAnswer middle = range(tr, {all[0].first, true, 2}, {end, false, 0});
+  EXPECT_EQ(middle.rows, Rows(all.begin() + 2, all.end() - 1));
+  RangeAnswer past = range(tr, {kReadRanges, false, 10}, {end});
+  EXPECT_EQ(past.error, 0);
+  EXPECT_TRUE(past.rows.empty()) << "moved past every row: the module's end, an empty range";
+  fdb_transaction_destroy(tr);
+}
+
+// The module checks stay: without SPECIAL_KEY_SPACE_RELAXED a read from the transaction module
+// into another is special_keys_cross_module_read (2112); relaxed, what another module serves is
+// not modelled (2004), while keys no module serves answer no rows beside the transaction
+// module's.
+TEST_F(FdbCTransactionModule, ModuleChecksStandAndRelaxedReadsServeTheTransactionModule) {
+  FDBTransaction* tr = begin();
+  ASSERT_EQ(read(tr, "a", "b"), 0);
+  const Rows rows = boundaries(kReadRanges, {{"a", "b"}});
+  EXPECT_EQ(range(tr, {kReadRanges}, {"\xff\xff/worker_interfaces/"}).error, 2112);
+  EXPECT_EQ(range(tr, {"\xff\xff/transaction/"}, {"\xff\xff/transaction0"}).rows, rows);
+  option(tr, kSpecialKeySpaceRelaxed);
+  EXPECT_EQ(range(tr, {"\xff\xff/tracing0"}, {"\xff\xff/transaction0"}).rows, rows)
+      << "from a gap into the transaction module";
+  EXPECT_EQ(range(tr, {kReadRanges}, {"\xff\xff/worker_interfaces0"}).error, 2004);
+  EXPECT_EQ(range(tr, {kReadRanges}, {"\xff\xff/worker_interfaces0"}, 2).rows, rows)
+      << "a limit reached before another module's keys";
+  fdb_transaction_destroy(tr);
+}
+
+}  // namespace
