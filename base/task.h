@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "base/invariant.h"
+#include "base/sanitizers.h"
 
 namespace contend {
 
@@ -35,7 +36,7 @@ class FramePool {
   static constexpr std::size_t kGranule = 64;
   static constexpr std::size_t kClasses = 64;  // frames up to 4 KiB are pooled
 
-#if defined(__SANITIZE_ADDRESS__)
+#if CONTEND_ADDRESS_SANITIZER
   // Under AddressSanitizer every frame goes to the allocator, so a use after free is caught.
   static void* allocate(std::size_t n) {
     return ::operator new(n);
