@@ -38,7 +38,8 @@ install(EXPORT contendTargets NAMESPACE contend:: FILE contendTargets.cmake
 # those include, transitively (the out-of-tree example's build fails if one is missing). Each
 # says in its first lines what it is for.
 set(CONTEND_PUBLIC_HEADERS
-    base/digest128.h base/invariant.h base/simulator_fault.h base/splitmix.h base/task.h
+    base/digest128.h base/invariant.h base/sanitizers.h base/simulator_fault.h base/splitmix.h
+    base/task.h
     model/accounting.h model/check.h model/history.h model/history_json.h model/operations.h
     model/spec.h model/verdict.h
     sim/store/byte_arena.h sim/store/bytes.h sim/store/conflict_history.h sim/store/environment.h
