@@ -14,6 +14,10 @@
 // process that wants it starts itself again, once, with the tunable added. A GLIBC_TUNABLES that
 // already sets glibc.malloc.tcache_count is left as it is (that is also how to opt out).
 //
+// The restart execs this program's own path, not /proc/self/exe: the kernel names a process after
+// the file it was started from, and a process started as /proc/self/exe is named "exe" in ps, top,
+// pgrep and /proc/PID/comm (and a tool that looks for it by name does not find it).
+//
 // A program linked with mimalloc (CONTEND_MIMALLOC, scenarios/CMakeLists.txt) needs neither:
 // both functions do nothing there.
 #pragma once
@@ -22,15 +26,34 @@
 
 #if defined(__GLIBC__)
 #include <malloc.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 #endif
 
 namespace contend {
 
 // Blocks of each size the thread cache keeps (glibc's default: 7).
 inline constexpr const char* kThreadCacheTunable = "glibc.malloc.tcache_count=1000";
+
+#if defined(__GLIBC__) && defined(__linux__)
+// The path this very program was started from, or /proc/self/exe when no path names it any more
+// (its file deleted or replaced since it started: /proc/self/exe still starts this one).
+inline std::string own_executable_path() {
+  std::error_code failed;
+  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", failed);
+  struct stat running {};
+  struct stat named {};
+  if (failed || ::stat("/proc/self/exe", &running) != 0 || ::stat(path.c_str(), &named) != 0 ||
+      running.st_dev != named.st_dev || running.st_ino != named.st_ino) {
+    return "/proc/self/exe";
+  }
+  return path.string();
+}
+#endif
 
 // Starts this program again (same arguments, same environment plus the tunable) unless the
 // tunable is set; returns only when it is set already or the restart failed (then the process
@@ -43,7 +66,7 @@ inline void restart_with_larger_thread_cache([[maybe_unused]] char** argv) {
   if (!tunables.empty()) tunables += ':';
   tunables += kThreadCacheTunable;
   if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
-  execv("/proc/self/exe", argv);
+  execv(own_executable_path().c_str(), argv);
 #endif
 }
 

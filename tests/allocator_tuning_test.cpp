@@ -1,0 +1,48 @@
+// The restart that gives a build on glibc's malloc its larger thread cache keeps the process what
+// it was: its name, its arguments, the user's own tunables (scenarios/allocator_tuning.h).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+namespace contend {
+namespace {
+
+// What tests/probe/restart_probe.cpp prints once restarted, run with `environment` set before it.
+std::string restarted_probe(const std::string& environment) {
+  const std::string command = "env -u GLIBC_TUNABLES " + environment + " " +
+                              std::string(CONTEND_RESTART_PROBE) + " one 'two words' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return "popen failed";
+  std::string output;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    output.append(buffer, n);
+  const int status = pclose(pipe);
+  if (status != 0) output += "exit status " + std::to_string(status);
+  return output;
+}
+
+TEST(AllocatorTuning, ARestartedProcessKeepsItsNameSoPsAndPgrepFindIt) {
+  // Restarted as /proc/self/exe, the kernel named the process "exe": ps showed it so, `pgrep
+  // contend` found nothing, and a test sampling a contend process by name sampled nothing.
+  EXPECT_EQ(restarted_probe(""),
+            "name: restart_probe\n"
+            "tunables: glibc.malloc.tcache_count=1000\n"
+            "arguments: one two words\n");
+}
+
+TEST(AllocatorTuning, AUsersOwnTunablesAreKeptAndACacheCountOfTheirsIsNotOverridden) {
+  EXPECT_EQ(restarted_probe("GLIBC_TUNABLES=glibc.malloc.arena_max=2"),
+            "name: restart_probe\n"
+            "tunables: glibc.malloc.arena_max=2:glibc.malloc.tcache_count=1000\n"
+            "arguments: one two words\n");
+  EXPECT_EQ(restarted_probe("GLIBC_TUNABLES=glibc.malloc.tcache_count=7"),
+            "name: restart_probe\n"
+            "tunables: glibc.malloc.tcache_count=7\n"
+            "arguments: one two words\n");
+}
+
+}  // namespace
+}  // namespace contend
