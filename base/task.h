@@ -36,10 +36,21 @@ class FramePool {
   static constexpr std::size_t kGranule = 64;
   static constexpr std::size_t kClasses = 64;  // frames up to 4 KiB are pooled
 
+  // Bytes a frame of `n` bytes occupies: whole granules below the largest class, else `n`.
+  static constexpr std::size_t block_bytes(std::size_t n) {
+    const std::size_t c = (n + kGranule - 1) / kGranule;
+    return c >= kClasses ? n : c * kGranule;
+  }
+
+  // The two modes below must agree on block sizes. This header is installed and inline, and
+  // chooses by the including build's sanitizer: a user's ASan test linked against a non-ASan
+  // libcontend may have its frames allocated by one mode and released by the other (the linker
+  // keeps one definition of each), so a block the unpooled mode allocates must be large enough
+  // for any frame of its class that the pooled mode later hands it to.
 #if CONTEND_ADDRESS_SANITIZER
   // Under AddressSanitizer every frame goes to the allocator, so a use after free is caught.
   static void* allocate(std::size_t n) {
-    return ::operator new(n);
+    return ::operator new(block_bytes(n));
   }
   static void release(void* p, std::size_t) noexcept {
     ::operator delete(p);
@@ -50,10 +61,10 @@ class FramePool {
     if (c >= kClasses) return ::operator new(n);
     FreeBlock*& head = lists()[c];
     if (head != nullptr) {
-      recycled() += c * kGranule;
+      recycled() += block_bytes(n);
       return std::exchange(head, head->next);
     }
-    return ::operator new(c* kGranule);
+    return ::operator new(block_bytes(n));
   }
   static void release(void* p, std::size_t n) noexcept {
     const std::size_t c = (n + kGranule - 1) / kGranule;
