@@ -156,6 +156,10 @@ std::string why_of(const SeedOutcome& r) {
 std::optional<std::uint64_t> seed_of(const std::optional<SeedOutcome>& o) {
   return o ? std::optional<std::uint64_t>(o->seed) : std::nullopt;
 }
+// "K/N", as --shard takes it.
+std::string shard_text(const Shard& shard) {
+  return std::to_string(shard.index) + "/" + std::to_string(shard.count);
+}
 }  // namespace
 
 BatchJudgement BatchJudge::judgement(const Scenario& s, bool whole_range) const {
@@ -250,7 +254,7 @@ nlohmann::json batch_json_header(const Scenario& s, const SeedRange& seeds, cons
           {"operations_per_client", s.operations_per_client},
           {"expect", s.expect},
           {"seeds", {{"first", seeds.first}, {"last", seeds.last}}},
-          {"shard", std::to_string(shard.index) + "/" + std::to_string(shard.count)}};
+          {"shard", shard_text(shard)}};
 }
 
 nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard& shard,
@@ -263,11 +267,13 @@ nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard
   return out;
 }
 
-std::string junit_xml(const Scenario& s, const SeedRange& seeds, std::uint64_t seeds_run,
-                      const BatchJudgement& j, double seconds, const std::string& skipped) {
+std::string junit_xml(const Scenario& s, const SeedRange& seeds, const Shard& shard,
+                      std::uint64_t seeds_run, const BatchJudgement& j, double seconds,
+                      const std::string& skipped) {
   std::ostringstream out;
-  const std::string name =
+  std::string name =
       s.name + " seeds " + std::to_string(seeds.first) + ".." + std::to_string(seeds.last);
+  if (shard.count > 1) name += " shard " + shard_text(shard);
   const bool skip = j.passed && seeds_run == 0;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<testsuites tests=\"1\" failures=\"" << (j.passed ? 0 : 1) << "\">\n"

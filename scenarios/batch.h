@@ -115,11 +115,12 @@ nlohmann::json batch_json_header(const Scenario& scenario, const SeedRange& seed
                                  const Shard& shard);
 nlohmann::json seed_json(const Scenario& scenario, const SeedOutcome& outcome);
 nlohmann::json metrics_json(const RunMetrics& m);
-// JUnit XML: one testcase per scenario x seed range; a failure carries the reproduction command.
-// A run of no seed (a shard that holds none) is a skipped testcase, `skipped` its message: a CI
-// test view counts no pass for a check that checked nothing.
-std::string junit_xml(const Scenario& scenario, const SeedRange& seeds, std::uint64_t seeds_run,
-                      const BatchJudgement& judgement, double seconds,
+// JUnit XML: one testcase per scenario x seed range (and shard, when there are several: a CI
+// matrix's shards are test cases of their own in its test view); a failure carries the
+// reproduction command. A run of no seed (a shard that holds none) is a skipped testcase,
+// `skipped` its message: a CI test view counts no pass for a check that checked nothing.
+std::string junit_xml(const Scenario& scenario, const SeedRange& seeds, const Shard& shard,
+                      std::uint64_t seeds_run, const BatchJudgement& judgement, double seconds,
                       const std::string& skipped = "no seed ran");
 
 }  // namespace contend

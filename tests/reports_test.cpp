@@ -507,6 +507,28 @@ TEST(CliShards, AShardThatHoldsNoSeedSaysSoInEveryReportAndItsHistory) {
   EXPECT_EQ(junit_ran.find("<skipped"), std::string::npos) << junit_ran;
 }
 
+// The shards of a CI matrix each wrote a testcase named "queue seeds 1..4": a test view that keys
+// test cases by name showed one of them, or counted them as reruns of one test.
+TEST(CliShards, EachShardsJUnitTestcaseIsNamedWithItsShard) {
+  const std::string dir = ::testing::TempDir() + "/junit-shards";
+  std::filesystem::create_directories(dir);
+  const std::string queue = source_path("scenarios/queue.toml");
+  for (const std::string shard : {"1/2", "2/2"}) {
+    const std::string file = dir + "/shard-" + shard.substr(0, 1) + ".xml";
+    auto r = run_cli("run " + queue + " --seeds 1..4 --shard " + shard + " --report junit=" + file);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string junit = read_file(file);
+    EXPECT_NE(junit.find("<testcase classname=\"contend.queue\" name=\"queue seeds 1..4 shard " +
+                         shard + "\""),
+              std::string::npos)
+        << junit;
+  }
+  auto whole = run_cli("run " + queue + " --seeds 1..4 --report junit=" + dir + "/whole.xml");
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  const std::string junit = read_file(dir + "/whole.xml");
+  EXPECT_NE(junit.find("name=\"queue seeds 1..4\" time="), std::string::npos) << junit;
+}
+
 TEST(Sweep, TheTableIsDeterministicForASeedRange) {
   Scenario s = load("scenarios/queue.toml");
   std::string error;

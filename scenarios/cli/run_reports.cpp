@@ -108,7 +108,7 @@ bool RunReports::finish(const BatchJudge& judge, const BatchJudgement& j, double
       ok = begun->second->finish(j.passed, batch_result(j));
       if (!ok) fmt::print(stderr, "contend: cannot write {}\n", r.path);
     } else if (r.kind == "junit") {
-      ok = write_file(r.path, junit_xml(scenario_, seeds_, judge.seeds_judged(), j, seconds,
+      ok = write_file(r.path, junit_xml(scenario_, seeds_, shard_, judge.seeds_judged(), j, seconds,
                                         no_seed_ran(seeds_, shard_)));
     } else {
       ok = write_file(r.path, html_report_of(scenario_, seeds_, shard_, judge, j));
