@@ -190,9 +190,11 @@ class Workload {
     Slot& d = *drain;
     slots_.push_back(std::move(drain));
     launch(d);
+    drain_process_ = d.process;
     world_.run();
     return d.drained;
   }
+  std::optional<std::int64_t> drain_process() const { return drain_process_; }
 
   std::int64_t main_phase_end_us() const { return main_phase_end_us_; }
   model::History& history() { return history_; }
@@ -334,6 +336,7 @@ class Workload {
   std::map<std::int64_t, ClientId> process_client_;
   std::map<std::int64_t, int> process_slot_;
   std::int64_t next_process_ = 0;
+  std::optional<std::int64_t> drain_process_;  // once the drain phase began
   bool late_invocations_ = false;
   std::int64_t main_phase_end_us_ = 0;
   std::optional<std::string> fault_;
@@ -711,6 +714,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   out.parked = world.parked_clients() > 0;
   if (scenario.drain && world.bound_hit() == BoundHit::none && !workload.fault() && !out.parked) {
     out.drained = workload.run_drain_phase();
+    out.drain_process = workload.drain_process();
   }
 
   RunMetrics& m = out.metrics;

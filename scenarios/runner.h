@@ -59,6 +59,7 @@ struct SeedRun {
   std::int64_t random_draws = 0;                    // clients' draws from their streams
   std::map<Bytes, Bytes, KeyLess> final_state;      // exhaustive runs: the store at the end
   bool drained = false;                             // the drain phase ended on an empty queue
+  std::optional<std::int64_t> drain_process;        // the drain's history process, once it ran
   // A recipe parked a client at a wait that made no progress (RunControls::park_unproductive_
   // waits): the run is no evidence, and the search represents it by the run without that wait.
   bool parked = false;

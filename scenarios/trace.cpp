@@ -132,9 +132,10 @@ void print_trace(std::FILE* out, const SeedRun& run) {
     flush_attempts_before(e.index);
     auto client = run.process_client.find(e.process);
     fmt::print(
-        out, "{:>12.6f}s  op  process {} (client {}) {} {}{}\n",
+        out, "{:>12.6f}s  op  process {} (client {}{}) {} {}{}\n",
         static_cast<double>(e.time_us) / 1e6, e.process,
-        client == run.process_client.end() ? -1 : client->second, to_string(e.type), to_string(e.f),
+        client == run.process_client.end() ? -1 : client->second,
+        run.drain_process == e.process ? ": the drain" : "", to_string(e.type), to_string(e.f),
         e.value ? " " + e.value->value +
                       (e.value->priority ? " p" + std::to_string(*e.value->priority) : "")
                 : (e.type == model::EventType::ok && !model::is_insert(e.f) ? " (empty)" : ""));

@@ -16,7 +16,8 @@ std::string format_range(const KeyRange& range);
 std::string format_read(const ReadRecord& read);
 std::string format_attempt(const AttemptRecord& attempt);
 
-// History events and transaction attempts merged in virtual-time order.
+// History events and transaction attempts merged in virtual-time order; the drain's operations
+// say so ("process 4 (client 4: the drain) invoke dequeue").
 void print_trace(std::FILE* out, const SeedRun& run);
 // The same trace as a string.
 std::string trace_text(const SeedRun& run);

@@ -256,7 +256,7 @@ TEST(CliExplore, TheReductionIsChosenByFlagOrScenarioAndNamedInTheJson) {
 // The first line of a trace that shows an attempt of a client with no operation open (invoked and
 // not yet completed above it), or "" when every attempt is inside one of its client's operations.
 std::string attempt_outside_its_operation(const std::string& trace) {
-  const std::regex event(R"(op  process \d+ \(client (\d+)\) (\w+) )");
+  const std::regex event(R"(op  process \d+ \(client (\d+)(?:: the drain)?\) (\w+) )");
   const std::regex attempt(R"(^\s*[0-9.]+s\s+client (\d+) tx#)");
   std::set<std::string> open;
   std::istringstream lines(trace);
