@@ -91,6 +91,7 @@ struct StoryInput {
   const model::History* history = nullptr;
   const std::map<std::int64_t, ClientId>* process_client = nullptr;  // null: process = client
   const std::vector<AttemptRecord>* attempts = nullptr;              // null: no store view
+  std::optional<std::int64_t> drain_process;                         // SeedRun::drain_process
   std::set<std::int64_t> violating;
   std::vector<std::int64_t> order;         // a linearisation order to show (external histories)
   std::int64_t order_part_operations = 0;  // > 0: `order` is that part's (model/verdict.h)
@@ -326,6 +327,17 @@ json story_json(const StoryInput& in) {
   for (const auto& [k, v] : initial)
     init.push_back({position(k), value_text(v)});
   out["clients"] = clients;
+  // The drain's lane (its client; its process when lanes are processes), named so on the page.
+  out["drain"] = nullptr;
+  if (in.drain_process) {
+    auto lane = static_cast<ClientId>(*in.drain_process);
+    if (in.process_client) {
+      const auto drain = in.process_client->find(*in.drain_process);
+      CONTEND_ASSERT(drain != in.process_client->end(), "the drain's process has its client");
+      lane = drain->second;
+    }
+    if (clients.count(lane) != 0) out["drain"] = lane;  // a window may not reach the drain
+  }
   out["keys"] = key_text;
   out["initial"] = init;
   out["ops"] = std::move(ops);
@@ -534,6 +546,7 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
     in.history = &c.run.history;
     in.process_client = &c.run.process_client;
     in.attempts = &c.run.attempts;
+    in.drain_process = c.run.drain_process;
     in.violating = {c.finding.verdict.events.begin(), c.finding.verdict.events.end()};
     json story = story_json(in);
     model::CheckReport shrunk;
@@ -549,6 +562,7 @@ std::string html_report(const Scenario& scenario, const SeedRun& run,
   whole.history = &run.history;
   whole.process_client = &run.process_client;
   whole.attempts = &run.attempts;
+  whole.drain_process = run.drain_process;
   whole.violating = violating;
   if (operations <= kFullStoryOperations) {
     whole.name = "run";

@@ -217,6 +217,7 @@ TEST(HtmlReport, AReplayedRunIsDrawnAsReplayedNotShrunk) {
   const std::string source = read_file(replayed_path_report());
   EXPECT_EQ(source.find("\"name\":\"counterexample\""), std::string::npos);
   EXPECT_NE(source.find("\"name\":\"run\""), std::string::npos);
+  EXPECT_NE(source.find("\"drain\":1,"), std::string::npos) << "the drain's lane, client 1";
   auto refused = run_cli("replay " + source_path("scenarios/queue.toml") +
                          " --seed 1 --quiet --report json=" + work_dir() + "/replay.json");
   EXPECT_EQ(refused.exit_code, 2);
@@ -236,6 +237,10 @@ TEST(HtmlReportInChromium, AReplayedExhaustiveCounterexampleShowsItsViolationAnd
   const std::string timeline = inner(page.dom, "timeline");
   EXPECT_GE(count(timeline, "class=\"op ok bad"), 2u) << "the two dequeues of one item";
   EXPECT_GE(count(timeline, "class=\"fault-mark\""), 1u) << "the fault the search placed is drawn";
+  // The counterexample has one client; the lane of the drain that runs after it says whose it is.
+  EXPECT_NE(timeline.find(">client 0</text>"), std::string::npos) << timeline;
+  EXPECT_NE(timeline.find(">client 1 (the drain)</text>"), std::string::npos) << timeline;
+  EXPECT_EQ(count(timeline, "(the drain)"), 1u) << timeline;
   EXPECT_NE(tag_of(page.dom, "page-errors").find("hidden"), std::string::npos)
       << "the page caught an error: " << inner(page.dom, "page-errors");
 }

@@ -267,7 +267,8 @@
     var laneY = {};
     s.clients.forEach(function (c, i) {
       laneY[c] = 34 + i * LANE;
-      el('text', { x: 6, y: laneY[c] + 30, 'class': 'lane-name' }, svgT, (s.store ? 'client ' : 'process ') + c);
+      el('text', { x: 6, y: laneY[c] + 30, 'class': 'lane-name' }, svgT,
+         (s.store ? 'client ' : 'process ') + c + (s.drain === c ? ' (the drain)' : ''));
       el('line', { x1: 0, x2: w, y1: laneY[c] + LANE - 1, y2: laneY[c] + LANE - 1, 'class': 'grid' }, svgT);
     });
     var cur = current();
