@@ -3,6 +3,7 @@
 // caller: an unexpected one becomes internal_error.
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string_view>
 
@@ -11,7 +12,12 @@
 #include "fdb_c/transaction.h"
 #include "fdb_c/world.h"
 
-struct FDB_database {};
+// A database: the transaction defaults its options set (read and changed under the world's
+// mutex; each of its transactions shares them, and outlives it as FoundationDB's do).
+struct FDB_database {
+  std::shared_ptr<contend::fdb::TransactionDefaults> transaction_defaults =
+      std::make_shared<contend::fdb::TransactionDefaults>();
+};
 
 namespace contend::fdb {
 namespace {
@@ -279,13 +285,19 @@ fdb_error_t fdb_create_database(const char*, FDBDatabase** out_database) {
 void fdb_database_destroy(FDBDatabase* d) {
   delete d;
 }
-fdb_error_t fdb_database_set_option(FDBDatabase* d, FDBDatabaseOption, const uint8_t*, int) {
-  return d == nullptr ? kClientInvalidOperation : kSuccess;
+fdb_error_t fdb_database_set_option(FDBDatabase* d, FDBDatabaseOption option, const uint8_t* value,
+                                    int value_length) {
+  if (d == nullptr) return kClientInvalidOperation;
+  return error_call([&] {
+    const std::lock_guard<std::mutex> lock(World::get().mutex);
+    return apply_database_option(*d->transaction_defaults, option, view(value, value_length),
+                                 value != nullptr);
+  });
 }
 fdb_error_t fdb_database_create_transaction(FDBDatabase* d, FDBTransaction** out_transaction) {
   if (d == nullptr || out_transaction == nullptr) return kClientInvalidOperation;
   return error_call([&] {
-    *out_transaction = new FDB_transaction{make_transaction(World::get())};
+    *out_transaction = new FDB_transaction{make_transaction(World::get(), d->transaction_defaults)};
     return kSuccess;
   });
 }

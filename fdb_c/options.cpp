@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "base/invariant.h"
+
 namespace contend::fdb {
 
 namespace {
@@ -98,6 +100,41 @@ fdb_error logging_or_tag_error(TransactionOptions& options, int code, BytesView 
   return kSuccess;
 }
 
+// The transaction option each database option sets for every transaction (fdb.options's
+// defaultFor): SNAPSHOT_RYW_ENABLE and _DISABLE, TRANSACTION_LOGGING_MAX_FIELD_LENGTH,
+// TRANSACTION_TIMEOUT, _RETRY_LIMIT, _MAX_RETRY_DELAY, _SIZE_LIMIT, _CAUSAL_READ_RISKY,
+// _INCLUDE_PORT_IN_ADDRESS, _AUTOMATIC_IDEMPOTENCY, _BYPASS_UNREADABLE,
+// _USED_DURING_COMMIT_PROTECTION_DISABLE and _REPORT_CONFLICTING_KEYS.
+struct DefaultFor {
+  int database_option;
+  int transaction_option;
+};
+constexpr std::array<DefaultFor, 13> kDefaultsFor{{{26, 600},
+                                                   {27, 601},
+                                                   {405, 405},
+                                                   {500, kTimeout},
+                                                   {501, kRetryLimit},
+                                                   {502, kMaxRetryDelay},
+                                                   {503, kSizeLimit},
+                                                   {504, 20},
+                                                   {505, 23},
+                                                   {506, 505},
+                                                   {700, 1100},
+                                                   {701, 701},
+                                                   {702, kReportConflictingKeys}}};
+
+// The transaction option database option `code` is the default of, or 0 for none.
+int defaulted_transaction_option(int code) {
+  for (const DefaultFor& d : kDefaultsFor) {
+    if (d.database_option == code) return d.transaction_option;
+  }
+  return 0;
+}
+
+// The database options FoundationDB 7.3 knows that are the database's own: LOCATION_CACHE_SIZE,
+// MAX_WATCHES, MACHINE_ID, DATACENTER_ID, USE_CONFIG_DATABASE, TEST_CAUSAL_READ_RISKY.
+constexpr std::array kDatabaseOwnOptions{10, 20, 21, 22, 800, 900};
+
 }  // namespace
 
 TransactionOptions persistent_options(const TransactionOptions& options) {
@@ -145,6 +182,47 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
   if (code == kReportConflictingKeys) options.report_conflicting_keys = true;
   if (code == kSpecialKeySpaceRelaxed) options.special_key_space_relaxed = true;
   return logging_or_tag_error(options, code, value);
+}
+
+fdb_error apply_database_option(TransactionDefaults& defaults, int code, BytesView value,
+                                bool has_value) {
+  const int option = defaulted_transaction_option(code);
+  if (option == 0) return contains(kDatabaseOwnOptions, code) ? kSuccess : kInvalidOption;
+  TransactionOptions scratch;
+  if (const fdb_error e = apply_option(scratch, option, value, has_value)) return e;
+  // UniqueOrderedOptionList::addOption: a setting replaces the option's earlier one, and goes last.
+  std::erase_if(defaults, [&](const OptionSetting& s) { return s.code == option; });
+  defaults.push_back(OptionSetting{option, Bytes(value), has_value});
+  return kSuccess;
+}
+
+TransactionOptions options_with_defaults(const TransactionDefaults& defaults) {
+  TransactionOptions options;
+  const OptionSetting* timeout = nullptr;
+  for (const OptionSetting& s : defaults) {
+    if (s.code == kTimeout) {
+      timeout = &s;
+      continue;
+    }
+    const fdb_error e = apply_option(options, s.code, s.value, s.has_value);
+    CONTEND_ASSERT(e == kSuccess, "a database's default was validated when it was set");
+  }
+  if (timeout != nullptr) {
+    const fdb_error e = apply_option(options, kTimeout, timeout->value, timeout->has_value);
+    CONTEND_ASSERT(e == kSuccess, "a database's default was validated when it was set");
+  }
+  return options;
+}
+
+TransactionOptions options_after_retry(const TransactionOptions& options,
+                                       const TransactionDefaults& defaults) {
+  TransactionOptions after = options_with_defaults(defaults);
+  const TransactionOptions kept = persistent_options(options);
+  after.timeout_ms = kept.timeout_ms;
+  after.retry_limit = kept.retry_limit;
+  after.max_retry_delay_ms = kept.max_retry_delay_ms;
+  after.debug_identifier = kept.debug_identifier;
+  return after;
 }
 
 }  // namespace contend::fdb

@@ -40,4 +40,37 @@ TransactionOptions persistent_options(const TransactionOptions& options);
 // code contend refuses or does not know, invalid_option_value for a malformed value.
 fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value);
 
+// One transaction option as a database holds it for the transactions it creates.
+struct OptionSetting {
+  int code = 0;
+  Bytes value;
+  bool has_value = false;
+};
+
+// A database's transaction defaults, as FoundationDB's DatabaseContext::transactionDefaults: the
+// database options that set a transaction option for every transaction (TRANSACTION_TIMEOUT,
+// TRANSACTION_RETRY_LIMIT, ...), one setting per transaction option, in the order last set.
+// A transaction takes them when it is created and again at each reset (RYW's constructor and
+// reset() copy them into its persistent options), and a retry (on_error) applies them again.
+// Invariant: each setting applies to a fresh TransactionOptions without error.
+using TransactionDefaults = std::vector<OptionSetting>;
+
+// Applies database option `code`: a default is validated (as the transaction option it sets) and
+// recorded in `defaults`; an option FoundationDB's database takes for its own (location cache,
+// watches, machine and datacenter ids, configuration database, causal-read testing) is accepted
+// with no effect. invalid_option for a code FoundationDB does not know and for a default of an
+// option contend refuses (SNAPSHOT_RYW_DISABLE, AUTOMATIC_IDEMPOTENCY, BYPASS_UNREADABLE); the
+// transaction option's error for a malformed default. A refused option leaves `defaults` as it was.
+fdb_error apply_database_option(TransactionDefaults& defaults, int code, BytesView value,
+                                bool has_value);
+
+// Fresh options with `defaults` applied, in their order and TIMEOUT last (as RYW's
+// applyPersistentOptions, so that the last timeout set is the one that counts).
+TransactionOptions options_with_defaults(const TransactionDefaults& defaults);
+
+// What a retry (on_error) leaves: the persistent options of `options`, over the defaults applied
+// afresh (RYW's resetRyow applies the persistent options, which hold the defaults first).
+TransactionOptions options_after_retry(const TransactionOptions& options,
+                                       const TransactionDefaults& defaults);
+
 }  // namespace contend::fdb

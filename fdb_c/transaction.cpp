@@ -161,11 +161,16 @@ TransactionState::~TransactionState() {
     deliver_later(world_, f);
 }
 
-std::shared_ptr<TransactionState> make_transaction(World& world) {
+std::shared_ptr<TransactionState> make_transaction(
+    World& world, std::shared_ptr<const TransactionDefaults> defaults) {
   std::shared_ptr<TransactionState> state;
   {
     Lock lock(world.mutex);
     state = std::make_shared<TransactionState>(world);
+    // RYW's constructor copies the database's transaction defaults and applies them.
+    state->defaults_ = *defaults;
+    state->database_defaults_ = std::move(defaults);
+    state->options_ = options_with_defaults(state->defaults_);
   }
   state->self_ = state;
   return state;
@@ -957,7 +962,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
       fail_outstanding_commit(kTransactionCancelled, delay_us);
       ++retries_;
       begin_attempt();
-      options_ = persistent_options(options_);
+      options_ = options_after_retry(options_, defaults_);
       future = ready_later(world_, kSuccess, NoValue{}, delay_us);
     }
   }
@@ -990,7 +995,9 @@ void TransactionState::reset() {
     cancelled_ = false;
     begin_attempt();
     retries_ = 0;
-    options_ = TransactionOptions{};
+    // RYW's reset: the database's transaction defaults as they are now, and nothing else.
+    defaults_ = *database_defaults_;
+    options_ = options_with_defaults(defaults_);
     started_us_ = world_.env.now_us();
   }
   for (Future* f : deliveries)

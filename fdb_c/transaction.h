@@ -190,6 +190,11 @@ class TransactionState {
   // reference to it).
   Future* outstanding_commit_ = nullptr;
   std::int64_t started_us_;  // created or reset: TIMEOUT counts from here
+  // The database's transaction defaults (its own, shared: a reset takes them as they are then),
+  // and the copy this transaction took when it was created or last reset, which each retry
+  // applies again (RYW's persistentOptions).
+  std::shared_ptr<const TransactionDefaults> database_defaults_;
+  TransactionDefaults defaults_;
   TransactionOptions options_;
   fdb_error_t sticky_ = kSuccess;
   // This attempt's approximate size (RYW's approximateSize) but for the read conflict ranges of
@@ -217,10 +222,14 @@ class TransactionState {
   std::weak_ptr<TransactionState> self_;
   std::optional<Network::TaskId> timeout_timer_;  // armed by arm_timeout()
 
-  friend std::shared_ptr<TransactionState> make_transaction(World& world);
+  friend std::shared_ptr<TransactionState> make_transaction(
+      World& world, std::shared_ptr<const TransactionDefaults> defaults);
 };
 
-std::shared_ptr<TransactionState> make_transaction(World& world);
+// A transaction of a database whose transaction defaults are `defaults` (fdb_c/options.h): it
+// starts with them applied.
+std::shared_ptr<TransactionState> make_transaction(
+    World& world, std::shared_ptr<const TransactionDefaults> defaults);
 
 }  // namespace contend::fdb
 

@@ -1,0 +1,175 @@
+// contend's libfdb_c: a database's options that set every transaction's (TRANSACTION_TIMEOUT,
+// TRANSACTION_RETRY_LIMIT, TRANSACTION_MAX_RETRY_DELAY, TRANSACTION_SIZE_LIMIT,
+// TRANSACTION_REPORT_CONFLICTING_KEYS, ...), as FoundationDB's
+// DatabaseContext::transactionDefaults: each transaction the database creates starts with them, a
+// retry applies them again, a reset takes them as the database holds them then. Before,
+// fdb_database_set_option accepted every code and did nothing: a program that bounded its
+// transactions on the database (as the bindings' `db.options.set_transaction_timeout` do) ran them
+// unbounded, and every test here failed.
+#include "configured_network.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace {
+
+using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::wait_and_destroy;
+
+[[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(new ConfiguredNetwork(
+    "fdb_c_database_options_test", "seed = 3\ndeterministic = true\nquiet_us = 1000\n",
+    ConfiguredNetwork::Log::none));
+
+// Database options (fdb_c_options.g.h's FDB_DB_OPTION_*) and a transaction option.
+constexpr int kDbLocationCacheSize = 10, kDbSnapshotRywDisable = 27;
+constexpr int kDbTimeout = 500, kDbRetryLimit = 501, kDbMaxRetryDelay = 502, kDbSizeLimit = 503;
+constexpr int kDbBypassUnreadable = 700, kDbReportConflictingKeys = 702;
+constexpr int kSizeLimit = 503;
+
+class FdbCDatabaseOptions : public contend::fdb_testing::DatabaseTest {
+ protected:
+  fdb_error_t db_int(int option, int64_t value) {
+    return fdb_database_set_option(db_, option, reinterpret_cast<const uint8_t*>(&value), 8);
+  }
+  static fdb_error_t tr_int(FDBTransaction* tr, int option, int64_t value) {
+    return fdb_transaction_set_option(tr, option, reinterpret_cast<const uint8_t*>(&value), 8);
+  }
+  static fdb_error_t retry(FDBTransaction* tr) {
+    return wait_and_destroy(fdb_transaction_on_error(tr, 1020));
+  }
+  // Commits a write of `bytes` bytes of value to this test's own key.
+  static fdb_error_t commit_value_of(FDBTransaction* tr, int bytes) {
+    const std::string key = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string value(static_cast<std::size_t>(bytes), 'x');
+    fdb_transaction_set(
+        tr, reinterpret_cast<const uint8_t*>(key.data()), static_cast<int>(key.size()),
+        reinterpret_cast<const uint8_t*>(value.data()), static_cast<int>(value.size()));
+    return wait_and_destroy(fdb_transaction_commit(tr));
+  }
+  static int64_t read_version(FDBTransaction* tr) {
+    FDBFuture* f = fdb_transaction_get_read_version(tr);
+    EXPECT_EQ(fdb_future_block_until_ready(f), 0);
+    int64_t version = -1;
+    EXPECT_EQ(fdb_future_get_int64(f, &version), 0);
+    fdb_future_destroy(f);
+    return version;
+  }
+};
+
+TEST_F(FdbCDatabaseOptions, ARetryLimitOnTheDatabaseBoundsEveryTransactionsRetries) {
+  ASSERT_EQ(db_int(kDbRetryLimit, 1), 0);
+  for (int transaction = 0; transaction < 2; ++transaction) {
+    FDBTransaction* tr = begin();
+    EXPECT_EQ(retry(tr), 0) << "transaction " << transaction << ": the one retry allowed";
+    EXPECT_EQ(retry(tr), 1020) << "transaction " << transaction << ": the limit is hit";
+    fdb_transaction_destroy(tr);
+  }
+}
+
+TEST_F(FdbCDatabaseOptions, ATimeoutOnTheDatabaseTimesEveryTransactionOut) {
+  ASSERT_EQ(db_int(kDbTimeout, 5), 0);  // ms of virtual time, from the transaction's creation
+  FDBTransaction* tr = begin();
+  // Each retry backs off (10 ms, doubling, drawn below): within a few the 5 ms have passed.
+  fdb_error_t answered = 0;
+  for (int attempt = 0; attempt < 8 && answered == 0; ++attempt)
+    answered = retry(tr);
+  EXPECT_EQ(answered, 1031) << "transaction_timed_out, and no more retries";
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCDatabaseOptions, AMaxRetryDelayOnTheDatabaseLetsTheBackoffGrowPastASecond) {
+  ASSERT_EQ(db_int(kDbMaxRetryDelay, 100'000), 0);
+  FDBTransaction* tr = begin();
+  int64_t slowest = 0;
+  for (int i = 0; i < 14; ++i) {  // the backoff doubles from 10 ms to 82 s
+    const int64_t before = read_version(tr);
+    ASSERT_EQ(retry(tr), 0);
+    slowest = std::max(slowest, read_version(tr) - before);
+  }
+  EXPECT_GT(slowest, 1'000'000) << "past FoundationDB's default 1 s";
+  fdb_transaction_destroy(tr);
+}
+
+// The size limit is not a persistent option: a retry drops the transaction's own and the
+// database's comes back; a reset takes the database's again too.
+TEST_F(FdbCDatabaseOptions, ASizeLimitOnTheDatabaseComesBackAfterARetryOrAReset) {
+  ASSERT_EQ(db_int(kDbSizeLimit, 100), 0);
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(commit_value_of(tr, 200), 2101) << "transaction_too_large over the database's limit";
+  fdb_transaction_reset(tr);
+  ASSERT_EQ(tr_int(tr, kSizeLimit, 10'000), 0);
+  EXPECT_EQ(commit_value_of(tr, 200), 0) << "the transaction's own limit replaces it";
+  fdb_transaction_reset(tr);
+  ASSERT_EQ(tr_int(tr, kSizeLimit, 10'000), 0);
+  ASSERT_EQ(retry(tr), 0);
+  EXPECT_EQ(commit_value_of(tr, 200), 2101) << "after a retry, the database's limit";
+  fdb_transaction_reset(tr);
+  ASSERT_EQ(tr_int(tr, kSizeLimit, 10'000), 0);
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(commit_value_of(tr, 200), 2101) << "after a reset, the database's limit";
+  fdb_transaction_destroy(tr);
+}
+
+// A transaction keeps the defaults it took until its next reset, as RYW's persistent options do.
+TEST_F(FdbCDatabaseOptions, AResetTakesTheDatabasesDefaultsAsTheyAreThen) {
+  FDBTransaction* tr = begin();
+  ASSERT_EQ(db_int(kDbRetryLimit, 0), 0);
+  EXPECT_EQ(retry(tr), 0) << "created before the limit was set: unbounded";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(retry(tr), 1020) << "reset: the database's limit of 0 retries";
+  fdb_transaction_destroy(tr);
+  FDBTransaction* later = begin();
+  EXPECT_EQ(retry(later), 1020) << "created after it was set";
+  fdb_transaction_destroy(later);
+}
+
+TEST_F(FdbCDatabaseOptions, ReportConflictingKeysOnTheDatabaseAppliesToEveryTransaction) {
+  ASSERT_EQ(fdb_database_set_option(db_, kDbReportConflictingKeys, nullptr, 0), 0);
+  const std::string key = "conflicted";
+  auto k = [&] { return reinterpret_cast<const uint8_t*>(key.data()); };
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(reader, k(), static_cast<int>(key.size()), 0)), 0);
+  FDBTransaction* writer = begin();
+  fdb_transaction_set(writer, k(), static_cast<int>(key.size()), k(), 1);
+  ASSERT_EQ(wait_and_destroy(fdb_transaction_commit(writer)), 0);
+  fdb_transaction_set(reader, k(), static_cast<int>(key.size()), k(), 1);
+  ASSERT_EQ(wait_and_destroy(fdb_transaction_commit(reader)), 1020);
+  const std::string begin_key = "\xff\xff/transaction/conflicting_keys/";
+  const std::string end_key = "\xff\xff/transaction/conflicting_keys0";
+  // first_greater_or_equal(begin) .. first_greater_or_equal(end): or_equal 0, offset 1.
+  FDBFuture* f = fdb_transaction_get_range(
+      reader, reinterpret_cast<const uint8_t*>(begin_key.data()),
+      static_cast<int>(begin_key.size()), 0, 1, reinterpret_cast<const uint8_t*>(end_key.data()),
+      static_cast<int>(end_key.size()), 0, 1, 0, 0, FDB_STREAMING_MODE_WANT_ALL, 1, 0, 0);
+  ASSERT_EQ(fdb_future_block_until_ready(f), 0);
+  const FDBKeyValue* rows = nullptr;
+  int count = 0;
+  fdb_bool_t more = 0;
+  ASSERT_EQ(fdb_future_get_keyvalue_array(f, &rows, &count, &more), 0);
+  EXPECT_EQ(count, 2) << "the conflicting read range, as its begin and end";
+  fdb_future_destroy(f);
+  fdb_transaction_destroy(writer);
+  fdb_transaction_destroy(reader);
+}
+
+TEST_F(FdbCDatabaseOptions, AnOptionFoundationDBDoesNotKnowOrContendRefusesIsRefused) {
+  EXPECT_EQ(fdb_database_set_option(db_, 12345, nullptr, 0), 2007) << "invalid_option";
+  EXPECT_EQ(fdb_database_set_option(db_, kDbSnapshotRywDisable, nullptr, 0), 2007)
+      << "SNAPSHOT_RYW_DISABLE: the transaction option contend refuses";
+  EXPECT_EQ(fdb_database_set_option(db_, kDbBypassUnreadable, nullptr, 0), 2007);
+  const int32_t four_bytes = 5;
+  EXPECT_EQ(
+      fdb_database_set_option(db_, kDbTimeout, reinterpret_cast<const uint8_t*>(&four_bytes), 4),
+      2006)
+      << "invalid_option_value: an integer option takes 8 bytes";
+  EXPECT_EQ(db_int(kDbRetryLimit, -2), 2006) << "below RETRY_LIMIT's -1";
+  EXPECT_EQ(db_int(kDbLocationCacheSize, 1000), 0) << "the database's own: no effect here";
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(retry(tr), 0) << "no refused option became a default";
+  fdb_transaction_destroy(tr);
+}
+
+}  // namespace
