@@ -15,6 +15,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -59,6 +60,16 @@ class ConfiguredNetwork : public ::testing::Environment {
  private:
   std::thread thread_;
 };
+
+// The read version of `tr` (waited for), or -1 with a test failure.
+inline int64_t read_version_of(FDBTransaction* tr) {
+  FDBFuture* f = fdb_transaction_get_read_version(tr);
+  EXPECT_EQ(fdb_future_block_until_ready(f), 0);
+  int64_t version = -1;
+  EXPECT_EQ(fdb_future_get_int64(f, &version), 0);
+  fdb_future_destroy(f);
+  return version;
+}
 
 // Waits for `f`, destroys it, and returns its error.
 inline fdb_error_t wait_and_destroy(FDBFuture* f) {

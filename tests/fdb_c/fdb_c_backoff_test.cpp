@@ -13,6 +13,7 @@
 namespace {
 
 using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::read_version_of;
 using contend::fdb_testing::wait_and_destroy;
 
 [[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(
@@ -24,21 +25,13 @@ constexpr int64_t kSecondUs = 1'000'000;
 
 class FdbCBackoff : public contend::fdb_testing::DatabaseTest {
  protected:
-  static int64_t read_version(FDBTransaction* tr) {
-    FDBFuture* f = fdb_transaction_get_read_version(tr);
-    EXPECT_EQ(fdb_future_block_until_ready(f), 0);
-    int64_t version = -1;
-    EXPECT_EQ(fdb_future_get_int64(f, &version), 0);
-    fdb_future_destroy(f);
-    return version;
-  }
   // The longest of `retries` retries of not_committed, in virtual microseconds.
   static int64_t slowest_retry(FDBTransaction* tr, int retries) {
     int64_t slowest = 0;
     for (int i = 0; i < retries; ++i) {
-      const int64_t before = read_version(tr);
+      const int64_t before = read_version_of(tr);
       EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
-      slowest = std::max(slowest, read_version(tr) - before);
+      slowest = std::max(slowest, read_version_of(tr) - before);
     }
     return slowest;
   }

@@ -17,6 +17,7 @@
 namespace {
 
 using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::read_version_of;
 using contend::fdb_testing::wait_and_destroy;
 
 [[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(new ConfiguredNetwork(
@@ -49,14 +50,6 @@ class FdbCDatabaseOptions : public contend::fdb_testing::DatabaseTest {
         reinterpret_cast<const uint8_t*>(value.data()), static_cast<int>(value.size()));
     return wait_and_destroy(fdb_transaction_commit(tr));
   }
-  static int64_t read_version(FDBTransaction* tr) {
-    FDBFuture* f = fdb_transaction_get_read_version(tr);
-    EXPECT_EQ(fdb_future_block_until_ready(f), 0);
-    int64_t version = -1;
-    EXPECT_EQ(fdb_future_get_int64(f, &version), 0);
-    fdb_future_destroy(f);
-    return version;
-  }
 };
 
 TEST_F(FdbCDatabaseOptions, ARetryLimitOnTheDatabaseBoundsEveryTransactionsRetries) {
@@ -85,9 +78,9 @@ TEST_F(FdbCDatabaseOptions, AMaxRetryDelayOnTheDatabaseLetsTheBackoffGrowPastASe
   FDBTransaction* tr = begin();
   int64_t slowest = 0;
   for (int i = 0; i < 14; ++i) {  // the backoff doubles from 10 ms to 82 s
-    const int64_t before = read_version(tr);
+    const int64_t before = read_version_of(tr);
     ASSERT_EQ(retry(tr), 0);
-    slowest = std::max(slowest, read_version(tr) - before);
+    slowest = std::max(slowest, read_version_of(tr) - before);
   }
   EXPECT_GT(slowest, 1'000'000) << "past FoundationDB's default 1 s";
   fdb_transaction_destroy(tr);
