@@ -137,15 +137,6 @@ constexpr std::array kDatabaseOwnOptions{10, 20, 21, 22, 800, 900};
 
 }  // namespace
 
-TransactionOptions persistent_options(const TransactionOptions& options) {
-  TransactionOptions kept;
-  kept.timeout_ms = options.timeout_ms;
-  kept.retry_limit = options.retry_limit;
-  kept.max_retry_delay_ms = options.max_retry_delay_ms;
-  kept.debug_identifier = options.debug_identifier;
-  return kept;
-}
-
 fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value) {
   if (code == kReadYourWritesDisableOption) {
     options.read_your_writes_disabled = true;
@@ -217,11 +208,10 @@ TransactionOptions options_with_defaults(const TransactionDefaults& defaults) {
 TransactionOptions options_after_retry(const TransactionOptions& options,
                                        const TransactionDefaults& defaults) {
   TransactionOptions after = options_with_defaults(defaults);
-  const TransactionOptions kept = persistent_options(options);
-  after.timeout_ms = kept.timeout_ms;
-  after.retry_limit = kept.retry_limit;
-  after.max_retry_delay_ms = kept.max_retry_delay_ms;
-  after.debug_identifier = kept.debug_identifier;
+  after.timeout_ms = options.timeout_ms;
+  after.retry_limit = options.retry_limit;
+  after.max_retry_delay_ms = options.max_retry_delay_ms;
+  after.debug_identifier = options.debug_identifier;
   return after;
 }
 

@@ -30,12 +30,6 @@ struct TransactionOptions {
   std::vector<Bytes> tags;  // TAG (800) and AUTO_THROTTLE_TAG (801), each once: at most 5
 };
 
-// What a retry (on_error) keeps, as FoundationDB's persistent options: TIMEOUT, RETRY_LIMIT and
-// MAX_RETRY_DELAY stay; READ_YOUR_WRITES_DISABLE and SIZE_LIMIT go back to their defaults and are
-// set again by a retry loop that wants them, and so do tags. The debug identifier stays, so that a
-// retry loop's LOG_TRANSACTION never fails where FoundationDB's might not.
-TransactionOptions persistent_options(const TransactionOptions& options);
-
 // Applies option `code` with `value` (absent when !has_value): success, invalid_option for a
 // code contend refuses or does not know, invalid_option_value for a malformed value.
 fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value);
@@ -68,8 +62,12 @@ fdb_error apply_database_option(TransactionDefaults& defaults, int code, BytesVi
 // applyPersistentOptions, so that the last timeout set is the one that counts).
 TransactionOptions options_with_defaults(const TransactionDefaults& defaults);
 
-// What a retry (on_error) leaves: the persistent options of `options`, over the defaults applied
-// afresh (RYW's resetRyow applies the persistent options, which hold the defaults first).
+// What a retry (on_error) leaves: the defaults applied afresh, under the persistent options of
+// `options` (RYW's resetRyow applies its persistent options, which hold the defaults first).
+// FoundationDB's persistent options are TIMEOUT, RETRY_LIMIT and MAX_RETRY_DELAY; the rest
+// (READ_YOUR_WRITES_DISABLE, SIZE_LIMIT, tags, ...) go back to the defaults and are set again by a
+// retry loop that wants them. The debug identifier stays too, so that a retry loop's
+// LOG_TRANSACTION never fails where FoundationDB's might not.
 TransactionOptions options_after_retry(const TransactionOptions& options,
                                        const TransactionDefaults& defaults);
 

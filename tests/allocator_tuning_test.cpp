@@ -2,26 +2,19 @@
 // it was: its name, its arguments, the user's own tunables (scenarios/allocator_tuning.h).
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
+
+#include "tests/support/run_cli.h"
 
 namespace contend {
 namespace {
 
 // What tests/probe/restart_probe.cpp prints once restarted, run with `environment` set before it.
 std::string restarted_probe(const std::string& environment) {
-  const std::string command = "env -u GLIBC_TUNABLES " + environment + " " +
-                              std::string(CONTEND_RESTART_PROBE) + " one 'two words' 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return "popen failed";
-  std::string output;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    output.append(buffer, n);
-  const int status = pclose(pipe);
-  if (status != 0) output += "exit status " + std::to_string(status);
-  return output;
+  const testing::CliResult r =
+      testing::run_shell("env -u GLIBC_TUNABLES " + environment + " " +
+                         std::string(CONTEND_RESTART_PROBE) + " one 'two words' 2>&1");
+  return r.output + (r.exit_code != 0 ? "exit status " + std::to_string(r.exit_code) : "");
 }
 
 TEST(AllocatorTuning, ARestartedProcessKeepsItsNameSoPsAndPgrepFindIt) {

@@ -23,11 +23,9 @@ inline std::string shell_quote(const std::string& arg) {
   return out + "'";
 }
 
-inline CliResult run_cli_in(const std::string& directory, const std::string& args) {
+// Runs a shell command and captures what it prints on standard output.
+inline CliResult run_shell(const std::string& command) {
   CliResult r;
-  std::string command =
-      (directory.empty() ? std::string() : "cd " + shell_quote(directory) + " && ") +
-      std::string(CONTEND_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return r;
   std::array<char, 4096> buffer{};
@@ -37,6 +35,11 @@ inline CliResult run_cli_in(const std::string& directory, const std::string& arg
   int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+inline CliResult run_cli_in(const std::string& directory, const std::string& args) {
+  return run_shell((directory.empty() ? std::string() : "cd " + shell_quote(directory) + " && ") +
+                   std::string(CONTEND_BINARY) + " " + args + " 2>&1");
 }
 
 inline CliResult run_cli(const std::string& args) {
