@@ -9,14 +9,15 @@
 
 #include "fdb_c/errors.h"
 #include "fdb_c/future.h"
+#include "fdb_c/options.h"
 #include "fdb_c/transaction.h"
 #include "fdb_c/world.h"
 
-// A database: the transaction defaults its options set (read and changed under the world's
-// mutex; each of its transactions shares them, and outlives it as FoundationDB's do).
+// A database: its options and watch count (read and changed under the world's mutex; each of
+// its transactions and watches shares them, and may outlive it as FoundationDB's do).
 struct FDB_database {
-  std::shared_ptr<contend::fdb::TransactionDefaults> transaction_defaults =
-      std::make_shared<contend::fdb::TransactionDefaults>();
+  std::shared_ptr<contend::fdb::DatabaseState> state =
+      std::make_shared<contend::fdb::DatabaseState>();
 };
 
 namespace contend::fdb {
@@ -151,9 +152,11 @@ fdb_bool_t fdb_error_predicate(int predicate_test, fdb_error_t code) {
   return error_predicate(predicate_test, code) ? 1 : 0;
 }
 
-fdb_error_t fdb_network_set_option(FDBNetworkOption, const uint8_t*, int) {
+fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t*, int) {
   if (selected_api_version.load() == 0) return kApiVersionUnset;
-  return kSuccess;  // trace, TLS and client options have no meaning for an in-process store
+  // As MultiVersionApi::setNetworkOptionInternal: a code FoundationDB does not know is refused.
+  // The rest (trace, TLS, knobs, client libraries) have no meaning for an in-process store.
+  return is_network_option(option) ? kSuccess : kInvalidOption;
 }
 
 fdb_error_t fdb_setup_network(void) {
@@ -290,14 +293,14 @@ fdb_error_t fdb_database_set_option(FDBDatabase* d, FDBDatabaseOption option, co
   if (d == nullptr) return kClientInvalidOperation;
   return error_call([&] {
     const std::lock_guard<std::mutex> lock(World::get().mutex);
-    return apply_database_option(*d->transaction_defaults, option, view(value, value_length),
+    return apply_database_option(d->state->options, option, view(value, value_length),
                                  value != nullptr);
   });
 }
 fdb_error_t fdb_database_create_transaction(FDBDatabase* d, FDBTransaction** out_transaction) {
   if (d == nullptr || out_transaction == nullptr) return kClientInvalidOperation;
   return error_call([&] {
-    *out_transaction = new FDB_transaction{make_transaction(World::get(), d->transaction_defaults)};
+    *out_transaction = new FDB_transaction{make_transaction(World::get(), d->state)};
     return kSuccess;
   });
 }

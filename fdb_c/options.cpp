@@ -131,9 +131,29 @@ int defaulted_transaction_option(int code) {
   return 0;
 }
 
-// The database options FoundationDB 7.3 knows that are the database's own: LOCATION_CACHE_SIZE,
-// MAX_WATCHES, MACHINE_ID, DATACENTER_ID, USE_CONFIG_DATABASE, TEST_CAUSAL_READ_RISKY.
-constexpr std::array kDatabaseOwnOptions{10, 20, 21, 22, 800, 900};
+// The database options FoundationDB 7.3 knows that are the database's own, but MAX_WATCHES:
+// LOCATION_CACHE_SIZE, MACHINE_ID, DATACENTER_ID, USE_CONFIG_DATABASE, TEST_CAUSAL_READ_RISKY.
+constexpr int kMaxWatches = 20;
+constexpr std::array kDatabaseOwnOptions{10, 21, 22, 800, 900};
+
+// FoundationDB 7.3's network options (fdb.options' NetworkOption scope): local address and
+// cluster file (deprecated), tracing (30-39), knobs, TLS (41-55), the multi-version client
+// (60-69), statistics, profiling and bypass (70-72), client buggify (80-83), the distributed
+// tracer, the temporary directory, and the hidden ones set by the multi-version client itself.
+constexpr std::array kNetworkOptions{10, 20, 30, 31, 32, 33, 34, 35,   36,   37,  38, 39, 40,
+                                     41, 42, 43, 45, 46, 47, 48, 49,   50,   51,  52, 53, 54,
+                                     55, 60, 61, 62, 63, 64, 65, 66,   67,   68,  69, 70, 71,
+                                     72, 80, 81, 82, 83, 90, 91, 1000, 1001, 1002};
+
+// DatabaseContext::setOption's MAX_WATCHES: extractIntOption(value, 0, ABSOLUTE_MAX_WATCHES).
+fdb_error apply_max_watches(DatabaseOptions& options, BytesView value, bool has_value) {
+  if (!has_value || value.size() != 8) return kInvalidOptionValue;
+  std::int64_t v = 0;
+  std::memcpy(&v, value.data(), sizeof v);
+  if (v < 0 || v > kMaxWatchesAbsolute) return kInvalidOptionValue;
+  options.max_watches = v;
+  return kSuccess;
+}
 
 }  // namespace
 
@@ -175,16 +195,22 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
   return logging_or_tag_error(options, code, value);
 }
 
-fdb_error apply_database_option(TransactionDefaults& defaults, int code, BytesView value,
+fdb_error apply_database_option(DatabaseOptions& options, int code, BytesView value,
                                 bool has_value) {
+  if (code == kMaxWatches) return apply_max_watches(options, value, has_value);
   const int option = defaulted_transaction_option(code);
   if (option == 0) return contains(kDatabaseOwnOptions, code) ? kSuccess : kInvalidOption;
   TransactionOptions scratch;
   if (const fdb_error e = apply_option(scratch, option, value, has_value)) return e;
   // UniqueOrderedOptionList::addOption: a setting replaces the option's earlier one, and goes last.
+  TransactionDefaults& defaults = options.transaction_defaults;
   std::erase_if(defaults, [&](const OptionSetting& s) { return s.code == option; });
   defaults.push_back(OptionSetting{option, Bytes(value), has_value});
   return kSuccess;
+}
+
+bool is_network_option(int code) {
+  return contains(kNetworkOptions, code);
 }
 
 TransactionOptions options_with_defaults(const TransactionDefaults& defaults) {

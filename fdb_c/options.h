@@ -49,14 +49,32 @@ struct OptionSetting {
 // Invariant: each setting applies to a fresh TransactionOptions without error.
 using TransactionDefaults = std::vector<OptionSetting>;
 
+// FoundationDB's bounds of a database's outstanding watches (MAX_WATCHES): its client knobs
+// DEFAULT_MAX_OUTSTANDING_WATCHES and ABSOLUTE_MAX_WATCHES.
+inline constexpr std::int64_t kMaxWatchesDefault = 10'000;
+inline constexpr std::int64_t kMaxWatchesAbsolute = 1'000'000;
+
+// What a database's options set: its transactions' defaults, and the most watches it lets be
+// outstanding at once (DatabaseContext::maxOutstandingWatches).
+struct DatabaseOptions {
+  TransactionDefaults transaction_defaults;
+  std::int64_t max_watches = kMaxWatchesDefault;
+};
+
 // Applies database option `code`: a default is validated (as the transaction option it sets) and
-// recorded in `defaults`; an option FoundationDB's database takes for its own (location cache,
-// watches, machine and datacenter ids, configuration database, causal-read testing) is accepted
-// with no effect. invalid_option for a code FoundationDB does not know and for a default of an
-// option contend refuses (SNAPSHOT_RYW_DISABLE, AUTOMATIC_IDEMPOTENCY, BYPASS_UNREADABLE); the
-// transaction option's error for a malformed default. A refused option leaves `defaults` as it was.
-fdb_error apply_database_option(TransactionDefaults& defaults, int code, BytesView value,
+// recorded in the transaction defaults; MAX_WATCHES (20) takes an integer in [0, 1,000,000]
+// (invalid_option_value else: a lower limit cancels no watch); an option FoundationDB's database
+// takes for its own (location cache, machine and datacenter ids, configuration database,
+// causal-read testing) is accepted with no effect. invalid_option for a code FoundationDB does not
+// know and for a default of an option contend refuses (SNAPSHOT_RYW_DISABLE,
+// AUTOMATIC_IDEMPOTENCY, BYPASS_UNREADABLE); the transaction option's error for a malformed
+// default. A refused option leaves `options` as they were.
+fdb_error apply_database_option(DatabaseOptions& options, int code, BytesView value,
                                 bool has_value);
+
+// Whether FoundationDB 7.3 knows network option `code` (its FDBNetworkOptions::optionInfo, the
+// hidden ones too): fdb_network_set_option answers invalid_option for one it does not.
+bool is_network_option(int code);
 
 // Fresh options with `defaults` applied, in their order and TIMEOUT last (as RYW's
 // applyPersistentOptions, so that the last timeout set is the one that counts).

@@ -161,15 +161,16 @@ TransactionState::~TransactionState() {
     deliver_later(world_, f);
 }
 
-std::shared_ptr<TransactionState> make_transaction(
-    World& world, std::shared_ptr<const TransactionDefaults> defaults) {
+std::shared_ptr<TransactionState> make_transaction(World& world,
+                                                   std::shared_ptr<DatabaseState> database) {
+  CONTEND_ASSERT(database != nullptr, "a transaction belongs to a database");
   std::shared_ptr<TransactionState> state;
   {
     Lock lock(world.mutex);
     state = std::make_shared<TransactionState>(world);
     // RYW's constructor copies the database's transaction defaults and applies them.
-    state->defaults_ = *defaults;
-    state->database_defaults_ = std::move(defaults);
+    state->defaults_ = database->options.transaction_defaults;
+    state->database_ = std::move(database);
     state->options_ = options_with_defaults(state->defaults_);
   }
   state->self_ = state;
@@ -722,18 +723,33 @@ Future* TransactionState::watch(BytesView key) {
   if (!(key < kSystemKeysBegin) && key != kMetadataVersionKey)
     return ready_later(world_, kKeyOutsideLegalRange);
   if (key.size() > kKeySizeLimit) return ready_later(world_, code_of(ErrorCode::key_too_large));
-  if (world_.watches.size() + pending_watches_.size() >= World::kWatchesMax)
-    return ready_later(world_, kTooManyWatches);
   // As FoundationDB's: a watch is a read of its key (its conflict range too); it fires once the
   // key differs from the value read, or at once when this transaction writes the key.
   ReadCall call(world_.env);
   std::optional<Bytes> seen;
   if (fdb_error_t e = read_key(key, false, seen)) return ready_later(world_, e);
+  // Once its read returned, NativeAPI's Transaction::watch counts it with the database's
+  // outstanding watches, or answers too_many_watches at the database's MAX_WATCHES.
+  if (!has_room_for_a_watch()) return ready_later(world_, kTooManyWatches);
   auto* future = new Future;
   future->retain();
-  pending_watches_.push_back(Watch{Bytes(key), std::move(seen), future});
+  pending_watches_.push_back(Watch{Bytes(key), std::move(seen), future, WatchSlot(database_)});
   arm_timeout();
   return future;
+}
+
+bool TransactionState::has_room_for_a_watch() {
+  const DatabaseState& database = *database_;
+  if (database.outstanding_watches < database.options.max_watches) return true;
+  // A cancelled watch is no longer outstanding (FoundationDB's watch actor uncounts it when
+  // cancelled): the world's and this transaction's leave their lists now and are uncounted.
+  world_.forget_cancelled_watches();
+  std::erase_if(pending_watches_, [](Watch& w) {
+    if (!w.future->is_ready()) return false;
+    w.future->release();
+    return true;
+  });
+  return database.outstanding_watches < database.options.max_watches;
 }
 
 // ---- commit and retry ----
@@ -820,11 +836,11 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
   }
   versionstamp_futures_.clear();
   for (Watch& w : pending_watches_) {
-    if (error == kSuccess && world_.watches.size() < World::kWatchesMax) {
-      world_.watches.push_back(std::move(w));  // its reference passes to the world
+    if (error == kSuccess) {
+      world_.watches.push_back(std::move(w));  // its reference (and its count) pass to the world
       continue;
     }
-    w.future->set(error == kSuccess ? kTooManyWatches : error);
+    w.future->set(error);
     deliveries.push_back(w.future);
   }
   pending_watches_.clear();
@@ -996,7 +1012,7 @@ void TransactionState::reset() {
     begin_attempt();
     retries_ = 0;
     // RYW's reset: the database's transaction defaults as they are now, and nothing else.
-    defaults_ = *database_defaults_;
+    defaults_ = database_->options.transaction_defaults;
     options_ = options_with_defaults(defaults_);
     started_us_ = world_.env.now_us();
   }

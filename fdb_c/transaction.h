@@ -124,6 +124,10 @@ class TransactionState {
   // now (FoundationDB's triggerWatches: any, when the value is not known): their futures go into
   // `fired`, to be delivered once the lock is released.
   void fire_watches_written(const Written& written, std::vector<Future*>& fired);
+  // Whether the database lets one more watch be outstanding (MAX_WATCHES). At the limit, the
+  // watches the program cancelled, of the world and of this transaction, are uncounted first; a
+  // cancelled watch of another transaction not yet committed counts until its attempt ends.
+  bool has_room_for_a_watch();
   // The read version the next read uses, taken if none yet; an error when it is unusable.
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);
@@ -190,10 +194,10 @@ class TransactionState {
   // reference to it).
   Future* outstanding_commit_ = nullptr;
   std::int64_t started_us_;  // created or reset: TIMEOUT counts from here
-  // The database's transaction defaults (its own, shared: a reset takes them as they are then),
-  // and the copy this transaction took when it was created or last reset, which each retry
-  // applies again (RYW's persistentOptions).
-  std::shared_ptr<const TransactionDefaults> database_defaults_;
+  // The database (shared: a reset takes its transaction defaults as they are then; its watches
+  // are counted there), and the copy of its defaults this transaction took when it was created or
+  // last reset, which each retry applies again (RYW's persistentOptions).
+  std::shared_ptr<DatabaseState> database_;
   TransactionDefaults defaults_;
   TransactionOptions options_;
   fdb_error_t sticky_ = kSuccess;
@@ -223,13 +227,13 @@ class TransactionState {
   std::optional<Network::TaskId> timeout_timer_;  // armed by arm_timeout()
 
   friend std::shared_ptr<TransactionState> make_transaction(
-      World& world, std::shared_ptr<const TransactionDefaults> defaults);
+      World& world, std::shared_ptr<DatabaseState> database);
 };
 
-// A transaction of a database whose transaction defaults are `defaults` (fdb_c/options.h): it
-// starts with them applied.
-std::shared_ptr<TransactionState> make_transaction(
-    World& world, std::shared_ptr<const TransactionDefaults> defaults);
+// A transaction of `database` (world.h): it starts with the database's transaction defaults
+// applied, and counts its watches with the database's.
+std::shared_ptr<TransactionState> make_transaction(World& world,
+                                                   std::shared_ptr<DatabaseState> database);
 
 }  // namespace contend::fdb
 

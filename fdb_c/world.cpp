@@ -80,6 +80,38 @@ World& World::get() {
   return *world;
 }
 
+WatchSlot::WatchSlot(std::shared_ptr<DatabaseState> database) : database_(std::move(database)) {
+  CONTEND_ASSERT(database_ != nullptr, "a watch belongs to a database");
+  ++database_->outstanding_watches;
+}
+
+WatchSlot& WatchSlot::operator=(WatchSlot&& other) noexcept {
+  if (this != &other) {
+    uncount();
+    database_ = std::move(other.database_);
+  }
+  return *this;
+}
+
+WatchSlot::~WatchSlot() {
+  uncount();
+}
+
+void WatchSlot::uncount() noexcept {
+  if (database_ == nullptr) return;
+  --database_->outstanding_watches;
+  CONTEND_ASSERT(database_->outstanding_watches >= 0, "a database's watches are counted once");
+  database_.reset();
+}
+
+void World::forget_cancelled_watches() {
+  std::erase_if(watches, [](Watch& w) {
+    if (!w.future->is_ready()) return false;
+    w.future->release();
+    return true;
+  });
+}
+
 void World::check_watches(std::vector<Future*>& fired) {
   const Version latest = readable_version();
   std::erase_if(watches, [&](Watch& w) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "fdb_c/config.h"
 #include "fdb_c/future.h"
 #include "fdb_c/network.h"
+#include "fdb_c/options.h"
 #include "fdb_c/transaction_log.h"
 #include "sim/store/environment.h"
 #include "sim/store/store.h"
@@ -55,16 +57,39 @@ class ClientEnvironment final : public Environment {
   bool read_call_fault_drawn_ = false;
 };
 
+// An FDBDatabase: its options, and how many of its watches are outstanding (FoundationDB's
+// DatabaseContext::outstandingWatches: from a watch's read until it fires or fails). Shared by
+// the handle and its transactions and watches, which may outlive it; used under the world's mutex.
+struct DatabaseState {
+  DatabaseOptions options;
+  std::int64_t outstanding_watches = 0;
+};
+
+// Counts one outstanding watch of a database for as long as it lives (the watch's), so that a
+// watch leaving any list (fired, failed, cancelled and swept, its transaction reset) is
+// uncounted. Move-only; a moved-from slot counts nothing. Made and destroyed under the mutex.
+class WatchSlot {
+ public:
+  explicit WatchSlot(std::shared_ptr<DatabaseState> database);
+  WatchSlot(WatchSlot&& other) noexcept = default;
+  WatchSlot& operator=(WatchSlot&& other) noexcept;
+  ~WatchSlot();
+
+ private:
+  void uncount() noexcept;
+
+  std::shared_ptr<DatabaseState> database_;
+};
+
 // A watch that fires when the value of `key` differs from `seen`.
 struct Watch {
   Bytes key;
   std::optional<Bytes> seen;
   Future* future;  // holds a reference
+  WatchSlot slot;
 };
 
 struct World {
-  static constexpr std::size_t kWatchesMax = 10'000;
-
   static World& get();
   World();
 
@@ -85,6 +110,8 @@ struct World {
   // Under `mutex`: the watches whose key changed (or whose future was cancelled) leave the list;
   // the futures to deliver once the mutex is released are appended to `fired`.
   void check_watches(std::vector<Future*>& fired);
+  // Under `mutex`: the watches whose future the program cancelled (or destroyed) leave the list.
+  void forget_cancelled_watches();
 };
 
 // Makes `future` (already set) ready from the network thread, releasing the reference the

@@ -5,14 +5,18 @@
 // retry applies them again, a reset takes them as the database holds them then. Before,
 // fdb_database_set_option accepted every code and did nothing: a program that bounded its
 // transactions on the database (as the bindings' `db.options.set_transaction_timeout` do) ran them
-// unbounded, and every test here failed.
+// unbounded, and every test here failed. MAX_WATCHES bounds the database's outstanding watches
+// (it was accepted with no effect, under one limit for the whole process), and a network option
+// FoundationDB does not know is refused (every code was accepted): those tests failed too.
 #include "configured_network.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -25,7 +29,7 @@ using contend::fdb_testing::wait_and_destroy;
     ConfiguredNetwork::Log::none));
 
 // Database options (fdb_c_options.g.h's FDB_DB_OPTION_*) and a transaction option.
-constexpr int kDbLocationCacheSize = 10, kDbSnapshotRywDisable = 27;
+constexpr int kDbLocationCacheSize = 10, kDbMaxWatches = 20, kDbSnapshotRywDisable = 27;
 constexpr int kDbTimeout = 500, kDbRetryLimit = 501, kDbMaxRetryDelay = 502, kDbSizeLimit = 503;
 constexpr int kDbBypassUnreadable = 700, kDbReportConflictingKeys = 702;
 constexpr int kSizeLimit = 503;
@@ -40,6 +44,48 @@ class FdbCDatabaseOptions : public contend::fdb_testing::DatabaseTest {
   }
   static fdb_error_t retry(FDBTransaction* tr) {
     return wait_and_destroy(fdb_transaction_on_error(tr, 1020));
+  }
+  // The error `f` is ready with within a few seconds (it is destroyed), or -1 when it is still
+  // waiting then (a watch accepted where it should have been refused fails the test, never hangs).
+  static fdb_error_t error_soon(FDBFuture* f) {
+    for (int tries = 0; tries < 500 && !fdb_future_is_ready(f); ++tries)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const fdb_error_t e = fdb_future_is_ready(f) ? fdb_future_get_error(f) : -1;
+    fdb_future_destroy(f);
+    return e;
+  }
+  // This test's own key `name`.
+  static std::string key_of(const std::string& name) {
+    return std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "/" +
+           name;
+  }
+  static FDBFuture* watch(FDBTransaction* tr, const std::string& name) {
+    const std::string key = key_of(name);
+    return fdb_transaction_watch(tr, reinterpret_cast<const uint8_t*>(key.data()),
+                                 static_cast<int>(key.size()));
+  }
+  // Commits a set of this test's key `name` to `value` in a transaction of `db`.
+  static void set_committed(FDBDatabase* db, const std::string& name, const std::string& value) {
+    FDBTransaction* tr = nullptr;
+    ASSERT_EQ(fdb_database_create_transaction(db, &tr), 0);
+    const std::string key = key_of(name);
+    fdb_transaction_set(
+        tr, reinterpret_cast<const uint8_t*>(key.data()), static_cast<int>(key.size()),
+        reinterpret_cast<const uint8_t*>(value.data()), static_cast<int>(value.size()));
+    ASSERT_EQ(wait_and_destroy(fdb_transaction_commit(tr)), 0);
+    fdb_transaction_destroy(tr);
+  }
+  // Whether a watch on key `name` (one not changed before), made in a new transaction of `db` and
+  // committed, is accepted: a change of the key then fires it (success), where a refused one
+  // answers too_many_watches.
+  static fdb_error_t watch_and_fire(FDBDatabase* db, const std::string& name) {
+    FDBTransaction* tr = nullptr;
+    EXPECT_EQ(fdb_database_create_transaction(db, &tr), 0);
+    FDBFuture* w = watch(tr, name);
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_commit(tr)), 0);
+    fdb_transaction_destroy(tr);
+    set_committed(db, name, "changed");
+    return wait_and_destroy(w);
   }
   // Commits a write of `bytes` bytes of value to this test's own key.
   static fdb_error_t commit_value_of(FDBTransaction* tr, int bytes) {
@@ -163,6 +209,63 @@ TEST_F(FdbCDatabaseOptions, AnOptionFoundationDBDoesNotKnowOrContendRefusesIsRef
   FDBTransaction* tr = begin();
   EXPECT_EQ(retry(tr), 0) << "no refused option became a default";
   fdb_transaction_destroy(tr);
+}
+
+// FoundationDB's DatabaseContext counts a watch from its read until it fires or fails, and
+// refuses one more at MAX_WATCHES with too_many_watches (1032); each database has its own count.
+TEST_F(FdbCDatabaseOptions, MaxWatchesBoundsTheDatabasesOutstandingWatches) {
+  ASSERT_EQ(db_int(kDbMaxWatches, 2), 0);
+  FDBTransaction* tr = begin();
+  FDBFuture* first = watch(tr, "a");
+  FDBFuture* second = watch(tr, "b");
+  EXPECT_EQ(error_soon(watch(tr, "c")), 1032) << "a third, before the commit";
+  ASSERT_EQ(wait_and_destroy(fdb_transaction_commit(tr)), 0);
+  fdb_transaction_destroy(tr);
+  EXPECT_EQ(watch_and_fire(db_, "c"), 1032) << "the committed two are still outstanding";
+  FDBDatabase* other = nullptr;
+  ASSERT_EQ(fdb_create_database(nullptr, &other), 0);
+  EXPECT_EQ(watch_and_fire(other, "other"), 0) << "another database counts its own";
+  fdb_database_destroy(other);
+  set_committed(db_, "a", "changed");
+  EXPECT_EQ(wait_and_destroy(first), 0) << "the first fired";
+  EXPECT_EQ(watch_and_fire(db_, "d"), 0) << "the fired one is no longer outstanding";
+  fdb_future_cancel(second);
+  EXPECT_EQ(wait_and_destroy(second), 1101) << "operation_cancelled";
+  FDBTransaction* after = begin();
+  FDBFuture* third = watch(after, "e");
+  FDBFuture* fourth = watch(after, "f");
+  EXPECT_EQ(error_soon(watch(after, "g")), 1032) << "a third outstanding";
+  fdb_transaction_reset(after);
+  EXPECT_EQ(wait_and_destroy(third), 1025) << "a reset fails its watches: transaction_cancelled";
+  EXPECT_EQ(wait_and_destroy(fourth), 1025) << "accepted: the cancelled watch was uncounted";
+  EXPECT_EQ(watch_and_fire(db_, "h"), 0) << "and they are no longer outstanding";
+  fdb_transaction_destroy(after);
+}
+
+TEST_F(FdbCDatabaseOptions, MaxWatchesTakesAnIntegerUpToAMillionAndZeroRefusesEveryWatch) {
+  EXPECT_EQ(db_int(kDbMaxWatches, -1), 2006) << "invalid_option_value";
+  EXPECT_EQ(db_int(kDbMaxWatches, 1'000'001), 2006) << "above ABSOLUTE_MAX_WATCHES";
+  EXPECT_EQ(fdb_database_set_option(db_, kDbMaxWatches, nullptr, 0), 2006) << "no value";
+  EXPECT_EQ(watch_and_fire(db_, "a"), 0) << "a refused value left the default";
+  EXPECT_EQ(db_int(kDbMaxWatches, 1'000'000), 0);
+  ASSERT_EQ(db_int(kDbMaxWatches, 0), 0);
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(error_soon(watch(tr, "b")), 1032);
+  fdb_transaction_destroy(tr);
+}
+
+TEST(FdbCNetworkOptions, AnOptionFoundationDBDoesNotKnowIsRefused) {
+  const std::string knob = "min_trace_severity=5";
+  EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(40),
+                                   reinterpret_cast<const uint8_t*>(knob.data()),
+                                   static_cast<int>(knob.size())),
+            0)
+      << "KNOB: known, with no effect here";
+  EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(70), nullptr, 0), 0)
+      << "DISABLE_CLIENT_STATISTICS_LOGGING";
+  EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(44), nullptr, 0), 2007)
+      << "invalid_option: no network option has code 44";
+  EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(12345), nullptr, 0), 2007);
 }
 
 }  // namespace
