@@ -73,6 +73,13 @@ TEST(CliTuple, BadInputGetsAMessageAndExitCodeTwo) {
       {"tuple pack " + shell_quote(R"([{"float": 1e39}])"),
        "element 0: \"float\" 1e+39 is beyond a 32-bit float's range (magnitude at most "
        "3.4028234663852886e+38)"},
+      // A nonzero number below a double's (or a float's) smallest magnitude packed as 0, and a
+      // number past a double's range was "not valid JSON" with no reason.
+      {"tuple pack " + shell_quote("[1, 1e-400]"),
+       "the number 1e-400 is below a double's smallest magnitude (5e-324)"},
+      {"tuple pack " + shell_quote(R"([{"float": 1e-50}])"),
+       "element 0: \"float\" 1e-50 is below a 32-bit float's smallest magnitude"},
+      {"tuple pack " + shell_quote("[1e400]"), "not valid JSON (number overflow parsing '1e400')"},
       {"tuple pack " + shell_quote(R"([{"float": "x"}])"),
        "element 0: \"float\" must be a number, \"nan\", \"inf\" or \"-inf\""},
       {"tuple unpack 123", "odd number of digits"},

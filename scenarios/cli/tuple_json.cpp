@@ -45,21 +45,38 @@ std::optional<TupleElement> float_from_json(const json& value, std::string& erro
         value.dump(), static_cast<double>(std::numeric_limits<float>::max()));
     return std::nullopt;
   }
-  return TupleElement(static_cast<float>(d));
+  const auto f = static_cast<float>(d);
+  if (f == 0.0F && d != 0.0) {
+    error = fmt::format(
+        "\"float\" {} is below a 32-bit float's smallest magnitude ({}), and would pack as 0; "
+        "zero is {{\"float\": 0}}",
+        value.dump(), static_cast<double>(std::numeric_limits<float>::denorm_min()));
+    return std::nullopt;
+  }
+  return TupleElement(f);
 }
 
-// Finds an integer literal outside int64 and uint64 in JSON text: nlohmann::json reads one as a
-// double, which would pack as another type than the integer written.
+// Whether number literal `text` writes a digit other than 0 before its exponent.
+bool writes_nonzero(const std::string& text) {
+  const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+  return mantissa.find_first_of("123456789") != std::string::npos;
+}
+
+// Finds the number literals JSON text holds that would pack as other than written: an integer
+// outside int64 and uint64 (nlohmann::json reads one as a double, another type), and a nonzero
+// double too small for a double (read as 0).
 class WideIntegerFinder : public nlohmann::json_sax<json> {
  public:
-  std::string wide;  // the first such literal, as written
+  std::string wide;       // the first integer literal too wide, as written
+  std::string underflow;  // the first nonzero literal read as 0, as written
 
   bool null() override { return true; }
   bool boolean(bool) override { return true; }
   bool number_integer(number_integer_t) override { return true; }
   bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t& text) override {
+  bool number_float(number_float_t value, const string_t& text) override {
     if (wide.empty() && text.find_first_of(".eE") == std::string::npos) wide = text;
+    if (underflow.empty() && value == 0.0 && writes_nonzero(text)) underflow = text;
     return true;
   }
   bool string(string_t&) override { return true; }
@@ -69,9 +86,15 @@ class WideIntegerFinder : public nlohmann::json_sax<json> {
   bool end_object() override { return true; }
   bool start_array(std::size_t) override { return true; }
   bool end_array() override { return true; }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    // nlohmann's message after its "[json.exception.parse_error.101] " tag.
+    const std::string what = e.what();
+    const std::size_t tag_end = what.find("] ");
+    failure = tag_end == std::string::npos ? what : what.substr(tag_end + 2);
     return false;
   }
+
+  std::string failure;  // why the text is not JSON, when it is not
 };
 
 std::optional<Uuid> parse_uuid(const std::string& text) {
@@ -203,11 +226,22 @@ json element_to_json(const TupleElement& e) {
 
 std::optional<json> parse_tuple_json(const std::string& text, std::string& error) {
   WideIntegerFinder finder;
-  if (json::sax_parse(text, &finder) && !finder.wide.empty()) {
+  if (!json::sax_parse(text, &finder)) {
+    error = "not valid JSON (" + finder.failure + "): " + text;
+    return std::nullopt;
+  }
+  if (!finder.wide.empty()) {
     error = "the integer " + finder.wide +
             " is outside int64 and uint64, the integers the tuple layer packs (a double is "
             "written with a fraction or an exponent: " +
             finder.wide + ".0)";
+    return std::nullopt;
+  }
+  if (!finder.underflow.empty()) {
+    error = fmt::format(
+        "the number {} is below a double's smallest magnitude ({}), and would pack as 0; zero is "
+        "0.0",
+        finder.underflow, std::numeric_limits<double>::denorm_min());
     return std::nullopt;
   }
   std::string duplicate;
