@@ -114,7 +114,7 @@ class LinearizabilitySearch {
       }
       CONTEND_DEBUG_ASSERT(placed_required_ <= required_ && placed_info_removes_ <= info_removes_,
                            "the search places each operation at most once");
-      if (memo_bytes_ > options_.memo_budget_bytes) return out_of_budget("memo budget (bytes)");
+      if (memo_bytes() > options_.memo_budget_bytes) return out_of_budget("memo budget (bytes)");
       const std::int32_t call = window_[next];
       if (cannot_go(op_of(call), state)) {
         ++next;  // the spec says it fails here: no step tried
@@ -311,11 +311,28 @@ class LinearizabilitySearch {
       h = mix_hash(h, w);
     key.hash = h;
     key.state = state;
-    const auto bytes = static_cast<std::int64_t>(sizeof(MemoKey) + 4 * key.set.size() +
-                                                 16 * spec_.size(state) + 16);
+    // The hash node (the key, the next pointer and the cached hash) and the key's two buffers.
+    const std::int64_t bytes = allocation_bytes(sizeof(MemoKey) + 2 * sizeof(void*)) +
+                               buffer_bytes(key.set) + buffer_bytes(key.state);
     if (!memo_.insert(std::move(key)).second) return false;
     memo_bytes_ += bytes;
     return true;
+  }
+
+  // The bytes an allocation of `n` takes: with an 8-byte header, rounded up to 16 (glibc's
+  // chunks; mimalloc's size classes are within an eighth of that).
+  static std::int64_t allocation_bytes(std::size_t n) {
+    return n == 0 ? 0 : static_cast<std::int64_t>((n + 8 + 15) / 16 * 16);
+  }
+  // A state or a set encoding: a vector's buffer (a spec whose State is not one does not
+  // compile here until it says what it holds).
+  template <class T>
+  static std::int64_t buffer_bytes(const std::vector<T>& v) {
+    return allocation_bytes(v.capacity() * sizeof(T));
+  }
+  // What the memo holds: its entries (counted as they were added) and its bucket array.
+  std::int64_t memo_bytes() const {
+    return memo_bytes_ + allocation_bytes(memo_.bucket_count() * sizeof(void*));
   }
 
   std::vector<std::int64_t> prefix_invocations() const {
