@@ -15,8 +15,7 @@
 #include <string>
 
 #include "model/linearizability.h"
-#include "scenarios/runner.h"
-#include "tests/support/run_cli.h"
+#include "tests/support/recipe_history.h"
 
 namespace {
 
@@ -85,15 +84,7 @@ void operator delete[](void* p, std::size_t) noexcept {
 namespace contend::model {
 namespace {
 
-History recipe_history(const char* file, int clients, int operations, std::uint64_t seed) {
-  ScenarioError error;
-  auto scenario = load_scenario(testing::source_path(file), error);
-  EXPECT_TRUE(scenario.has_value()) << error.message;
-  if (!scenario) return {};
-  scenario->clients = clients;
-  scenario->operations_per_client = operations;
-  return run_seed(*scenario, seed).history;
-}
+using testing::recipe_history;
 
 struct BudgetCase {
   const char* file;

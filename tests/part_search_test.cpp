@@ -9,22 +9,13 @@
 #include <utility>
 
 #include "model/linearizability.h"
-#include "scenarios/runner.h"
 #include "tests/support/history_text.h"
-#include "tests/support/run_cli.h"
+#include "tests/support/recipe_history.h"
 
 namespace contend::model {
 namespace {
 
-History recipe_history(const char* file, int clients, int operations, std::uint64_t seed) {
-  ScenarioError error;
-  auto scenario = load_scenario(testing::source_path(file), error);
-  EXPECT_TRUE(scenario.has_value()) << error.message;
-  if (!scenario) return {};
-  scenario->clients = clients;
-  scenario->operations_per_client = operations;
-  return run_seed(*scenario, seed).history;
-}
+using testing::recipe_history;
 
 // The search's FIFO verdicts on h: without its parts, then with them.
 std::pair<Verdict, Verdict> without_and_with_parts(const History& h, SearchOptions options) {
