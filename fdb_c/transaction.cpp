@@ -730,26 +730,13 @@ Future* TransactionState::watch(BytesView key) {
   if (fdb_error_t e = read_key(key, false, seen)) return ready_later(world_, e);
   // Once its read returned, NativeAPI's Transaction::watch counts it with the database's
   // outstanding watches, or answers too_many_watches at the database's MAX_WATCHES.
-  if (!has_room_for_a_watch()) return ready_later(world_, kTooManyWatches);
+  if (!database_->has_room_for_a_watch()) return ready_later(world_, kTooManyWatches);
   auto* future = new Future;
   future->retain();
-  pending_watches_.push_back(Watch{Bytes(key), std::move(seen), future, WatchSlot(database_)});
+  pending_watches_.push_back(
+      Watch{Bytes(key), std::move(seen), future, WatchSlot(database_, future)});
   arm_timeout();
   return future;
-}
-
-bool TransactionState::has_room_for_a_watch() {
-  const DatabaseState& database = *database_;
-  if (database.outstanding_watches < database.options.max_watches) return true;
-  // A cancelled watch is no longer outstanding (FoundationDB's watch actor uncounts it when
-  // cancelled): the world's and this transaction's leave their lists now and are uncounted.
-  world_.forget_cancelled_watches();
-  std::erase_if(pending_watches_, [](Watch& w) {
-    if (!w.future->is_ready()) return false;
-    w.future->release();
-    return true;
-  });
-  return database.outstanding_watches < database.options.max_watches;
 }
 
 // ---- commit and retry ----

@@ -124,10 +124,6 @@ class TransactionState {
   // now (FoundationDB's triggerWatches: any, when the value is not known): their futures go into
   // `fired`, to be delivered once the lock is released.
   void fire_watches_written(const Written& written, std::vector<Future*>& fired);
-  // Whether the database lets one more watch be outstanding (MAX_WATCHES). At the limit, the
-  // watches the program cancelled, of the world and of this transaction, are uncounted first; a
-  // cancelled watch of another transaction not yet committed counts until its attempt ends.
-  bool has_room_for_a_watch();
   // The read version the next read uses, taken if none yet; an error when it is unusable.
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);

@@ -80,36 +80,39 @@ World& World::get() {
   return *world;
 }
 
-WatchSlot::WatchSlot(std::shared_ptr<DatabaseState> database) : database_(std::move(database)) {
+bool DatabaseState::has_room_for_a_watch() const {
+  const auto listed = static_cast<std::int64_t>(listed_watches.size());
+  if (listed < options.max_watches) return true;
+  const auto cancelled = std::count_if(listed_watches.begin(), listed_watches.end(),
+                                       [](const Future* f) { return f->is_ready(); });
+  return listed - cancelled < options.max_watches;
+}
+
+WatchSlot::WatchSlot(std::shared_ptr<DatabaseState> database, const Future* future)
+    : database_(std::move(database)), future_(future) {
   CONTEND_ASSERT(database_ != nullptr, "a watch belongs to a database");
-  ++database_->outstanding_watches;
+  const bool listed = database_->listed_watches.insert(future_).second;
+  CONTEND_ASSERT(listed, "a watch's future is listed once");
 }
 
 WatchSlot& WatchSlot::operator=(WatchSlot&& other) noexcept {
   if (this != &other) {
-    uncount();
+    unlist();
     database_ = std::move(other.database_);
+    future_ = other.future_;
   }
   return *this;
 }
 
 WatchSlot::~WatchSlot() {
-  uncount();
+  unlist();
 }
 
-void WatchSlot::uncount() noexcept {
+void WatchSlot::unlist() noexcept {
   if (database_ == nullptr) return;
-  --database_->outstanding_watches;
-  CONTEND_ASSERT(database_->outstanding_watches >= 0, "a database's watches are counted once");
+  const std::size_t erased = database_->listed_watches.erase(future_);
+  CONTEND_ASSERT(erased == 1, "a listed watch is unlisted once");
   database_.reset();
-}
-
-void World::forget_cancelled_watches() {
-  std::erase_if(watches, [](Watch& w) {
-    if (!w.future->is_ready()) return false;
-    w.future->release();
-    return true;
-  });
 }
 
 void World::check_watches(std::vector<Future*>& fired) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include "fdb_c/config.h"
@@ -57,28 +58,35 @@ class ClientEnvironment final : public Environment {
   bool read_call_fault_drawn_ = false;
 };
 
-// An FDBDatabase: its options, and how many of its watches are outstanding (FoundationDB's
-// DatabaseContext::outstandingWatches: from a watch's read until it fires or fails). Shared by
-// the handle and its transactions and watches, which may outlive it; used under the world's mutex.
+// An FDBDatabase: its options, and its watches (FoundationDB's DatabaseContext counts a watch
+// outstanding from its read until it fires, fails or is cancelled). Shared by the handle and its
+// transactions and watches, which may outlive it; used under the world's mutex.
 struct DatabaseState {
   DatabaseOptions options;
-  std::int64_t outstanding_watches = 0;
+  // The futures of the database's watches that some list holds (a transaction's pending ones, the
+  // world's): each is outstanding unless the program cancelled it (it is ready then).
+  std::unordered_set<const Future*> listed_watches;
+
+  // Whether one more watch may be outstanding (MAX_WATCHES); at the limit, the cancelled ones are
+  // counted out.
+  bool has_room_for_a_watch() const;
 };
 
-// Counts one outstanding watch of a database for as long as it lives (the watch's), so that a
-// watch leaving any list (fired, failed, cancelled and swept, its transaction reset) is
-// uncounted. Move-only; a moved-from slot counts nothing. Made and destroyed under the mutex.
+// Lists one watch of a database for as long as it lives (the watch's), so that a watch leaving
+// any list (fired, failed, cancelled and swept, its transaction reset) is no longer counted.
+// Move-only; a moved-from slot lists nothing. Made and destroyed under the mutex.
 class WatchSlot {
  public:
-  explicit WatchSlot(std::shared_ptr<DatabaseState> database);
+  WatchSlot(std::shared_ptr<DatabaseState> database, const Future* future);
   WatchSlot(WatchSlot&& other) noexcept = default;
   WatchSlot& operator=(WatchSlot&& other) noexcept;
   ~WatchSlot();
 
  private:
-  void uncount() noexcept;
+  void unlist() noexcept;
 
   std::shared_ptr<DatabaseState> database_;
+  const Future* future_;
 };
 
 // A watch that fires when the value of `key` differs from `seen`.
@@ -110,8 +118,6 @@ struct World {
   // Under `mutex`: the watches whose key changed (or whose future was cancelled) leave the list;
   // the futures to deliver once the mutex is released are appended to `fired`.
   void check_watches(std::vector<Future*>& fired);
-  // Under `mutex`: the watches whose future the program cancelled (or destroyed) leave the list.
-  void forget_cancelled_watches();
 };
 
 // Makes `future` (already set) ready from the network thread, releasing the reference the

@@ -240,6 +240,15 @@ TEST_F(FdbCDatabaseOptions, MaxWatchesBoundsTheDatabasesOutstandingWatches) {
   EXPECT_EQ(wait_and_destroy(fourth), 1025) << "accepted: the cancelled watch was uncounted";
   EXPECT_EQ(watch_and_fire(db_, "h"), 0) << "and they are no longer outstanding";
   fdb_transaction_destroy(after);
+  FDBTransaction* holder = begin();
+  FDBFuture* held = watch(holder, "i");
+  FDBFuture* kept = watch(holder, "j");
+  fdb_future_cancel(held);
+  EXPECT_EQ(wait_and_destroy(held), 1101);
+  EXPECT_EQ(watch_and_fire(db_, "k"), 0)
+      << "a watch cancelled before its transaction commits is no longer outstanding either";
+  fdb_transaction_destroy(holder);
+  EXPECT_EQ(wait_and_destroy(kept), 1025);
 }
 
 TEST_F(FdbCDatabaseOptions, MaxWatchesTakesAnIntegerUpToAMillionAndZeroRefusesEveryWatch) {
