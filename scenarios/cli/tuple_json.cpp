@@ -62,13 +62,14 @@ bool writes_nonzero(const std::string& text) {
   return mantissa.find_first_of("123456789") != std::string::npos;
 }
 
-// Finds the number literals JSON text holds that would pack as other than written: an integer
-// outside int64 and uint64 (nlohmann::json reads one as a double, another type), and a nonzero
-// double too small for a double (read as 0).
-class WideIntegerFinder : public nlohmann::json_sax<json> {
+// Reads JSON text for the number literals that would pack as other than written: an integer
+// outside int64 and uint64 (nlohmann::json reads one as a double, another type) and a nonzero
+// number too small for a double (read as 0); and says why text that is not JSON is not.
+class NumberLiteralFinder : public nlohmann::json_sax<json> {
  public:
   std::string wide;       // the first integer literal too wide, as written
   std::string underflow;  // the first nonzero literal read as 0, as written
+  std::string failure;    // why the text is not JSON, when it is not
 
   bool null() override { return true; }
   bool boolean(bool) override { return true; }
@@ -93,8 +94,6 @@ class WideIntegerFinder : public nlohmann::json_sax<json> {
     failure = tag_end == std::string::npos ? what : what.substr(tag_end + 2);
     return false;
   }
-
-  std::string failure;  // why the text is not JSON, when it is not
 };
 
 std::optional<Uuid> parse_uuid(const std::string& text) {
@@ -225,7 +224,7 @@ json element_to_json(const TupleElement& e) {
 }  // namespace
 
 std::optional<json> parse_tuple_json(const std::string& text, std::string& error) {
-  WideIntegerFinder finder;
+  NumberLiteralFinder finder;
   if (!json::sax_parse(text, &finder)) {
     error = "not valid JSON (" + finder.failure + "): " + text;
     return std::nullopt;
