@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "base/invariant.h"
 
@@ -46,6 +47,15 @@ bool contains(const auto& codes, int code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
 }
 
+// An Int option's value, as FoundationDB's extractIntOption reads it: 8 bytes, little-endian;
+// none when it is absent or of another length (invalid_option_value).
+std::optional<std::int64_t> int_option(BytesView value, bool has_value) {
+  std::int64_t v = 0;
+  if (!has_value || value.size() != sizeof v) return std::nullopt;
+  std::memcpy(&v, value.data(), sizeof v);
+  return v;
+}
+
 // What NativeAPI's or RYW's setOption answers to the value of an option accepted with no effect:
 // one that takes a value wants one (validateOptionValuePresent) — TRANSACTION_LOGGING_ENABLE and
 // DEBUG_TRANSACTION_IDENTIFIER of 1 to 100 bytes, TRANSACTION_LOGGING_MAX_FIELD_LENGTH an integer
@@ -63,9 +73,8 @@ fdb_error value_error(int code, BytesView value, bool has_value) {
       valid = !value.empty() && value.size() <= kMaxIdentifierBytes;
       break;
     case 405: {
-      std::int64_t v = 0;
-      if (value.size() == sizeof v) std::memcpy(&v, value.data(), sizeof v);
-      valid = v >= -1 && v <= std::numeric_limits<std::int32_t>::max() && v != 0;
+      const std::optional<std::int64_t> v = int_option(value, has_value);
+      valid = v && *v >= -1 && *v <= std::numeric_limits<std::int32_t>::max() && *v != 0;
       break;
     }
     case 800:
@@ -147,11 +156,9 @@ constexpr std::array kNetworkOptions{10, 20, 30, 31, 32, 33, 34, 35,   36,   37,
 
 // DatabaseContext::setOption's MAX_WATCHES: extractIntOption(value, 0, ABSOLUTE_MAX_WATCHES).
 fdb_error apply_max_watches(DatabaseOptions& options, BytesView value, bool has_value) {
-  if (!has_value || value.size() != 8) return kInvalidOptionValue;
-  std::int64_t v = 0;
-  std::memcpy(&v, value.data(), sizeof v);
-  if (v < 0 || v > kMaxWatchesAbsolute) return kInvalidOptionValue;
-  options.max_watches = v;
+  const std::optional<std::int64_t> v = int_option(value, has_value);
+  if (!v || *v < 0 || *v > kMaxWatchesAbsolute) return kInvalidOptionValue;
+  options.max_watches = *v;
   return kSuccess;
 }
 
@@ -165,9 +172,9 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
   const bool int_valued =
       code == kTimeout || code == kRetryLimit || code == kMaxRetryDelay || code == kSizeLimit;
   if (int_valued) {
-    if (!has_value || value.size() != 8) return kInvalidOptionValue;
-    std::int64_t v = 0;
-    std::memcpy(&v, value.data(), sizeof v);
+    const std::optional<std::int64_t> read = int_option(value, has_value);
+    if (!read) return kInvalidOptionValue;
+    const std::int64_t v = *read;
     // FoundationDB's ranges: TIMEOUT and MAX_RETRY_DELAY [0, INT_MAX] ms, RETRY_LIMIT
     // [-1, INT_MAX]; outside them invalid_option_value. (A larger TIMEOUT overflowed its
     // conversion to microseconds and timed the transaction out at once; a larger delay aborted

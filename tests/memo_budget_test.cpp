@@ -6,7 +6,6 @@
 // its budget and a priority one went past it (1.2 GiB resident at the default 1 GiB).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
