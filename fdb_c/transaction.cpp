@@ -824,7 +824,7 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
   versionstamp_futures_.clear();
   for (Watch& w : pending_watches_) {
     if (error == kSuccess) {
-      world_.watches.push_back(std::move(w));  // its reference (and its count) pass to the world
+      world_.watches.join(std::move(w));  // its reference (and its count) pass to the world
       continue;
     }
     w.future->set(error);

@@ -65,6 +65,7 @@ Config load_config(std::string& error) {
 }  // namespace
 
 World::World() : config(load_config(config_error)) {
+  store.set_observer(&watches);  // the watches learn what each applied commit wrote
   if (config.deterministic) network.set_deterministic(config.seed, config.quiet_us);
   if (!config_error.empty() || config.log_path.empty()) return;
   std::string error;
@@ -80,56 +81,8 @@ World& World::get() {
   return *world;
 }
 
-bool DatabaseState::has_room_for_a_watch() const {
-  const auto listed = static_cast<std::int64_t>(listed_watches.size());
-  if (listed < options.max_watches) return true;
-  const auto cancelled = std::count_if(listed_watches.begin(), listed_watches.end(),
-                                       [](const Future* f) { return f->is_ready(); });
-  return listed - cancelled < options.max_watches;
-}
-
-WatchSlot::WatchSlot(std::shared_ptr<DatabaseState> database, const Future* future)
-    : database_(std::move(database)), future_(future) {
-  CONTEND_ASSERT(database_ != nullptr, "a watch belongs to a database");
-  const bool listed = database_->listed_watches.insert(future_).second;
-  CONTEND_ASSERT(listed, "a watch's future is listed once");
-}
-
-WatchSlot& WatchSlot::operator=(WatchSlot&& other) noexcept {
-  if (this != &other) {
-    unlist();
-    database_ = std::move(other.database_);
-    future_ = other.future_;
-  }
-  return *this;
-}
-
-WatchSlot::~WatchSlot() {
-  unlist();
-}
-
-void WatchSlot::unlist() noexcept {
-  if (database_ == nullptr) return;
-  const std::size_t erased = database_->listed_watches.erase(future_);
-  CONTEND_ASSERT(erased == 1, "a listed watch is unlisted once");
-  database_.reset();
-}
-
 void World::check_watches(std::vector<Future*>& fired) {
-  const Version latest = readable_version();
-  std::erase_if(watches, [&](Watch& w) {
-    if (w.future->is_ready()) {  // cancelled
-      w.future->release();
-      return true;
-    }
-    if (store.get(w.key, latest) == w.seen) return false;
-    if (w.future->set(kSuccess)) {
-      fired.push_back(w.future);  // the list's reference passes to the delivery
-    } else {
-      w.future->release();
-    }
-    return true;
-  });
+  watches.check(store, readable_version(), fired);
 }
 
 void deliver_later(World& world, Future* future, std::int64_t delay_us) {

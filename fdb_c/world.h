@@ -7,10 +7,8 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <mutex>
-#include <optional>
-#include <unordered_set>
+#include <string>
 #include <vector>
 
 #include "fdb_c/config.h"
@@ -18,6 +16,7 @@
 #include "fdb_c/network.h"
 #include "fdb_c/options.h"
 #include "fdb_c/transaction_log.h"
+#include "fdb_c/watches.h"
 #include "sim/store/environment.h"
 #include "sim/store/store.h"
 
@@ -58,45 +57,6 @@ class ClientEnvironment final : public Environment {
   bool read_call_fault_drawn_ = false;
 };
 
-// An FDBDatabase: its options, and its watches (FoundationDB's DatabaseContext counts a watch
-// outstanding from its read until it fires, fails or is cancelled). Shared by the handle and its
-// transactions and watches, which may outlive it; used under the world's mutex.
-struct DatabaseState {
-  DatabaseOptions options;
-  // The futures of the database's watches that some list holds (a transaction's pending ones, the
-  // world's): each is outstanding unless the program cancelled it (it is ready then).
-  std::unordered_set<const Future*> listed_watches;
-
-  // Whether one more watch may be outstanding (MAX_WATCHES); at the limit, the cancelled ones are
-  // counted out.
-  bool has_room_for_a_watch() const;
-};
-
-// Lists one watch of a database for as long as it lives (the watch's), so that a watch leaving
-// any list (fired, failed, cancelled and swept, its transaction reset) is no longer counted.
-// Move-only; a moved-from slot lists nothing. Made and destroyed under the mutex.
-class WatchSlot {
- public:
-  WatchSlot(std::shared_ptr<DatabaseState> database, const Future* future);
-  WatchSlot(WatchSlot&& other) noexcept = default;
-  WatchSlot& operator=(WatchSlot&& other) noexcept;
-  ~WatchSlot();
-
- private:
-  void unlist() noexcept;
-
-  std::shared_ptr<DatabaseState> database_;
-  const Future* future_;
-};
-
-// A watch that fires when the value of `key` differs from `seen`.
-struct Watch {
-  Bytes key;
-  std::optional<Bytes> seen;
-  Future* future;  // holds a reference
-  WatchSlot slot;
-};
-
 struct World {
   static World& get();
   World();
@@ -110,13 +70,14 @@ struct World {
   Store store;
   ClientEnvironment env{network, config, log};
   ClientId next_client = 0;
-  std::vector<Watch> watches;
+  WatchList watches;
 
   // Under `mutex`: a version at which every commit so far is visible (granted like a read
   // version, as the store requires of every version it is read at).
   Version readable_version() { return store.grant_read_version(env.store_time_us()); }
-  // Under `mutex`: the watches whose key changed (or whose future was cancelled) leave the list;
-  // the futures to deliver once the mutex is released are appended to `fired`.
+  // Under `mutex`, after a commit: the watches whose value changed leave the list, as do the
+  // cancelled ones the check meets (WatchList); the futures to deliver once the mutex is released
+  // are appended to `fired`.
   void check_watches(std::vector<Future*>& fired);
 };
 

@@ -906,6 +906,80 @@ TEST_F(FdbC, AnOwnWriteFiresAWatchOnlyWhenItChangesTheValueTheWatchRead) {
   EXPECT_EQ(wait_and_destroy(cleared), 1025);
 }
 
+// A committed watch fires at the first commit that changes its key, whatever write changed it: a
+// set, a clear, a clear of a range holding it (its end excluded), an atomic operation, a commit of
+// several writes; a write that leaves the value as the watch read it does not fire it, nor do
+// writes of other keys, however many. A commit looks only at the watches of the keys it wrote
+// (fdb_c/watches.h): this pins each kind of write to the watches it must reach.
+TEST_F(FdbC, ACommittedWatchFiresOnEveryWriteThatChangesItsKeyAndNoOther) {
+  auto ready_within_ms = [](FDBFuture* f, int ms) {
+    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return fdb_future_is_ready(f) != 0;
+  };
+  const std::vector<std::string> names{"a", "b", "c", "d", "e", "f", "g", "h"};
+  for (const std::string& n : names)
+    put(n, "0");
+  FDBTransaction* watcher = begin();
+  std::map<std::string, FDBFuture*> watches;
+  for (const std::string& n : names)
+    watches[n] = watch(watcher, n);
+  FDBFuture* absent = watch(watcher, "absent");
+  ASSERT_EQ(commit(watcher), 0);  // (a failed ASSERT leaks the watches: the test has failed)
+  fdb_transaction_destroy(watcher);
+  auto fired = [&](const std::string& n) { return ready_within_ms(watches.at(n), 5'000); };
+  auto waits = [&](const std::string& n) { return !ready_within_ms(watches.at(n), 20); };
+
+  for (int i = 0; i < 50; ++i)
+    put("other" + std::to_string(i), "x");
+  put("a", "0");
+  for (const std::string& n : names)
+    EXPECT_TRUE(waits(n)) << n << ": no write changed it";
+  EXPECT_TRUE(!ready_within_ms(absent, 20));
+
+  put("a", "1");
+  EXPECT_TRUE(fired("a")) << "a set";
+  FDBTransaction* tr = begin();
+  fdb_transaction_clear(tr, bytes(key("b")), length(key("b")));
+  ASSERT_EQ(commit(tr), 0);
+  fdb_transaction_destroy(tr);
+  EXPECT_TRUE(fired("b")) << "a clear";
+  tr = begin();
+  const std::string from = key("c"), to = key("e");
+  fdb_transaction_clear_range(tr, bytes(from), length(from), bytes(to), length(to));
+  ASSERT_EQ(commit(tr), 0);
+  fdb_transaction_destroy(tr);
+  EXPECT_TRUE(fired("c")) << "a clear of [c, e)";
+  EXPECT_TRUE(fired("d")) << "a clear of [c, e)";
+  EXPECT_TRUE(waits("e")) << "the end of a cleared range is not in it";
+  tr = begin();
+  const int64_t one = 1;
+  fdb_transaction_atomic_op(tr, bytes(key("e")), length(key("e")),
+                            reinterpret_cast<const uint8_t*>(&one), 8, FDB_MUTATION_TYPE_ADD);
+  ASSERT_EQ(commit(tr), 0);
+  fdb_transaction_destroy(tr);
+  EXPECT_TRUE(fired("e")) << "an atomic add";
+  tr = begin();
+  set(tr, "f", "0");
+  set(tr, "zz", "x");
+  set(tr, "g", "1");
+  set(tr, "f", "1");
+  ASSERT_EQ(commit(tr), 0);
+  fdb_transaction_destroy(tr);
+  EXPECT_TRUE(fired("f")) << "its last write of several";
+  EXPECT_TRUE(fired("g")) << "one write of several";
+  EXPECT_TRUE(waits("h"));
+  put("absent", "now");
+  watches["absent"] = absent;
+  EXPECT_TRUE(fired("absent")) << "a key the watch read absent, set";
+  fdb_future_cancel(watches.at("h"));
+  for (const auto& [n, f] : watches) {
+    // Each is ready by now (h cancelled): one still waiting failed above and is cancelled here.
+    if (!fdb_future_is_ready(f)) fdb_future_cancel(f);
+    EXPECT_EQ(wait_and_destroy(f), n == "h" ? 1101 : 0) << n << " (1101: cancelled)";
+  }
+}
+
 // As FoundationDB's ReadYourWritesTransaction::watch: a key outside the legal range is refused as
 // such (2004) before its size is looked at. Before, a long system key answered key_too_large.
 TEST_F(FdbC, AWatchOfALongSystemKeyIsOutsideTheLegalRange) {
