@@ -9,6 +9,7 @@
 
 #include "fdb_c/errors.h"
 #include "fdb_c/future.h"
+#include "fdb_c/network_options.h"
 #include "fdb_c/options.h"
 #include "fdb_c/transaction.h"
 #include "fdb_c/world.h"
@@ -152,11 +153,16 @@ fdb_bool_t fdb_error_predicate(int predicate_test, fdb_error_t code) {
   return error_predicate(predicate_test, code) ? 1 : 0;
 }
 
-fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t*, int) {
+fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t* value,
+                                   int value_length) {
   if (selected_api_version.load() == 0) return kApiVersionUnset;
-  // As MultiVersionApi::setNetworkOptionInternal: a code FoundationDB does not know is refused.
-  // The rest (trace, TLS, knobs, client libraries) have no meaning for an in-process store.
-  return is_network_option(option) ? kSuccess : kInvalidOption;
+  // Refused as FoundationDB's client refuses it (network_options.h); an accepted one (trace, TLS,
+  // knobs, client libraries) has no meaning for an in-process store.
+  // As fdb_c.cpp's: no bytes is no value, whatever the length says.
+  return error_call([&] {
+    const BytesView bytes = value == nullptr ? BytesView() : view(value, value_length);
+    return network_option_error(option, bytes, value != nullptr, network_set_up.load());
+  });
 }
 
 fdb_error_t fdb_setup_network(void) {

@@ -47,15 +47,6 @@ bool contains(const auto& codes, int code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
 }
 
-// An Int option's value, as FoundationDB's extractIntOption reads it: 8 bytes, little-endian;
-// none when it is absent or of another length (invalid_option_value).
-std::optional<std::int64_t> int_option(BytesView value, bool has_value) {
-  std::int64_t v = 0;
-  if (!has_value || value.size() != sizeof v) return std::nullopt;
-  std::memcpy(&v, value.data(), sizeof v);
-  return v;
-}
-
 // What NativeAPI's or RYW's setOption answers to the value of an option accepted with no effect:
 // one that takes a value wants one (validateOptionValuePresent) — TRANSACTION_LOGGING_ENABLE and
 // DEBUG_TRANSACTION_IDENTIFIER of 1 to 100 bytes, TRANSACTION_LOGGING_MAX_FIELD_LENGTH an integer
@@ -145,15 +136,6 @@ int defaulted_transaction_option(int code) {
 constexpr int kMaxWatches = 20;
 constexpr std::array kDatabaseOwnOptions{10, 21, 22, 800, 900};
 
-// FoundationDB 7.3's network options (fdb.options' NetworkOption scope): local address and
-// cluster file (deprecated), tracing (30-39), knobs, TLS (41-55), the multi-version client
-// (60-69), statistics, profiling and bypass (70-72), client buggify (80-83), the distributed
-// tracer, the temporary directory, and the hidden ones set by the multi-version client itself.
-constexpr std::array kNetworkOptions{10, 20, 30, 31, 32, 33, 34, 35,   36,   37,  38, 39, 40,
-                                     41, 42, 43, 45, 46, 47, 48, 49,   50,   51,  52, 53, 54,
-                                     55, 60, 61, 62, 63, 64, 65, 66,   67,   68,  69, 70, 71,
-                                     72, 80, 81, 82, 83, 90, 91, 1000, 1001, 1002};
-
 // DatabaseContext::setOption's MAX_WATCHES: extractIntOption(value, 0, ABSOLUTE_MAX_WATCHES).
 fdb_error apply_max_watches(DatabaseOptions& options, BytesView value, bool has_value) {
   const std::optional<std::int64_t> v = int_option(value, has_value);
@@ -163,6 +145,13 @@ fdb_error apply_max_watches(DatabaseOptions& options, BytesView value, bool has_
 }
 
 }  // namespace
+
+std::optional<std::int64_t> int_option(BytesView value, bool has_value) {
+  std::int64_t v = 0;
+  if (!has_value || value.size() != sizeof v) return std::nullopt;
+  std::memcpy(&v, value.data(), sizeof v);
+  return v;
+}
 
 fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value) {
   if (code == kReadYourWritesDisableOption) {
@@ -214,10 +203,6 @@ fdb_error apply_database_option(DatabaseOptions& options, int code, BytesView va
   std::erase_if(defaults, [&](const OptionSetting& s) { return s.code == option; });
   defaults.push_back(OptionSetting{option, Bytes(value), has_value});
   return kSuccess;
-}
-
-bool is_network_option(int code) {
-  return contains(kNetworkOptions, code);
 }
 
 TransactionOptions options_with_defaults(const TransactionDefaults& defaults) {

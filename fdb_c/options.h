@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "fdb_c/errors.h"
@@ -72,9 +73,9 @@ struct DatabaseOptions {
 fdb_error apply_database_option(DatabaseOptions& options, int code, BytesView value,
                                 bool has_value);
 
-// Whether FoundationDB 7.3 knows network option `code` (its FDBNetworkOptions::optionInfo, the
-// hidden ones too): fdb_network_set_option answers invalid_option for one it does not.
-bool is_network_option(int code);
+// An Int option's value, as FoundationDB's extractIntOption reads it: 8 bytes, little-endian;
+// none when it is absent or of another length (invalid_option_value).
+std::optional<std::int64_t> int_option(BytesView value, bool has_value);
 
 // Fresh options with `defaults` applied, in their order and TIMEOUT last (as RYW's
 // applyPersistentOptions, so that the last timeout set is the one that counts).

@@ -7,7 +7,8 @@
 // transactions on the database (as the bindings' `db.options.set_transaction_timeout` do) ran them
 // unbounded, and every test here failed. MAX_WATCHES bounds the database's outstanding watches
 // (it was accepted with no effect, under one limit for the whole process), and a network option
-// FoundationDB does not know is refused (every code was accepted): those tests failed too.
+// FoundationDB does not know, or whose value FoundationDB's client refuses, is refused (every
+// code was accepted, whatever its value): those tests failed too.
 #include "configured_network.h"
 
 #include <gtest/gtest.h>
@@ -275,6 +276,66 @@ TEST(FdbCNetworkOptions, AnOptionFoundationDBDoesNotKnowIsRefused) {
   EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(44), nullptr, 0), 2007)
       << "invalid_option: no network option has code 44";
   EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(12345), nullptr, 0), 2007);
+}
+
+// As FoundationDB's client (MultiVersionApi::setNetworkOptionInternal, then NativeAPI's
+// setNetworkOption): an option's value must have the shape it takes — an Int 8 bytes within its
+// bounds, a name FoundationDB knows, a value where one is wanted and none where none is — else
+// invalid_option_value (2006); DISABLE_LOCAL_CLIENT and CLIENT_THREADS_PER_VERSION after
+// fdb_setup_network are invalid_option (2007). (This program's network is set up by its
+// environment before any test runs.) Before, every known code was accepted, whatever its value.
+TEST(FdbCNetworkOptions, AValueOfTheWrongShapeIsRefusedAsFoundationDBsClientRefusesIt) {
+  auto text = [](int option, const std::string& value) {
+    return fdb_network_set_option(static_cast<FDBNetworkOption>(option),
+                                  reinterpret_cast<const uint8_t*>(value.data()),
+                                  static_cast<int>(value.size()));
+  };
+  auto integer = [](int option, int64_t value) {
+    return fdb_network_set_option(static_cast<FDBNetworkOption>(option),
+                                  reinterpret_cast<const uint8_t*>(&value), 8);
+  };
+  auto absent = [](int option) {
+    return fdb_network_set_option(static_cast<FDBNetworkOption>(option), nullptr, 0);
+  };
+  constexpr int kTraceRollSize = 31, kTraceFormat = 34, kTraceClockSource = 35;
+  constexpr int kTraceFileIdentifier = 36, kKnob = 40, kTlsCertPath = 43;
+  constexpr int kExternalClientLibrary = 62, kDisableLocalClient = 64;
+  constexpr int kClientThreadsPerVersion = 65, kDisableClientStatisticsLogging = 70;
+  constexpr int kBuggifyFiredProbability = 83, kDistributedClientTracer = 90;
+
+  EXPECT_EQ(integer(kTraceRollSize, 10'000'000), 0);
+  EXPECT_EQ(integer(kTraceRollSize, -1), 2006) << "below 0";
+  EXPECT_EQ(text(kTraceRollSize, "1000"), 2006) << "an Int is 8 bytes";
+  EXPECT_EQ(absent(kTraceRollSize), 2006);
+  EXPECT_EQ(text(kTraceFormat, "JSON"), 0) << "either case";
+  EXPECT_EQ(text(kTraceFormat, "yaml"), 2006);
+  EXPECT_EQ(text(kTraceClockSource, "realtime"), 0);
+  EXPECT_EQ(text(kTraceClockSource, "wall"), 2006);
+  EXPECT_EQ(text(kTraceFileIdentifier, "worker_7"), 0);
+  EXPECT_EQ(text(kTraceFileIdentifier, "worker-7"), 2006) << "alphanumerics and _ only";
+  EXPECT_EQ(text(kTraceFileIdentifier, std::string(51, 'a')), 2006) << "50 bytes at most";
+  EXPECT_EQ(text(kKnob, "min_trace_severity"), 2006) << "a knob is name=value";
+  EXPECT_EQ(text(kKnob, "no_such_knob=1"), 0) << "an unknown knob is ignored, as FoundationDB's";
+  EXPECT_EQ(text(kTlsCertPath, "/etc/fdb/cert.pem"), 0);
+  EXPECT_EQ(absent(kTlsCertPath), 2006) << "a path is wanted";
+  EXPECT_EQ(text(kExternalClientLibrary, ""), 2006) << "an empty path";
+  EXPECT_EQ(text(kDisableClientStatisticsLogging, "yes"), 2006) << "a flag takes no value";
+  EXPECT_EQ(text(kDisableClientStatisticsLogging, ""), 0) << "an empty value is none";
+  EXPECT_EQ(integer(kBuggifyFiredProbability, 100), 0);
+  EXPECT_EQ(integer(kBuggifyFiredProbability, 101), 2006) << "a percentage";
+  EXPECT_EQ(text(kDistributedClientTracer, "log_file"), 0);
+  EXPECT_EQ(text(kDistributedClientTracer, "jaeger"), 2006);
+  EXPECT_EQ(absent(kDisableLocalClient), 2007) << "after fdb_setup_network";
+  EXPECT_EQ(text(kDisableLocalClient, "x"), 2006) << "the value is looked at first";
+  EXPECT_EQ(integer(kClientThreadsPerVersion, 2), 2007) << "after fdb_setup_network";
+  EXPECT_EQ(absent(kClientThreadsPerVersion), 2006) << "the value is looked at first";
+  EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(kKnob), nullptr, 3), 2006)
+      << "no bytes is no value, whatever the length";
+  const std::string knob = "a=1";
+  EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(kKnob),
+                                   reinterpret_cast<const uint8_t*>(knob.data()), -1),
+            2000)
+      << "a negative length: client_invalid_operation (FoundationDB's would read out of bounds)";
 }
 
 }  // namespace
