@@ -43,6 +43,12 @@ BytesView view(const uint8_t* bytes, int length) {
   return BytesView(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(length));
 }
 
+// An option's value: as fdb_c.cpp's `value ? StringRef(value, value_length) : Optional()`, a null
+// pointer is no value, whatever the length says (the option then answers as for a missing value).
+BytesView option_value(const uint8_t* value, int length) {
+  return value == nullptr ? BytesView() : view(value, length);
+}
+
 // Every call a client makes is noted: a deterministic network waits until the client is quiet.
 void note_call() {
   World::get().network.note_client_call();
@@ -158,10 +164,9 @@ fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t* value
   if (selected_api_version.load() == 0) return kApiVersionUnset;
   // Refused as FoundationDB's client refuses it (network_options.h); an accepted one (trace, TLS,
   // knobs, client libraries) has no meaning for an in-process store.
-  // As fdb_c.cpp's: no bytes is no value, whatever the length says.
   return error_call([&] {
-    const BytesView bytes = value == nullptr ? BytesView() : view(value, value_length);
-    return network_option_error(option, bytes, value != nullptr, network_set_up.load());
+    return network_option_error(option, option_value(value, value_length), value != nullptr,
+                                network_set_up.load());
   });
 }
 
@@ -299,7 +304,7 @@ fdb_error_t fdb_database_set_option(FDBDatabase* d, FDBDatabaseOption option, co
   if (d == nullptr) return kClientInvalidOperation;
   return error_call([&] {
     const std::lock_guard<std::mutex> lock(World::get().mutex);
-    return apply_database_option(d->state->options, option, view(value, value_length),
+    return apply_database_option(d->state->options, option, option_value(value, value_length),
                                  value != nullptr);
   });
 }
@@ -331,8 +336,9 @@ void fdb_transaction_reset(FDBTransaction* tr) {
 }
 fdb_error_t fdb_transaction_set_option(FDBTransaction* tr, FDBTransactionOption option,
                                        const uint8_t* value, int value_length) {
-  return error_call(
-      [&] { return state_of(tr).set_option(option, view(value, value_length), value != nullptr); });
+  return error_call([&] {
+    return state_of(tr).set_option(option, option_value(value, value_length), value != nullptr);
+  });
 }
 void fdb_transaction_set_read_version(FDBTransaction* tr, int64_t version) {
   guarded([&] { state_of(tr).set_read_version(version); }, [] {});

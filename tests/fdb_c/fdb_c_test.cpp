@@ -1342,7 +1342,9 @@ TEST_F(FdbC, AnyIntPassedAsAnEnumIsAnsweredAsFoundationDBDoes) {
 
 // A negative length, or a null pointer with a positive length, read as the empty key: a get read
 // key "" and a set wrote it. Such a call answers client_invalid_operation (2000): a read's future,
-// a write's transaction from its next read or commit on, an option or conflict range at once.
+// a write's transaction from its next read or commit on, an option or conflict range at once —
+// but an option's null value, which FoundationDB's fdb_c.cpp reads as no value, whatever the
+// length.
 TEST_F(FdbC, AMalformedByteStringAnswersClientInvalidOperation) {
   const std::string k = key("k");
   FDBTransaction* tr = begin();
@@ -1356,7 +1358,7 @@ TEST_F(FdbC, AMalformedByteStringAnswersClientInvalidOperation) {
   EXPECT_EQ(fdb_transaction_add_conflict_range(tr, bytes(k), length(k), bytes(k), -2,
                                                FDB_CONFLICT_RANGE_TYPE_READ),
             2000);
-  EXPECT_EQ(fdb_transaction_set_option(tr, 500, nullptr, 8), 2000);        // TIMEOUT
+  EXPECT_EQ(fdb_transaction_set_option(tr, 500, bytes(k), -8), 2000);      // TIMEOUT
   EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, nullptr, 0, 0)), 0);  // the empty key
   fdb_transaction_set(tr, bytes(k), length(k), bytes(std::string("v")), -1);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(k), length(k), 0)), 2000);
@@ -1368,6 +1370,12 @@ TEST_F(FdbC, AMalformedByteStringAnswersClientInvalidOperation) {
   FDBTransaction* reader = begin();
   EXPECT_EQ(get(reader, "k"), std::nullopt) << "a refused write was applied";
   fdb_transaction_destroy(reader);
+  // An option's null value is no value, whatever the length (fdb_c.cpp's): TIMEOUT wants one, so
+  // RYW's setOption refuses it, and the refusal is the transaction's deferred error.
+  FDBTransaction* no_value = begin();
+  EXPECT_EQ(fdb_transaction_set_option(no_value, 500, nullptr, 8), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(no_value, bytes(k), length(k), 0)), 2006);
+  fdb_transaction_destroy(no_value);
 }
 
 // A write FoundationDB refuses (a system key, a key or value over its size limit, an inverted or
