@@ -45,6 +45,9 @@ void WatchSlot::unlist() noexcept {
 }
 
 void WatchList::on_commit(const CommitRequest& request, Version commit_version) {
+  // A watch that joins after this commit is checked against the value it read, not by key: with
+  // none waiting, what the commit wrote reaches nothing.
+  if (by_key_.empty()) return;
   std::optional<Bytes> versionstamp;  // as the store's apply: made on first use, batch order 0
   for (const MutationRef& m : request.mutations) {
     if (m.type == MutationType::clear_range) {
