@@ -36,9 +36,12 @@ class FramePool {
   static constexpr std::size_t kGranule = 64;
   static constexpr std::size_t kClasses = 64;  // frames up to 4 KiB are pooled
 
+  // The size class of a frame of `n` bytes: its whole granules (kClasses and above: not pooled).
+  static constexpr std::size_t class_of(std::size_t n) { return (n + kGranule - 1) / kGranule; }
+
   // Bytes a frame of `n` bytes occupies: whole granules below the largest class, else `n`.
   static constexpr std::size_t block_bytes(std::size_t n) {
-    const std::size_t c = (n + kGranule - 1) / kGranule;
+    const std::size_t c = class_of(n);
     return c >= kClasses ? n : c * kGranule;
   }
 
@@ -57,7 +60,7 @@ class FramePool {
   }
 #else
   static void* allocate(std::size_t n) {
-    const std::size_t c = (n + kGranule - 1) / kGranule;
+    const std::size_t c = class_of(n);
     if (c >= kClasses) return ::operator new(n);
     FreeBlock*& head = lists()[c];
     if (head != nullptr) {
@@ -67,7 +70,7 @@ class FramePool {
     return ::operator new(block_bytes(n));
   }
   static void release(void* p, std::size_t n) noexcept {
-    const std::size_t c = (n + kGranule - 1) / kGranule;
+    const std::size_t c = class_of(n);
     if (c >= kClasses) return ::operator delete(p);
     auto* block = static_cast<FreeBlock*>(p);
     block->next = lists()[c];
