@@ -149,6 +149,12 @@ class FdbC : public ::testing::Test {
   FDBFuture* watch(FDBTransaction* tr, const std::string& k) {
     return fdb_transaction_watch(tr, bytes(key(k)), length(key(k)));
   }
+  // Whether `f` is ready within `ms` milliseconds (looked at every millisecond).
+  static bool ready_within_ms(FDBFuture* f, int ms) {
+    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return fdb_future_is_ready(f) != 0;
+  }
   // Two transactions that both read "n" (0) and write it: whichever commits second conflicts.
   std::pair<FDBTransaction*, FDBTransaction*> racing_writers() {
     put("n", "0");
@@ -830,11 +836,6 @@ TEST_F(FdbC, AWatchFiresWhenItsKeyChangesAndIsCancelledWithItsTransaction) {
 // between was never seen (a lost wakeup), the writer committed, and an own write left the watch
 // waiting for a change after the commit.
 TEST_F(FdbC, AWatchIsAReadOfItsKeyAndFiresOnAnyChangeSinceThatRead) {
-  auto ready_within_ms = [](FDBFuture* f, int ms) {
-    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return fdb_future_is_ready(f) != 0;
-  };
   put("w", "v1");
   FDBTransaction* reader = begin();
   FDBFuture* w = watch(reader, "w");
@@ -874,11 +875,6 @@ TEST_F(FdbC, AWatchIsAReadOfItsKeyAndFiresOnAnyChangeSinceThatRead) {
 // of another value, a clear of a present key — or when its value is not known (an atomic
 // operation). Before, any write of the key fired the watch.
 TEST_F(FdbC, AnOwnWriteFiresAWatchOnlyWhenItChangesTheValueTheWatchRead) {
-  auto ready_within_ms = [](FDBFuture* f, int ms) {
-    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return fdb_future_is_ready(f) != 0;
-  };
   put("present", "a");
   FDBTransaction* tr = begin();
   FDBFuture* present = watch(tr, "present");
@@ -912,11 +908,6 @@ TEST_F(FdbC, AnOwnWriteFiresAWatchOnlyWhenItChangesTheValueTheWatchRead) {
 // writes of other keys, however many. A commit looks only at the watches of the keys it wrote
 // (fdb_c/watches.h): this pins each kind of write to the watches it must reach.
 TEST_F(FdbC, ACommittedWatchFiresOnEveryWriteThatChangesItsKeyAndNoOther) {
-  auto ready_within_ms = [](FDBFuture* f, int ms) {
-    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return fdb_future_is_ready(f) != 0;
-  };
   const std::vector<std::string> names{"a", "b", "c", "d", "e", "f", "g", "h"};
   for (const std::string& n : names)
     put(n, "0");
@@ -1783,11 +1774,6 @@ TEST_F(FdbC, ACancelAfterTheTimeoutLeavesTheTransactionTimedOut) {
 // deadline, and the futures of a reset attempt do not time out. Before: they waited until the
 // commit, a reset or a cancel.
 TEST_F(FdbC, WaitingFuturesFailWhenTheTimeoutFires) {
-  auto ready_within_ms = [](FDBFuture* f, int ms) {
-    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return fdb_future_is_ready(f) != 0;
-  };
   auto set_timeout = [](FDBTransaction* tr, int64_t ms) {
     ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&ms), 8), 0);
   };
