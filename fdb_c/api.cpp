@@ -2,14 +2,17 @@
 // (world.h), futures (future.h) and transactions (transaction.h). No exception crosses into the
 // caller: an unexpected one becomes internal_error.
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "fdb_c/errors.h"
 #include "fdb_c/future.h"
-#include "fdb_c/network_options.h"
+#include "fdb_c/network_startup.h"
 #include "fdb_c/options.h"
 #include "fdb_c/transaction.h"
 #include "fdb_c/world.h"
@@ -28,8 +31,17 @@ constexpr int kApiVersionMin = 630;
 constexpr int kApiVersionMax = 730;
 
 std::atomic<int> selected_api_version{0};
-std::atomic<bool> network_set_up{false};
 std::atomic<bool> network_started{false};
+
+// The network's options and set-up (network_startup.h), reading the process's environment.
+NetworkStartup& network_startup() {
+  static NetworkStartup startup([](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  });
+  return startup;
+}
 
 // Thrown by view() for a byte string no valid call passes.
 struct InvalidBytes {};
@@ -162,26 +174,25 @@ fdb_bool_t fdb_error_predicate(int predicate_test, fdb_error_t code) {
 fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t* value,
                                    int value_length) {
   if (selected_api_version.load() == 0) return kApiVersionUnset;
-  // Refused as FoundationDB's client refuses it (network_options.h); an accepted one (trace, TLS,
+  // Refused as FoundationDB's client refuses it (network_startup.h); an accepted one (trace, TLS,
   // knobs, client libraries) has no meaning for an in-process store.
   return error_call([&] {
-    return network_option_error(option, option_value(value, value_length), value != nullptr,
-                                network_set_up.load());
+    return network_startup().set_option(option, option_value(value, value_length),
+                                        value != nullptr);
   });
 }
 
 fdb_error_t fdb_setup_network(void) {
   if (selected_api_version.load() == 0) return kApiVersionUnset;
-  bool expected = false;
-  if (!network_set_up.compare_exchange_strong(expected, true)) return kNetworkAlreadySetup;
   return error_call([] {
+    if (fdb_error e = network_startup().set_up(); e != kSuccess) return e;
     // A refused CONTEND_FDB_CONFIG (the message went to stderr) stops the network here.
     return World::get().config_error.empty() ? kSuccess : kInvalidOptionValue;
   });
 }
 
 fdb_error_t fdb_run_network(void) {
-  if (!network_set_up.load()) return kNetworkNotSetup;
+  if (!network_startup().is_set_up()) return kNetworkNotSetup;
   bool expected = false;
   if (!network_started.compare_exchange_strong(expected, true)) return kNetworkCannotBeRestarted;
   return error_call([] {
@@ -191,7 +202,7 @@ fdb_error_t fdb_run_network(void) {
 }
 
 fdb_error_t fdb_stop_network(void) {
-  if (!network_set_up.load()) return kNetworkNotSetup;
+  if (!network_startup().is_set_up()) return kNetworkNotSetup;
   World::get().network.stop();
   return kSuccess;
 }

@@ -1,11 +1,12 @@
 #include "fdb_c/network_options.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -13,15 +14,6 @@
 
 namespace contend::fdb {
 namespace {
-
-// FoundationDB 7.3's network options (fdb.options' NetworkOption scope): local address and
-// cluster file (deprecated), tracing (30-39), knobs, TLS (41-55), the multi-version client
-// (60-69), statistics, profiling and bypass (70-72), client buggify (80-83), the distributed
-// tracer, the temporary directory, and the hidden ones set by the multi-version client itself.
-constexpr std::array kNetworkOptions{10, 20, 30, 31, 32, 33, 34, 35,   36,   37,  38, 39, 40,
-                                     41, 42, 43, 45, 46, 47, 48, 49,   50,   51,  52, 53, 54,
-                                     55, 60, 61, 62, 63, 64, 65, 66,   67,   68,  69, 70, 71,
-                                     72, 80, 81, 82, 83, 90, 91, 1000, 1001, 1002};
 
 enum NetworkOption : int {
   kTraceRollSize = 31,
@@ -40,12 +32,6 @@ enum NetworkOption : int {
   kTlsCaBytes = 52,
   kTlsCaPath = 53,
   kTlsPassword = 54,
-  kDisableMultiVersionClientApi = 60,
-  kCallbacksOnExternalThreads = 61,
-  kExternalClientLibrary = 62,
-  kExternalClientDirectory = 63,
-  kDisableLocalClient = 64,
-  kClientThreadsPerVersion = 65,
   kDisableClientStatisticsLogging = 70,
   kEnableRunLoopProfiling = 71,
   kClientBuggifySectionActivatedProbability = 82,
@@ -121,27 +107,87 @@ bool native_value_is_valid(int code, BytesView value, bool has_value) {
 
 }  // namespace
 
-fdb_error network_option_error(int code, BytesView value, bool has_value, bool network_set_up) {
-  if (std::find(kNetworkOptions.begin(), kNetworkOptions.end(), code) == kNetworkOptions.end())
-    return kInvalidOption;
-  // The multi-version client's own options, checked before NativeAPI sees any (validateOption).
-  switch (code) {
-    case kDisableMultiVersionClientApi:
-    case kCallbacksOnExternalThreads:
-      return value.empty() ? kSuccess : kInvalidOptionValue;
-    case kDisableLocalClient:
-      if (!value.empty()) return kInvalidOptionValue;
-      return network_set_up ? kInvalidOption : kSuccess;
-    case kExternalClientLibrary:
-    case kExternalClientDirectory:
-      return !value.empty() ? kSuccess : kInvalidOptionValue;
-    case kClientThreadsPerVersion:
-      if (value.empty()) return kInvalidOptionValue;
-      if (network_set_up) return kInvalidOption;
-      return is_int_within(value, has_value, 1, 1024) ? kSuccess : kInvalidOptionValue;
-    default:
-      return native_value_is_valid(code, value, has_value) ? kSuccess : kInvalidOptionValue;
+// FoundationDB 7.3's network options (fdb.options' NetworkOption scope), ascending by code as its
+// FDBNetworkOptions::optionInfo map holds them: local address and cluster file (deprecated),
+// tracing (30-39), knobs, TLS (41-55), the multi-version client (60-69), statistics, profiling
+// and bypass (70-72), client buggify (80-83), the distributed tracer, the temporary directory, and
+// the hidden ones the multi-version client sets itself. Code 71 has two names; the map keeps the
+// later, ENABLE_RUN_LOOP_PROFILING.
+constexpr NetworkOptionInfo kNetworkOptions[] = {
+    {10, "LOCAL_ADDRESS"},
+    {20, "CLUSTER_FILE"},
+    {30, "TRACE_ENABLE"},
+    {31, "TRACE_ROLL_SIZE", true},
+    {32, "TRACE_MAX_LOGS_SIZE", true},
+    {33, "TRACE_LOG_GROUP"},
+    {34, "TRACE_FORMAT"},
+    {35, "TRACE_CLOCK_SOURCE"},
+    {36, "TRACE_FILE_IDENTIFIER"},
+    {37, "TRACE_SHARE_AMONG_CLIENT_THREADS"},
+    {38, "TRACE_INITIALIZE_ON_SETUP"},
+    {39, "TRACE_PARTIAL_FILE_SUFFIX"},
+    {40, "KNOB"},
+    {41, "TLS_PLUGIN"},
+    {42, "TLS_CERT_BYTES"},
+    {43, "TLS_CERT_PATH"},
+    {45, "TLS_KEY_BYTES"},
+    {46, "TLS_KEY_PATH"},
+    {47, "TLS_VERIFY_PEERS"},
+    {48, "BUGGIFY_ENABLE"},
+    {49, "BUGGIFY_DISABLE"},
+    {50, "BUGGIFY_SECTION_ACTIVATED_PROBABILITY", true},
+    {51, "BUGGIFY_SECTION_FIRED_PROBABILITY", true},
+    {52, "TLS_CA_BYTES"},
+    {53, "TLS_CA_PATH"},
+    {54, "TLS_PASSWORD"},
+    {55, "TLS_DISABLE_PLAINTEXT_CONNECTION"},
+    {60, "DISABLE_MULTI_VERSION_CLIENT_API"},
+    {61, "CALLBACKS_ON_EXTERNAL_THREADS"},
+    {62, "EXTERNAL_CLIENT_LIBRARY"},
+    {63, "EXTERNAL_CLIENT_DIRECTORY"},
+    {64, "DISABLE_LOCAL_CLIENT"},
+    {65, "CLIENT_THREADS_PER_VERSION", true},
+    {66, "FUTURE_VERSION_CLIENT_LIBRARY"},
+    {67, "RETAIN_CLIENT_LIBRARY_COPIES"},
+    {68, "IGNORE_EXTERNAL_CLIENT_FAILURES"},
+    {69, "FAIL_INCOMPATIBLE_CLIENT"},
+    {70, "DISABLE_CLIENT_STATISTICS_LOGGING"},
+    {71, "ENABLE_RUN_LOOP_PROFILING"},
+    {72, "DISABLE_CLIENT_BYPASS"},
+    {80, "CLIENT_BUGGIFY_ENABLE"},
+    {81, "CLIENT_BUGGIFY_DISABLE"},
+    {82, "CLIENT_BUGGIFY_SECTION_ACTIVATED_PROBABILITY", true},
+    {83, "CLIENT_BUGGIFY_SECTION_FIRED_PROBABILITY", true},
+    {90, "DISTRIBUTED_CLIENT_TRACER"},
+    {91, "CLIENT_TMP_DIR"},
+    {1000, "SUPPORTED_CLIENT_VERSIONS", false, true},
+    {1001, "EXTERNAL_CLIENT", false, true},
+    {1002, "EXTERNAL_CLIENT_TRANSPORT_ID", true, true},
+};
+
+constexpr bool ascending_known_codes() {
+  int previous = 0;
+  for (const NetworkOptionInfo& option : kNetworkOptions) {
+    if (option.code <= previous || option.name.empty()) return false;
+    previous = option.code;
   }
+  return true;
+}
+static_assert(ascending_known_codes(), "each option once, named, ascending by code");
+
+std::span<const NetworkOptionInfo> network_options() {
+  return kNetworkOptions;
+}
+
+const NetworkOptionInfo* find_network_option(int code) {
+  auto it = std::find_if(std::begin(kNetworkOptions), std::end(kNetworkOptions),
+                         [code](const NetworkOptionInfo& o) { return o.code == code; });
+  return it == std::end(kNetworkOptions) ? nullptr : &*it;
+}
+
+fdb_error native_network_option_error(int code, BytesView value, bool has_value) {
+  if (find_network_option(code) == nullptr) return kInvalidOption;
+  return native_value_is_valid(code, value, has_value) ? kSuccess : kInvalidOptionValue;
 }
 
 }  // namespace contend::fdb

@@ -276,6 +276,7 @@ TEST(FdbCNetworkOptions, AnOptionFoundationDBDoesNotKnowIsRefused) {
   EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(44), nullptr, 0), 2007)
       << "invalid_option: no network option has code 44";
   EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(12345), nullptr, 0), 2007);
+  EXPECT_EQ(fdb_network_set_option(static_cast<FDBNetworkOption>(0), nullptr, 0), 2007);
 }
 
 // As FoundationDB's client (MultiVersionApi::setNetworkOptionInternal, then NativeAPI's
