@@ -66,6 +66,7 @@ constexpr std::array kDescriptions{
     Described{2114,
               "Special Key space is not allowed to write by default. Refer to the "
               "`special_key_space_enable_writes` transaction option for more details."},
+    Described{2123, "No external client library provided."},
     Described{2200, "API version is not set"},
     Described{2201, "API version may be set only once"},
     Described{2202, "API version not valid"},

@@ -38,6 +38,7 @@ inline constexpr fdb_error kEnvironmentVariableNetworkOptionFailed = 2022;
 inline constexpr fdb_error kNetworkCannotBeRestarted = 2025;
 inline constexpr fdb_error kTooManyTags = 2109;
 inline constexpr fdb_error kTagTooLong = 2110;
+inline constexpr fdb_error kNoExternalClientProvided = 2123;
 inline constexpr fdb_error kSpecialKeysCrossModuleRead = 2112;
 inline constexpr fdb_error kSpecialKeysNoModuleFound = 2113;
 inline constexpr fdb_error kSpecialKeysWriteDisabled = 2114;

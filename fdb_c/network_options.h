@@ -14,13 +14,20 @@
 
 namespace contend::fdb {
 
-// The multi-version client's own options (MultiVersionApi::setNetworkOptionInternal).
+// The multi-version client's own options (MultiVersionApi::setNetworkOptionInternal, 7.3).
+inline constexpr int kTraceShareAmongClientThreadsOption = 37;
 inline constexpr int kDisableMultiVersionClientApiOption = 60;
 inline constexpr int kCallbacksOnExternalThreadsOption = 61;
 inline constexpr int kExternalClientLibraryOption = 62;
 inline constexpr int kExternalClientDirectoryOption = 63;
 inline constexpr int kDisableLocalClientOption = 64;
 inline constexpr int kClientThreadsPerVersionOption = 65;
+inline constexpr int kFutureVersionClientLibraryOption = 66;
+inline constexpr int kRetainClientLibraryCopiesOption = 67;
+inline constexpr int kIgnoreExternalClientFailuresOption = 68;
+inline constexpr int kFailIncompatibleClientOption = 69;
+inline constexpr int kDisableClientBypassOption = 72;
+inline constexpr int kClientTmpDirOption = 91;
 inline constexpr int kExternalClientOption = 1001;  // hidden: set on a library loaded externally
 
 struct NetworkOptionInfo {

@@ -104,13 +104,14 @@ fdb_error NetworkStartup::set_up() {
   if (!external_client_) {
     if (fdb_error e = load_environment(); e != kSuccess) return e;
   }
-  if (set_up_) return kNetworkAlreadySetup;
+  if (set_up_begun_) return kNetworkAlreadySetup;
   if (client_threads_ > 1) {  // implies DISABLE_LOCAL_CLIENT
     if (multi_version_bypassed_) return kInvalidOption;
     local_client_disabled_ = true;
   }
+  set_up_begun_ = true;
   // FoundationDB: "Local client is disabled and no external clients configured".
-  if (local_client_disabled_ && external_libraries_.empty()) return kClientInvalidOperation;
+  if (local_client_disabled_ && external_libraries_.empty()) return kNoExternalClientProvided;
   set_up_ = true;
   return kSuccess;
 }
@@ -143,30 +144,43 @@ fdb_error NetworkStartup::apply(int code, BytesView value, bool has_value) {
   switch (code) {
     case kDisableMultiVersionClientApiOption:
       if (!is_flag_value(value)) return kInvalidOptionValue;
-      if (set_up_ || local_client_disabled_) return kInvalidOption;
+      if (set_up_begun_ || local_client_disabled_ || bypass_disabled_) return kInvalidOption;
       multi_version_bypassed_ = true;
       return kSuccess;
     case kCallbacksOnExternalThreadsOption:
       if (!is_flag_value(value)) return kInvalidOptionValue;
-      return set_up_ ? kInvalidOption : kSuccess;
+      return set_up_begun_ ? kInvalidOption : kSuccess;
     case kExternalClientLibraryOption:
+    case kFutureVersionClientLibraryOption:
       return add_external_library(value);
     case kExternalClientDirectoryOption:
       return add_external_directory(value);
     case kDisableLocalClientOption:
       if (!is_flag_value(value)) return kInvalidOptionValue;
-      if (set_up_ || multi_version_bypassed_) return kInvalidOption;
+      if (set_up_begun_ || multi_version_bypassed_) return kInvalidOption;
       client_threads_ = std::max(client_threads_, 1);
       local_client_disabled_ = true;
       return kSuccess;
+    case kDisableClientBypassOption:
+      // FoundationDB asserts the set-up has not begun (the process stops); its value is not read.
+      if (set_up_begun_ || multi_version_bypassed_) return kInvalidOption;
+      bypass_disabled_ = true;
+      return kSuccess;
     case kClientThreadsPerVersionOption: {
       if (value.empty()) return kInvalidOptionValue;
-      if (set_up_) return kInvalidOption;
+      if (set_up_begun_) return kInvalidOption;
       const std::optional<std::int64_t> threads = int_option(value, has_value);
       if (!threads || *threads < 1 || *threads > kClientThreadsMax) return kInvalidOptionValue;
       client_threads_ = static_cast<int>(*threads);
       return kSuccess;
     }
+    case kClientTmpDirOption:
+      return value.empty() ? kInvalidOptionValue : kSuccess;
+    case kTraceShareAmongClientThreadsOption:
+    case kRetainClientLibraryCopiesOption:
+    case kIgnoreExternalClientFailuresOption:
+    case kFailIncompatibleClientOption:
+      return is_flag_value(value) ? kSuccess : kInvalidOptionValue;
     case kExternalClientOption:
       if (fdb_error e = native_network_option_error(code, value, has_value); e != kSuccess)
         return e;
@@ -184,7 +198,7 @@ fdb_error NetworkStartup::add_external_library(BytesView path) {
   const std::filesystem::path absolute = std::filesystem::absolute(std::string(path), error);
   const std::string file_name = error ? std::string() : absolute.filename().string();
   if (file_name.empty() || !file_opens(absolute.string())) return kFileNotFound;
-  if (set_up_) return kInvalidOption;
+  if (set_up_begun_) return kInvalidOption;
   client_threads_ = std::max(client_threads_, 1);
   external_libraries_.insert(file_name);
   return kSuccess;
@@ -203,7 +217,7 @@ fdb_error NetworkStartup::add_external_directory(BytesView path) {
     if (!it->is_directory(kind_error) && name.ends_with(kDynamicLibraryExtension))
       libraries.push_back(name);
   }
-  if (set_up_) return kInvalidOption;
+  if (set_up_begun_) return kInvalidOption;
   client_threads_ = std::max(client_threads_, 1);
   external_libraries_.insert(libraries.begin(), libraries.end());
   return kSuccess;

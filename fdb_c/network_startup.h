@@ -1,4 +1,4 @@
-// The network's start-up as FoundationDB's multi-version client (MultiVersionApi, 7.x) keeps it:
+// The network's start-up as FoundationDB's multi-version client (MultiVersionApi, 7.3) keeps it:
 // what fdb_network_set_option and fdb_setup_network answer, given what was set before them.
 //
 // - Options from the environment: before the first option a program sets (other than the hidden
@@ -9,17 +9,22 @@
 //   makes the call answer environment_variable_network_option_failed (2022) — the program's own
 //   option is not set — and the next call tries again, setting only the values not yet set.
 //   Once every variable is set they are not read again.
-// - The multi-version client's own options: DISABLE_MULTI_VERSION_CLIENT_API,
-//   CALLBACKS_ON_EXTERNAL_THREADS, DISABLE_LOCAL_CLIENT, CLIENT_THREADS_PER_VERSION and the
-//   external client library and directory are invalid_option once the network is set up; the client
-//   API cannot be disabled with the local client disabled, nor the local client once the API is; an
-//   external client library must name a file that exists (file_not_found, 1511). contend serves
-//   every database itself: external clients are counted, never loaded.
-// - fdb_setup_network: more than one client thread disables the local client; with the local
-//   client disabled and no external client, the network is not set up (client_invalid_operation).
+// - The multi-version client's own options (7.3): DISABLE_MULTI_VERSION_CLIENT_API,
+//   CALLBACKS_ON_EXTERNAL_THREADS, DISABLE_LOCAL_CLIENT, CLIENT_THREADS_PER_VERSION, the external
+//   and future-version client libraries and the client directory are invalid_option once
+//   fdb_setup_network has begun; the client API cannot be disabled with the local client disabled
+//   or the bypass disabled, nor the local client or the bypass once the API is; a client library
+//   must name a file that exists (file_not_found, 1511); CLIENT_TMP_DIR wants a value and the
+//   flags (TRACE_SHARE_AMONG_CLIENT_THREADS, RETAIN_CLIENT_LIBRARY_COPIES,
+//   IGNORE_EXTERNAL_CLIENT_FAILURES, FAIL_INCOMPATIBLE_CLIENT) none. contend serves every database
+//   itself: external clients are counted, never loaded.
+// - fdb_setup_network: more than one client thread disables the local client; then the set-up
+//   has begun, and with the local client disabled and no external client library it ends there
+//   (no_external_client_provided, 2123): a second call is network_already_setup, and
+//   fdb_run_network network_not_setup.
 //
 // Invariants: every answer is given under one mutex, so concurrent callers see the calls in some
-// order; a network is set up at most once; an environment variable's value is set at most once.
+// order; a set-up begins at most once; an environment variable's value is set at most once.
 #pragma once
 
 #include <functional>
@@ -51,6 +56,7 @@ class NetworkStartup {
   fdb_error set_option(int code, BytesView value, bool has_value);
   // fdb_setup_network's answer; success sets the network up.
   fdb_error set_up();
+  // Whether fdb_setup_network succeeded.
   bool is_set_up() const;
 
  private:
@@ -58,17 +64,19 @@ class NetworkStartup {
   // apply: MultiVersionApi::setNetworkOptionInternal, then NativeAPI's check of the value.
   fdb_error load_environment();
   fdb_error apply(int code, BytesView value, bool has_value);
-  fdb_error add_external_library(BytesView path);
+  fdb_error add_external_library(BytesView path);  // also a future-version one
   fdb_error add_external_directory(BytesView path);
 
   Environment environment_;
   mutable std::mutex mutex_;
-  bool set_up_ = false;
+  bool set_up_begun_ = false;  // MultiVersionApi's networkStartSetup
+  bool set_up_ = false;        // its networkSetup
   bool environment_loaded_ = false;
   std::map<int, std::set<Bytes>> environment_values_set_;
   bool external_client_ = false;  // EXTERNAL_CLIENT: options are not read from the environment
   bool multi_version_bypassed_ = false;  // DISABLE_MULTI_VERSION_CLIENT_API (or EXTERNAL_CLIENT)
   bool local_client_disabled_ = false;
+  bool bypass_disabled_ = false;              // DISABLE_CLIENT_BYPASS
   int client_threads_ = 0;                    // per version; 0 until an option asks for one
   std::set<std::string> external_libraries_;  // by file name, as FoundationDB keys them
 };

@@ -1,5 +1,5 @@
 // contend's libfdb_c starting its network as FoundationDB's multi-version client starts it
-// (MultiVersionApi, 7.x): options named by FDB_NETWORK_OPTION_<NAME> environment variables, read
+// (MultiVersionApi, 7.3): options named by FDB_NETWORK_OPTION_<NAME> environment variables, read
 // before the first option a program sets and before fdb_setup_network; the multi-version
 // client's own options, whose answers depend on what was set before; and the set-up that needs a
 // client to run. Before, the environment was not read, the client's options were accepted
@@ -27,9 +27,11 @@ constexpr int kTraceRollSize = 31, kTraceFormat = 34, kKnob = 40;
 constexpr int kDisableMultiVersionClientApi = 60, kCallbacksOnExternalThreads = 61;
 constexpr int kExternalClientLibrary = 62, kExternalClientDirectory = 63;
 constexpr int kDisableLocalClient = 64, kClientThreadsPerVersion = 65;
-constexpr int kExternalClient = 1001;
+constexpr int kFutureVersionClientLibrary = 66, kRetainClientLibraryCopies = 67;
+constexpr int kDisableClientBypass = 72, kClientTmpDir = 91, kExternalClient = 1001;
 
 constexpr fdb_error_t kEnvironmentOptionFailed = 2022;
+constexpr fdb_error_t kNoExternalClientProvided = 2123;
 
 fdb_error_t text(int option, std::string_view value) {
   return fdb_network_set_option(static_cast<FDBNetworkOption>(option),
@@ -123,7 +125,8 @@ TEST(FdbCNetworkEnvironment, AVariableIsSetBeforeTheProgramsFirstOptionAndRefuse
   });
   in_a_fresh_process([](Checks& check) {
     setenv("FDB_NETWORK_OPTION_DISABLE_LOCAL_CLIENT", "", 1);
-    check.equal(fdb_setup_network(), 2000, "a variable's option acts as the program's would");
+    check.equal(fdb_setup_network(), kNoExternalClientProvided,
+                "a variable's option acts as the program's would");
   });
   in_a_fresh_process([](Checks& check) {
     setenv("FDB_NETWORK_OPTION_TRACE_FORMAT", "yaml", 1);
@@ -182,8 +185,12 @@ TEST(FdbCNetworkStartup, TheLocalClientDisabledNeedsAnExternalClientToSetTheNetw
   files.make("empty/readme.txt");
   in_a_fresh_process([](Checks& check) {
     check.equal(flag(kDisableLocalClient), 0, "DISABLE_LOCAL_CLIENT");
-    check.equal(fdb_setup_network(), 2000, "client_invalid_operation: no client to run");
-    check.equal(fdb_setup_network(), 2000, "the network is still not set up");
+    check.equal(fdb_setup_network(), kNoExternalClientProvided, "no client to run");
+    check.equal(fdb_get_error(kNoExternalClientProvided), "No external client library provided.",
+                "its description");
+    check.equal(fdb_setup_network(), 2009, "the set-up began: network_already_setup");
+    check.equal(fdb_run_network(), 2008, "but did not end: network_not_setup");
+    check.equal(flag(kDisableLocalClient), 2007, "DISABLE_LOCAL_CLIENT once the set-up began");
   });
   in_a_fresh_process([&](Checks& check) {
     check.equal(flag(kDisableLocalClient), 0, "DISABLE_LOCAL_CLIENT");
@@ -201,11 +208,12 @@ TEST(FdbCNetworkStartup, TheLocalClientDisabledNeedsAnExternalClientToSetTheNetw
                 "EXTERNAL_CLIENT_DIRECTORY");
     check.equal(text(kExternalClientDirectory, files.path("absent")), 0,
                 "EXTERNAL_CLIENT_DIRECTORY");
-    check.equal(fdb_setup_network(), 2000, "directories holding no .so file");
+    check.equal(fdb_setup_network(), kNoExternalClientProvided, "directories holding no .so file");
   });
   in_a_fresh_process([](Checks& check) {
     check.equal(integer(kClientThreadsPerVersion, 2), 0, "CLIENT_THREADS_PER_VERSION");
-    check.equal(fdb_setup_network(), 2000, "two client threads disable the local client");
+    check.equal(fdb_setup_network(), kNoExternalClientProvided,
+                "two client threads disable the local client");
   });
   in_a_fresh_process([](Checks& check) {
     check.equal(integer(kClientThreadsPerVersion, 1), 0, "CLIENT_THREADS_PER_VERSION");
@@ -228,6 +236,23 @@ TEST(FdbCNetworkStartup, TheMultiVersionClientsOptionsDependOnWhatWasSetBefore) 
   in_a_fresh_process([](Checks& check) {
     check.equal(flag(kDisableLocalClient), 0, "DISABLE_LOCAL_CLIENT");
     check.equal(flag(kDisableMultiVersionClientApi), 2007, "the external clients are");
+  });
+  in_a_fresh_process([](Checks& check) {
+    check.equal(flag(kDisableClientBypass), 0, "DISABLE_CLIENT_BYPASS");
+    check.equal(flag(kDisableMultiVersionClientApi), 2007, "the API is what the bypass skips");
+  });
+  in_a_fresh_process([](Checks& check) {
+    check.equal(flag(kDisableMultiVersionClientApi), 0, "DISABLE_MULTI_VERSION_CLIENT_API");
+    check.equal(flag(kDisableClientBypass), 2007, "the bypass is all that is left");
+  });
+  in_a_fresh_process([&](Checks& check) {
+    check.equal(text(kFutureVersionClientLibrary, files.path("missing.so")), 1511,
+                "a future-version library that does not exist");
+    check.equal(text(kFutureVersionClientLibrary, library), 0, "one that does");
+    check.equal(text(kClientTmpDir, ""), 2006, "CLIENT_TMP_DIR wants a directory");
+    check.equal(text(kClientTmpDir, "/tmp"), 0, "CLIENT_TMP_DIR");
+    check.equal(text(kRetainClientLibraryCopies, "yes"), 2006, "a flag takes no value");
+    check.equal(flag(kRetainClientLibraryCopies), 0, "RETAIN_CLIENT_LIBRARY_COPIES");
   });
   in_a_fresh_process([&](Checks& check) {
     check.equal(text(kExternalClientLibrary, files.path("missing.so")), 1511,
