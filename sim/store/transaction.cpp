@@ -11,6 +11,14 @@ namespace contend {
 namespace {
 constexpr BytesView kSystemKeysBegin("\xff", 1);
 
+// The errors of a cluster short of resources: NativeAPI's getBackoff grows the backoff for them up
+// to RESOURCE_CONSTRAINED_MAX_BACKOFF, whatever the transaction's own maximum.
+bool resource_constrained(ErrorCode e) {
+  return e == ErrorCode::commit_proxy_memory_limit_exceeded ||
+         e == ErrorCode::grv_proxy_memory_limit_exceeded ||
+         e == ErrorCode::transaction_throttled_hot_shard;
+}
+
 // A key no write or read of a client may name: \xff and after (the system keys).
 bool is_system_key(BytesView key) {
   return compare_bytes(key, kSystemKeysBegin) >= 0;
@@ -620,7 +628,7 @@ Transaction::OnErrorOp::OnErrorOp(Transaction& tr, ErrorCode e, std::int64_t max
   CONTEND_ASSERT(max_backoff_us >= 0, "a backoff is never negative");
   if (!contend::retryable(e)) return;
   // As NativeAPI's onError and getBackoff: the delay is drawn below the backoff grown so far, and
-  // the backoff then grows up to max_backoff_us.
+  // the backoff then grows up to max_backoff_us (up to 30 s on a resource-constrained error).
   std::int64_t ceiling = std::min(kFutureVersionRetryDelayUs, max_backoff_us);
   if (e == ErrorCode::transaction_too_old || e == ErrorCode::future_version) {
     delay_us = ceiling;
@@ -628,7 +636,9 @@ Transaction::OnErrorOp::OnErrorOp(Transaction& tr, ErrorCode e, std::int64_t max
     ceiling = tr.backoff_us_;
     delay_us =
         static_cast<std::int64_t>(static_cast<double>(ceiling) * tr.env().random01(tr.client()));
-    tr.backoff_us_ = std::min(tr.backoff_us_ * 2, max_backoff_us);
+    const std::int64_t growth_max_us =
+        resource_constrained(e) ? kResourceConstrainedMaxBackoffUs : max_backoff_us;
+    tr.backoff_us_ = std::min(tr.backoff_us_ * 2, growth_max_us);
   }
   CONTEND_ASSERT(delay_us >= 0 && delay_us <= ceiling, "backoff within FDB's bounds");
   tr.reset();

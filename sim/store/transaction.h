@@ -73,6 +73,7 @@ inline constexpr BytesView kMetadataVersionKey("\xff/metadataVersion", 17);
 inline constexpr std::int64_t kDefaultBackoffUs = 10'000;
 inline constexpr std::int64_t kMaxBackoffUs = 1'000'000;
 inline constexpr std::int64_t kFutureVersionRetryDelayUs = 10'000;
+inline constexpr std::int64_t kResourceConstrainedMaxBackoffUs = 30'000'000;
 
 // One read a transaction made, logged when the environment asks (Environment::log_reads):
 // enough to evaluate it again on a plain map. `mutations_before` places it in program order
@@ -108,7 +109,9 @@ class Transaction {
   CommitOp commit();
   // Retryable errors: back off in virtual time, reset, and return success. Others: return e.
   // The backoff grows up to `max_backoff_us` (FoundationDB's options.maxBackoff: MAX_RETRY_DELAY,
-  // by default DEFAULT_MAX_BACKOFF).
+  // by default DEFAULT_MAX_BACKOFF); on commit_proxy_memory_limit_exceeded,
+  // grv_proxy_memory_limit_exceeded and transaction_throttled_hot_shard up to
+  // kResourceConstrainedMaxBackoffUs (RESOURCE_CONSTRAINED_MAX_BACKOFF, 30 s) instead.
   OnErrorOp on_error(ErrorCode e, std::int64_t max_backoff_us = kMaxBackoffUs);
 
   // ---- buffered writes ----

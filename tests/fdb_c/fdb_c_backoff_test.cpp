@@ -25,12 +25,13 @@ constexpr int64_t kSecondUs = 1'000'000;
 
 class FdbCBackoff : public contend::fdb_testing::DatabaseTest {
  protected:
-  // The longest of `retries` retries of not_committed, in virtual microseconds.
-  static int64_t slowest_retry(FDBTransaction* tr, int retries) {
+  // The longest of `retries` retries of `error` (not_committed unless given), in virtual
+  // microseconds.
+  static int64_t slowest_retry(FDBTransaction* tr, int retries, fdb_error_t error = 1020) {
     int64_t slowest = 0;
     for (int i = 0; i < retries; ++i) {
       const int64_t before = read_version_of(tr);
-      EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+      EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, error)), 0);
       slowest = std::max(slowest, read_version_of(tr) - before);
     }
     return slowest;
@@ -50,6 +51,24 @@ TEST_F(FdbCBackoff, MaxRetryDelayAboveASecondLetsTheBackoffGrowPastIt) {
   EXPECT_GT(slowest, kSecondUs) << "past 1 s, below the 100 s MAX_RETRY_DELAY allows";
   EXPECT_LE(slowest, max_ms * 1000);
   fdb_transaction_destroy(tr);
+}
+
+// As getBackoff: on a proxy's memory limit (commit 1042, GRV 1078) or a hot shard's throttle
+// (1235) the backoff grows up to RESOURCE_CONSTRAINED_MAX_BACKOFF, 30 s, whatever maxBackoff says;
+// the next ordinary error draws below what it grew to, then brings it back under maxBackoff.
+// Before, it stopped at maxBackoff (1 s) for every error.
+TEST_F(FdbCBackoff, AResourceConstrainedErrorLetsTheBackoffGrowToThirtySeconds) {
+  constexpr int64_t kResourceConstrainedMaxUs = 30 * kSecondUs;
+  for (fdb_error_t error : {1042, 1078, 1235}) {
+    FDBTransaction* tr = begin();
+    // 14 retries: 10 ms doubled 13 times is 82 s, past the 30 s cap.
+    const int64_t slowest = slowest_retry(tr, 14, error);
+    EXPECT_GT(slowest, kSecondUs) << error << ": past DEFAULT_MAX_BACKOFF's 1 s";
+    EXPECT_LE(slowest, kResourceConstrainedMaxUs) << error;
+    EXPECT_LE(slowest_retry(tr, 1), kResourceConstrainedMaxUs) << error << ": not_committed";
+    EXPECT_LE(slowest_retry(tr, 14), kSecondUs) << error << ": back under 1 s after one retry";
+    fdb_transaction_destroy(tr);
+  }
 }
 
 }  // namespace
