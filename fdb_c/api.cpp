@@ -34,13 +34,16 @@ std::atomic<int> selected_api_version{0};
 std::atomic<bool> network_started{false};
 
 // The network's options and set-up (network_startup.h), reading the process's environment.
+// Never destroyed, as the world: fdb_stop_network may be called from an exit handler that runs
+// after static destruction.
 NetworkStartup& network_startup() {
-  static NetworkStartup startup([](const std::string& name) -> std::optional<std::string> {
-    const char* value = std::getenv(name.c_str());
-    if (value == nullptr) return std::nullopt;
-    return std::string(value);
-  });
-  return startup;
+  static NetworkStartup* startup =
+      new NetworkStartup([](const std::string& name) -> std::optional<std::string> {
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) return std::nullopt;
+        return std::string(value);
+      });
+  return *startup;
 }
 
 // Thrown by view() for a byte string no valid call passes.
