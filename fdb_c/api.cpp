@@ -2,12 +2,10 @@
 // (world.h), futures (future.h) and transactions (transaction.h). No exception crosses into the
 // caller: an unexpected one becomes internal_error.
 #include <atomic>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <optional>
-#include <string>
 #include <string_view>
 
 #include "fdb_c/errors.h"
@@ -33,16 +31,11 @@ constexpr int kApiVersionMax = 730;
 std::atomic<int> selected_api_version{0};
 std::atomic<bool> network_started{false};
 
-// The network's options and set-up (network_startup.h), reading the process's environment.
+// The network's options and set-up (network_startup.h).
 // Never destroyed, as the world: fdb_stop_network may be called from an exit handler that runs
 // after static destruction.
 NetworkStartup& network_startup() {
-  static NetworkStartup* startup =
-      new NetworkStartup([](const std::string& name) -> std::optional<std::string> {
-        const char* value = std::getenv(name.c_str());
-        if (value == nullptr) return std::nullopt;
-        return std::string(value);
-      });
+  static NetworkStartup* startup = new NetworkStartup;
   return *startup;
 }
 

@@ -59,11 +59,6 @@ bool is_identifier(BytesView value) {
   return std::all_of(value.begin(), value.end(), identifier_char);
 }
 
-bool is_int_within(BytesView value, bool has_value, std::int64_t min, std::int64_t max) {
-  const std::optional<std::int64_t> v = int_option(value, has_value);
-  return v && *v >= min && *v <= max;
-}
-
 // Whether the value has the shape NativeAPI's setNetworkOption (validateOptionValuePresent,
 // validateOptionValueNotPresent, extractIntOption, the trace and tracer names) wants.
 bool native_value_is_valid(int code, BytesView value, bool has_value) {
@@ -71,7 +66,7 @@ bool native_value_is_valid(int code, BytesView value, bool has_value) {
   switch (code) {
     case kTraceRollSize:
     case kTraceMaxLogsSize:
-      return is_int_within(value, has_value, 0, kInt64Max);
+      return int_option_within(value, has_value, 0, kInt64Max);
     case kTraceFormat:
       return has_value && is_one_of_ignoring_case(value, {"xml", "json"});
     case kTraceClockSource:
@@ -96,7 +91,7 @@ bool native_value_is_valid(int code, BytesView value, bool has_value) {
       return value.empty();
     case kClientBuggifySectionActivatedProbability:
     case kClientBuggifySectionFiredProbability:
-      return is_int_within(value, has_value, 0, 100);
+      return int_option_within(value, has_value, 0, 100);
     case kDistributedClientTracer:
       return has_value && (value == "none" || value == "disabled" || value == "logfile" ||
                            value == "file" || value == "log_file" || value == "network_lossy");

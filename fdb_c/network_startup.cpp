@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string_view>
 #include <system_error>
@@ -84,8 +85,6 @@ std::optional<std::vector<std::string>> environment_option_values(std::string_vi
   }
 }
 
-NetworkStartup::NetworkStartup(Environment environment) : environment_(std::move(environment)) {}
-
 bool NetworkStartup::is_set_up() const {
   std::lock_guard lock(mutex_);
   return set_up_;
@@ -120,10 +119,10 @@ fdb_error NetworkStartup::load_environment() {
   if (environment_loaded_) return kSuccess;
   for (const NetworkOptionInfo& option : network_options()) {
     if (option.hidden) continue;
-    const std::optional<std::string> variable =
-        environment_(std::string(kEnvironmentPrefix) + std::string(option.name));
-    if (!variable) continue;
-    const std::optional<std::vector<std::string>> values = environment_option_values(*variable);
+    const std::string name = std::string(kEnvironmentPrefix) + std::string(option.name);
+    const char* variable = std::getenv(name.c_str());
+    if (variable == nullptr) continue;
+    const std::optional<std::vector<std::string>> values = environment_option_values(variable);
     if (!values) return kEnvironmentVariableNetworkOptionFailed;
     std::set<Bytes>& set_already = environment_values_set_[option.code];
     for (const std::string& text : *values) {
@@ -169,9 +168,8 @@ fdb_error NetworkStartup::apply(int code, BytesView value, bool has_value) {
     case kClientThreadsPerVersionOption: {
       if (value.empty()) return kInvalidOptionValue;
       if (set_up_begun_) return kInvalidOption;
-      const std::optional<std::int64_t> threads = int_option(value, has_value);
-      if (!threads || *threads < 1 || *threads > kClientThreadsMax) return kInvalidOptionValue;
-      client_threads_ = static_cast<int>(*threads);
+      if (!int_option_within(value, has_value, 1, kClientThreadsMax)) return kInvalidOptionValue;
+      client_threads_ = static_cast<int>(*int_option(value, has_value));
       return kSuccess;
     }
     case kClientTmpDirOption:
@@ -181,9 +179,7 @@ fdb_error NetworkStartup::apply(int code, BytesView value, bool has_value) {
     case kIgnoreExternalClientFailuresOption:
     case kFailIncompatibleClientOption:
       return is_flag_value(value) ? kSuccess : kInvalidOptionValue;
-    case kExternalClientOption:
-      if (fdb_error e = native_network_option_error(code, value, has_value); e != kSuccess)
-        return e;
+    case kExternalClientOption:  // FoundationDB asserts it has no value; any is taken here
       external_client_ = true;
       multi_version_bypassed_ = true;
       return kSuccess;

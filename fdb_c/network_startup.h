@@ -27,7 +27,6 @@
 // order; a set-up begins at most once; an environment variable's value is set at most once.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -47,11 +46,6 @@ std::optional<std::vector<std::string>> environment_option_values(std::string_vi
 
 class NetworkStartup {
  public:
-  // The value of an environment variable, or nullopt when it is not set.
-  using Environment = std::function<std::optional<std::string>(const std::string& name)>;
-
-  explicit NetworkStartup(Environment environment);
-
   // fdb_network_set_option's answer; an accepted option is remembered.
   fdb_error set_option(int code, BytesView value, bool has_value);
   // fdb_setup_network's answer; success sets the network up.
@@ -67,7 +61,6 @@ class NetworkStartup {
   fdb_error add_external_library(BytesView path);  // also a future-version one
   fdb_error add_external_directory(BytesView path);
 
-  Environment environment_;
   mutable std::mutex mutex_;
   bool set_up_begun_ = false;  // MultiVersionApi's networkStartSetup
   bool set_up_ = false;        // its networkSetup

@@ -138,9 +138,8 @@ constexpr std::array kDatabaseOwnOptions{10, 21, 22, 800, 900};
 
 // DatabaseContext::setOption's MAX_WATCHES: extractIntOption(value, 0, ABSOLUTE_MAX_WATCHES).
 fdb_error apply_max_watches(DatabaseOptions& options, BytesView value, bool has_value) {
-  const std::optional<std::int64_t> v = int_option(value, has_value);
-  if (!v || *v < 0 || *v > kMaxWatchesAbsolute) return kInvalidOptionValue;
-  options.max_watches = *v;
+  if (!int_option_within(value, has_value, 0, kMaxWatchesAbsolute)) return kInvalidOptionValue;
+  options.max_watches = *int_option(value, has_value);
   return kSuccess;
 }
 
@@ -151,6 +150,11 @@ std::optional<std::int64_t> int_option(BytesView value, bool has_value) {
   if (!has_value || value.size() != sizeof v) return std::nullopt;
   std::memcpy(&v, value.data(), sizeof v);
   return v;
+}
+
+bool int_option_within(BytesView value, bool has_value, std::int64_t min, std::int64_t max) {
+  const std::optional<std::int64_t> v = int_option(value, has_value);
+  return v && *v >= min && *v <= max;
 }
 
 fdb_error apply_option(TransactionOptions& options, int code, BytesView value, bool has_value) {

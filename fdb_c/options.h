@@ -76,6 +76,8 @@ fdb_error apply_database_option(DatabaseOptions& options, int code, BytesView va
 // An Int option's value, as FoundationDB's extractIntOption reads it: 8 bytes, little-endian;
 // none when it is absent or of another length (invalid_option_value).
 std::optional<std::int64_t> int_option(BytesView value, bool has_value);
+// Whether int_option reads a value in [min, max] (extractIntOption(value, min, max) succeeds).
+bool int_option_within(BytesView value, bool has_value, std::int64_t min, std::int64_t max);
 
 // Fresh options with `defaults` applied, in their order and TIMEOUT last (as RYW's
 // applyPersistentOptions, so that the last timeout set is the one that counts).
