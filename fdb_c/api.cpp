@@ -1,6 +1,8 @@
-// The C entry points of contend's libfdb_c (fdb_c.h): argument checks, then the world
-// (world.h), futures (future.h) and transactions (transaction.h). No exception crosses into the
-// caller: an unexpected one becomes internal_error.
+// The C entry points of contend's libfdb_c (fdb_c.h) for the API version, the network, futures,
+// databases and transactions: argument checks (api_calls.h), then the world (world.h), futures
+// (future.h) and transactions (transaction.h). The calls for what contend does not model are in
+// api_not_modelled.cpp; tenants in api_tenants.cpp; the cluster's administration in
+// api_cluster.cpp.
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -8,6 +10,7 @@
 #include <optional>
 #include <string_view>
 
+#include "fdb_c/api_calls.h"
 #include "fdb_c/errors.h"
 #include "fdb_c/future.h"
 #include "fdb_c/network_startup.h"
@@ -15,129 +18,37 @@
 #include "fdb_c/transaction.h"
 #include "fdb_c/world.h"
 
-// A database: its options and watch count (read and changed under the world's mutex; each of
-// its transactions and watches shares them, and may outlive it as FoundationDB's do).
-struct FDB_database {
-  std::shared_ptr<contend::fdb::DatabaseState> state =
-      std::make_shared<contend::fdb::DatabaseState>();
-};
+namespace contend::fdb::api {
 
-namespace contend::fdb {
-namespace {
+std::atomic<int>& selected_api_version() {
+  static std::atomic<int> version{0};
+  return version;
+}
 
-constexpr int kApiVersionMin = 630;
-constexpr int kApiVersionMax = 730;
-
-std::atomic<int> selected_api_version{0};
-std::atomic<bool> network_started{false};
-
-// The network's options and set-up (network_startup.h).
-// Never destroyed, as the world: fdb_stop_network may be called from an exit handler that runs
-// after static destruction.
 NetworkStartup& network_startup() {
   static NetworkStartup* startup = new NetworkStartup;
   return *startup;
 }
 
-// Thrown by view() for a byte string no valid call passes.
-struct InvalidBytes {};
-
-// A byte string a client passes: (nullptr, 0) and (p, 0) are empty. A negative length, or nullptr
-// with a positive one, is a client's bug that FoundationDB's library does not check (it reads out
-// of bounds); the call answers client_invalid_operation rather than use the empty key instead.
-BytesView view(const uint8_t* bytes, int length) {
-  if (length < 0 || (bytes == nullptr && length > 0)) throw InvalidBytes{};
-  if (length == 0) return {};
-  return BytesView(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(length));
+fdb_error_t open_database(std::string connection_record, FDBDatabase** out_database) {
+  if (out_database == nullptr) return kClientInvalidOperation;
+  if (selected_api_version().load() == 0) return kApiVersionUnset;
+  if (!World::get().config_error.empty()) return kInvalidOptionValue;
+  auto database = std::make_unique<FDB_database>();
+  database->connection_record = std::move(connection_record);
+  *out_database = database.release();
+  return kSuccess;
 }
 
-// An option's value: as fdb_c.cpp's `value ? StringRef(value, value_length) : Optional()`, a null
-// pointer is no value, whatever the length says (the option then answers as for a missing value).
-BytesView option_value(const uint8_t* value, int length) {
-  return value == nullptr ? BytesView() : view(value, length);
-}
+}  // namespace contend::fdb::api
 
-// Every call a client makes is noted: a deterministic network waits until the client is quiet.
-void note_call() {
-  World::get().network.note_client_call();
-}
-
-TransactionState& state_of(FDBTransaction* tr) {
-  note_call();
-  return *tr->state;
-}
-
-// Runs `body`; an exception becomes `on_exception`.
-template <class Body, class Fallback>
-auto guarded(Body&& body, Fallback&& on_exception) noexcept -> decltype(body()) {
-  try {
-    return body();
-  } catch (...) {
-    return on_exception();
-  }
-}
-
-FDBFuture* failed_future(fdb_error_t error) {
-  try {
-    return ready_later(World::get(), error);
-  } catch (...) {
-    return nullptr;
-  }
-}
-
-template <class Body>
-FDBFuture* future_call(Body&& body) noexcept {
-  try {
-    return body();
-  } catch (const InvalidBytes&) {
-    return failed_future(kClientInvalidOperation);
-  } catch (...) {
-    return failed_future(kInternalError);
-  }
-}
-
-template <class Body>
-fdb_error_t error_call(Body&& body) noexcept {
-  try {
-    return body();
-  } catch (const InvalidBytes&) {
-    return kClientInvalidOperation;
-  } catch (...) {
-    return kInternalError;
-  }
-}
-
-// A write answers nothing itself: its error stays with the transaction, whose next read or commit
-// answers it (as FoundationDB's inverted clear range does), a malformed argument's too.
-template <class Body>
-void write_call(FDBTransaction* tr, Body&& body) noexcept {
-  try {
-    body();
-  } catch (const InvalidBytes&) {
-    guarded([&] { state_of(tr).fail_with(kClientInvalidOperation); }, [] {});
-  } catch (...) {
-  }
-}
-
-// Whether a client passed a null out-pointer: FoundationDB's library writes through it (a crash);
-// contend's answers client_invalid_operation instead.
-template <class... Pointee>
-bool any_null(Pointee*... out) {
-  return ((out == nullptr) || ...);
-}
-
-template <class T>
-fdb_error_t get_value(FDBFuture* f, const T** out) {
-  note_call();
-  if (f == nullptr) return kClientInvalidOperation;
-  return Future::from(f)->value(out);
-}
-
+namespace {
+std::atomic<bool> network_started{false};
 }  // namespace
-}  // namespace contend::fdb
 
 using namespace contend;
 using namespace contend::fdb;
+using namespace contend::fdb::api;
 
 extern "C" {
 
@@ -145,12 +56,12 @@ fdb_error_t fdb_select_api_version_impl(int runtime_version, int header_version)
   // fdb_c.cpp's order: a version is selected once only (the same one again is refused too), then
   // the runtime version may not pass the header's, nor the header's this library's. contend
   // serves API versions from 630 on only (FoundationDB's from 13).
-  if (selected_api_version.load() != 0) return kApiVersionAlreadySet;
+  if (selected_api_version().load() != 0) return kApiVersionAlreadySet;
   if (runtime_version > header_version) return kApiVersionInvalid;
   if (header_version > kApiVersionMax || runtime_version < kApiVersionMin)
     return kApiVersionNotSupported;
   int expected = 0;
-  if (selected_api_version.compare_exchange_strong(expected, runtime_version)) return kSuccess;
+  if (selected_api_version().compare_exchange_strong(expected, runtime_version)) return kSuccess;
   return kApiVersionAlreadySet;
 }
 
@@ -169,7 +80,7 @@ fdb_bool_t fdb_error_predicate(int predicate_test, fdb_error_t code) {
 
 fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t* value,
                                    int value_length) {
-  if (selected_api_version.load() == 0) return kApiVersionUnset;
+  if (selected_api_version().load() == 0) return kApiVersionUnset;
   // Refused as FoundationDB's client refuses it (network_startup.h); an accepted one (trace, TLS,
   // knobs, client libraries) has no meaning for an in-process store.
   return error_call([&] {
@@ -179,7 +90,7 @@ fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t* value
 }
 
 fdb_error_t fdb_setup_network(void) {
-  if (selected_api_version.load() == 0) return kApiVersionUnset;
+  if (selected_api_version().load() == 0) return kApiVersionUnset;
   return error_call([] {
     if (fdb_error e = network_startup().set_up(); e != kSuccess) return e;
     // A refused CONTEND_FDB_CONFIG (the message went to stderr) stops the network here.
@@ -193,6 +104,8 @@ fdb_error_t fdb_run_network(void) {
   if (!network_started.compare_exchange_strong(expected, true)) return kNetworkCannotBeRestarted;
   return error_call([] {
     World::get().network.run();
+    // As FoundationDB's runNetwork: the completion hooks run on the network thread, once it ends.
+    network_startup().run_completion_hooks();
     return kSuccess;
   });
 }
@@ -240,11 +153,32 @@ fdb_error_t fdb_future_get_error(FDBFuture* f) {
   if (f == nullptr) return kClientInvalidOperation;
   return Future::from(f)->error();
 }
+fdb_error_t fdb_future_get_bool(FDBFuture* f, fdb_bool_t* out) {
+  if (any_null(out)) return kClientInvalidOperation;
+  const BoolValue* value = nullptr;
+  if (fdb_error_t e = get_value(f, &value)) return e;
+  *out = value->value ? 1 : 0;
+  return kSuccess;
+}
 fdb_error_t fdb_future_get_int64(FDBFuture* f, int64_t* out) {
   if (any_null(out)) return kClientInvalidOperation;
   const std::int64_t* value = nullptr;
   if (fdb_error_t e = get_value(f, &value)) return e;
   *out = *value;
+  return kSuccess;
+}
+fdb_error_t fdb_future_get_uint64(FDBFuture* f, uint64_t* out) {
+  if (any_null(out)) return kClientInvalidOperation;
+  const Uint64Value* value = nullptr;
+  if (fdb_error_t e = get_value(f, &value)) return e;
+  *out = value->value;
+  return kSuccess;
+}
+fdb_error_t fdb_future_get_double(FDBFuture* f, double* out) {
+  if (any_null(out)) return kClientInvalidOperation;
+  const DoubleValue* value = nullptr;
+  if (fdb_error_t e = get_value(f, &value)) return e;
+  *out = value->value;
   return kSuccess;
 }
 fdb_error_t fdb_future_get_key(FDBFuture* f, const uint8_t** out_key, int* out_key_length) {
@@ -294,13 +228,9 @@ fdb_error_t fdb_future_get_string_array(FDBFuture* f, const char*** out_strings,
 
 // ---- database ----
 
-fdb_error_t fdb_create_database(const char*, FDBDatabase** out_database) {
-  if (out_database == nullptr) return kClientInvalidOperation;
-  if (selected_api_version.load() == 0) return kApiVersionUnset;
+fdb_error_t fdb_create_database(const char* cluster_file_path, FDBDatabase** out_database) {
   return error_call([&] {
-    if (!World::get().config_error.empty()) return kInvalidOptionValue;
-    *out_database = new FDB_database;
-    return kSuccess;
+    return open_database(cluster_file_path != nullptr ? cluster_file_path : "", out_database);
   });
 }
 void fdb_database_destroy(FDBDatabase* d) {
@@ -444,6 +374,15 @@ fdb_error_t fdb_transaction_get_committed_version(FDBTransaction* tr, int64_t* o
 }
 FDBFuture* fdb_transaction_get_approximate_size(FDBTransaction* tr) {
   return future_call([&] { return state_of(tr).approximate_size(); });
+}
+FDBFuture* fdb_transaction_get_tag_throttled_duration(FDBTransaction* tr) {
+  // The time the transaction's read version waited in a proxy's tag queue: contend's proxies
+  // queue none (a proxy_tag_throttled's 5 s, which onError adds, its reset drops at once, as
+  // NativeAPI's cloneAndReset does).
+  return future_call([&] {
+    state_of(tr);
+    return ready_later(World::get(), kSuccess, DoubleValue{0.0});
+  });
 }
 FDBFuture* fdb_transaction_get_versionstamp(FDBTransaction* tr) {
   return future_call([&] { return state_of(tr).versionstamp(); });

@@ -55,6 +55,7 @@ constexpr std::array kDescriptions{
     Described{2101, "Transaction exceeds byte limit"},
     Described{2102, "Key length exceeds limit"},
     Described{2103, "Value length exceeds limit"},
+    Described{2108, "Operation is not supported"},
     Described{2109, "Too many tags set on transaction"},
     Described{2110, "Tag set on transaction is too long"},
     Described{2112,
@@ -67,6 +68,7 @@ constexpr std::array kDescriptions{
               "Special Key space is not allowed to write by default. Refer to the "
               "`special_key_space_enable_writes` transaction option for more details."},
     Described{2123, "No external client library provided."},
+    Described{2136, "Tenants have been disabled in the cluster"},
     Described{2200, "API version is not set"},
     Described{2201, "API version may be set only once"},
     Described{2202, "API version not valid"},

@@ -33,6 +33,8 @@ typedef int fdb_bool_t;
 typedef struct FDB_future FDBFuture;
 typedef struct FDB_database FDBDatabase;
 typedef struct FDB_transaction FDBTransaction;
+typedef struct FDB_tenant FDBTenant;
+typedef struct FDB_result FDBResult;
 
 typedef void (*FDBCallback)(FDBFuture* future, void* callback_parameter);
 
@@ -47,6 +49,110 @@ typedef struct keyvalue {
   const uint8_t* value;
   int value_length;
 } FDBKeyValue;
+#pragma pack(pop)
+
+/* A mapped range read's rows (fdb_transaction_get_mapped_range), laid out as FoundationDB's
+ * MappedKeyValueRef: 112 bytes on 64-bit platforms. */
+typedef struct keyselector {
+  FDBKey key;
+  fdb_bool_t orEqual;
+  int offset;
+} FDBKeySelector;
+typedef struct getrangereqandresult {
+  FDBKeySelector begin;
+  FDBKeySelector end;
+  FDBKeyValue* data;
+  int m_size, m_capacity;
+} FDBGetRangeReqAndResult;
+typedef struct mappedkeyvalue {
+  FDBKey key;
+  FDBKey value;
+  FDBGetRangeReqAndResult getRange;
+  unsigned char buffer[32];
+} FDBMappedKeyValue;
+
+/* Key ranges and blob granule summaries. */
+#pragma pack(push, 4)
+typedef struct keyrange {
+  const uint8_t* begin_key;
+  int begin_key_length;
+  const uint8_t* end_key;
+  int end_key_length;
+} FDBKeyRange;
+typedef struct granulesummary {
+  FDBKeyRange key_range;
+  int64_t snapshot_version;
+  int64_t snapshot_size;
+  int64_t delta_version;
+  int64_t delta_size;
+} FDBGranuleSummary;
+#pragma pack(pop)
+
+/* Blob granule reads: the caller's file loader, and what a read describes. contend models no blob
+ * granules (every call answers unsupported_operation); the types are FoundationDB 7.3's, so that
+ * programs compile and link unchanged. */
+typedef struct readgranulecontext {
+  void* userContext;
+  int64_t (*start_load_f)(const char* filename, int filenameLength, int64_t offset, int64_t length,
+                          int64_t fullFileLength, void* context);
+  uint8_t* (*get_load_f)(int64_t loadId, void* context);
+  void (*free_load_f)(int64_t loadId, void* context);
+  fdb_bool_t debugNoMaterialize;
+  int granuleParallelism;
+} FDBReadBlobGranuleContext;
+
+typedef enum {
+  FDB_BG_MUTATION_TYPE_SET_VALUE = 0,
+  FDB_BG_MUTATION_TYPE_CLEAR_RANGE = 1
+} FDBBGMutationType;
+
+#pragma pack(push, 4)
+typedef struct bgtenantprefix {
+  fdb_bool_t present;
+  FDBKey prefix;
+} FDBBGTenantPrefix;
+typedef struct bgencryptionkey {
+  int64_t domain_id;
+  uint64_t base_key_id;
+  uint32_t base_kcv;
+  uint64_t random_salt;
+  FDBKey base_key;
+} FDBBGEncryptionKey;
+typedef struct bgencryptionctx {
+  fdb_bool_t present;
+  FDBBGEncryptionKey textKey;
+  uint32_t textKCV;
+  FDBBGEncryptionKey headerKey;
+  uint32_t headerKCV;
+  FDBKey iv;
+} FDBBGEncryptionCtx;
+typedef struct bgfilepointer {
+  const uint8_t* filename_ptr;
+  int filename_length;
+  int64_t file_offset;
+  int64_t file_length;
+  int64_t full_file_length;
+  int64_t file_version;
+  FDBBGEncryptionCtx encryption_ctx;
+} FDBBGFilePointer;
+typedef struct bgmutation {
+  uint8_t type; /* FDBBGMutationType */
+  int64_t version;
+  const uint8_t* param1_ptr;
+  int param1_length;
+  const uint8_t* param2_ptr;
+  int param2_length;
+} FDBBGMutation;
+typedef struct bgfiledescription {
+  FDBKeyRange key_range;
+  fdb_bool_t snapshot_present;
+  FDBBGFilePointer snapshot_file_pointer;
+  int delta_file_count;
+  FDBBGFilePointer* delta_files;
+  int memory_mutation_count;
+  FDBBGMutation* memory_mutations;
+  FDBBGTenantPrefix tenant_prefix;
+} FDBBGFileDescription;
 #pragma pack(pop)
 
 /* In C++ each enum has int as its underlying type, so that any int a program passes (as a C
@@ -110,8 +216,20 @@ CONTEND_FDB_EXPORT fdb_error_t fdb_network_set_option(FDBNetworkOption option, c
 CONTEND_FDB_EXPORT fdb_error_t fdb_setup_network(void);
 CONTEND_FDB_EXPORT fdb_error_t fdb_run_network(void);
 CONTEND_FDB_EXPORT fdb_error_t fdb_stop_network(void);
+CONTEND_FDB_EXPORT fdb_error_t fdb_add_network_thread_completion_hook(void (*hook)(void*),
+                                                                      void* hook_parameter);
 
 #define fdb_select_api_version(v) fdb_select_api_version_impl(v, FDB_API_VERSION)
+#define fdb_select_api_version_capped(v)                                     \
+  fdb_select_api_version_impl(v, FDB_API_VERSION < fdb_get_max_api_version() \
+                                     ? FDB_API_VERSION                       \
+                                     : fdb_get_max_api_version())
+
+/* A key selector as the (key, key_length, or_equal, offset) arguments of the read calls. */
+#define FDB_KEYSEL_LAST_LESS_THAN(k, l) k, l, 0, 0
+#define FDB_KEYSEL_LAST_LESS_OR_EQUAL(k, l) k, l, 1, 0
+#define FDB_KEYSEL_FIRST_GREATER_THAN(k, l) k, l, 1, 1
+#define FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(k, l) k, l, 0, 1
 
 /* ---- futures ---- */
 CONTEND_FDB_EXPORT void fdb_future_cancel(FDBFuture* f);
@@ -122,7 +240,10 @@ CONTEND_FDB_EXPORT fdb_bool_t fdb_future_is_ready(FDBFuture* f);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_set_callback(FDBFuture* f, FDBCallback callback,
                                                        void* callback_parameter);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_error(FDBFuture* f);
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_bool(FDBFuture* f, fdb_bool_t* out);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_int64(FDBFuture* f, int64_t* out);
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_uint64(FDBFuture* f, uint64_t* out);
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_double(FDBFuture* f, double* out);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_key(FDBFuture* f, const uint8_t** out_key,
                                                   int* out_key_length);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_value(FDBFuture* f, fdb_bool_t* out_present,
@@ -135,6 +256,32 @@ CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_key_array(FDBFuture* f, const FDBK
                                                         int* out_count);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_string_array(FDBFuture* f, const char*** out_strings,
                                                            int* out_count);
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_mappedkeyvalue_array(FDBFuture* f,
+                                                                   const FDBMappedKeyValue** out_kv,
+                                                                   int* out_count,
+                                                                   fdb_bool_t* out_more);
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_keyrange_array(FDBFuture* f,
+                                                             const FDBKeyRange** out_ranges,
+                                                             int* out_count);
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_granule_summary_array(
+    FDBFuture* f, const FDBGranuleSummary** out_summaries, int* out_count);
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_readbg_get_descriptions(FDBFuture* f,
+                                                                  FDBBGFileDescription** out,
+                                                                  int* desc_count);
+
+/* ---- synchronous results (blob granule reads) ---- */
+CONTEND_FDB_EXPORT FDBResult* fdb_readbg_parse_snapshot_file(
+    const uint8_t* file_data, int file_len, const FDBBGTenantPrefix* tenant_prefix,
+    const FDBBGEncryptionCtx* encryption_ctx);
+CONTEND_FDB_EXPORT FDBResult* fdb_readbg_parse_delta_file(const uint8_t* file_data, int file_len,
+                                                          const FDBBGTenantPrefix* tenant_prefix,
+                                                          const FDBBGEncryptionCtx* encryption_ctx);
+CONTEND_FDB_EXPORT void fdb_result_destroy(FDBResult* r);
+CONTEND_FDB_EXPORT fdb_error_t fdb_result_get_keyvalue_array(FDBResult* r,
+                                                             const FDBKeyValue** out_kv,
+                                                             int* out_count, fdb_bool_t* out_more);
+CONTEND_FDB_EXPORT fdb_error_t fdb_result_get_bg_mutations_array(
+    FDBResult* r, const FDBBGMutation** out_mutations, int* out_count);
 
 /* ---- database ---- */
 CONTEND_FDB_EXPORT fdb_error_t fdb_create_database(const char* cluster_file_path,
@@ -144,6 +291,92 @@ CONTEND_FDB_EXPORT fdb_error_t fdb_database_set_option(FDBDatabase* d, FDBDataba
                                                        const uint8_t* value, int value_length);
 CONTEND_FDB_EXPORT fdb_error_t fdb_database_create_transaction(FDBDatabase* d,
                                                                FDBTransaction** out_transaction);
+CONTEND_FDB_EXPORT fdb_error_t fdb_create_database_from_connection_string(
+    const char* connection_string, FDBDatabase** out_database);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_reboot_worker(FDBDatabase* db, const uint8_t* address,
+                                                         int address_length, fdb_bool_t check,
+                                                         int duration);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_force_recovery_with_data_loss(FDBDatabase* db,
+                                                                         const uint8_t* dcid,
+                                                                         int dcid_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_create_snapshot(FDBDatabase* db, const uint8_t* uid,
+                                                           int uid_length,
+                                                           const uint8_t* snap_command,
+                                                           int snap_command_length);
+CONTEND_FDB_EXPORT double fdb_database_get_main_thread_busyness(FDBDatabase* db);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_get_server_protocol(FDBDatabase* db,
+                                                               uint64_t expected_version);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_get_client_status(FDBDatabase* db);
+
+/* ---- blob granules of a database (none: unsupported_operation) ---- */
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_purge_blob_granules(
+    FDBDatabase* db, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int64_t purge_version, fdb_bool_t force);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_wait_purge_granules_complete(
+    FDBDatabase* db, const uint8_t* purge_key_name, int purge_key_name_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_blobbify_range(FDBDatabase* db,
+                                                          const uint8_t* begin_key_name,
+                                                          int begin_key_name_length,
+                                                          const uint8_t* end_key_name,
+                                                          int end_key_name_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_blobbify_range_blocking(FDBDatabase* db,
+                                                                   const uint8_t* begin_key_name,
+                                                                   int begin_key_name_length,
+                                                                   const uint8_t* end_key_name,
+                                                                   int end_key_name_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_unblobbify_range(FDBDatabase* db,
+                                                            const uint8_t* begin_key_name,
+                                                            int begin_key_name_length,
+                                                            const uint8_t* end_key_name,
+                                                            int end_key_name_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_list_blobbified_ranges(
+    FDBDatabase* db, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int rangeLimit);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_verify_blob_range(
+    FDBDatabase* db, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int64_t version);
+CONTEND_FDB_EXPORT FDBFuture* fdb_database_flush_blob_range(
+    FDBDatabase* db, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, fdb_bool_t compact, int64_t version);
+
+/* ---- tenants (the database's tenant mode is disabled: see docs/fdb_c.md) ---- */
+CONTEND_FDB_EXPORT fdb_error_t fdb_database_open_tenant(FDBDatabase* d, const uint8_t* tenant_name,
+                                                        int tenant_name_length,
+                                                        FDBTenant** out_tenant);
+CONTEND_FDB_EXPORT fdb_error_t fdb_tenant_create_transaction(FDBTenant* tenant,
+                                                             FDBTransaction** out_transaction);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_get_id(FDBTenant* tenant);
+CONTEND_FDB_EXPORT void fdb_tenant_destroy(FDBTenant* tenant);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_purge_blob_granules(
+    FDBTenant* tenant, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int64_t purge_version, fdb_bool_t force);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_wait_purge_granules_complete(FDBTenant* tenant,
+                                                                      const uint8_t* purge_key_name,
+                                                                      int purge_key_name_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_blobbify_range(FDBTenant* tenant,
+                                                        const uint8_t* begin_key_name,
+                                                        int begin_key_name_length,
+                                                        const uint8_t* end_key_name,
+                                                        int end_key_name_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_blobbify_range_blocking(FDBTenant* tenant,
+                                                                 const uint8_t* begin_key_name,
+                                                                 int begin_key_name_length,
+                                                                 const uint8_t* end_key_name,
+                                                                 int end_key_name_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_unblobbify_range(FDBTenant* tenant,
+                                                          const uint8_t* begin_key_name,
+                                                          int begin_key_name_length,
+                                                          const uint8_t* end_key_name,
+                                                          int end_key_name_length);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_list_blobbified_ranges(
+    FDBTenant* tenant, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int rangeLimit);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_verify_blob_range(
+    FDBTenant* tenant, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int64_t version);
+CONTEND_FDB_EXPORT FDBFuture* fdb_tenant_flush_blob_range(
+    FDBTenant* tenant, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, fdb_bool_t compact, int64_t version);
 
 /* ---- transactions ---- */
 CONTEND_FDB_EXPORT void fdb_transaction_destroy(FDBTransaction* tr);
@@ -164,6 +397,12 @@ CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_get_range(
     fdb_bool_t begin_or_equal, int begin_offset, const uint8_t* end_key_name,
     int end_key_name_length, fdb_bool_t end_or_equal, int end_offset, int limit, int target_bytes,
     FDBStreamingMode mode, int iteration, fdb_bool_t snapshot, fdb_bool_t reverse);
+CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_get_mapped_range(
+    FDBTransaction* tr, const uint8_t* begin_key_name, int begin_key_name_length,
+    fdb_bool_t begin_or_equal, int begin_offset, const uint8_t* end_key_name,
+    int end_key_name_length, fdb_bool_t end_or_equal, int end_offset, const uint8_t* mapper_name,
+    int mapper_name_length, int limit, int target_bytes, FDBStreamingMode mode, int iteration,
+    fdb_bool_t snapshot, fdb_bool_t reverse);
 CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_get_addresses_for_key(FDBTransaction* tr,
                                                                     const uint8_t* key_name,
                                                                     int key_name_length);
@@ -192,11 +431,29 @@ CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_commit(FDBTransaction* tr);
 CONTEND_FDB_EXPORT fdb_error_t fdb_transaction_get_committed_version(FDBTransaction* tr,
                                                                      int64_t* out_version);
 CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_get_approximate_size(FDBTransaction* tr);
+CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_get_tag_throttled_duration(FDBTransaction* tr);
+CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_get_total_cost(FDBTransaction* tr);
 CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_get_versionstamp(FDBTransaction* tr);
 CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_on_error(FDBTransaction* tr, fdb_error_t error);
 CONTEND_FDB_EXPORT fdb_error_t fdb_transaction_add_conflict_range(
     FDBTransaction* tr, const uint8_t* begin_key_name, int begin_key_name_length,
     const uint8_t* end_key_name, int end_key_name_length, FDBConflictRangeType type);
+
+/* ---- blob granules of a transaction (none: unsupported_operation) ---- */
+CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_get_blob_granule_ranges(
+    FDBTransaction* tr, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int rangeLimit);
+CONTEND_FDB_EXPORT FDBResult* fdb_transaction_read_blob_granules(
+    FDBTransaction* tr, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int64_t beginVersion, int64_t readVersion,
+    FDBReadBlobGranuleContext granuleContext);
+CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_summarize_blob_granules(
+    FDBTransaction* tr, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int64_t summaryVersion, int rangeLimit);
+CONTEND_FDB_EXPORT FDBFuture* fdb_transaction_read_blob_granules_description(
+    FDBTransaction* tr, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int64_t begin_version,
+    int64_t read_version, int64_t* read_version_out);
 
 #ifdef __cplusplus
 }

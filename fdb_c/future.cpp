@@ -125,6 +125,12 @@ fdb_error_t Future::error() const {
   return error_;
 }
 
+fdb_error_t Future::kind_never_held() const {
+  std::lock_guard lock(mutex_);
+  if (!ready_) return kFutureNotSet;
+  return error_ != 0 ? error_ : kClientInvalidOperation;
+}
+
 void Future::release() {
   if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
 }

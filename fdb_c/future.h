@@ -47,8 +47,19 @@ struct StringList {
 struct Key {
   Bytes key;
 };
-using FutureValue =
-    std::variant<NoValue, std::int64_t, std::optional<Bytes>, Key, KeyValues, KeyList, StringList>;
+// The kinds fdb_future_get_bool, _uint64 and _double read, wrapped so that an int64 or a literal
+// never converts to them by accident.
+struct BoolValue {
+  bool value = false;
+};
+struct Uint64Value {
+  std::uint64_t value = 0;
+};
+struct DoubleValue {
+  double value = 0;
+};
+using FutureValue = std::variant<NoValue, std::int64_t, std::optional<Bytes>, Key, KeyValues,
+                                 KeyList, StringList, BoolValue, Uint64Value, DoubleValue>;
 
 class Future : public FDB_future {
  public:
@@ -82,6 +93,9 @@ class Future : public FDB_future {
   // ready), the future's error, or client_invalid_operation (a value of another kind).
   template <class T>
   fdb_error_t value(const T** out) const;
+  // What a getter of a kind no future of this library holds (a mapped range's, a blob granule
+  // summary's) answers: future_not_set, the future's error, or client_invalid_operation.
+  fdb_error_t kind_never_held() const;
 
   // Reference counting: the API's handle and the pending delivery each hold one.
   void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }

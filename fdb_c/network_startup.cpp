@@ -90,6 +90,29 @@ bool NetworkStartup::is_set_up() const {
   return set_up_;
 }
 
+bool NetworkStartup::multi_version_bypassed() const {
+  std::lock_guard lock(mutex_);
+  return multi_version_bypassed_;
+}
+
+fdb_error NetworkStartup::add_completion_hook(void (*hook)(void*), void* parameter) {
+  std::lock_guard lock(mutex_);
+  if (!set_up_) return kNetworkNotSetup;
+  if (hook == nullptr) return kClientInvalidOperation;
+  completion_hooks_.push_back({hook, parameter});
+  return kSuccess;
+}
+
+void NetworkStartup::run_completion_hooks() {
+  std::vector<CompletionHook> hooks;
+  {
+    std::lock_guard lock(mutex_);
+    hooks.swap(completion_hooks_);
+  }
+  for (const CompletionHook& h : hooks)
+    h.hook(h.parameter);
+}
+
 fdb_error NetworkStartup::set_option(int code, BytesView value, bool has_value) {
   std::lock_guard lock(mutex_);
   if (code != kExternalClientOption && !external_client_) {

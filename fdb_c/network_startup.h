@@ -52,6 +52,14 @@ class NetworkStartup {
   fdb_error set_up();
   // Whether fdb_setup_network succeeded.
   bool is_set_up() const;
+  // Whether DISABLE_MULTI_VERSION_CLIENT_API (or EXTERNAL_CLIENT) was set: the client status is
+  // then empty, as the multi-version client's is.
+  bool multi_version_bypassed() const;
+  // fdb_add_network_thread_completion_hook: network_not_setup before the set-up, as
+  // MultiVersionApi's; a null hook is client_invalid_operation.
+  fdb_error add_completion_hook(void (*hook)(void*), void* parameter);
+  // Runs each hook added, in order, once: the network thread calls it when its run loop ends.
+  void run_completion_hooks();
 
  private:
   // Each with the mutex held. load_environment: the variables, unless all were set already.
@@ -72,6 +80,11 @@ class NetworkStartup {
   bool bypass_disabled_ = false;              // DISABLE_CLIENT_BYPASS
   int client_threads_ = 0;                    // per version; 0 until an option asks for one
   std::set<std::string> external_libraries_;  // by file name, as FoundationDB keys them
+  struct CompletionHook {
+    void (*hook)(void*);
+    void* parameter;
+  };
+  std::vector<CompletionHook> completion_hooks_;
 };
 
 }  // namespace contend::fdb

@@ -193,7 +193,10 @@ fdb_error_t TransactionState::ended_by() const {
 }
 
 fdb_error_t TransactionState::refuses_use() {
-  if (!commit_started_) return unusable();
+  if (!commit_started_) {
+    const fdb_error_t e = unusable();
+    return e != kSuccess ? e : cluster_refusal_;
+  }
   // ThreadSafeTransaction looks at the deferred error before RYW's checkUsedDuringCommit does.
   if (sticky_ != kSuccess) return sticky_;
   return used_during_commit();
@@ -1005,6 +1008,11 @@ void TransactionState::reset() {
   }
   for (Future* f : deliveries)
     deliver_later(world_, f);
+}
+
+void TransactionState::refuse_cluster_use_with(fdb_error_t error) {
+  Lock lock(world_.mutex);
+  cluster_refusal_ = error;
 }
 
 void TransactionState::cancel() {

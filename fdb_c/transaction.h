@@ -86,6 +86,10 @@ class TransactionState {
 
   void reset();
   void cancel();
+  // A transaction the cluster refuses to serve (a tenant's, where the tenant mode is disabled):
+  // from now on, in every attempt, its reads, watches and commits answer `error` once nothing
+  // else refuses them, as FoundationDB's do when TransactionState::getTenantInfo throws.
+  void refuse_cluster_use_with(fdb_error_t error);
   // Answers invalid_option for an option FoundationDB does not know or this library does not
   // model; a value or a moment it refuses becomes the transaction's deferred error.
   fdb_error_t set_option(int option, BytesView value, bool has_value);
@@ -97,9 +101,10 @@ class TransactionState {
   fdb_error_t ended_by() const;
   // Why this transaction cannot be used now (a sticky error, else ended_by), or success.
   fdb_error_t unusable() const;
-  // As FoundationDB's checkUsedDuringCommit, then unusable(): once a commit has started, a read,
-  // write or commit answers the deferred error if one is held, else used_during_commit, which
-  // ends the attempt (not a deferred error: options still apply, as FoundationDB's do).
+  // As FoundationDB's checkUsedDuringCommit, then unusable(), then the cluster's refusal (a
+  // tenant's): once a commit has started, a read, write or commit answers the deferred error if
+  // one is held, else used_during_commit, which ends the attempt (not a deferred error: options
+  // still apply, as FoundationDB's do).
   fdb_error_t refuses_use();
   // RYW's checkUsedDuringCommit alone, once a commit has started: used_during_commit, which ends
   // the attempt unless something ended it first.
@@ -197,6 +202,7 @@ class TransactionState {
   TransactionDefaults defaults_;
   TransactionOptions options_;
   fdb_error_t sticky_ = kSuccess;
+  fdb_error_t cluster_refusal_ = kSuccess;  // refuse_cluster_use_with()
   // This attempt's approximate size (RYW's approximateSize) but for the read conflict ranges of
   // reads with read-your-writes, which approximate_size() adds from the store's transaction.
   std::int64_t approximate_bytes_ = 0;

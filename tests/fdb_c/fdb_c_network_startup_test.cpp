@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace {
 
@@ -277,6 +279,50 @@ TEST(FdbCNetworkStartup, TheMultiVersionClientsOptionsDependOnWhatWasSetBefore) 
     check.equal(text(kTraceFormat, "json"), 0, "other options are still taken");
     check.equal(integer(kTraceRollSize, 1), 0, "TRACE_ROLL_SIZE");
     check.equal(fdb_setup_network(), 2009, "network_already_setup");
+  });
+}
+
+// fdb_add_network_thread_completion_hook: refused before the set-up (network_not_setup, as
+// MultiVersionApi's); each hook added runs once, in order, on the network thread, when its run
+// loop ends — before fdb_run_network returns. Before, the library did not export the call: a
+// program or binding that links it (the Java binding's JNI library does) failed to load.
+struct HookRuns {
+  std::string order;
+  std::thread::id thread;
+};
+void note_hook(void* parameter, char name) {
+  auto* runs = static_cast<HookRuns*>(parameter);
+  runs->order += name;
+  runs->thread = std::this_thread::get_id();
+}
+
+TEST(FdbCNetworkStartup, CompletionHooksRunOnTheNetworkThreadWhenItsLoopEnds) {
+  in_a_fresh_process([](Checks& check) {
+    HookRuns runs;
+    auto first = [](void* p) { note_hook(p, 'a'); };
+    auto second = [](void* p) { note_hook(p, 'b'); };
+    check.equal(fdb_add_network_thread_completion_hook(first, &runs), 2008,
+                "a hook before fdb_setup_network: network_not_setup");
+    check.equal(fdb_setup_network(), 0, "fdb_setup_network");
+    check.equal(fdb_add_network_thread_completion_hook(nullptr, &runs), 2000, "a null hook");
+    check.equal(fdb_add_network_thread_completion_hook(first, &runs), 0, "the first hook");
+    check.equal(fdb_add_network_thread_completion_hook(second, &runs), 0, "the second hook");
+    std::thread::id network_thread;
+    fdb_error_t run_answer = -1;
+    std::string order_when_run_returned;
+    std::thread network([&] {
+      network_thread = std::this_thread::get_id();
+      run_answer = fdb_run_network();
+      order_when_run_returned = runs.order;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    check.equal(runs.order, "", "no hook runs while the network runs");
+    check.equal(fdb_stop_network(), 0, "fdb_stop_network");
+    network.join();
+    check.equal(run_answer, 0, "fdb_run_network");
+    check.equal(order_when_run_returned, "ab", "each hook once, in order, before run returned");
+    check.equal(runs.thread == network_thread ? "network thread" : "another thread",
+                "network thread", "the thread the hooks ran on");
   });
 }
 

@@ -1,0 +1,253 @@
+// The C entry points for what contend's store does not model (fdb_c.h, docs/fdb_c.md): blob
+// granules of a database, a tenant or a transaction, the synchronous results of granule reads,
+// mapped range reads, and a transaction's tag-throttling cost. Each checks its arguments as every
+// call does — a null handle or a malformed byte string is client_invalid_operation — and answers
+// unsupported_operation (2108), FoundationDB's answer for an operation its client cannot serve,
+// so that programs and bindings that link these calls load and run, and learn at the call that
+// the simulation has no such thing.
+#include <cstdint>
+
+#include "fdb_c/api_calls.h"
+#include "fdb_c/errors.h"
+
+namespace contend::fdb::api {
+namespace {
+
+// A future answering unsupported_operation once `handle` and the byte strings are checked.
+FDBFuture* not_modelled(const void* handle, const uint8_t* first, int first_length,
+                        const uint8_t* second = nullptr, int second_length = 0) noexcept {
+  return future_call([&]() -> FDBFuture* {
+    if (handle == nullptr) return failed_future(kClientInvalidOperation);
+    note_call();
+    view(first, first_length);
+    view(second, second_length);
+    return failed_future(kUnsupportedOperation);
+  });
+}
+
+// The same, as a synchronous result (`has_handle`: the call's handle, if it takes one, is not
+// null); nullptr only when memory ran out.
+FDBResult* not_modelled_result(bool has_handle, const uint8_t* first, int first_length,
+                               const uint8_t* second = nullptr, int second_length = 0) noexcept {
+  return guarded(
+      [&]() -> FDBResult* {
+        note_call();
+        fdb_error_t error = kUnsupportedOperation;
+        if (!has_handle) {
+          error = kClientInvalidOperation;
+        } else {
+          try {
+            view(first, first_length);
+            view(second, second_length);
+          } catch (const InvalidBytes&) {
+            error = kClientInvalidOperation;
+          }
+        }
+        return new FDB_result{error};
+      },
+      []() -> FDBResult* { return nullptr; });
+}
+
+// A result's error (it holds no value of any kind).
+fdb_error_t result_error(const FDBResult* r) {
+  return r == nullptr ? kClientInvalidOperation : r->error;
+}
+
+}  // namespace
+}  // namespace contend::fdb::api
+
+using namespace contend;
+using namespace contend::fdb;
+using namespace contend::fdb::api;
+
+extern "C" {
+
+// ---- futures of kinds only these calls would make ----
+
+fdb_error_t fdb_future_get_mappedkeyvalue_array(FDBFuture* f, const FDBMappedKeyValue** out_kv,
+                                                int* out_count, fdb_bool_t* out_more) {
+  if (any_null(out_kv, out_count, out_more)) return kClientInvalidOperation;
+  return get_kind_never_held(f);
+}
+fdb_error_t fdb_future_get_keyrange_array(FDBFuture* f, const FDBKeyRange** out_ranges,
+                                          int* out_count) {
+  if (any_null(out_ranges, out_count)) return kClientInvalidOperation;
+  return get_kind_never_held(f);
+}
+fdb_error_t fdb_future_get_granule_summary_array(FDBFuture* f,
+                                                 const FDBGranuleSummary** out_summaries,
+                                                 int* out_count) {
+  if (any_null(out_summaries, out_count)) return kClientInvalidOperation;
+  return get_kind_never_held(f);
+}
+fdb_error_t fdb_future_readbg_get_descriptions(FDBFuture* f, FDBBGFileDescription** out,
+                                               int* desc_count) {
+  if (any_null(out, desc_count)) return kClientInvalidOperation;
+  return get_kind_never_held(f);
+}
+
+// ---- synchronous results ----
+
+FDBResult* fdb_readbg_parse_snapshot_file(const uint8_t* file_data, int file_len,
+                                          const FDBBGTenantPrefix*, const FDBBGEncryptionCtx*) {
+  return not_modelled_result(true, file_data, file_len);
+}
+FDBResult* fdb_readbg_parse_delta_file(const uint8_t* file_data, int file_len,
+                                       const FDBBGTenantPrefix*, const FDBBGEncryptionCtx*) {
+  return not_modelled_result(true, file_data, file_len);
+}
+void fdb_result_destroy(FDBResult* r) {
+  delete r;
+}
+fdb_error_t fdb_result_get_keyvalue_array(FDBResult* r, const FDBKeyValue** out_kv, int* out_count,
+                                          fdb_bool_t* out_more) {
+  if (any_null(out_kv, out_count, out_more)) return kClientInvalidOperation;
+  return result_error(r);
+}
+fdb_error_t fdb_result_get_bg_mutations_array(FDBResult* r, const FDBBGMutation** out_mutations,
+                                              int* out_count) {
+  if (any_null(out_mutations, out_count)) return kClientInvalidOperation;
+  return result_error(r);
+}
+
+// ---- blob granules of a database ----
+
+FDBFuture* fdb_database_purge_blob_granules(FDBDatabase* db, const uint8_t* begin_key_name,
+                                            int begin_key_name_length, const uint8_t* end_key_name,
+                                            int end_key_name_length, int64_t, fdb_bool_t) {
+  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+FDBFuture* fdb_database_wait_purge_granules_complete(FDBDatabase* db, const uint8_t* purge_key_name,
+                                                     int purge_key_name_length) {
+  return not_modelled(db, purge_key_name, purge_key_name_length);
+}
+FDBFuture* fdb_database_blobbify_range(FDBDatabase* db, const uint8_t* begin_key_name,
+                                       int begin_key_name_length, const uint8_t* end_key_name,
+                                       int end_key_name_length) {
+  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+FDBFuture* fdb_database_blobbify_range_blocking(FDBDatabase* db, const uint8_t* begin_key_name,
+                                                int begin_key_name_length,
+                                                const uint8_t* end_key_name,
+                                                int end_key_name_length) {
+  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+FDBFuture* fdb_database_unblobbify_range(FDBDatabase* db, const uint8_t* begin_key_name,
+                                         int begin_key_name_length, const uint8_t* end_key_name,
+                                         int end_key_name_length) {
+  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+FDBFuture* fdb_database_list_blobbified_ranges(FDBDatabase* db, const uint8_t* begin_key_name,
+                                               int begin_key_name_length,
+                                               const uint8_t* end_key_name, int end_key_name_length,
+                                               int) {
+  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+FDBFuture* fdb_database_verify_blob_range(FDBDatabase* db, const uint8_t* begin_key_name,
+                                          int begin_key_name_length, const uint8_t* end_key_name,
+                                          int end_key_name_length, int64_t) {
+  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+FDBFuture* fdb_database_flush_blob_range(FDBDatabase* db, const uint8_t* begin_key_name,
+                                         int begin_key_name_length, const uint8_t* end_key_name,
+                                         int end_key_name_length, fdb_bool_t, int64_t) {
+  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+
+// ---- blob granules of a tenant ----
+
+FDBFuture* fdb_tenant_purge_blob_granules(FDBTenant* tenant, const uint8_t* begin_key_name,
+                                          int begin_key_name_length, const uint8_t* end_key_name,
+                                          int end_key_name_length, int64_t, fdb_bool_t) {
+  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
+                      end_key_name_length);
+}
+FDBFuture* fdb_tenant_wait_purge_granules_complete(FDBTenant* tenant, const uint8_t* purge_key_name,
+                                                   int purge_key_name_length) {
+  return not_modelled(tenant, purge_key_name, purge_key_name_length);
+}
+FDBFuture* fdb_tenant_blobbify_range(FDBTenant* tenant, const uint8_t* begin_key_name,
+                                     int begin_key_name_length, const uint8_t* end_key_name,
+                                     int end_key_name_length) {
+  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
+                      end_key_name_length);
+}
+FDBFuture* fdb_tenant_blobbify_range_blocking(FDBTenant* tenant, const uint8_t* begin_key_name,
+                                              int begin_key_name_length,
+                                              const uint8_t* end_key_name,
+                                              int end_key_name_length) {
+  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
+                      end_key_name_length);
+}
+FDBFuture* fdb_tenant_unblobbify_range(FDBTenant* tenant, const uint8_t* begin_key_name,
+                                       int begin_key_name_length, const uint8_t* end_key_name,
+                                       int end_key_name_length) {
+  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
+                      end_key_name_length);
+}
+FDBFuture* fdb_tenant_list_blobbified_ranges(FDBTenant* tenant, const uint8_t* begin_key_name,
+                                             int begin_key_name_length, const uint8_t* end_key_name,
+                                             int end_key_name_length, int) {
+  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
+                      end_key_name_length);
+}
+FDBFuture* fdb_tenant_verify_blob_range(FDBTenant* tenant, const uint8_t* begin_key_name,
+                                        int begin_key_name_length, const uint8_t* end_key_name,
+                                        int end_key_name_length, int64_t) {
+  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
+                      end_key_name_length);
+}
+FDBFuture* fdb_tenant_flush_blob_range(FDBTenant* tenant, const uint8_t* begin_key_name,
+                                       int begin_key_name_length, const uint8_t* end_key_name,
+                                       int end_key_name_length, fdb_bool_t, int64_t) {
+  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
+                      end_key_name_length);
+}
+
+// ---- blob granules and mapped ranges of a transaction ----
+
+FDBFuture* fdb_transaction_get_mapped_range(FDBTransaction* tr, const uint8_t* begin_key_name,
+                                            int begin_key_name_length, fdb_bool_t, int,
+                                            const uint8_t* end_key_name, int end_key_name_length,
+                                            fdb_bool_t, int, const uint8_t* mapper_name,
+                                            int mapper_name_length, int, int, FDBStreamingMode, int,
+                                            fdb_bool_t, fdb_bool_t) {
+  return future_call([&]() -> FDBFuture* {
+    view(mapper_name, mapper_name_length);
+    return not_modelled(tr, begin_key_name, begin_key_name_length, end_key_name,
+                        end_key_name_length);
+  });
+}
+// The cost NativeAPI's tag throttler measures (pages read and written) is not modelled.
+FDBFuture* fdb_transaction_get_total_cost(FDBTransaction* tr) {
+  return not_modelled(tr, nullptr, 0);
+}
+
+FDBFuture* fdb_transaction_get_blob_granule_ranges(FDBTransaction* tr,
+                                                   const uint8_t* begin_key_name,
+                                                   int begin_key_name_length,
+                                                   const uint8_t* end_key_name,
+                                                   int end_key_name_length, int) {
+  return not_modelled(tr, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+FDBResult* fdb_transaction_read_blob_granules(FDBTransaction* tr, const uint8_t* begin_key_name,
+                                              int begin_key_name_length,
+                                              const uint8_t* end_key_name, int end_key_name_length,
+                                              int64_t, int64_t, FDBReadBlobGranuleContext) {
+  return not_modelled_result(tr != nullptr, begin_key_name, begin_key_name_length, end_key_name,
+                             end_key_name_length);
+}
+FDBFuture* fdb_transaction_summarize_blob_granules(FDBTransaction* tr,
+                                                   const uint8_t* begin_key_name,
+                                                   int begin_key_name_length,
+                                                   const uint8_t* end_key_name,
+                                                   int end_key_name_length, int64_t, int) {
+  return not_modelled(tr, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+FDBFuture* fdb_transaction_read_blob_granules_description(
+    FDBTransaction* tr, const uint8_t* begin_key_name, int begin_key_name_length,
+    const uint8_t* end_key_name, int end_key_name_length, int64_t, int64_t, int64_t*) {
+  return not_modelled(tr, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+}
+
+}  // extern "C"

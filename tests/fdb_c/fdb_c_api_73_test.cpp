@@ -1,0 +1,429 @@
+// contend's libfdb_c exports every function of FoundationDB 7.3's fdb_c.h (96), so that programs
+// and bindings linked against them load — the Java binding's JNI library and the Python binding's
+// ctypes set-up reach tenants, blob granules and client status — and each answers as a cluster of
+// one in-process store does: a database from a connection string, completion hooks, one protocol
+// version, no worker to reboot, tenants with the tenant mode disabled (tenants_disabled, 2136),
+// and unsupported_operation (2108) for blob granules, mapped ranges and the tag-throttling cost.
+// Before, 47 of the 96 were not exported: such a program failed to load with an undefined symbol.
+#include "configured_network.h"
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::wait_and_destroy;
+
+[[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(
+    new ConfiguredNetwork("fdb_c_api_73_test", "seed = 5\n", ConfiguredNetwork::Log::none));
+
+constexpr fdb_error_t kClientInvalidOperation = 2000, kFutureNotSet = 2015;
+constexpr fdb_error_t kOperationCancelled = 1101;
+constexpr fdb_error_t kUnsupportedOperation = 2108, kTenantsDisabled = 2136;
+constexpr uint64_t kProtocolVersion73 = 0x0FDB00B073000000ULL;
+
+// FoundationDB 7.3's structures, laid out as its header lays them out (64-bit).
+static_assert(sizeof(FDBKeySelector) == 20);
+static_assert(sizeof(FDBGetRangeReqAndResult) == 56);
+static_assert(sizeof(FDBMappedKeyValue) == 112);
+static_assert(sizeof(FDBKeyRange) == 24);
+static_assert(sizeof(FDBGranuleSummary) == 56);
+static_assert(sizeof(FDBBGTenantPrefix) == 16);
+static_assert(sizeof(FDBBGEncryptionKey) == 40);
+static_assert(sizeof(FDBBGEncryptionCtx) == 104);
+static_assert(sizeof(FDBBGFilePointer) == 148);
+static_assert(sizeof(FDBBGMutation) == 36);
+static_assert(sizeof(FDBBGFileDescription) == 216);
+
+// Every function FoundationDB 7.3's fdb_c.h declares, by name and as this library's header
+// declares it.
+struct Exported {
+  const char* name;
+  void* address;
+};
+#define CONTEND_EXPORTED(f)           \
+  Exported {                          \
+#f, reinterpret_cast < void*>(&f) \
+  }
+const std::vector<Exported>& foundationdb_73_functions() {
+  static const std::vector<Exported> functions{
+      CONTEND_EXPORTED(fdb_get_error),
+      CONTEND_EXPORTED(fdb_error_predicate),
+      CONTEND_EXPORTED(fdb_network_set_option),
+      CONTEND_EXPORTED(fdb_setup_network),
+      CONTEND_EXPORTED(fdb_run_network),
+      CONTEND_EXPORTED(fdb_stop_network),
+      CONTEND_EXPORTED(fdb_add_network_thread_completion_hook),
+      CONTEND_EXPORTED(fdb_future_cancel),
+      CONTEND_EXPORTED(fdb_future_release_memory),
+      CONTEND_EXPORTED(fdb_future_destroy),
+      CONTEND_EXPORTED(fdb_future_block_until_ready),
+      CONTEND_EXPORTED(fdb_future_is_ready),
+      CONTEND_EXPORTED(fdb_future_set_callback),
+      CONTEND_EXPORTED(fdb_future_get_error),
+      CONTEND_EXPORTED(fdb_future_get_bool),
+      CONTEND_EXPORTED(fdb_future_get_int64),
+      CONTEND_EXPORTED(fdb_future_get_uint64),
+      CONTEND_EXPORTED(fdb_future_get_double),
+      CONTEND_EXPORTED(fdb_future_get_key),
+      CONTEND_EXPORTED(fdb_future_get_value),
+      CONTEND_EXPORTED(fdb_future_get_keyvalue_array),
+      CONTEND_EXPORTED(fdb_future_get_mappedkeyvalue_array),
+      CONTEND_EXPORTED(fdb_future_get_key_array),
+      CONTEND_EXPORTED(fdb_future_get_string_array),
+      CONTEND_EXPORTED(fdb_future_get_keyrange_array),
+      CONTEND_EXPORTED(fdb_future_get_granule_summary_array),
+      CONTEND_EXPORTED(fdb_future_readbg_get_descriptions),
+      CONTEND_EXPORTED(fdb_readbg_parse_snapshot_file),
+      CONTEND_EXPORTED(fdb_readbg_parse_delta_file),
+      CONTEND_EXPORTED(fdb_result_destroy),
+      CONTEND_EXPORTED(fdb_result_get_keyvalue_array),
+      CONTEND_EXPORTED(fdb_result_get_bg_mutations_array),
+      CONTEND_EXPORTED(fdb_create_database),
+      CONTEND_EXPORTED(fdb_create_database_from_connection_string),
+      CONTEND_EXPORTED(fdb_database_destroy),
+      CONTEND_EXPORTED(fdb_database_set_option),
+      CONTEND_EXPORTED(fdb_database_open_tenant),
+      CONTEND_EXPORTED(fdb_database_create_transaction),
+      CONTEND_EXPORTED(fdb_database_reboot_worker),
+      CONTEND_EXPORTED(fdb_database_force_recovery_with_data_loss),
+      CONTEND_EXPORTED(fdb_database_create_snapshot),
+      CONTEND_EXPORTED(fdb_database_get_main_thread_busyness),
+      CONTEND_EXPORTED(fdb_database_get_server_protocol),
+      CONTEND_EXPORTED(fdb_database_purge_blob_granules),
+      CONTEND_EXPORTED(fdb_database_wait_purge_granules_complete),
+      CONTEND_EXPORTED(fdb_database_blobbify_range),
+      CONTEND_EXPORTED(fdb_database_blobbify_range_blocking),
+      CONTEND_EXPORTED(fdb_database_unblobbify_range),
+      CONTEND_EXPORTED(fdb_database_list_blobbified_ranges),
+      CONTEND_EXPORTED(fdb_database_verify_blob_range),
+      CONTEND_EXPORTED(fdb_database_flush_blob_range),
+      CONTEND_EXPORTED(fdb_database_get_client_status),
+      CONTEND_EXPORTED(fdb_tenant_create_transaction),
+      CONTEND_EXPORTED(fdb_tenant_purge_blob_granules),
+      CONTEND_EXPORTED(fdb_tenant_wait_purge_granules_complete),
+      CONTEND_EXPORTED(fdb_tenant_blobbify_range),
+      CONTEND_EXPORTED(fdb_tenant_blobbify_range_blocking),
+      CONTEND_EXPORTED(fdb_tenant_unblobbify_range),
+      CONTEND_EXPORTED(fdb_tenant_list_blobbified_ranges),
+      CONTEND_EXPORTED(fdb_tenant_verify_blob_range),
+      CONTEND_EXPORTED(fdb_tenant_flush_blob_range),
+      CONTEND_EXPORTED(fdb_tenant_get_id),
+      CONTEND_EXPORTED(fdb_tenant_destroy),
+      CONTEND_EXPORTED(fdb_transaction_destroy),
+      CONTEND_EXPORTED(fdb_transaction_cancel),
+      CONTEND_EXPORTED(fdb_transaction_set_option),
+      CONTEND_EXPORTED(fdb_transaction_set_read_version),
+      CONTEND_EXPORTED(fdb_transaction_get_read_version),
+      CONTEND_EXPORTED(fdb_transaction_get),
+      CONTEND_EXPORTED(fdb_transaction_get_key),
+      CONTEND_EXPORTED(fdb_transaction_get_addresses_for_key),
+      CONTEND_EXPORTED(fdb_transaction_get_range),
+      CONTEND_EXPORTED(fdb_transaction_get_mapped_range),
+      CONTEND_EXPORTED(fdb_transaction_set),
+      CONTEND_EXPORTED(fdb_transaction_atomic_op),
+      CONTEND_EXPORTED(fdb_transaction_clear),
+      CONTEND_EXPORTED(fdb_transaction_clear_range),
+      CONTEND_EXPORTED(fdb_transaction_watch),
+      CONTEND_EXPORTED(fdb_transaction_commit),
+      CONTEND_EXPORTED(fdb_transaction_get_committed_version),
+      CONTEND_EXPORTED(fdb_transaction_get_tag_throttled_duration),
+      CONTEND_EXPORTED(fdb_transaction_get_total_cost),
+      CONTEND_EXPORTED(fdb_transaction_get_approximate_size),
+      CONTEND_EXPORTED(fdb_transaction_get_versionstamp),
+      CONTEND_EXPORTED(fdb_transaction_on_error),
+      CONTEND_EXPORTED(fdb_transaction_reset),
+      CONTEND_EXPORTED(fdb_transaction_add_conflict_range),
+      CONTEND_EXPORTED(fdb_transaction_get_estimated_range_size_bytes),
+      CONTEND_EXPORTED(fdb_transaction_get_range_split_points),
+      CONTEND_EXPORTED(fdb_transaction_get_blob_granule_ranges),
+      CONTEND_EXPORTED(fdb_transaction_read_blob_granules),
+      CONTEND_EXPORTED(fdb_transaction_summarize_blob_granules),
+      CONTEND_EXPORTED(fdb_transaction_read_blob_granules_description),
+      CONTEND_EXPORTED(fdb_select_api_version_impl),
+      CONTEND_EXPORTED(fdb_get_max_api_version),
+      CONTEND_EXPORTED(fdb_get_client_version),
+  };
+  return functions;
+}
+#undef CONTEND_EXPORTED
+
+const uint8_t* bytes(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
+int length(const std::string& s) {
+  return static_cast<int>(s.size());
+}
+
+// The error `f` is ready with (it is destroyed), or -1 when it is not ready within two seconds.
+fdb_error_t error_soon(FDBFuture* f) {
+  for (int tries = 0; tries < 200 && !fdb_future_is_ready(f); ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const fdb_error_t e = fdb_future_is_ready(f) ? fdb_future_get_error(f) : -1;
+  fdb_future_destroy(f);
+  return e;
+}
+
+TEST(FdbCExports, EveryFunctionOfFoundationDB73sHeaderIsExportedUnderItsName) {
+  ASSERT_EQ(foundationdb_73_functions().size(), 96u);
+  void* library = dlopen(CONTEND_FDB_C_LIBRARY, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(library, nullptr) << dlerror();
+  std::vector<std::string> missing, elsewhere;
+  for (const Exported& f : foundationdb_73_functions()) {
+    void* found = dlsym(library, f.name);
+    if (found == nullptr)
+      missing.push_back(f.name);
+    else if (found != f.address)
+      elsewhere.push_back(f.name);
+  }
+  dlclose(library);
+  EXPECT_TRUE(missing.empty()) << "not exported: " << ::testing::PrintToString(missing);
+  EXPECT_TRUE(elsewhere.empty()) << "exported apart from the header's declaration: "
+                                 << ::testing::PrintToString(elsewhere);
+}
+
+class FdbCApi73 : public contend::fdb_testing::DatabaseTest {};
+
+TEST_F(FdbCApi73, TheNewFutureKindsAreReadOnlyFromFuturesOfTheirKind) {
+  FDBTransaction* tr = begin();
+  FDBFuture* version = fdb_transaction_get_read_version(tr);
+  ASSERT_EQ(fdb_future_block_until_ready(version), 0);
+  fdb_bool_t flag = 7;
+  uint64_t unsigned_value = 7;
+  double real = 7;
+  EXPECT_EQ(fdb_future_get_bool(version, &flag), kClientInvalidOperation);
+  EXPECT_EQ(fdb_future_get_uint64(version, &unsigned_value), kClientInvalidOperation);
+  EXPECT_EQ(fdb_future_get_double(version, &real), kClientInvalidOperation);
+  const FDBKeyRange* ranges = nullptr;
+  const FDBMappedKeyValue* mapped = nullptr;
+  const FDBGranuleSummary* summaries = nullptr;
+  FDBBGFileDescription* descriptions = nullptr;
+  int count = 7;
+  fdb_bool_t more = 7;
+  EXPECT_EQ(fdb_future_get_keyrange_array(version, &ranges, &count), kClientInvalidOperation);
+  EXPECT_EQ(fdb_future_get_mappedkeyvalue_array(version, &mapped, &count, &more),
+            kClientInvalidOperation);
+  EXPECT_EQ(fdb_future_get_granule_summary_array(version, &summaries, &count),
+            kClientInvalidOperation);
+  EXPECT_EQ(fdb_future_readbg_get_descriptions(version, &descriptions, &count),
+            kClientInvalidOperation);
+  EXPECT_EQ(fdb_future_get_double(version, nullptr), kClientInvalidOperation);
+  EXPECT_EQ(std::make_tuple(flag, unsigned_value, real, count, more),
+            std::make_tuple(7, 7u, 7.0, 7, 7))
+      << "a refused get writes nothing";
+  fdb_future_destroy(version);
+
+  FDBFuture* throttled = fdb_transaction_get_tag_throttled_duration(tr);
+  ASSERT_EQ(fdb_future_block_until_ready(throttled), 0);
+  EXPECT_EQ(fdb_future_get_double(throttled, &real), 0);
+  EXPECT_EQ(real, 0.0) << "no proxy queues a transaction here";
+  int64_t signed_value = 0;
+  EXPECT_EQ(fdb_future_get_int64(throttled, &signed_value), kClientInvalidOperation);
+  fdb_future_destroy(throttled);
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCApi73, ADatabaseFromAConnectionStringIsTheSameDatabase) {
+  FDBDatabase* other = nullptr;
+  EXPECT_EQ(fdb_create_database_from_connection_string(nullptr, &other), kClientInvalidOperation);
+  ASSERT_EQ(fdb_create_database_from_connection_string("test:abcd@127.0.0.1:4500", &other), 0);
+  const std::string key = "connection-string/key", value = "written through the first handle";
+  FDBTransaction* writer = begin();
+  fdb_transaction_set(writer, bytes(key), length(key), bytes(value), length(value));
+  ASSERT_EQ(wait_and_destroy(fdb_transaction_commit(writer)), 0);
+  fdb_transaction_destroy(writer);
+
+  FDBTransaction* reader = nullptr;
+  ASSERT_EQ(fdb_database_create_transaction(other, &reader), 0);
+  FDBFuture* read = fdb_transaction_get(reader, bytes(key), length(key), 0);
+  ASSERT_EQ(fdb_future_block_until_ready(read), 0);
+  fdb_bool_t present = 0;
+  const uint8_t* held = nullptr;
+  int held_length = 0;
+  ASSERT_EQ(fdb_future_get_value(read, &present, &held, &held_length), 0);
+  EXPECT_TRUE(present);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(held), held_length), value);
+  fdb_future_destroy(read);
+  fdb_transaction_destroy(reader);
+
+  FDBFuture* status = fdb_database_get_client_status(other);
+  ASSERT_EQ(fdb_future_block_until_ready(status), 0);
+  const uint8_t* text = nullptr;
+  int text_length = 0;
+  ASSERT_EQ(fdb_future_get_key(status, &text, &text_length), 0);
+  const auto json = nlohmann::json::parse(
+      std::string(reinterpret_cast<const char*>(text), text_length), nullptr, false);
+  ASSERT_TRUE(json.is_object()) << "the client status is a JSON object";
+  EXPECT_EQ(json.value("Healthy", false), true);
+  EXPECT_EQ(json.value("ConnectionRecord", ""), "test:abcd@127.0.0.1:4500");
+  EXPECT_EQ(json.value("ProtocolVersion", ""), "fdb00b073000000");
+  fdb_future_destroy(status);
+  fdb_database_destroy(other);
+}
+
+TEST_F(FdbCApi73, TheClusterAnswersAsOneInProcessStore) {
+  FDBFuture* protocol = fdb_database_get_server_protocol(db_, 0);
+  ASSERT_EQ(fdb_future_block_until_ready(protocol), 0);
+  uint64_t version = 0;
+  EXPECT_EQ(fdb_future_get_uint64(protocol, &version), 0);
+  EXPECT_EQ(version, kProtocolVersion73);
+  fdb_future_destroy(protocol);
+  FDBFuture* changed = fdb_database_get_server_protocol(db_, 0x0FDB00B072000000ULL);
+  ASSERT_EQ(fdb_future_block_until_ready(changed), 0);
+  EXPECT_EQ(fdb_future_get_uint64(changed, &version), 0);
+  EXPECT_EQ(version, kProtocolVersion73) << "a version other than the expected one answers now";
+  fdb_future_destroy(changed);
+  FDBFuture* unchanged = fdb_database_get_server_protocol(db_, kProtocolVersion73);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(fdb_future_is_ready(unchanged)) << "it waits for the version to change";
+  EXPECT_EQ(fdb_future_get_uint64(unchanged, &version), kFutureNotSet);
+  fdb_future_cancel(unchanged);
+  EXPECT_EQ(error_soon(unchanged), kOperationCancelled);
+  fdb_future_destroy(fdb_database_get_server_protocol(db_, kProtocolVersion73));
+
+  const std::string address = "127.0.0.1:4500";
+  FDBFuture* reboot = fdb_database_reboot_worker(db_, bytes(address), length(address), 0, 0);
+  ASSERT_EQ(fdb_future_block_until_ready(reboot), 0);
+  int64_t sent = -1;
+  EXPECT_EQ(fdb_future_get_int64(reboot, &sent), 0);
+  EXPECT_EQ(sent, 0) << "no worker is rebooted";
+  fdb_future_destroy(reboot);
+  EXPECT_EQ(fdb_database_get_main_thread_busyness(db_), 0.0);
+  const std::string uid = "0123456789abcdef0123456789abcdef", command = "snap";
+  EXPECT_EQ(error_soon(fdb_database_create_snapshot(db_, bytes(uid), length(uid), bytes(command),
+                                                    length(command))),
+            kUnsupportedOperation);
+  EXPECT_EQ(error_soon(fdb_database_force_recovery_with_data_loss(db_, bytes(uid), 4)),
+            kUnsupportedOperation);
+  EXPECT_EQ(error_soon(fdb_database_force_recovery_with_data_loss(db_, bytes(uid), -1)),
+            kClientInvalidOperation);
+  EXPECT_EQ(error_soon(fdb_database_get_client_status(nullptr)), kClientInvalidOperation);
+  EXPECT_STREQ(fdb_get_error(kUnsupportedOperation), "Operation is not supported");
+  EXPECT_STREQ(fdb_get_error(kTenantsDisabled), "Tenants have been disabled in the cluster");
+}
+
+TEST_F(FdbCApi73, ATenantsTransactionIsRefusedAtItsFirstUseWithTenantsDisabled) {
+  const std::string name = "tenant";
+  FDBTenant* tenant = nullptr;
+  EXPECT_EQ(fdb_database_open_tenant(db_, bytes(name), -1, &tenant), kClientInvalidOperation);
+  ASSERT_EQ(fdb_database_open_tenant(db_, bytes(name), length(name), &tenant), 0);
+  EXPECT_EQ(error_soon(fdb_tenant_get_id(tenant)), kTenantsDisabled);
+  FDBTransaction* tr = nullptr;
+  ASSERT_EQ(fdb_tenant_create_transaction(tenant, &tr), 0);
+  const std::string key = "tenant/key", end = "tenant/kez";
+  EXPECT_EQ(error_soon(fdb_transaction_get_read_version(tr)), 0) << "a read version is given";
+  EXPECT_EQ(error_soon(fdb_transaction_get(tr, bytes(key), length(key), 0)), kTenantsDisabled);
+  EXPECT_EQ(error_soon(fdb_transaction_get_range(
+                tr, FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(key), length(key)),
+                FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(end), length(end)), 0, 0,
+                FDB_STREAMING_MODE_WANT_ALL, 1, 0, 0)),
+            kTenantsDisabled);
+  EXPECT_EQ(error_soon(fdb_transaction_watch(tr, bytes(key), length(key))), kTenantsDisabled);
+  fdb_transaction_set(tr, bytes(key), length(key), bytes(key), length(key));
+  EXPECT_EQ(error_soon(fdb_transaction_commit(tr)), kTenantsDisabled);
+  EXPECT_EQ(error_soon(fdb_transaction_on_error(tr, kTenantsDisabled)), kTenantsDisabled)
+      << "not retryable";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(error_soon(fdb_transaction_get(tr, bytes(key), length(key), 0)), kTenantsDisabled)
+      << "after a reset too";
+  fdb_transaction_destroy(tr);
+  fdb_tenant_destroy(tenant);
+
+  FDBTransaction* plain = begin();
+  FDBFuture* read = fdb_transaction_get(plain, bytes(key), length(key), 0);
+  ASSERT_EQ(fdb_future_block_until_ready(read), 0);
+  fdb_bool_t present = 1;
+  const uint8_t* value = nullptr;
+  int value_length = 0;
+  ASSERT_EQ(fdb_future_get_value(read, &present, &value, &value_length), 0);
+  EXPECT_FALSE(present) << "the tenant's write was never committed";
+  fdb_future_destroy(read);
+  fdb_transaction_destroy(plain);
+}
+
+TEST_F(FdbCApi73, WhatTheStoreDoesNotModelAnswersUnsupportedOperation) {
+  const std::string b = "a", e = "b";
+  FDBTenant* tenant = nullptr;
+  ASSERT_EQ(fdb_database_open_tenant(db_, bytes(b), length(b), &tenant), 0);
+  FDBTransaction* tr = begin();
+  std::vector<std::pair<std::string, FDBFuture*>> calls{
+      {"database purge", fdb_database_purge_blob_granules(db_, bytes(b), 1, bytes(e), 1, 1, 0)},
+      {"database wait purge", fdb_database_wait_purge_granules_complete(db_, bytes(b), 1)},
+      {"database blobbify", fdb_database_blobbify_range(db_, bytes(b), 1, bytes(e), 1)},
+      {"database blobbify blocking",
+       fdb_database_blobbify_range_blocking(db_, bytes(b), 1, bytes(e), 1)},
+      {"database unblobbify", fdb_database_unblobbify_range(db_, bytes(b), 1, bytes(e), 1)},
+      {"database list", fdb_database_list_blobbified_ranges(db_, bytes(b), 1, bytes(e), 1, 10)},
+      {"database verify", fdb_database_verify_blob_range(db_, bytes(b), 1, bytes(e), 1, 1)},
+      {"database flush", fdb_database_flush_blob_range(db_, bytes(b), 1, bytes(e), 1, 0, 1)},
+      {"tenant purge", fdb_tenant_purge_blob_granules(tenant, bytes(b), 1, bytes(e), 1, 1, 0)},
+      {"tenant wait purge", fdb_tenant_wait_purge_granules_complete(tenant, bytes(b), 1)},
+      {"tenant blobbify", fdb_tenant_blobbify_range(tenant, bytes(b), 1, bytes(e), 1)},
+      {"tenant blobbify blocking",
+       fdb_tenant_blobbify_range_blocking(tenant, bytes(b), 1, bytes(e), 1)},
+      {"tenant unblobbify", fdb_tenant_unblobbify_range(tenant, bytes(b), 1, bytes(e), 1)},
+      {"tenant list", fdb_tenant_list_blobbified_ranges(tenant, bytes(b), 1, bytes(e), 1, 10)},
+      {"tenant verify", fdb_tenant_verify_blob_range(tenant, bytes(b), 1, bytes(e), 1, 1)},
+      {"tenant flush", fdb_tenant_flush_blob_range(tenant, bytes(b), 1, bytes(e), 1, 0, 1)},
+      {"granule ranges", fdb_transaction_get_blob_granule_ranges(tr, bytes(b), 1, bytes(e), 1, 9)},
+      {"summarize", fdb_transaction_summarize_blob_granules(tr, bytes(b), 1, bytes(e), 1, 1, 9)},
+      {"description",
+       fdb_transaction_read_blob_granules_description(tr, bytes(b), 1, bytes(e), 1, 0, 1, nullptr)},
+      {"mapped range",
+       fdb_transaction_get_mapped_range(tr, FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(b), 1),
+                                        FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(e), 1), bytes(b), 1,
+                                        0, 0, FDB_STREAMING_MODE_WANT_ALL, 1, 0, 0)},
+      {"total cost", fdb_transaction_get_total_cost(tr)},
+  };
+  for (auto& [what, future] : calls) {
+    ASSERT_NE(future, nullptr) << what;
+    EXPECT_EQ(fdb_future_block_until_ready(future), 0) << what;
+    const FDBKeyRange* ranges = nullptr;
+    int count = 0;
+    EXPECT_EQ(fdb_future_get_keyrange_array(future, &ranges, &count), kUnsupportedOperation)
+        << what << ": a getter answers the future's error";
+    EXPECT_EQ(error_soon(future), kUnsupportedOperation) << what;
+  }
+  EXPECT_EQ(error_soon(fdb_database_blobbify_range(db_, bytes(b), -1, bytes(e), 1)),
+            kClientInvalidOperation);
+  EXPECT_EQ(error_soon(fdb_tenant_blobbify_range(nullptr, bytes(b), 1, bytes(e), 1)),
+            kClientInvalidOperation);
+  EXPECT_EQ(error_soon(fdb_transaction_get_mapped_range(
+                tr, FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(b), 1),
+                FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(e), 1), nullptr, 3, 0, 0,
+                FDB_STREAMING_MODE_WANT_ALL, 1, 0, 0)),
+            kClientInvalidOperation)
+      << "a null mapper with a length";
+
+  FDBReadBlobGranuleContext context{};
+  FDBResult* read = fdb_transaction_read_blob_granules(tr, bytes(b), 1, bytes(e), 1, 0, 1, context);
+  ASSERT_NE(read, nullptr);
+  const FDBKeyValue* rows = nullptr;
+  int count = 0;
+  fdb_bool_t more = 0;
+  EXPECT_EQ(fdb_result_get_keyvalue_array(read, &rows, &count, &more), kUnsupportedOperation);
+  const FDBBGMutation* mutations = nullptr;
+  EXPECT_EQ(fdb_result_get_bg_mutations_array(read, &mutations, &count), kUnsupportedOperation);
+  EXPECT_EQ(fdb_result_get_keyvalue_array(read, nullptr, &count, &more), kClientInvalidOperation);
+  fdb_result_destroy(read);
+  FDBResult* parsed = fdb_readbg_parse_snapshot_file(bytes(b), -4, nullptr, nullptr);
+  ASSERT_NE(parsed, nullptr);
+  EXPECT_EQ(fdb_result_get_keyvalue_array(parsed, &rows, &count, &more), kClientInvalidOperation);
+  fdb_result_destroy(parsed);
+  parsed = fdb_readbg_parse_delta_file(bytes(b), 1, nullptr, nullptr);
+  EXPECT_EQ(fdb_result_get_keyvalue_array(parsed, &rows, &count, &more), kUnsupportedOperation);
+  fdb_result_destroy(parsed);
+  fdb_transaction_destroy(tr);
+  fdb_tenant_destroy(tenant);
+}
+
+}  // namespace
