@@ -40,6 +40,25 @@ fdb_error_t open_database(std::string connection_record, FDBDatabase** out_datab
   return kSuccess;
 }
 
+namespace {
+// A range read's arguments as the C API passes them.
+RangeRequest range_request(BytesView begin, fdb_bool_t begin_or_equal, int begin_offset,
+                           BytesView end, fdb_bool_t end_or_equal, int end_offset, int limit,
+                           int target_bytes, int mode, int iteration, fdb_bool_t snapshot,
+                           fdb_bool_t reverse) {
+  RangeRequest r;
+  r.begin = KeySelector{Bytes(begin), begin_or_equal != 0, begin_offset};
+  r.end = KeySelector{Bytes(end), end_or_equal != 0, end_offset};
+  r.limit = limit;
+  r.target_bytes = target_bytes;
+  r.mode = mode;
+  r.iteration = iteration;
+  r.snapshot = snapshot != 0;
+  r.reverse = reverse != 0;
+  return r;
+}
+}  // namespace
+
 }  // namespace contend::fdb::api
 
 namespace {
@@ -209,6 +228,16 @@ fdb_error_t fdb_future_get_keyvalue_array(FDBFuture* f, const FDBKeyValue** out_
   *out_more = kvs->more ? 1 : 0;
   return kSuccess;
 }
+fdb_error_t fdb_future_get_mappedkeyvalue_array(FDBFuture* f, const FDBMappedKeyValue** out_kv,
+                                                int* out_count, fdb_bool_t* out_more) {
+  if (any_null(out_kv, out_count, out_more)) return kClientInvalidOperation;
+  const MappedKeyValues* mapped = nullptr;
+  if (fdb_error_t e = get_value(f, &mapped)) return e;
+  *out_kv = mapped->views.data();
+  *out_count = static_cast<int>(mapped->views.size());
+  *out_more = mapped->more ? 1 : 0;
+  return kSuccess;
+}
 fdb_error_t fdb_future_get_key_array(FDBFuture* f, const FDBKey** out_key_array, int* out_count) {
   if (any_null(out_key_array, out_count)) return kClientInvalidOperation;
   const KeyList* keys = nullptr;
@@ -302,18 +331,27 @@ FDBFuture* fdb_transaction_get_range(FDBTransaction* tr, const uint8_t* begin_ke
                                      FDBStreamingMode mode, int iteration, fdb_bool_t snapshot,
                                      fdb_bool_t reverse) {
   return future_call([&] {
-    RangeRequest r;
-    r.begin = KeySelector{Bytes(view(begin_key_name, begin_key_name_length)), begin_or_equal != 0,
-                          begin_offset};
-    r.end =
-        KeySelector{Bytes(view(end_key_name, end_key_name_length)), end_or_equal != 0, end_offset};
-    r.limit = limit;
-    r.target_bytes = target_bytes;
-    r.mode = mode;
-    r.iteration = iteration;
-    r.snapshot = snapshot != 0;
-    r.reverse = reverse != 0;
+    const RangeRequest r =
+        range_request(view(begin_key_name, begin_key_name_length), begin_or_equal, begin_offset,
+                      view(end_key_name, end_key_name_length), end_or_equal, end_offset, limit,
+                      target_bytes, mode, iteration, snapshot, reverse);
     return state_of(tr).get_range(r);
+  });
+}
+FDBFuture* fdb_transaction_get_mapped_range(FDBTransaction* tr, const uint8_t* begin_key_name,
+                                            int begin_key_name_length, fdb_bool_t begin_or_equal,
+                                            int begin_offset, const uint8_t* end_key_name,
+                                            int end_key_name_length, fdb_bool_t end_or_equal,
+                                            int end_offset, const uint8_t* mapper_name,
+                                            int mapper_name_length, int limit, int target_bytes,
+                                            FDBStreamingMode mode, int iteration,
+                                            fdb_bool_t snapshot, fdb_bool_t reverse) {
+  return future_call([&] {
+    const RangeRequest r =
+        range_request(view(begin_key_name, begin_key_name_length), begin_or_equal, begin_offset,
+                      view(end_key_name, end_key_name_length), end_or_equal, end_offset, limit,
+                      target_bytes, mode, iteration, snapshot, reverse);
+    return state_of(tr).get_mapped_range(r, view(mapper_name, mapper_name_length));
   });
 }
 FDBFuture* fdb_transaction_get_addresses_for_key(FDBTransaction* tr, const uint8_t*, int) {

@@ -1,6 +1,6 @@
 // The C entry points for what contend's store does not model (fdb_c.h, docs/fdb_c.md): blob
 // granules of a database, a tenant or a transaction, the synchronous results of granule reads,
-// mapped range reads, and a transaction's tag-throttling cost. Each checks its arguments as every
+// and a transaction's tag-throttling cost. Each checks its arguments as every
 // call does — a null handle or a malformed byte string is client_invalid_operation — and answers
 // unsupported_operation (2108), FoundationDB's answer for an operation its client cannot serve,
 // so that programs and bindings that link these calls load and run, and learn at the call that
@@ -64,11 +64,6 @@ extern "C" {
 
 // ---- futures of kinds only these calls would make ----
 
-fdb_error_t fdb_future_get_mappedkeyvalue_array(FDBFuture* f, const FDBMappedKeyValue** out_kv,
-                                                int* out_count, fdb_bool_t* out_more) {
-  if (any_null(out_kv, out_count, out_more)) return kClientInvalidOperation;
-  return get_kind_never_held(f);
-}
 fdb_error_t fdb_future_get_keyrange_array(FDBFuture* f, const FDBKeyRange** out_ranges,
                                           int* out_count) {
   if (any_null(out_ranges, out_count)) return kClientInvalidOperation;
@@ -204,20 +199,8 @@ FDBFuture* fdb_tenant_flush_blob_range(FDBTenant* tenant, const uint8_t* begin_k
                       end_key_name_length);
 }
 
-// ---- blob granules and mapped ranges of a transaction ----
+// ---- a transaction's cost and blob granules ----
 
-FDBFuture* fdb_transaction_get_mapped_range(FDBTransaction* tr, const uint8_t* begin_key_name,
-                                            int begin_key_name_length, fdb_bool_t, int,
-                                            const uint8_t* end_key_name, int end_key_name_length,
-                                            fdb_bool_t, int, const uint8_t* mapper_name,
-                                            int mapper_name_length, int, int, FDBStreamingMode, int,
-                                            fdb_bool_t, fdb_bool_t) {
-  return future_call([&]() -> FDBFuture* {
-    view(mapper_name, mapper_name_length);
-    return not_modelled(tr, begin_key_name, begin_key_name_length, end_key_name,
-                        end_key_name_length);
-  });
-}
 // The cost NativeAPI's tag throttler measures (pages read and written) is not modelled.
 FDBFuture* fdb_transaction_get_total_cost(FDBTransaction* tr) {
   return not_modelled(tr, nullptr, 0);

@@ -7,14 +7,44 @@
 namespace contend::fdb {
 
 namespace {
+FDBKey key_view(const Bytes& key) {
+  return FDBKey{reinterpret_cast<const uint8_t*>(key.data()), static_cast<int>(key.size())};
+}
+
+std::vector<FDBKeyValue> row_views(const RangeResult& rows) {
+  std::vector<FDBKeyValue> views;
+  views.reserve(rows.size());
+  for (const KeyValue& kv : rows) {
+    views.push_back(FDBKeyValue{
+        reinterpret_cast<const uint8_t*>(kv.key.data()), static_cast<int>(kv.key.size()),
+        reinterpret_cast<const uint8_t*>(kv.value.data()), static_cast<int>(kv.value.size())});
+  }
+  return views;
+}
+
+// A mapped row as FDBMappedKeyValue lays it out; its lookup's rows are `found`.
+FDBMappedKeyValue mapped_view(const MappedKeyValues::Row& row, std::vector<FDBKeyValue>& found) {
+  FDBMappedKeyValue view{};
+  view.key = key_view(row.key);
+  view.value = key_view(row.value);
+  view.getRange.begin = FDBKeySelector{key_view(row.begin), 0, 1};  // firstGreaterOrEqual
+  view.getRange.end = FDBKeySelector{key_view(row.end), 0, 1};
+  view.getRange.data = found.data();
+  view.getRange.m_size = static_cast<int>(found.size());
+  view.getRange.m_capacity = view.getRange.m_size;
+  return view;
+}
+
 void make_views(FutureValue& value) {
   if (auto* kvs = std::get_if<KeyValues>(&value)) {
-    kvs->views.clear();
-    for (const KeyValue& kv : kvs->rows) {
-      kvs->views.push_back(FDBKeyValue{
-          reinterpret_cast<const uint8_t*>(kv.key.data()), static_cast<int>(kv.key.size()),
-          reinterpret_cast<const uint8_t*>(kv.value.data()), static_cast<int>(kv.value.size())});
-    }
+    kvs->views = row_views(kvs->rows);
+  } else if (auto* mapped = std::get_if<MappedKeyValues>(&value)) {
+    mapped->found_views.clear();
+    for (const MappedKeyValues::Row& row : mapped->rows)
+      mapped->found_views.push_back(row_views(row.found));
+    mapped->views.clear();
+    for (std::size_t i = 0; i < mapped->rows.size(); ++i)
+      mapped->views.push_back(mapped_view(mapped->rows[i], mapped->found_views[i]));
   } else if (auto* keys = std::get_if<KeyList>(&value)) {
     keys->views.clear();
     for (const Bytes& k : keys->keys) {

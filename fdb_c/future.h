@@ -58,8 +58,24 @@ struct Uint64Value {
 struct DoubleValue {
   double value = 0;
 };
-using FutureValue = std::variant<NoValue, std::int64_t, std::optional<Bytes>, Key, KeyValues,
-                                 KeyList, StringList, BoolValue, Uint64Value, DoubleValue>;
+// A mapped range read's rows: each row of the range, and the range its lookup read with the rows
+// found there (FDBMappedKeyValue's getRange: firstGreaterOrEqual of `begin` and of `end`).
+struct MappedKeyValues {
+  struct Row {
+    Bytes key;
+    Bytes value;
+    Bytes begin;
+    Bytes end;
+    RangeResult found;
+  };
+  std::vector<Row> rows;
+  bool more = false;
+  std::vector<std::vector<FDBKeyValue>> found_views;  // into rows[i].found
+  std::vector<FDBMappedKeyValue> views;               // into rows and found_views
+};
+using FutureValue =
+    std::variant<NoValue, std::int64_t, std::optional<Bytes>, Key, KeyValues, KeyList, StringList,
+                 BoolValue, Uint64Value, DoubleValue, MappedKeyValues>;
 
 class Future : public FDB_future {
  public:
@@ -93,8 +109,8 @@ class Future : public FDB_future {
   // ready), the future's error, or client_invalid_operation (a value of another kind).
   template <class T>
   fdb_error_t value(const T** out) const;
-  // What a getter of a kind no future of this library holds (a mapped range's, a blob granule
-  // summary's) answers: future_not_set, the future's error, or client_invalid_operation.
+  // What a getter of a kind no future of this library holds (a blob granule summary's) answers:
+  // future_not_set, the future's error, or client_invalid_operation.
   fdb_error_t kind_never_held() const;
 
   // Reference counting: the API's handle and the pending delivery each hold one.

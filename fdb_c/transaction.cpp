@@ -17,22 +17,6 @@ namespace {
 
 using Lock = std::lock_guard<std::mutex>;
 
-// Streaming modes' byte limits per read, as fdb_c.cpp's: EXACT has none, WANT_ALL reads as
-// SERIAL, and ITERATOR grows by half each iteration up to its tenth.
-constexpr int kModeBytes[] = {0, 256, 1000, 4096, 80000};  // EXACT (none), SMALL .. SERIAL
-constexpr int kIteratorBytes[] = {4096,  6144,  9216,  13824, 20736,
-                                  31104, 46656, 69984, 80000, 120000};
-constexpr int kModeWantAll = -2, kModeIterator = -1, kModeExact = 0, kModeSerial = 4;
-// Keys from here on are the system's: no read or write of this library reaches them but the
-// metadata version key's (kMetadataVersionKey).
-constexpr BytesView kSystemKeysBegin("\xff", 1);
-
-// A key past \xff: FoundationDB refuses it as a selector's key or a range's end (\xff itself, the
-// usual end of a range, is legal).
-bool past_legal_range(BytesView key) {
-  return kSystemKeysBegin < key;
-}
-
 // FoundationDB's special key space (SystemData's specialKeys): RYW hands its writes to the
 // special key space, which refuses them without SPECIAL_KEY_SPACE_ENABLE_WRITES (an option this
 // library refuses) with special_keys_write_disabled.
@@ -104,43 +88,6 @@ std::optional<MutationType> mutation_type(int operation) {
     default:
       return std::nullopt;  // bit and/or/xor, append_if_fits, compare_and_clear: not modelled
   }
-}
-
-// The key of the selector without or_equal that names the same key (FoundationDB's
-// removeOrEqual): the key after s.key when or_equal, else s.key. The selector names the key
-// s.offset places after the last key before it.
-Bytes strict_key(const KeySelector& s) {
-  return s.or_equal ? key_after(s.key) : s.key;
-}
-
-// As FoundationDB's getRange: a begin selector whose strict key and offset are both at or past
-// the end selector's names an empty range, answered without reading, so without conflict
-// ranges.
-bool selects_nothing(const KeySelector& begin, const KeySelector& end) {
-  return begin.offset >= end.offset && !(BytesView(strict_key(begin)) < BytesView(strict_key(end)));
-}
-
-// fdb_c.cpp's checks of a range read's streaming mode, before the transaction sees the read, and
-// the read's byte limit (0: none) in `bytes`: the smaller of target_bytes and the mode's. A row
-// or byte limit of 0 or -1 is none.
-fdb_error_t batch_bytes(const RangeRequest& r, int& bytes) {
-  const bool rows_unlimited = r.limit == 0 || r.limit == -1;
-  const bool bytes_unlimited = r.target_bytes == 0 || r.target_bytes == -1;
-  if (rows_unlimited && bytes_unlimited && r.mode == kModeExact) return kExactModeWithoutLimits;
-  const int mode = r.mode == kModeWantAll ? kModeSerial : r.mode;
-  int mode_bytes = 0;
-  if (mode == kModeIterator) {
-    if (r.iteration < 1) return kClientInvalidOperation;
-    const int steps = static_cast<int>(std::size(kIteratorBytes));
-    mode_bytes = kIteratorBytes[std::min(r.iteration, steps) - 1];
-  } else if (mode >= kModeExact && mode <= kModeSerial) {
-    mode_bytes = kModeBytes[mode];
-  } else {
-    return kClientInvalidOperation;
-  }
-  bytes = mode_bytes;
-  if (!bytes_unlimited && (mode_bytes == 0 || r.target_bytes < mode_bytes)) bytes = r.target_bytes;
-  return kSuccess;
 }
 
 }  // namespace
@@ -229,19 +176,6 @@ fdb_error_t TransactionState::refuses_write() {
 // ---- reads ----
 
 namespace {
-// One C API read call, under the world's mutex: one read fault drawn however many store reads
-// answer it.
-class ReadCall {
- public:
-  explicit ReadCall(ClientEnvironment& env) : env_(env) { env_.begin_read_call(); }
-  ~ReadCall() { env_.end_read_call(); }
-  ReadCall(const ReadCall&) = delete;
-  ReadCall& operator=(const ReadCall&) = delete;
-
- private:
-  ClientEnvironment& env_;
-};
-
 // Runs one read op to completion now; the error that abandoned it, or success.
 template <class Op>
 fdb_error_t run_op(Transaction& tr, Op& op) {
@@ -398,6 +332,16 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
   if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, KeyValues{});
   read_or_written_ = true;
+  KeyValues result;
+  KeyRange read;
+  std::int64_t delay_us = 0;
+  if (fdb_error_t e = read_rows(r, byte_limit, result, read, &delay_us))
+    return ready_later(world_, e, {}, delay_us);
+  return ready_later(world_, kSuccess, std::move(result), delay_us);
+}
+
+fdb_error_t TransactionState::read_rows(const RangeRequest& r, int byte_limit, KeyValues& result,
+                                        KeyRange& read, std::int64_t* delay_us) {
   // firstGreaterOrEqual and firstGreaterThan name a range's end without reading.
   auto bound = [&](const KeySelector& s, Bytes& out) -> fdb_error_t {
     if (s.offset == 1) {
@@ -407,19 +351,19 @@ Future* TransactionState::get_range(const RangeRequest& r) {
     return resolve(s, r.snapshot, out);
   };
   Bytes begin, end;
-  if (fdb_error_t e = bound(r.begin, begin)) return ready_later(world_, e);
-  if (fdb_error_t e = bound(r.end, end)) return ready_later(world_, e);
+  if (fdb_error_t e = bound(r.begin, begin)) return e;
+  if (fdb_error_t e = bound(r.end, end)) return e;
   const Bytes system_begin(kSystemKeysBegin);
   if (BytesView(system_begin) < BytesView(end)) end = system_begin;
-  KeyValues result;
-  if (!(BytesView(begin) < BytesView(end))) return ready_later(world_, kSuccess, std::move(result));
+  if (!(BytesView(begin) < BytesView(end))) return kSuccess;
+  read = KeyRange{begin, end};
   const KeyRangeRef range{begin, end};
   int limit = std::max(r.limit, 0);
   if (byte_limit > 0) {
     // How many rows fit the byte limit (at least one): read without conflicts, then read those.
     RangeResult probe;
     RangeOptions probe_options{.limit = limit, .reverse = r.reverse, .snapshot = true};
-    if (fdb_error_t e = read_range(range, probe_options, probe)) return ready_later(world_, e);
+    if (fdb_error_t e = read_range(range, probe_options, probe)) return e;
     int bytes = 0, fitting = 0;
     for (const KeyValue& kv : probe) {
       ++fitting;
@@ -429,11 +373,10 @@ Future* TransactionState::get_range(const RangeRequest& r) {
     if (fitting < static_cast<int>(probe.size())) limit = fitting;
   }
   RangeOptions options{.limit = limit, .reverse = r.reverse, .snapshot = r.snapshot};
-  const std::int64_t delay_us = world_.env.draw_us(world_.config.read_latency);
-  if (fdb_error_t e = read_range(range, options, result.rows))
-    return ready_later(world_, e, {}, delay_us);
+  if (delay_us != nullptr) *delay_us = world_.env.draw_us(world_.config.read_latency);
+  if (fdb_error_t e = read_range(range, options, result.rows)) return e;
   result.more = limit > 0 && static_cast<int>(result.rows.size()) == limit;
-  return ready_later(world_, kSuccess, std::move(result), delay_us);
+  return kSuccess;
 }
 
 bool TransactionState::reads_special_keys(const RangeRequest& r) {

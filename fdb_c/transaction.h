@@ -19,20 +19,14 @@
 #include <vector>
 
 #include "fdb_c/future.h"
+#include "fdb_c/mapper.h"
 #include "fdb_c/options.h"
+#include "fdb_c/range_request.h"
 #include "fdb_c/transaction_module.h"
 #include "fdb_c/world.h"
 #include "sim/store/transaction.h"
 
 namespace contend::fdb {
-
-// FoundationDB's key selector: the offset-th key after the last key less than (or equal to,
-// when or_equal) `key`.
-struct KeySelector {
-  Bytes key;
-  bool or_equal = false;
-  int offset = 1;
-};
 
 // A write as RYW's triggerWatches is told of it: the keys written and what they now hold — a set's
 // value, a clear's absence — unless that is not known (an atomic operation's).
@@ -40,17 +34,6 @@ struct Written {
   KeyRangeRef range;
   bool value_known = true;
   std::optional<BytesView> value;
-};
-
-struct RangeRequest {
-  KeySelector begin;
-  KeySelector end;
-  int limit = 0;         // rows; 0 = none
-  int target_bytes = 0;  // 0 = none
-  int mode = 0;          // FDBStreamingMode
-  int iteration = 1;
-  bool snapshot = false;
-  bool reverse = false;
 };
 
 class TransactionState {
@@ -63,6 +46,14 @@ class TransactionState {
   Future* get(BytesView key, bool snapshot);
   Future* get_key(const KeySelector& selector, bool snapshot);
   Future* get_range(const RangeRequest& request);
+  // FoundationDB's getMappedRange (RYW, 7.3; mapped_range.cpp): the rows `request` selects, each
+  // with what the lookup its key and value name through `mapper` (mapper.h) finds — one key, or
+  // the range a "{...}" mapper's key prefixes (at most 2,000 rows and 10,000,000 bytes, else
+  // quick_get_key_values_has_more, 2033). Read at the read version, the rows and the lookups take
+  // read conflict ranges; any of those ranges this transaction wrote answers
+  // get_mapped_range_reads_your_writes (2039). A snapshot read, or one with read-your-writes
+  // disabled, is unsupported_operation (2108); one of special keys client_invalid_operation.
+  Future* get_mapped_range(const RangeRequest& request, BytesView mapper);
   Future* estimated_range_size(BytesView begin, BytesView end);
   Future* range_split_points(BytesView begin, BytesView end, std::int64_t chunk_size);
 
@@ -149,6 +140,16 @@ class TransactionState {
   // After a not_committed the store decided: what the transaction module's conflicting_keys
   // serve from now on, as NativeAPI's tryCommit refills TransactionState::conflictingKeys.
   void note_conflicting_keys();
+  // The rows `r` selects (`byte_limit` as batch_bytes gives it), as get_range reads them: its
+  // selectors resolved (firstGreaterOrEqual and firstGreaterThan without a read), the range
+  // clamped to \xff and set in `read` (left empty when nothing is read). `delay_us`, when given,
+  // is drawn before the last read, as the read's latency.
+  fdb_error_t read_rows(const RangeRequest& r, int byte_limit, KeyValues& result, KeyRange& read,
+                        std::int64_t* delay_us);
+  // A mapped range read's lookup for each row of `rows` through `mapper` (get_mapped_range): its
+  // rows into `out`, the ranges it read appended to `read_ranges`.
+  fdb_error_t look_up_mapped(const Mapper& mapper, const KeyValues& rows, MappedKeyValues& out,
+                             std::vector<KeyRange>& read_ranges);
   // The key `selector` names, clamped to ["", \xff].
   fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
   // Settles the attempt's watches and versionstamp futures with `error` (0: the commit applied).

@@ -57,6 +57,19 @@ class ClientEnvironment final : public Environment {
   bool read_call_fault_drawn_ = false;
 };
 
+// One C API read call, under the world's mutex: one read fault drawn however many store reads
+// answer it.
+class ReadCall {
+ public:
+  explicit ReadCall(ClientEnvironment& env) : env_(env) { env_.begin_read_call(); }
+  ~ReadCall() { env_.end_read_call(); }
+  ReadCall(const ReadCall&) = delete;
+  ReadCall& operator=(const ReadCall&) = delete;
+
+ private:
+  ClientEnvironment& env_;
+};
+
 struct World {
   static World& get();
   World();

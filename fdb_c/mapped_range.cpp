@@ -1,0 +1,127 @@
+// TransactionState::get_mapped_range (transaction.h): FoundationDB 7.3's mapped range read, as
+// ReadYourWritesTransaction::getMappedRange checks it and the storage server answers it
+// (mapKeyValues): the primary rows and each row's lookup read at the transaction's read version,
+// their read conflict ranges taken once no write of this transaction lies in them.
+#include <mutex>
+#include <span>
+
+#include "fdb_c/transaction.h"
+#include "sim/store/mutation.h"
+
+namespace contend::fdb {
+
+namespace {
+
+// The storage server's bounds on one range lookup (QUICK_GET_KEY_VALUES_LIMIT and _LIMIT_BYTES).
+constexpr std::size_t kLookupRowsMax = 2000;
+constexpr std::size_t kLookupBytesMax = 10'000'000;
+
+// Whether a write among `mutations` touches `range` (RYW's mustUnmodified: a write map entry in
+// it). A versionstamped key's key is not known before the commit: it touches nothing here.
+bool written_within(std::span<const MutationRef> mutations, const KeyRange& range) {
+  const KeyRangeRef wanted(range);
+  for (const MutationRef& m : mutations) {
+    if (m.type == MutationType::set_versionstamped_key) continue;
+    const Bytes single_end = m.type == MutationType::clear_range ? Bytes() : key_after(m.param1);
+    const KeyRangeRef written{m.param1,
+                              m.type == MutationType::clear_range ? m.param2 : single_end};
+    if (written.intersects(wanted)) return true;
+  }
+  return false;
+}
+
+// Whether `prefix` prefixes some key (strinc is defined for it): a byte below 0xff.
+bool has_prefix_range(BytesView prefix) {
+  for (char c : prefix)
+    if (static_cast<unsigned char>(c) != 0xff) return true;
+  return false;
+}
+
+// The primary read's conflict range, as a limited range read takes it: the whole range read when
+// it was exhausted, else up to (from, reversed) its last row.
+KeyRange primary_conflict_range(const KeyRange& read, const KeyValues& rows, bool reverse) {
+  if (!rows.more || rows.rows.empty()) return read;
+  if (reverse) return KeyRange{rows.rows.back().key, read.end};
+  return KeyRange{read.begin, key_after(rows.rows.back().key)};
+}
+
+}  // namespace
+
+Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapper_bytes) {
+  std::lock_guard lock(world_.mutex);
+  ReadCall call(world_.env);
+  int byte_limit = 0;
+  if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
+  if (reads_special_keys(r)) return ready_later(world_, kClientInvalidOperation);
+  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
+  if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
+    return ready_later(world_, kKeyOutsideLegalRange);
+  if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
+  if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, MappedKeyValues{});
+  if (r.snapshot || options_.read_your_writes_disabled)
+    return ready_later(world_, kUnsupportedOperation);
+  Mapper mapper;
+  if (fdb_error_t e = Mapper::parse(mapper_bytes, mapper)) return ready_later(world_, e);
+  read_or_written_ = true;
+
+  // RYW reads the rows and the lookups as snapshot reads and takes their conflict ranges itself.
+  RangeRequest primary = r;
+  primary.snapshot = true;
+  KeyValues rows;
+  KeyRange read;
+  std::int64_t delay_us = 0;
+  if (fdb_error_t e = read_rows(primary, byte_limit, rows, read, &delay_us))
+    return ready_later(world_, e, {}, delay_us);
+  std::vector<KeyRange> read_ranges;
+  if (BytesView(read.begin) < BytesView(read.end))
+    read_ranges.push_back(primary_conflict_range(read, rows, r.reverse));
+  MappedKeyValues result;
+  result.more = rows.more;
+  if (fdb_error_t e = look_up_mapped(mapper, rows, result, read_ranges))
+    return ready_later(world_, e, {}, delay_us);
+  for (const KeyRange& range : read_ranges) {
+    if (written_within(tr_.mutations(), range))
+      return ready_later(world_, kGetMappedRangeReadsYourWrites, {}, delay_us);
+  }
+  for (const KeyRange& range : read_ranges)
+    tr_.add_read_conflict_range(KeyRangeRef(range));
+  return ready_later(world_, kSuccess, std::move(result), delay_us);
+}
+
+fdb_error_t TransactionState::look_up_mapped(const Mapper& mapper, const KeyValues& rows,
+                                             MappedKeyValues& out,
+                                             std::vector<KeyRange>& read_ranges) {
+  for (const KeyValue& kv : rows.rows) {
+    MappedKeyValues::Row row;
+    row.key = kv.key;
+    row.value = kv.value;
+    if (fdb_error_t e = mapper.map(kv.key, kv.value, row.begin)) return e;
+    if (mapper.range()) {
+      if (!has_prefix_range(row.begin)) return kKeyOutsideLegalRange;
+      row.end = strinc(row.begin);
+      const RangeOptions options{.limit = static_cast<int>(kLookupRowsMax) + 1, .snapshot = true};
+      if (fdb_error_t e = read_range(KeyRangeRef{row.begin, row.end}, options, row.found)) return e;
+      std::size_t bytes = 0;
+      for (const KeyValue& found : row.found)
+        bytes += found.key.size() + found.value.size();
+      if (row.found.size() > kLookupRowsMax || bytes > kLookupBytesMax)
+        return kQuickGetKeyValuesHasMore;
+    } else {
+      row.end = key_after(row.begin);
+      std::optional<Bytes> value;
+      if (fdb_error_t e = read_key(row.begin, true, value)) return e;
+      if (value) row.found.push_back(KeyValue{row.begin, std::move(*value)});
+    }
+    read_ranges.push_back(KeyRange{row.begin, row.end});
+    out.rows.push_back(std::move(row));
+  }
+  // mapKeyValues keeps the row's own key and value, for a lookup of one key, only in the first
+  // and the last row (a continuation's bounds).
+  if (!mapper.range()) {
+    for (std::size_t i = 1; i + 1 < out.rows.size(); ++i)
+      out.rows[i].key.clear(), out.rows[i].value.clear();
+  }
+  return kSuccess;
+}
+
+}  // namespace contend::fdb

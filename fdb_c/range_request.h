@@ -1,0 +1,55 @@
+// A range read as the C API asks for it (fdb_transaction_get_range, _get_mapped_range): key
+// selectors, limits and a streaming mode, and the checks fdb_c.cpp and FoundationDB's getRange
+// make of them before any read.
+#pragma once
+
+#include "fdb_c/errors.h"
+#include "sim/store/bytes.h"
+
+namespace contend::fdb {
+
+// Keys from here on are the system's: no read or write of this library reaches them but the
+// metadata version key's (kMetadataVersionKey).
+inline constexpr BytesView kSystemKeysBegin("\xff", 1);
+
+// FoundationDB's key selector: the offset-th key after the last key less than (or equal to,
+// when or_equal) `key`.
+struct KeySelector {
+  Bytes key;
+  bool or_equal = false;
+  int offset = 1;
+};
+
+struct RangeRequest {
+  KeySelector begin;
+  KeySelector end;
+  int limit = 0;         // rows; 0 = none
+  int target_bytes = 0;  // 0 = none
+  int mode = 0;          // FDBStreamingMode
+  int iteration = 1;
+  bool snapshot = false;
+  bool reverse = false;
+};
+
+// A key past \xff: FoundationDB refuses it as a selector's key or a range's end (\xff itself, the
+// usual end of a range, is legal).
+inline bool past_legal_range(BytesView key) {
+  return kSystemKeysBegin < key;
+}
+
+// The key of the selector without or_equal that names the same key (FoundationDB's
+// removeOrEqual): the key after s.key when or_equal, else s.key. The selector names the key
+// s.offset places after the last key before it.
+Bytes strict_key(const KeySelector& s);
+
+// As FoundationDB's getRange: a begin selector whose strict key and offset are both at or past
+// the end selector's names an empty range, answered without reading, so without conflict
+// ranges.
+bool selects_nothing(const KeySelector& begin, const KeySelector& end);
+
+// fdb_c.cpp's checks of a range read's streaming mode, before the transaction sees the read, and
+// the read's byte limit (0: none) in `bytes`: the smaller of target_bytes and the mode's. A row
+// or byte limit of 0 or -1 is none.
+fdb_error batch_bytes(const RangeRequest& r, int& bytes);
+
+}  // namespace contend::fdb
