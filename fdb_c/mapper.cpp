@@ -85,9 +85,8 @@ fdb_error Mapper::parse(BytesView packed, Mapper& out) {
                  text->ends_with("]}")) {
         const std::optional<long long> index = stoi_of(std::string_view(*text).substr(3, size - 5));
         if (!index) return kMapperBadIndex;
-        if (*index < 0) return kMapperBadIndex;
         piece.source = (*text)[1] == 'K' ? Source::key : Source::value;
-        piece.index = static_cast<std::size_t>(*index);
+        piece.index = *index;  // a negative one is refused at the first row, as past the end
       } else if (*text == "{...}") {
         if (i + 1 != elements->size()) return kMapperBadRangeDescriptor;
         out.range_ = true;
@@ -113,8 +112,9 @@ fdb_error Mapper::map(BytesView key, BytesView value, Bytes& out) const {
       elements = packed_elements(from_key ? key : value);
       if (!elements) return from_key ? kKeyNotTuple : kValueNotTuple;
     }
-    if (piece.index >= elements->size()) return kMapperBadIndex;
-    out += (*elements)[piece.index];
+    if (piece.index < 0 || static_cast<std::size_t>(piece.index) >= elements->size())
+      return kMapperBadIndex;
+    out += (*elements)[static_cast<std::size_t>(piece.index)];
   }
   return kSuccess;
 }

@@ -22,7 +22,8 @@ namespace contend::fdb {
 class Mapper {
  public:
   // The mapper packed in `packed`: mapper_not_tuple (2043) when it is not a packed tuple,
-  // mapper_bad_index (2030) for an index that is not a number (as std::stoi reads one),
+  // mapper_bad_index (2030) for an index that is not a number (as std::stoi reads one; a
+  // negative one is refused by map()),
   // mapper_bad_range_decriptor (2032) for a "{...}" that is not the last element.
   static fdb_error parse(BytesView packed, Mapper& out);
 
@@ -38,8 +39,8 @@ class Mapper {
   enum class Source { literal, key, value };
   struct Piece {
     Source source = Source::literal;
-    Bytes packed;           // a literal's packed element
-    std::size_t index = 0;  // the key's or value's element
+    Bytes packed;         // a literal's packed element
+    long long index = 0;  // the key's or value's element, as std::stoi read it
   };
   std::vector<Piece> pieces_;
   bool range_ = false;
