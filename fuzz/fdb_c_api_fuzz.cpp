@@ -1,10 +1,11 @@
 // Fuzz target: contend's libfdb_c driven through its C API by a program the input spells. Up to
-// three transactions read (get, get_key, get_range with any selector, limit, byte limit, mode and
-// iteration), write (set, clear, clear_range, any atomic op; keys and values of any length, system
-// keys included), set options, add conflict ranges, watch, commit, retry, reset and cancel, in any
-// order; the futures they answer are waited on, read as any kind of value, given callbacks,
-// cancelled and destroyed in any order. What the API forbids a program (using a handle after
-// destroying it, blocking inside a callback) is never done; everything else may be.
+// three transactions read (get, get_key, get_range and get_mapped_range with any selector, limit,
+// byte limit, mode, iteration and mapper), ask 7.3's other questions (tag-throttled duration,
+// total cost, blob granule ranges), write (set, clear, clear_range, any atomic op; keys and values
+// of any length, system keys included), set options, add conflict ranges, watch, commit, retry,
+// reset and cancel, in any order; the futures they answer are waited on, read as any kind of value,
+// given callbacks, cancelled and destroyed in any order. What the API forbids a program (using a
+// handle after destroying it, blocking inside a callback) is never done; everything else may be.
 //
 // Checked: no crash or sanitizer report, no hang (every future becomes ready, a watch or a
 // versionstamp once its transaction is gone or it is cancelled), no
@@ -89,6 +90,28 @@ std::string value(Program& p) {
       return std::string(8, '\x01');
     default:
       return std::string(1 + p.pick(4), 'v');
+  }
+}
+
+// A mapper of a mapped range read: one that every row fits (a prefix range with no reference to
+// the row), references to its key's or value's elements (which rows of non-tuple keys refuse),
+// an escape, a misplaced "{...}", or any bytes.
+std::string mapper(Program& p) {
+  static const std::string kNul(1, '\0');
+  auto text = [&](const std::string& s) { return "\x02" + s + kNul; };
+  switch (p.pick(6)) {
+    case 0:
+      return text("m") + text("{...}");
+    case 1:
+      return text("m") + text("{K[0]}") + text("{...}");
+    case 2:
+      return text("{V[1]}");
+    case 3:
+      return text("{{m}}") + text("{K[-1]}");
+    case 4:
+      return text("{...}") + text("m");
+    default:
+      return p.bytes(12);
   }
 }
 
@@ -209,6 +232,12 @@ void Run::read_step(Program& p, int op, FDBTransaction* tr) {
       const int target_bytes = p.from({-2, -1, 0, 1, 300, 100'000});
       const auto mode = static_cast<FDBStreamingMode>(p.pick(9) - 3);  // -3 .. 5
       const int iteration = p.pick(14) - 1;
+      if (op == 26) {  // a mapped range read instead of the third plain one
+        const std::string m = mapper(p);
+        return keep(fdb_transaction_get_mapped_range(
+            tr, u8(k), len(k), p.pick(2), offset(p), u8(end), len(end), p.pick(2), offset(p), u8(m),
+            len(m), limit, target_bytes, mode, iteration, snapshot, p.pick(2)));
+      }
       keep(fdb_transaction_get_range(tr, u8(k), len(k), p.pick(2), offset(p), u8(end), len(end),
                                      p.pick(2), offset(p), limit, target_bytes, mode, iteration,
                                      snapshot, p.pick(2)));
@@ -313,8 +342,22 @@ void Run::transaction_step(Program& p, int op, FDBTransaction* tr) {
       const std::string k = key(p);
       return keep(fdb_transaction_get_addresses_for_key(tr, u8(k), len(k)));
     }
-    default:  // 24 .. 26: reads again, the commonest calls
-      return read_step(p, 6 + (op - 24), tr);
+    case 24:  // what a transaction of FoundationDB 7.3 answers besides reads
+      switch (p.pick(3)) {
+        case 0:
+          return keep(fdb_transaction_get_tag_throttled_duration(tr));
+        case 1:
+          return keep(fdb_transaction_get_total_cost(tr));
+        default: {
+          const std::string b = key(p), e = key(p);
+          return keep(fdb_transaction_get_blob_granule_ranges(tr, u8(b), len(b), u8(e), len(e),
+                                                              p.from({-1, 0, 10})));
+        }
+      }
+    case 25:
+      return read_step(p, 6 + p.pick(2), tr);
+    default:  // 26: a range read, or a mapped one
+      return read_step(p, p.pick(2) == 0 ? 8 : 26, tr);
   }
 }
 
@@ -337,7 +380,21 @@ void Run::future_step(Program& p, int op) {
       const char** strings = nullptr;
       int length = 0;
       std::int64_t number = 0;
-      switch (p.pick(6)) {
+      const FDBMappedKeyValue* mapped = nullptr;
+      const FDBKeyRange* ranges = nullptr;
+      std::uint64_t unsigned_number = 0;
+      double real = 0;
+      switch (p.pick(10)) {
+        case 6:
+          return check_answer(
+              fdb_future_get_mappedkeyvalue_array(h.future, &mapped, &length, &more), h.on_error);
+        case 7:
+          return check_answer(fdb_future_get_keyrange_array(h.future, &ranges, &length),
+                              h.on_error);
+        case 8:
+          return check_answer(fdb_future_get_uint64(h.future, &unsigned_number), h.on_error);
+        case 9:
+          return check_answer(fdb_future_get_double(h.future, &real), h.on_error);
         case 0:
           return check_answer(fdb_future_get_value(h.future, &present, &bytes, &length),
                               h.on_error);
