@@ -53,10 +53,7 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   int byte_limit = 0;
   if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
   if (reads_special_keys(r)) return ready_later(world_, kClientInvalidOperation);
-  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
-  if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
-    return ready_later(world_, kKeyOutsideLegalRange);
-  if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
+  if (fdb_error_t e = refuses_range_read(r)) return ready_later(world_, e);
   if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, MappedKeyValues{});
   if (r.snapshot || options_.read_your_writes_disabled)
     return ready_later(world_, kUnsupportedOperation);

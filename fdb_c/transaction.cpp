@@ -326,10 +326,7 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   int byte_limit = 0;
   if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
   if (reads_special_keys(r)) return special_range(r, byte_limit);
-  if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
-  if (past_legal_range(r.begin.key) || past_legal_range(r.end.key))
-    return ready_later(world_, kKeyOutsideLegalRange);
-  if (r.limit < -1 || r.target_bytes < -1) return ready_later(world_, kRangeLimitsInvalid);
+  if (fdb_error_t e = refuses_range_read(r)) return ready_later(world_, e);
   if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, KeyValues{});
   read_or_written_ = true;
   KeyValues result;
@@ -338,6 +335,13 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   if (fdb_error_t e = read_rows(r, byte_limit, result, read, &delay_us))
     return ready_later(world_, e, {}, delay_us);
   return ready_later(world_, kSuccess, std::move(result), delay_us);
+}
+
+fdb_error_t TransactionState::refuses_range_read(const RangeRequest& r) {
+  if (fdb_error_t e = refuses_use()) return e;
+  if (past_legal_range(r.begin.key) || past_legal_range(r.end.key)) return kKeyOutsideLegalRange;
+  if (r.limit < -1 || r.target_bytes < -1) return kRangeLimitsInvalid;
+  return kSuccess;
 }
 
 fdb_error_t TransactionState::read_rows(const RangeRequest& r, int byte_limit, KeyValues& result,

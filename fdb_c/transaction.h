@@ -140,6 +140,10 @@ class TransactionState {
   // After a not_committed the store decided: what the transaction module's conflicting_keys
   // serve from now on, as NativeAPI's tryCommit refills TransactionState::conflictingKeys.
   void note_conflicting_keys();
+  // What refuses a range read of the database, before it reads (RYW's getRange): refuses_use(),
+  // then a selector's key past \xff (key_outside_legal_range), then a limit below -1
+  // (range_limits_invalid).
+  fdb_error_t refuses_range_read(const RangeRequest& r);
   // The rows `r` selects (`byte_limit` as batch_bytes gives it), as get_range reads them: its
   // selectors resolved (firstGreaterOrEqual and firstGreaterThan without a read), the range
   // clamped to \xff and set in `read` (left empty when nothing is read). `delay_us`, when given,

@@ -239,6 +239,7 @@ TEST_F(FdbCMappedRange, AMapperThatDoesNotFitItsRowsIsRefused) {
   EXPECT_EQ(error_of(text("{K[one]}")), kMapperBadIndex);
   EXPECT_EQ(error_of(text("{K[9]}")), kMapperBadIndex) << "past the key's elements";
   EXPECT_EQ(error_of(text("{K[-1]}")), kMapperBadIndex);
+  EXPECT_EQ(error_of(text("{K[-1]}"), "none"), 0) << "a negative index is refused at a row";
   EXPECT_EQ(error_of(text("{V[0]}")), kMapperBadIndex) << "an empty value is the empty tuple";
   EXPECT_EQ(error_of(text("{K[2]}"), "raw"), kKeyNotTuple);
   EXPECT_EQ(error_of(text("{V[0]}"), "raw"), kValueNotTuple);
