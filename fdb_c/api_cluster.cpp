@@ -1,8 +1,11 @@
 // The C entry points for the cluster behind a database (fdb_c.h): opening one from a connection
 // string, the network thread's completion hooks, and the administration calls of FoundationDB
 // 7.3 — answered as a cluster of one in-process store answers them (docs/fdb_c.md): no worker to
-// reboot, no recovery or snapshot to run, the network thread never busy, one protocol version.
+// reboot, the network thread never busy, one protocol version (a recovery or a snapshot is
+// api_not_modelled.cpp's).
+#include <charconv>
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -21,11 +24,9 @@ constexpr std::uint64_t kProtocolVersion = 0x0FDB00B073000000ULL;
 
 // The protocol version as MultiVersionApi's status writes it: lower-case hex, no prefix.
 std::string protocol_version_hex() {
-  constexpr char kDigits[] = "0123456789abcdef";
-  std::string hex;
-  for (std::uint64_t v = kProtocolVersion; v != 0; v >>= 4)
-    hex.insert(hex.begin(), kDigits[v & 0xF]);
-  return hex;
+  char digits[16];
+  const auto end = std::to_chars(std::begin(digits), std::end(digits), kProtocolVersion, 16).ptr;
+  return std::string(std::begin(digits), end);
 }
 
 // MultiVersionDatabase's client status, of what contend has: one local client, healthy.
@@ -72,25 +73,6 @@ FDBFuture* fdb_database_reboot_worker(FDBDatabase* db, const uint8_t* address, i
     if (db == nullptr) return failed_future(kClientInvalidOperation);
     view(address, address_length);
     return ready_later(World::get(), kSuccess, std::int64_t{0});
-  });
-}
-
-FDBFuture* fdb_database_force_recovery_with_data_loss(FDBDatabase* db, const uint8_t* dcid,
-                                                      int dcid_length) {
-  return future_call([&]() -> FDBFuture* {
-    if (db == nullptr) return failed_future(kClientInvalidOperation);
-    view(dcid, dcid_length);
-    return failed_future(kUnsupportedOperation);
-  });
-}
-
-FDBFuture* fdb_database_create_snapshot(FDBDatabase* db, const uint8_t* uid, int uid_length,
-                                        const uint8_t* snap_command, int snap_command_length) {
-  return future_call([&]() -> FDBFuture* {
-    if (db == nullptr) return failed_future(kClientInvalidOperation);
-    view(uid, uid_length);
-    view(snap_command, snap_command_length);
-    return failed_future(kUnsupportedOperation);
   });
 }
 

@@ -1,10 +1,10 @@
 // The C entry points for what contend's store does not model (fdb_c.h, docs/fdb_c.md): blob
-// granules of a database, a tenant or a transaction, the synchronous results of granule reads,
-// and a transaction's tag-throttling cost. Each checks its arguments as every
-// call does — a null handle or a malformed byte string is client_invalid_operation — and answers
-// unsupported_operation (2108), FoundationDB's answer for an operation its client cannot serve,
-// so that programs and bindings that link these calls load and run, and learn at the call that
-// the simulation has no such thing.
+// granules of a database, a tenant or a transaction, the synchronous results of granule reads, a
+// transaction's tag-throttling cost, a forced recovery and a snapshot. Each checks its arguments
+// as every call does — a null handle or a malformed byte string is client_invalid_operation — and
+// answers unsupported_operation (2108), FoundationDB's answer for an operation its client cannot
+// serve, so that programs and bindings that link these calls load and run, and learn at the call
+// that the simulation has no such thing.
 #include <cstdint>
 
 #include "fdb_c/api_calls.h"
@@ -103,6 +103,17 @@ fdb_error_t fdb_result_get_bg_mutations_array(FDBResult* r, const FDBBGMutation*
                                               int* out_count) {
   if (any_null(out_mutations, out_count)) return kClientInvalidOperation;
   return result_error(r);
+}
+
+// ---- a cluster's recovery and snapshots ----
+
+FDBFuture* fdb_database_force_recovery_with_data_loss(FDBDatabase* db, const uint8_t* dcid,
+                                                      int dcid_length) {
+  return not_modelled(db, dcid, dcid_length);
+}
+FDBFuture* fdb_database_create_snapshot(FDBDatabase* db, const uint8_t* uid, int uid_length,
+                                        const uint8_t* snap_command, int snap_command_length) {
+  return not_modelled(db, uid, uid_length, snap_command, snap_command_length);
 }
 
 // ---- blob granules of a database ----
