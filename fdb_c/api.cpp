@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "fdb_c/api_calls.h"
+#include "fdb_c/api_version.h"
 #include "fdb_c/errors.h"
 #include "fdb_c/future.h"
 #include "fdb_c/network_startup.h"
@@ -20,11 +21,6 @@
 
 namespace contend::fdb::api {
 
-std::atomic<int>& selected_api_version() {
-  static std::atomic<int> version{0};
-  return version;
-}
-
 NetworkStartup& network_startup() {
   static NetworkStartup* startup = new NetworkStartup;
   return *startup;
@@ -32,10 +28,12 @@ NetworkStartup& network_startup() {
 
 fdb_error_t open_database(std::string connection_record, FDBDatabase** out_database) {
   if (out_database == nullptr) return kClientInvalidOperation;
-  if (selected_api_version().load() == 0) return kApiVersionUnset;
+  if (selected_runtime_api_version() == 0) return kApiVersionUnset;
   if (!World::get().config_error.empty()) return kInvalidOptionValue;
   auto database = std::make_unique<FDB_database>();
   database->connection_record = std::move(connection_record);
+  database->state->has_cluster_shared_state =
+      api_version_at_least(kApiClusterSharedState) && network_startup().uses_multi_version_client();
   *out_database = database.release();
   return kSuccess;
 }
@@ -74,14 +72,12 @@ extern "C" {
 fdb_error_t fdb_select_api_version_impl(int runtime_version, int header_version) {
   // fdb_c.cpp's order: a version is selected once only (the same one again is refused too), then
   // the runtime version may not pass the header's, nor the header's this library's. contend
-  // serves API versions from 630 on only (FoundationDB's from 13).
-  if (selected_api_version().load() != 0) return kApiVersionAlreadySet;
+  // serves API versions from 610 on only (FoundationDB's from 13: api_version.h).
+  if (selected_runtime_api_version() != 0) return kApiVersionAlreadySet;
   if (runtime_version > header_version) return kApiVersionInvalid;
   if (header_version > kApiVersionMax || runtime_version < kApiVersionMin)
     return kApiVersionNotSupported;
-  int expected = 0;
-  if (selected_api_version().compare_exchange_strong(expected, runtime_version)) return kSuccess;
-  return kApiVersionAlreadySet;
+  return select_api_version(runtime_version, header_version) ? kSuccess : kApiVersionAlreadySet;
 }
 
 int fdb_get_max_api_version(void) {
@@ -99,7 +95,7 @@ fdb_bool_t fdb_error_predicate(int predicate_test, fdb_error_t code) {
 
 fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t* value,
                                    int value_length) {
-  if (selected_api_version().load() == 0) return kApiVersionUnset;
+  if (selected_runtime_api_version() == 0) return kApiVersionUnset;
   // Refused as FoundationDB's client refuses it (network_startup.h); an accepted one (trace, TLS,
   // knobs, client libraries) has no meaning for an in-process store.
   return error_call([&] {
@@ -109,7 +105,7 @@ fdb_error_t fdb_network_set_option(FDBNetworkOption option, const uint8_t* value
 }
 
 fdb_error_t fdb_setup_network(void) {
-  if (selected_api_version().load() == 0) return kApiVersionUnset;
+  if (selected_runtime_api_version() == 0) return kApiVersionUnset;
   return error_call([] {
     if (fdb_error e = network_startup().set_up(); e != kSuccess) return e;
     // A refused CONTEND_FDB_CONFIG (the message went to stderr) stops the network here.
@@ -185,6 +181,13 @@ fdb_error_t fdb_future_get_int64(FDBFuture* f, int64_t* out) {
   if (fdb_error_t e = get_value(f, &value)) return e;
   *out = *value;
   return kSuccess;
+}
+// fdb_c.h declares it for header versions below 620 only (FoundationDB's FDB_API_REMOVED).
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_version(FDBFuture* f, int64_t* out_version);
+fdb_error_t fdb_future_get_version(FDBFuture* f, int64_t* out_version) {
+  constexpr int kRemovedAtHeaderVersion = 620;
+  if (selected_header_api_version() >= kRemovedAtHeaderVersion) return kClientInvalidOperation;
+  return fdb_future_get_int64(f, out_version);
 }
 fdb_error_t fdb_future_get_uint64(FDBFuture* f, uint64_t* out) {
   if (any_null(out)) return kClientInvalidOperation;

@@ -37,11 +37,6 @@ struct FDB_result {
 
 namespace contend::fdb::api {
 
-inline constexpr int kApiVersionMin = 630;
-inline constexpr int kApiVersionMax = 730;
-
-// The version fdb_select_api_version chose, 0 until then.
-std::atomic<int>& selected_api_version();
 // The network's options and set-up (network_startup.h); never destroyed, as the world:
 // fdb_stop_network may be called from an exit handler that runs after static destruction.
 NetworkStartup& network_startup();

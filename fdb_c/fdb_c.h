@@ -1,6 +1,6 @@
 /* contend's libfdb_c: FoundationDB's C client API, served by contend's simulated store.
  *
- * The declarations follow FoundationDB's documented C API (api-c, versions 630 to 730): the same
+ * The declarations follow FoundationDB's documented C API (api-c, versions 610 to 730): the same
  * names, signatures, error codes, option and mutation codes, and the same memory layout for
  * FDBKey and FDBKeyValue (packed to 4 bytes), so programs and bindings built against
  * FoundationDB's header load this library unchanged. One in-process database serves every
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #ifndef FDB_API_VERSION
-#error "define FDB_API_VERSION (630..730) before including fdb_c.h"
+#error "define FDB_API_VERSION (610..730) before including fdb_c.h"
 #endif
 
 #if defined(__GNUC__)
@@ -242,6 +242,12 @@ CONTEND_FDB_EXPORT fdb_error_t fdb_future_set_callback(FDBFuture* f, FDBCallback
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_error(FDBFuture* f);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_bool(FDBFuture* f, fdb_bool_t* out);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_int64(FDBFuture* f, int64_t* out);
+#if FDB_API_VERSION < 620
+/* Before header version 620, fdb_future_get_int64's name for a version's future. A program built
+ * with a later header that calls it anyway is answered client_invalid_operation (FoundationDB's
+ * library aborts). */
+CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_version(FDBFuture* f, int64_t* out_version);
+#endif
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_uint64(FDBFuture* f, uint64_t* out);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_double(FDBFuture* f, double* out);
 CONTEND_FDB_EXPORT fdb_error_t fdb_future_get_key(FDBFuture* f, const uint8_t** out_key,

@@ -52,7 +52,9 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   ReadCall call(world_.env);
   int byte_limit = 0;
   if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
-  if (reads_special_keys(r)) return ready_later(world_, kClientInvalidOperation);
+  // RYW refuses a read of special keys (below API 630, one from \xff\xff/worker_interfaces).
+  if (reads_special_keys(r) || reads_worker_interfaces_below_630(r))
+    return ready_later(world_, kClientInvalidOperation);
   if (fdb_error_t e = refuses_range_read(r)) return ready_later(world_, e);
   if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, MappedKeyValues{});
   if (r.snapshot || options_.read_your_writes_disabled)

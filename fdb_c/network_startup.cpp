@@ -95,6 +95,11 @@ bool NetworkStartup::multi_version_bypassed() const {
   return multi_version_bypassed_;
 }
 
+bool NetworkStartup::uses_multi_version_client() const {
+  std::lock_guard lock(mutex_);
+  return !multi_version_bypassed_ && (bypass_disabled_ || !external_libraries_.empty());
+}
+
 fdb_error NetworkStartup::add_completion_hook(void (*hook)(void*), void* parameter) {
   std::lock_guard lock(mutex_);
   if (!set_up_) return kNetworkNotSetup;

@@ -55,6 +55,10 @@ class NetworkStartup {
   // Whether DISABLE_MULTI_VERSION_CLIENT_API (or EXTERNAL_CLIENT) was set: the client status is
   // then empty, as the multi-version client's is.
   bool multi_version_bypassed() const;
+  // Whether databases go through the multi-version client (MultiVersionApi's
+  // !bypassMultiClientApi once set up): its API not disabled, and an external client given or
+  // DISABLE_CLIENT_BYPASS set.
+  bool uses_multi_version_client() const;
   // fdb_add_network_thread_completion_hook: network_not_setup before the set-up, as
   // MultiVersionApi's; a null hook is client_invalid_operation.
   fdb_error add_completion_hook(void (*hook)(void*), void* parameter);

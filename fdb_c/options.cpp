@@ -17,6 +17,7 @@ constexpr int kRetryLimit = 501;
 constexpr int kMaxRetryDelay = 502;
 constexpr int kSizeLimit = 503;
 constexpr int kReportConflictingKeys = 712, kSpecialKeySpaceRelaxed = 713;
+constexpr int kIncludePortInAddress = 23;
 constexpr int kTransactionLoggingEnable = 402, kDebugTransactionIdentifier = 403;
 constexpr int kLogTransaction = 404, kTag = 800, kAutoThrottleTag = 801;
 
@@ -27,8 +28,10 @@ constexpr int kLogTransaction = 404, kTag = 800, kAutoThrottleTag = 801;
 constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 714, 1100};
 
 // Options accepted with no effect but REPORT_CONFLICTING_KEYS (712: the transaction module serves
-// the conflicting read ranges of a failed commit) and SPECIAL_KEY_SPACE_RELAXED (713:
-// special_keys.h): causality
+// the conflicting read ranges of a failed commit), SPECIAL_KEY_SPACE_RELAXED (713:
+// special_keys.h) and INCLUDE_PORT_IN_ADDRESS (23: addresses name their port below API 630),
+// and USE_GRV_CACHE (1101), which from API 720 wants the multi-version client
+// (transaction.cpp): causality
 // and durability knobs, priorities, tracing and logging, lock awareness, tags, GRV caching,
 // authorization, SNAPSHOT_RYW_ENABLE (the default),
 // and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30): the next write keeps its write conflict range, so
@@ -192,6 +195,7 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
   if (const fdb_error e = value_error(code, value, has_value)) return e;
   if (code == kReportConflictingKeys) options.report_conflicting_keys = true;
   if (code == kSpecialKeySpaceRelaxed) options.special_key_space_relaxed = true;
+  if (code == kIncludePortInAddress) options.include_port_in_address = true;
   return logging_or_tag_error(options, code, value);
 }
 

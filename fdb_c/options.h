@@ -25,6 +25,7 @@ struct TransactionOptions {
   std::int64_t size_limit_bytes = 0;       // SIZE_LIMIT (503): 0 = FoundationDB's 10 MB
   bool report_conflicting_keys = false;    // REPORT_CONFLICTING_KEYS (712)
   bool special_key_space_relaxed = false;  // SPECIAL_KEY_SPACE_RELAXED (713)
+  bool include_port_in_address = false;    // INCLUDE_PORT_IN_ADDRESS (23): below API 630
   // DEBUG_TRANSACTION_IDENTIFIER (403, or TRANSACTION_LOGGING_ENABLE, 402): LOG_TRANSACTION (404)
   // wants one, and a second may not differ (NativeAPI's trLogInfo identifier). Empty: none.
   Bytes debug_identifier;

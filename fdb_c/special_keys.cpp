@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/invariant.h"
+#include "fdb_c/api_version.h"
 
 namespace contend::fdb {
 
@@ -18,30 +19,42 @@ constexpr BytesView kSpecialKeysEnd("\xff\xff\xff", 3);
 struct Module {
   BytesView begin;
   BytesView end;
+  // The API version from which DatabaseContext registers what the module serves (below, its
+  // range is a module's, but nothing in it is served).
+  int served_from = kApiSpecialKeySpace;
 };
 
 using namespace std::string_view_literals;
 
 // SpecialKeySpace::moduleToBoundary (FoundationDB 7.3), in key order; a one-key module's range
-// is [key, key + \x00).
+// is [key, key + \x00). The modules DatabaseContext serves from API 700 only are marked so.
 constexpr std::array kModules{
-    Module{"\xff\xff/actor_lineage/"sv, "\xff\xff/actor_lineage0"sv},
-    Module{"\xff\xff/actor_profiler_conf/"sv, "\xff\xff/actor_profiler_conf0"sv},
+    Module{"\xff\xff/actor_lineage/"sv, "\xff\xff/actor_lineage0"sv, kApiSpecialKeyWrites},
+    Module{"\xff\xff/actor_profiler_conf/"sv, "\xff\xff/actor_profiler_conf0"sv,
+           kApiSpecialKeyWrites},
     Module{"\xff\xff/cluster_file_path"sv, "\xff\xff/cluster_file_path\0"sv},
     Module{"\xff\xff/cluster_id"sv, "\xff\xff/cluster_id\0"sv},
-    Module{"\xff\xff/configuration/"sv, "\xff\xff/configuration0"sv},
+    Module{"\xff\xff/configuration/"sv, "\xff\xff/configuration0"sv, kApiSpecialKeyWrites},
     Module{"\xff\xff/connection_string"sv, "\xff\xff/connection_string\0"sv},
-    Module{"\xff\xff/error_message"sv, "\xff\xff/error_message\0"sv},
-    Module{"\xff\xff/global_config/"sv, "\xff\xff/global_config0"sv},
-    Module{"\xff\xff/management/"sv, "\xff\xff/management0"sv},
+    Module{"\xff\xff/error_message"sv, "\xff\xff/error_message\0"sv, kApiSpecialKeyWrites},
+    Module{"\xff\xff/global_config/"sv, "\xff\xff/global_config0"sv, kApiSpecialKeyWrites},
+    Module{"\xff\xff/management/"sv, "\xff\xff/management0"sv, kApiSpecialKeyWrites},
     Module{"\xff\xff/metrics/"sv, "\xff\xff/metrics0"sv},
     Module{"\xff\xff/status/json"sv, "\xff\xff/status/json\0"sv},
-    Module{"\xff\xff/tracing/"sv, "\xff\xff/tracing0"sv},
+    Module{"\xff\xff/tracing/"sv, "\xff\xff/tracing0"sv, kApiSpecialKeyWrites},
     Module{"\xff\xff/transaction/"sv, "\xff\xff/transaction0"sv},
     Module{"\xff\xff/worker_interfaces/"sv, "\xff\xff/worker_interfaces0"sv},
 };
 
 constexpr BytesView kTransactionModuleBegin = "\xff\xff/transaction/";
+// The error message module serves the message of a failed commit of special keys, which this
+// library refuses to write (SPECIAL_KEY_SPACE_ENABLE_WRITES): never one.
+constexpr BytesView kErrorMessageKey = "\xff\xff/error_message";
+// Of the management module, the tenant map is served from API 630 (TenantRangeImpl), the rest
+// from 700.
+constexpr BytesView kManagementBegin = "\xff\xff/management/";
+constexpr Module kTenantManagement{"\xff\xff/management/tenant/"sv,
+                                   "\xff\xff/management/tenant0"sv};
 
 // The range of SpecialKeySpace's module map containing `key`: a module's, or else the gap between
 // two (no module's), and whether it is a module's.
@@ -93,16 +106,28 @@ void add_transaction_module(std::vector<Segment>& out, const Module& m) {
   add_segment(out, at, m.end, Served::nothing);
 }
 
-std::vector<Segment> build_segments() {
+// What `m` serves at API version `api_version`.
+void add_module(std::vector<Segment>& out, const Module& m, int api_version) {
+  if (m.begin == kTransactionModuleBegin) {
+    add_transaction_module(out, m);
+  } else if (m.begin == kErrorMessageKey) {
+    add_segment(out, m.begin, m.end, Served::nothing);
+  } else if (m.begin == kManagementBegin && api_version < m.served_from) {
+    add_segment(out, m.begin, kTenantManagement.begin, Served::nothing);
+    add_segment(out, kTenantManagement.begin, kTenantManagement.end, Served::unmodelled);
+    add_segment(out, kTenantManagement.end, m.end, Served::nothing);
+  } else {
+    add_segment(out, m.begin, m.end,
+                api_version < m.served_from ? Served::nothing : Served::unmodelled);
+  }
+}
+
+std::vector<Segment> build_segments(int api_version) {
   std::vector<Segment> out;
   BytesView gap_begin = kSpecialKeysBegin;
   for (const Module& m : kModules) {
     add_segment(out, gap_begin, m.begin, Served::nothing);
-    if (m.begin == kTransactionModuleBegin) {
-      add_transaction_module(out, m);
-    } else {
-      add_segment(out, m.begin, m.end, Served::unmodelled);
-    }
+    add_module(out, m, api_version);
     gap_begin = m.end;
   }
   add_segment(out, gap_begin, kSpecialKeysEnd, Served::nothing);
@@ -111,9 +136,11 @@ std::vector<Segment> build_segments() {
   return out;
 }
 
+// The readImpls map at the selected API version (the special key space serves reads from 630).
 const std::vector<Segment>& segments() {
-  static const std::vector<Segment> all = build_segments();
-  return all;
+  static const std::vector<Segment> before_700 = build_segments(kApiSpecialKeySpace);
+  static const std::vector<Segment> from_700 = build_segments(kApiSpecialKeyWrites);
+  return api_version_at_least(kApiSpecialKeyWrites) ? from_700 : before_700;
 }
 
 // The segment containing `key` (readImpls.rangeContaining), or segments().size() past the space.

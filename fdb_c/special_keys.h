@@ -6,6 +6,9 @@
 // a read that would reach what any other module serves (anywhere in that module's range: which
 // of its keys FoundationDB serves is not modelled) answers key_outside_legal_range, as every
 // special key read did before; one reaching only keys no module serves answers no rows there.
+// Which modules serve anything follows the selected API version (api_version.h): below 700 the
+// ones DatabaseContext registers from 700 serve nothing. The error message module never holds a
+// message here (no special key is written), so it serves nothing either.
 #pragma once
 
 #include "fdb_c/errors.h"

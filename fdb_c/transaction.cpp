@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/invariant.h"
+#include "fdb_c/api_version.h"
 #include "fdb_c/commit_size.h"
 #include "fdb_c/special_keys.h"
 #include "sim/store/mutation.h"
@@ -47,6 +48,10 @@ BytesView shortened_to_max_key_size(BytesView key) {
 
 // FDBMutationType's versionstamped writes.
 constexpr int kSetVersionstampedKey = 14, kSetVersionstampedValue = 15;
+// The transaction option USE_GRV_CACHE.
+constexpr int kUseGrvCache = 1101;
+// The one range RYW's getRange serves itself below API 630 (every worker's interface).
+constexpr BytesView kWorkerInterfacesKey("\xff\xff/worker_interfaces", 20);
 // The metadata version key's only legal write (RYW atomicOp): SET_VERSIONSTAMPED_VALUE of
 // SystemData.cpp's metadataVersionRequiredValue, 14 zero bytes (a versionstamp at offset 0).
 constexpr BytesView kMetadataVersionRequiredValue("\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 14);
@@ -273,6 +278,10 @@ fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes
 Future* TransactionState::get_read_version() {
   Lock lock(world_.mutex);
   if (fdb_error_t e = unusable()) return ready_later(world_, e);
+  if (read_version_reset_by_commit_) {  // below API 700: asked anew, then kept
+    if (!read_version_after_commit_) read_version_after_commit_ = world_.readable_version();
+    return ready_later(world_, kSuccess, std::int64_t{*read_version_after_commit_});
+  }
   auto op = tr_.get_read_version();
   op.complete();
   return ready_later(world_, kSuccess, std::int64_t{op.await_resume()});
@@ -284,12 +293,17 @@ void TransactionState::set_read_version(std::int64_t version) {
   // RYW's setVersion looks at nothing else — not a cancel, the timeout or a commit started —
   // and NativeAPI's refuses a second version (a commit takes one when it starts).
   if (sticky_ != kSuccess) return;
-  if (commit_started_ || tr_.read_version().has_value()) {
+  const bool version_held = read_version_reset_by_commit_
+                                ? read_version_after_commit_.has_value()
+                                : commit_started_ || tr_.read_version().has_value();
+  if (version_held) {
     sticky_ = kReadVersionAlreadySet;
   } else if (version <= 0) {
     sticky_ = kVersionInvalid;
   } else if (version > world_.readable_version()) {
     sticky_ = code_of(ErrorCode::future_version);  // no storage server has reached it
+  } else if (read_version_reset_by_commit_) {
+    read_version_after_commit_ = version;
   } else {
     tr_.set_read_version(version);
   }
@@ -297,9 +311,10 @@ void TransactionState::set_read_version(std::int64_t version) {
 
 Future* TransactionState::get(BytesView key, bool snapshot) {
   Lock lock(world_.mutex);
-  // RYW's get hands a special key to the special key space before it looks at the commit or
-  // resetPromise; only ThreadSafeTransaction's deferred error comes first.
-  if (is_special_key(key)) return special_get(key);
+  // RYW's get hands a special key to the special key space (from API 630; below, it is a key past
+  // the legal range) before it looks at the commit or resetPromise; only ThreadSafeTransaction's
+  // deferred error comes first.
+  if (is_special_key(key) && api_version_at_least(kApiSpecialKeySpace)) return special_get(key);
   ReadCall call(world_.env);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
   read_or_written_ = true;
@@ -326,6 +341,9 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   int byte_limit = 0;
   if (fdb_error_t e = batch_bytes(r, byte_limit)) return ready_later(world_, e);
   if (reads_special_keys(r)) return special_range(r, byte_limit);
+  // Below API 630, RYW's getRange answers a read from \xff\xff/worker_interfaces with every
+  // worker's interface, whatever its end and limits: a module this library does not model.
+  if (reads_worker_interfaces_below_630(r)) return ready_later(world_, kKeyOutsideLegalRange);
   if (fdb_error_t e = refuses_range_read(r)) return ready_later(world_, e);
   if (selects_nothing(r.begin, r.end)) return ready_later(world_, kSuccess, KeyValues{});
   read_or_written_ = true;
@@ -384,8 +402,12 @@ fdb_error_t TransactionState::read_rows(const RangeRequest& r, int byte_limit, K
 }
 
 bool TransactionState::reads_special_keys(const RangeRequest& r) {
-  return is_special_key(r.begin.key) && !(r.end.key < kSpecialKeysBegin) &&
-         !(kSpecialKeysEnd < r.end.key);
+  return api_version_at_least(kApiSpecialKeySpace) && is_special_key(r.begin.key) &&
+         !(r.end.key < kSpecialKeysBegin) && !(kSpecialKeysEnd < r.end.key);
+}
+
+bool TransactionState::reads_worker_interfaces_below_630(const RangeRequest& r) {
+  return !api_version_at_least(kApiSpecialKeySpace) && r.begin.key == kWorkerInterfacesKey;
 }
 
 TransactionModule TransactionState::module() const {
@@ -535,8 +557,10 @@ void TransactionState::set(BytesView key, BytesView value) {
     return;
   }
   // Then a special key goes to the special key space, which refuses it, still before
-  // checkUsedDuringCommit.
-  if (is_special_key(key)) {
+  // checkUsedDuringCommit (from API 700; below, it is a key past the legal range, but for the
+  // three keys that send a reboot to the worker the value describes: no worker here, so those
+  // answer as the rest).
+  if (is_special_key(key) && api_version_at_least(kApiSpecialKeyWrites)) {
     defer_error(kSpecialKeysWriteDisabled);
     return;
   }
@@ -558,7 +582,8 @@ void TransactionState::clear(BytesView key) {
   const bool may_exist = key.size() <= max_key_size(key);
   const KeyRangeRef cleared = may_exist ? just_key : KeyRangeRef{key, key};
   write(Written{cleared, true, std::nullopt}, 0, [&] {
-    if (is_special_key(key)) {  // RYW clear: the special key space before the legal range
+    // RYW clear: the special key space before the legal range (from API 700).
+    if (is_special_key(key) && api_version_at_least(kApiSpecialKeyWrites)) {
       sticky_ = kSpecialKeysWriteDisabled;
       return;
     }
@@ -590,9 +615,10 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
   // when that leaves it empty (no mutation, no conflict range, no watch fired).
   const KeyRangeRef shortened{shortened_to_max_key_size(begin), shortened_to_max_key_size(end)};
   write(Written{shortened, true, std::nullopt}, size, [&] {
-    // RYW clear: a range in the special key space goes there, an empty one too; then the legal
-    // range before anything else of the range (begin is not after end, so its end tells).
-    if (in_special_keys(range)) {
+    // RYW clear: a range in the special key space goes there (from API 700), an empty one too;
+    // then the legal range before anything else of the range (begin is not after end, so its
+    // end tells).
+    if (in_special_keys(range) && api_version_at_least(kApiSpecialKeyWrites)) {
       sticky_ = kSpecialKeysWriteDisabled;
     } else if (past_legal_range(end)) {
       sticky_ = kKeyOutsideLegalRange;
@@ -741,6 +767,10 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
   // As RYW's commit, which waits on its resetPromise: what ended the attempt fails the commit; a
   // deferred error left since the call (an option's, say) does not.
   fdb_error_t result = ended_by();
+  // Below API 700, NativeAPI's commitAndWatch resets its transaction once the commit it ran is
+  // answered, committed or not (RYW's own state stays: a use is still one during the commit).
+  if (result == kSuccess && !api_version_at_least(kApiCommitKeepsReadVersion))
+    read_version_reset_by_commit_ = true;
   if (result == kSuccess && too_large()) result = code_of(ErrorCode::transaction_too_large);
   if (result == kSuccess) {
     tr_.set_report_conflicting_read_ranges(options_.report_conflicting_keys);
@@ -867,8 +897,12 @@ Future* TransactionState::approximate_size() {
 Future* TransactionState::addresses_for_key() {
   Lock lock(world_.mutex);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
+  // NativeAPI's getAddressesForKey names the port when the transaction's includePort is set:
+  // from API 630 always, below by INCLUDE_PORT_IN_ADDRESS (or the database's default of it).
+  const bool port =
+      api_version_at_least(kApiAddressesIncludePort) || options_.include_port_in_address;
   StringList one;
-  one.strings.emplace_back("127.0.0.1:4500");
+  one.strings.emplace_back(port ? "127.0.0.1:4500" : "127.0.0.1");
   return ready_later(world_, kSuccess, std::move(one));
 }
 
@@ -934,6 +968,8 @@ void TransactionState::begin_attempt() {
   commit_started_ = false;  // a commit still outstanding belongs to the attempt left behind
   used_during_commit_ = false;
   committed_version_ = kInvalidVersion;
+  read_version_reset_by_commit_ = false;
+  read_version_after_commit_.reset();
   ++attempt_;
 }
 
@@ -987,6 +1023,11 @@ fdb_error_t TransactionState::set_option(int option, BytesView value, bool has_v
   } else {
     e = apply_option(changed, option, value, has_value);
   }
+  // NativeAPI's USE_GRV_CACHE, once its value is checked: from API 720 it wants the cluster's
+  // shared state, which only the multi-version client makes (api_version.h); a deferred error.
+  const bool grv_cache_refused = e == kSuccess && option == kUseGrvCache &&
+                                 api_version_at_least(kApiGrvCacheNeedsSharedState) &&
+                                 !database_->has_cluster_shared_state;
   // fdb_c.cpp answers an option it does not know (and this library one it does not model) in the
   // call; the option's own checks run on FoundationDB's network thread, so their error is the
   // transaction's deferred error: the call answers success, later reads and the commit the error.
@@ -994,7 +1035,9 @@ fdb_error_t TransactionState::set_option(int option, BytesView value, bool has_v
   // ThreadSafeTransaction::setOption runs the option through onMainThreadVoid, whose
   // doOnMainThreadVoid skips it while the transaction holds a deferred error: it is not applied.
   if (sticky_ != kSuccess) return kSuccess;
-  if (e == kSuccess) {
+  if (grv_cache_refused) {
+    sticky_ = kInvalidOption;
+  } else if (e == kSuccess) {
     options_ = changed;
     if (timeout_timer_ || changed.timeout_ms > 0) arm_timeout();  // TIMEOUT moves the deadline
   } else {

@@ -128,9 +128,12 @@ class TransactionState {
   // read version; its conflict ranges and logged reads become this transaction's.
   template <class Read>
   fdb_error_t read_without_own_writes(Read&& read);
-  // As RYW's getRange, whether a range read goes to the special key space: its begin key is a
-  // special key and its end key in [\xff\xff, \xff\xff\xff].
+  // As RYW's getRange, whether a range read goes to the special key space: from API 630, when its
+  // begin key is a special key and its end key in [\xff\xff, \xff\xff\xff].
   static bool reads_special_keys(const RangeRequest& r);
+  // Below API 630, whether a range read begins at \xff\xff/worker_interfaces, the one range RYW's
+  // getRange serves itself then.
+  static bool reads_worker_interfaces_below_630(const RangeRequest& r);
   // What this transaction's \xff\xff/transaction/ module serves now (transaction_module.h).
   TransactionModule module() const;
   // A get of a special key: SpecialKeySpace::get, a read of [key, key + \x00).
@@ -192,6 +195,11 @@ class TransactionState {
   bool commit_started_ = false;
   // A use once the commit started ended this attempt (checkUsedDuringCommit's resetPromise).
   bool used_during_commit_ = false;
+  // Below API 700, NativeAPI's commit resets its transaction once the commit it ran is answered
+  // (committed or not): its read version is gone, and the attempt's next get_read_version asks
+  // for a new one — or set_read_version sets one — kept in read_version_after_commit_.
+  bool read_version_reset_by_commit_ = false;
+  std::optional<Version> read_version_after_commit_;
   // This attempt's commit version once its commit succeeded (kInvalidVersion until then, and for
   // a read-only commit), as fdb_transaction_get_committed_version answers.
   Version committed_version_ = kInvalidVersion;

@@ -27,6 +27,10 @@ namespace contend::fdb {
 // transactions and watches, which may outlive it; used under the world's mutex.
 struct DatabaseState {
   DatabaseOptions options;
+  // DatabaseContext's sharedStatePtr: the multi-version client makes a cluster's shared state for
+  // its databases from API 710 on; a bypassed client (no external client, bypass not disabled)
+  // makes none. Set when the database is opened.
+  bool has_cluster_shared_state = false;
   // The futures of the database's watches that some list holds (a transaction's pending ones, the
   // world's): each is outstanding unless the program cancelled it (it is ready then).
   std::unordered_set<const Future*> listed_watches;

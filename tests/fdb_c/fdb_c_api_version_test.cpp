@@ -13,7 +13,7 @@ namespace {
 TEST(FdbCApiVersionOrder, TheVersionsAreCheckedAsFdbCCppChecksThem) {
   EXPECT_EQ(fdb_select_api_version_impl(740, 730), 2202) << "a runtime version above the header's";
   EXPECT_EQ(fdb_select_api_version_impl(730, 740), 2203) << "a header newer than the library";
-  EXPECT_EQ(fdb_select_api_version_impl(620, 730), 2203) << "below what contend serves";
+  EXPECT_EQ(fdb_select_api_version_impl(609, 730), 2203) << "below what contend serves";
   EXPECT_EQ(fdb_select_api_version_impl(730, 730), 0);
   EXPECT_EQ(fdb_select_api_version_impl(730, 730), 2201) << "once only, the same version too";
   EXPECT_EQ(fdb_select_api_version_impl(740, 730), 2201) << "before the versions are looked at";
