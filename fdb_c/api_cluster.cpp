@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -29,20 +30,53 @@ std::string protocol_version_hex() {
   return std::string(std::begin(digits), end);
 }
 
-// MultiVersionDatabase's client status, of what contend has: one local client, healthy.
-std::string client_status_json(const FDB_database& database) {
+// The one in-process store's address: its coordinator, proxies and storage server (as
+// fdb_transaction_get_addresses_for_key names it), whatever the cluster file or connection
+// string says.
+constexpr std::string_view kStoreAddress = "127.0.0.1:4500";
+// The cluster's and its storage server's ids (UID::toString: 32 hex digits), fixed: one cluster.
+constexpr std::string_view kClusterId = "00000000000000000000000000c0a7e1";
+constexpr std::string_view kStorageServerId = "00000000000000000000000000000001";
+
+// DatabaseContext::getClientStatus (ClientStatusReport.cpp) of a cluster of one process, connected
+// and healthy. Of the connection's peer counters (bytes, pings, times) none is reported: nothing
+// here is sent over a network.
+nlohmann::ordered_json database_status() {
+  const std::string address(kStoreAddress);
+  nlohmann::ordered_json status;
+  status["Coordinators"] = nlohmann::ordered_json::array({address});
+  status["CurrentCoordinator"] = address;
+  status["ClusterID"] = std::string(kClusterId);
+  status["GrvProxies"] = nlohmann::ordered_json::array({address});
+  status["CommitProxies"] = nlohmann::ordered_json::array({address});
+  status["StorageServers"] = nlohmann::ordered_json::array(
+      {{{"SSID", std::string(kStorageServerId)}, {"Address", address}}});
+  status["Connections"] =
+      nlohmann::ordered_json::array({{{"Address", address},
+                                      {"Status", "connected"},
+                                      {"ConnectFailedCount", 0},
+                                      {"Compatible", true},
+                                      {"ProtocolVersion", protocol_version_hex()}}});
+  status["NumConnectionsFailed"] = 0;
+  status["Healthy"] = true;
+  return status;
+}
+
+// MultiVersionDatabase's client status, of what contend has: one local client, healthy, the
+// database's own status within.
+nlohmann::ordered_json multi_version_status(const FDB_database& database) {
   const std::string protocol = protocol_version_hex();
   nlohmann::ordered_json status;
   status["Healthy"] = true;
   status["InitializationState"] = "created";
   status["ConnectionRecord"] = database.connection_record;
   status["ProtocolVersion"] = protocol;
-  status["DatabaseStatus"] = {{"Healthy", true}};
+  status["DatabaseStatus"] = database_status();
   status["AvailableClients"] =
       nlohmann::ordered_json::array({{{"ProtocolVersion", protocol},
                                       {"ReleaseVersion", fdb_get_client_version()},
                                       {"ThreadIndex", 0}}});
-  return status.dump();
+  return status;
 }
 
 }  // namespace
@@ -95,9 +129,12 @@ FDBFuture* fdb_database_get_server_protocol(FDBDatabase* db, uint64_t expected_v
 FDBFuture* fdb_database_get_client_status(FDBDatabase* db) {
   return future_call([&]() -> FDBFuture* {
     if (db == nullptr) return failed_future(kClientInvalidOperation);
-    // Without the multi-version client, FoundationDB's status is empty.
+    // Bypassed (MultiVersionApi's default without an external client), the database is the
+    // local client's, whose status is its DatabaseContext's; through the multi-version client, the
+    // multi-version database's, which holds that one.
+    const bool multi_version = network_startup().uses_multi_version_client();
     Key status;
-    if (!network_startup().multi_version_bypassed()) status.key = client_status_json(*db);
+    status.key = (multi_version ? multi_version_status(*db) : database_status()).dump();
     return ready_later(World::get(), kSuccess, std::move(status));
   });
 }

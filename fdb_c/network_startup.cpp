@@ -90,11 +90,6 @@ bool NetworkStartup::is_set_up() const {
   return set_up_;
 }
 
-bool NetworkStartup::multi_version_bypassed() const {
-  std::lock_guard lock(mutex_);
-  return multi_version_bypassed_;
-}
-
 bool NetworkStartup::uses_multi_version_client() const {
   std::lock_guard lock(mutex_);
   return !multi_version_bypassed_ && (bypass_disabled_ || !external_libraries_.empty());

@@ -52,9 +52,6 @@ class NetworkStartup {
   fdb_error set_up();
   // Whether fdb_setup_network succeeded.
   bool is_set_up() const;
-  // Whether DISABLE_MULTI_VERSION_CLIENT_API (or EXTERNAL_CLIENT) was set: the client status is
-  // then empty, as the multi-version client's is.
-  bool multi_version_bypassed() const;
   // Whether databases go through the multi-version client (MultiVersionApi's
   // !bypassMultiClientApi once set up): its API not disabled, and an external client given or
   // DISABLE_CLIENT_BYPASS set.

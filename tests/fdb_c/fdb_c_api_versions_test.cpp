@@ -3,7 +3,7 @@
 // answers differently below 630, 700 and 720 (fdb_c/api_version.h) — special keys read and
 // written, a storage server's address, the read version after a commit, USE_GRV_CACHE, and
 // which special key modules serve anything. Before, versions below 630 were refused, and every
-// version was answered as 730.
+// version was answered as 730. The same children show the client status of each client set-up.
 #define FDB_API_VERSION 730
 #include "fdb_c.h"
 
@@ -318,6 +318,42 @@ TEST(FdbCApiVersions, TheGrvCacheWantsTheMultiVersionClientFrom720) {
   at_api_version(710, [](Checks& c, FDBDatabase* db) { grv_cache(c, db, 0); });
   at_api_version(720, [](Checks& c, FDBDatabase* db) { grv_cache(c, db, kInvalidOption); });
   at_api_version(730, [](Checks& c, FDBDatabase* db) { grv_cache(c, db, 0); },
+                 {kDisableClientBypass});
+}
+
+// The client status: without an external client MultiVersionApi bypasses the multi-version client
+// (DISABLE_MULTI_VERSION_CLIENT_API too), and the database's own status answers; with
+// DISABLE_CLIENT_BYPASS the multi-version database's, which holds it. Before, the multi-version
+// client's answered by default and nothing with DISABLE_MULTI_VERSION_CLIENT_API.
+std::string client_status(FDBDatabase* db) {
+  std::string status;
+  wait(fdb_database_get_client_status(db), [&](FDBFuture* f) {
+    const uint8_t* text = nullptr;
+    int text_length = 0;
+    if (fdb_future_get_key(f, &text, &text_length) == 0)
+      status.assign(reinterpret_cast<const char*>(text), text_length);
+  });
+  return status;
+}
+
+void database_status_answers(Checks& checks, FDBDatabase* db, bool multi_version) {
+  const std::string status = client_status(db);
+  const auto has = [&](std::string_view field) {
+    return status.find("\"" + std::string(field) + "\":") != std::string::npos;
+  };
+  checks.holds(has("Coordinators") && has("StorageServers") && has("Healthy"),
+               "the database's status in: " + status);
+  checks.holds(
+      has("AvailableClients") == multi_version && has("DatabaseStatus") == multi_version,
+      std::string(multi_version ? "" : "no ") + "multi-version client's status: " + status);
+}
+
+TEST(FdbCApiVersions, TheClientStatusIsTheMultiVersionClientsOnlyWhenItIsUsed) {
+  constexpr int kDisableMultiVersionClientApi = 60;
+  at_api_version(730, [](Checks& c, FDBDatabase* db) { database_status_answers(c, db, false); });
+  at_api_version(730, [](Checks& c, FDBDatabase* db) { database_status_answers(c, db, false); },
+                 {kDisableMultiVersionClientApi});
+  at_api_version(730, [](Checks& c, FDBDatabase* db) { database_status_answers(c, db, true); },
                  {kDisableClientBypass});
 }
 
