@@ -11,7 +11,9 @@
 // versionstamp once its transaction is gone or it is cancelled), no
 // internal_error (4100: an exception inside the library), and every error a call answers, except
 // on_error's (which gives back a non-retryable code it is given), is one fdb_get_error describes.
-// Retries are kept fast: every transaction's MAX_RETRY_DELAY is 0 ms.
+// Retries are kept fast: every transaction's MAX_RETRY_DELAY is 0 ms. The API version selected
+// is CONTEND_FUZZ_API_VERSION's (610 to 730) when it is set, else 730: below 630 and 700 the
+// library answers special keys, addresses and a commit's read version otherwise.
 #define FDB_API_VERSION 730
 #include "fdb_c.h"
 
@@ -434,10 +436,22 @@ struct Network {
   FDBDatabase* db = nullptr;
 };
 
+// CONTEND_FUZZ_API_VERSION, or 730 when it is not set.
+int api_version() {
+  const char* text = std::getenv("CONTEND_FUZZ_API_VERSION");
+  if (text == nullptr) return FDB_API_VERSION;
+  char* end = nullptr;
+  const long version = std::strtol(text, &end, 10);
+  CONTEND_ASSERT(*text != '\0' && *end == '\0' && version >= 610 && version <= FDB_API_VERSION,
+                 "CONTEND_FUZZ_API_VERSION is a version from 610 to 730");
+  return static_cast<int>(version);
+}
+
 FDBDatabase* database() {
   static Network* const network = [] {
     auto* n = new Network;  // reachable until exit; the handler below stops it
-    CONTEND_ASSERT(fdb_select_api_version(FDB_API_VERSION) == 0, "API version 730 is taken");
+    CONTEND_ASSERT(fdb_select_api_version_impl(api_version(), FDB_API_VERSION) == 0,
+                   "the API version is taken");
     CONTEND_ASSERT(fdb_setup_network() == 0, "the network is set up");
     n->thread = std::thread([] { fdb_run_network(); });
     CONTEND_ASSERT(fdb_create_database(nullptr, &n->db) == 0, "the database opens");
