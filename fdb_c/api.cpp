@@ -29,6 +29,8 @@ NetworkStartup& network_startup() {
 fdb_error_t open_database(std::string connection_record, FDBDatabase** out_database) {
   if (out_database == nullptr) return kClientInvalidOperation;
   if (selected_runtime_api_version() == 0) return kApiVersionUnset;
+  // MultiVersionApi::createDatabase: which client serves it is known once the network is set up.
+  if (!network_startup().is_set_up()) return kNetworkNotSetup;
   if (!World::get().config_error.empty()) return kInvalidOptionValue;
   auto database = std::make_unique<FDB_database>();
   database->connection_record = std::move(connection_record);

@@ -43,7 +43,8 @@ NetworkStartup& network_startup();
 
 // fdb_create_database and fdb_create_database_from_connection_string: a handle on the one
 // database, which names `connection_record` in its client status. api_version_unset before an
-// API version is selected; invalid_option_value when the configuration was refused.
+// API version is selected, network_not_setup before the network is; invalid_option_value when
+// the configuration was refused.
 fdb_error_t open_database(std::string connection_record, FDBDatabase** out_database);
 
 // Thrown by view() for a byte string no valid call passes.

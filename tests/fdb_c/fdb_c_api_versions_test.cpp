@@ -22,7 +22,7 @@ extern "C" fdb_error_t fdb_future_get_version(FDBFuture* f, int64_t* out_version
 
 namespace {
 
-constexpr fdb_error_t kKeyOutsideLegalRange = 2004, kInvalidOption = 2007;
+constexpr fdb_error_t kKeyOutsideLegalRange = 2004, kInvalidOption = 2007, kNetworkNotSetup = 2008;
 constexpr fdb_error_t kReadVersionAlreadySet = 2010, kClientInvalidOperation = 2000;
 constexpr fdb_error_t kSpecialKeysWriteDisabled = 2114, kApiVersionNotSupported = 2203;
 constexpr int kIncludePortInAddress = 23, kUseGrvCache = 1101, kDisableClientBypass = 72;
@@ -154,9 +154,11 @@ TEST(FdbCApiVersions, VersionsFrom610AreServedAndTheHeaderVersionKeepsLegacyName
         Checks checks(610);
         checks.equal(fdb_select_api_version_impl(609, 730), kApiVersionNotSupported, "609");
         checks.equal(fdb_select_api_version_impl(610, 610), 0, "610 with header 610");
+        FDBDatabase* db = nullptr;
+        checks.equal(fdb_create_database(nullptr, &db), kNetworkNotSetup,
+                     "a database before the network is set up");
         checks.equal(fdb_setup_network(), 0, "network set up");
         std::thread network([] { fdb_run_network(); });
-        FDBDatabase* db = nullptr;
         checks.equal(fdb_create_database(nullptr, &db), 0, "database");
         {
           Transaction tr(db);
