@@ -12,6 +12,7 @@
 
 #include "fdb_c/api_calls.h"
 #include "fdb_c/api_version.h"
+#include "fdb_c/connection_string.h"
 #include "fdb_c/errors.h"
 #include "fdb_c/future.h"
 #include "fdb_c/network_startup.h"
@@ -26,7 +27,8 @@ NetworkStartup& network_startup() {
   return *startup;
 }
 
-fdb_error_t open_database(std::string connection_record, FDBDatabase** out_database) {
+fdb_error_t open_database(std::string connection_record, bool is_connection_string,
+                          FDBDatabase** out_database) {
   if (out_database == nullptr) return kClientInvalidOperation;
   if (selected_runtime_api_version() == 0) return kApiVersionUnset;
   // MultiVersionApi::createDatabase: which client serves it is known once the network is set up.
@@ -34,6 +36,8 @@ fdb_error_t open_database(std::string connection_record, FDBDatabase** out_datab
   if (!World::get().config_error.empty()) return kInvalidOptionValue;
   auto database = std::make_unique<FDB_database>();
   database->connection_record = std::move(connection_record);
+  if (is_connection_string)
+    database->state->initialization_error = connection_string_error(database->connection_record);
   database->state->has_cluster_shared_state =
       api_version_at_least(kApiClusterSharedState) && network_startup().uses_multi_version_client();
   *out_database = database.release();
@@ -264,7 +268,8 @@ fdb_error_t fdb_future_get_string_array(FDBFuture* f, const char*** out_strings,
 
 fdb_error_t fdb_create_database(const char* cluster_file_path, FDBDatabase** out_database) {
   return error_call([&] {
-    return open_database(cluster_file_path != nullptr ? cluster_file_path : "", out_database);
+    return open_database(cluster_file_path != nullptr ? cluster_file_path : "", false,
+                         out_database);
   });
 }
 void fdb_database_destroy(FDBDatabase* d) {
@@ -275,6 +280,14 @@ fdb_error_t fdb_database_set_option(FDBDatabase* d, FDBDatabaseOption option, co
   if (d == nullptr) return kClientInvalidOperation;
   return error_call([&] {
     const std::lock_guard<std::mutex> lock(World::get().mutex);
+    if (d->state->initialization_error != kSuccess) {
+      // ThreadSafeDatabase::setOption refuses an unknown option; on its network thread the
+      // database's error is thrown before the option is looked at, and kept.
+      DatabaseOptions scratch;
+      const fdb_error e = apply_database_option(scratch, option, option_value(value, value_length),
+                                                value != nullptr);
+      return e == kInvalidOption ? e : kSuccess;
+    }
     return apply_database_option(d->state->options, option, option_value(value, value_length),
                                  value != nullptr);
   });

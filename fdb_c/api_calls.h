@@ -45,7 +45,10 @@ NetworkStartup& network_startup();
 // database, which names `connection_record` in its client status. api_version_unset before an
 // API version is selected, network_not_setup before the network is; invalid_option_value when
 // the configuration was refused.
-fdb_error_t open_database(std::string connection_record, FDBDatabase** out_database);
+// A connection string FoundationDB's client would not parse still opens the database, which holds
+// the parse's error (DatabaseState::initialization_error).
+fdb_error_t open_database(std::string connection_record, bool is_connection_string,
+                          FDBDatabase** out_database);
 
 // Thrown by view() for a byte string no valid call passes.
 struct InvalidBytes {};

@@ -39,43 +39,53 @@ constexpr std::string_view kClusterId = "00000000000000000000000000c0a7e1";
 constexpr std::string_view kStorageServerId = "00000000000000000000000000000001";
 
 // DatabaseContext::getClientStatus (ClientStatusReport.cpp) of a cluster of one process, connected
-// and healthy. Of the connection's peer counters (bytes, pings, times) none is reported: nothing
-// here is sent over a network.
-nlohmann::ordered_json database_status() {
+// and healthy — or only the error that kept the database from being made. Of the connection's
+// peer counters (bytes, pings, times) none is reported: nothing here is sent over a network.
+// nlohmann::json writes its keys sorted, as json_spirit's map does.
+nlohmann::json database_status(const FDB_database& database) {
+  nlohmann::json status;
+  if (database.state->initialization_error != kSuccess) {
+    status["InitializationError"] = database.state->initialization_error;
+    return status;
+  }
   const std::string address(kStoreAddress);
-  nlohmann::ordered_json status;
-  status["Coordinators"] = nlohmann::ordered_json::array({address});
+  status["Coordinators"] = nlohmann::json::array({address});
   status["CurrentCoordinator"] = address;
   status["ClusterID"] = std::string(kClusterId);
-  status["GrvProxies"] = nlohmann::ordered_json::array({address});
-  status["CommitProxies"] = nlohmann::ordered_json::array({address});
-  status["StorageServers"] = nlohmann::ordered_json::array(
-      {{{"SSID", std::string(kStorageServerId)}, {"Address", address}}});
-  status["Connections"] =
-      nlohmann::ordered_json::array({{{"Address", address},
-                                      {"Status", "connected"},
-                                      {"ConnectFailedCount", 0},
-                                      {"Compatible", true},
-                                      {"ProtocolVersion", protocol_version_hex()}}});
+  status["GrvProxies"] = nlohmann::json::array({address});
+  status["CommitProxies"] = nlohmann::json::array({address});
+  status["StorageServers"] =
+      nlohmann::json::array({{{"SSID", std::string(kStorageServerId)}, {"Address", address}}});
+  status["Connections"] = nlohmann::json::array({{{"Address", address},
+                                                  {"Status", "connected"},
+                                                  {"ConnectFailedCount", 0},
+                                                  {"Compatible", true},
+                                                  {"ProtocolVersion", protocol_version_hex()}}});
   status["NumConnectionsFailed"] = 0;
   status["Healthy"] = true;
   return status;
 }
 
-// MultiVersionDatabase's client status, of what contend has: one local client, healthy, the
-// database's own status within.
-nlohmann::ordered_json multi_version_status(const FDB_database& database) {
+// MultiVersionDatabase's client status, of what contend has: one local client, the database's own
+// status within — or, for a database that could not be made, its error (its version monitor's
+// protocol request failed with it).
+nlohmann::json multi_version_status(const FDB_database& database) {
   const std::string protocol = protocol_version_hex();
-  nlohmann::ordered_json status;
+  nlohmann::json status;
+  status["ConnectionRecord"] = database.connection_record;
+  status["AvailableClients"] = nlohmann::json::array({{{"ProtocolVersion", protocol},
+                                                       {"ReleaseVersion", fdb_get_client_version()},
+                                                       {"ThreadIndex", 0}}});
+  if (const fdb_error e = database.state->initialization_error; e != kSuccess) {
+    status["InitializationState"] = "initialization_failed";
+    status["InitializationError"] = e;
+    status["Healthy"] = false;
+    return status;
+  }
   status["Healthy"] = true;
   status["InitializationState"] = "created";
-  status["ConnectionRecord"] = database.connection_record;
   status["ProtocolVersion"] = protocol;
-  status["DatabaseStatus"] = database_status();
-  status["AvailableClients"] =
-      nlohmann::ordered_json::array({{{"ProtocolVersion", protocol},
-                                      {"ReleaseVersion", fdb_get_client_version()},
-                                      {"ThreadIndex", 0}}});
+  status["DatabaseStatus"] = database_status(database);
   return status;
 }
 
@@ -96,7 +106,7 @@ fdb_error_t fdb_create_database_from_connection_string(const char* connection_st
                                                        FDBDatabase** out_database) {
   // As the cluster file path, the connection string names the one in-process database.
   if (connection_string == nullptr) return kClientInvalidOperation;
-  return error_call([&] { return open_database(connection_string, out_database); });
+  return error_call([&] { return open_database(connection_string, true, out_database); });
 }
 
 FDBFuture* fdb_database_reboot_worker(FDBDatabase* db, const uint8_t* address, int address_length,
@@ -106,6 +116,7 @@ FDBFuture* fdb_database_reboot_worker(FDBDatabase* db, const uint8_t* address, i
   return future_call([&]() -> FDBFuture* {
     if (db == nullptr) return failed_future(kClientInvalidOperation);
     view(address, address_length);
+    if (const fdb_error e = db->state->initialization_error) return ready_later(World::get(), e);
     return ready_later(World::get(), kSuccess, std::int64_t{0});
   });
 }
@@ -119,6 +130,7 @@ FDBFuture* fdb_database_get_server_protocol(FDBDatabase* db, uint64_t expected_v
   return future_call([&]() -> FDBFuture* {
     if (db == nullptr) return failed_future(kClientInvalidOperation);
     note_call();
+    if (const fdb_error e = db->state->initialization_error) return ready_later(World::get(), e);
     // As FoundationDB's: with the cluster's own version expected, the future waits for it to
     // change, which here it never does: it is ready only when cancelled or destroyed.
     if (expected_version == kProtocolVersion) return new Future;
@@ -134,7 +146,7 @@ FDBFuture* fdb_database_get_client_status(FDBDatabase* db) {
     // multi-version database's, which holds that one.
     const bool multi_version = network_startup().uses_multi_version_client();
     Key status;
-    status.key = (multi_version ? multi_version_status(*db) : database_status()).dump();
+    status.key = (multi_version ? multi_version_status(*db) : database_status(*db)).dump();
     return ready_later(World::get(), kSuccess, std::move(status));
   });
 }

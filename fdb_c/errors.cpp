@@ -63,6 +63,7 @@ constexpr std::array kDescriptions{
     Described{2101, "Transaction exceeds byte limit"},
     Described{2102, "Key length exceeds limit"},
     Described{2103, "Value length exceeds limit"},
+    Described{2104, "Connection string invalid"},
     Described{2108, "Operation is not supported"},
     Described{2109, "Too many tags set on transaction"},
     Described{2110, "Tag set on transaction is too long"},

@@ -122,6 +122,9 @@ std::shared_ptr<TransactionState> make_transaction(World& world,
     state = std::make_shared<TransactionState>(world);
     // RYW's constructor copies the database's transaction defaults and applies them.
     state->defaults_ = database->options.transaction_defaults;
+    // ISingleThreadTransaction(cx->deferredError): a database that could not be made fails every
+    // call of its transactions.
+    state->sticky_ = database->initialization_error;
     state->database_ = std::move(database);
     state->options_ = options_with_defaults(state->defaults_);
   }
@@ -960,7 +963,8 @@ Future* TransactionState::on_error(fdb_error_t error) {
 
 void TransactionState::begin_attempt() {
   CONTEND_ASSERT(outstanding_commit_ == nullptr, "what ends an attempt answers its commit");
-  sticky_ = kSuccess;
+  // The database's error comes back in every attempt (NativeAPI checks its DatabaseContext's).
+  sticky_ = database_->initialization_error;
   approximate_bytes_ = 0;
   added_write_ranges_.clear();
   measured_read_ranges_.clear();

@@ -31,6 +31,10 @@ struct DatabaseState {
   // its databases from API 710 on; a bypassed client (no external client, bypass not disabled)
   // makes none. Set when the database is opened.
   bool has_cluster_shared_state = false;
+  // DatabaseContext's deferred error: what parsing its connection string threw
+  // (connection_string.h), success for a good one. Each of its transactions holds it as its
+  // deferred error, in every attempt; its own calls answer it.
+  fdb_error initialization_error = kSuccess;
   // The futures of the database's watches that some list holds (a transaction's pending ones, the
   // world's): each is outstanding unless the program cancelled it (it is ready then).
   std::unordered_set<const Future*> listed_watches;

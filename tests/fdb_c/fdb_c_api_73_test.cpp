@@ -278,6 +278,92 @@ TEST_F(FdbCApi73, ADatabaseFromAConnectionStringIsTheSameDatabase) {
   fdb_database_destroy(other);
 }
 
+// Connection strings as FoundationDB 7.3's client parses them (ClusterConnectionString,
+// NetworkAddress::parse, Hostname::isHostname), each with what its database answers: 0 for one
+// it parses; connection_string_invalid (2104) or, for a bracketed address whose port std::stoi
+// cannot read, unknown_error (4000). Before, every string opened a working database.
+struct ConnectionStringCase {
+  std::string text;
+  fdb_error_t error;
+};
+const std::vector<ConnectionStringCase>& connection_string_cases() {
+  static const std::vector<ConnectionStringCase> cases = {
+      {"desc:id@127.0.0.1:4500", 0},
+      {"desc:id@127.0.0.1:4500,host.example:4500:tls", 0},
+      {"a_b:C9@[::1]:4500,[::1]:4501", 0},
+      {"asdf:2345@localhost:1234", 0},
+      {"#a comment\n a:b@ 1.1.1.1:1 \n# and another", 0},
+      {":@127.0.0.1:4500", 0},
+      {"a:b@127.0.0.1:4500:tls,127.0.0.1:4500", 0},
+      {"a:b@localhost:4500,127.0.0.1:4500", 0},
+      {"a:b@123:4500", 0},
+      {"a:b@[127.0.0.1]:4500", 0},
+      {"desc:id", 2104},
+      {"", 2104},
+      {"descid@1.1.1.1:1", 2104},
+      {"de-sc:id@1.1.1.1:1", 2104},
+      {"desc:i_d@1.1.1.1:1", 2104},
+      {"desc:a:b@1.1.1.1:1", 2104},
+      {"a:b@", 2104},
+      {"a:b@1.1.1.1:1,", 2104},
+      {"a:b@,1.1.1.1:1", 2104},
+      {"a:b@1.1.1.1:345,1.1.1.1:345", 2104},
+      {"a:b@[127.0.0.1]:4500,127.0.0.1:4500", 2104},
+      {"a:b@localhost:1234,localhost:1234", 2104},
+      {"a:b@localhost", 2104},
+      {"a:b@localhost:http", 2104},
+      {"a:b@localhost:4500:TLS", 2104},
+      {"a:b@1.2.3.4.5:6", 2104},
+      {"a:b@1234:5", 2104},
+      {"a:b@1.2.3.4:5x", 2104},
+      {"a:b@::1:4500", 2104},
+      {"a:b@[::1]4500", 2104},
+      {"a:b@[zz::1]:1", 2104},
+      {"a:b@[::1]:", 4000},
+      {"a:b@[::1]:abc", 4000},
+  };
+  return cases;
+}
+
+TEST_F(FdbCApi73, AConnectionStringFoundationDBCannotParseFailsItsDatabasesUses) {
+  constexpr int kUnknownOption = 99999, kTransactionTimeout = 500;
+  EXPECT_STREQ(fdb_get_error(2104), "Connection string invalid");
+  for (const ConnectionStringCase& c : connection_string_cases()) {
+    SCOPED_TRACE("connection string \"" + c.text + "\"");
+    FDBDatabase* db = nullptr;
+    ASSERT_EQ(fdb_create_database_from_connection_string(c.text.c_str(), &db), 0)
+        << "FoundationDB parses it on its network thread, after the call";
+    FDBTransaction* tr = nullptr;
+    ASSERT_EQ(fdb_database_create_transaction(db, &tr), 0);
+    EXPECT_EQ(error_soon(fdb_transaction_get_read_version(tr)), c.error);
+    EXPECT_EQ(error_soon(fdb_transaction_get(tr, bytes("k"), 1, 0)), c.error);
+    fdb_transaction_reset(tr);
+    EXPECT_EQ(error_soon(fdb_transaction_commit(tr)), c.error) << "after a reset too";
+    fdb_transaction_destroy(tr);
+    EXPECT_EQ(error_soon(fdb_database_get_server_protocol(db, 0)), c.error);
+    const int64_t timeout_ms = 1000;
+    EXPECT_EQ(fdb_database_set_option(db, static_cast<FDBDatabaseOption>(kTransactionTimeout),
+                                      reinterpret_cast<const uint8_t*>(&timeout_ms), 8),
+              0);
+    EXPECT_EQ(
+        fdb_database_set_option(db, static_cast<FDBDatabaseOption>(kUnknownOption), nullptr, 0),
+        2007);
+    FDBFuture* status = fdb_database_get_client_status(db);
+    ASSERT_EQ(fdb_future_block_until_ready(status), 0);
+    const uint8_t* text = nullptr;
+    int text_length = 0;
+    ASSERT_EQ(fdb_future_get_key(status, &text, &text_length), 0);
+    const std::string report(reinterpret_cast<const char*>(text), text_length);
+    if (c.error == 0) {
+      EXPECT_NE(report.find("\"Healthy\":true"), std::string::npos) << report;
+    } else {
+      EXPECT_EQ(report, "{\"InitializationError\":" + std::to_string(c.error) + "}");
+    }
+    fdb_future_destroy(status);
+    fdb_database_destroy(db);
+  }
+}
+
 TEST_F(FdbCApi73, TheClusterAnswersAsOneInProcessStore) {
   FDBFuture* protocol = fdb_database_get_server_protocol(db_, 0);
   ASSERT_EQ(fdb_future_block_until_ready(protocol), 0);

@@ -335,6 +335,15 @@ void database_status_answers(Checks& checks, FDBDatabase* db, bool multi_version
   checks.holds(
       has("AvailableClients") == multi_version && has("DatabaseStatus") == multi_version,
       std::string(multi_version ? "" : "no ") + "multi-version client's status: " + status);
+  // A database whose connection string does not parse holds the parse's error.
+  FDBDatabase* broken = nullptr;
+  checks.equal(fdb_create_database_from_connection_string("no-at-sign", &broken), 0, "opened");
+  const std::string failed = client_status(broken);
+  const std::string expected =
+      multi_version ? R"("InitializationError":2104,"InitializationState":"initialization_failed")"
+                    : R"({"InitializationError":2104})";
+  checks.holds(failed.find(expected) != std::string::npos, "a broken database's status: " + failed);
+  fdb_database_destroy(broken);
 }
 
 TEST(FdbCApiVersions, TheClientStatusIsTheMultiVersionClientsOnlyWhenItIsUsed) {
