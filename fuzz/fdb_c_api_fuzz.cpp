@@ -3,7 +3,8 @@
 // byte limit, mode, iteration and mapper), ask 7.3's other questions (tag-throttled duration,
 // total cost, blob granule ranges), write (set, clear, clear_range, any atomic op; keys and values
 // of any length, system keys included), set options, add conflict ranges, watch, commit, retry,
-// reset and cancel, in any order; the futures they answer are waited on, read as any kind of value,
+// reset and cancel, in any order, and databases open from connection strings (most of them
+// malformed); the futures they answer are waited on, read as any kind of value,
 // given callbacks, cancelled and destroyed in any order. What the API forbids a program (using a
 // handle after destroying it, blocking inside a callback) is never done; everything else may be.
 //
@@ -31,6 +32,13 @@
 #include "base/invariant.h"
 
 namespace {
+
+const uint8_t* u8(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
+int len(const std::string& s) {
+  return static_cast<int>(s.size());
+}
 
 // The input, read a byte or a number at a time; zeros once it is used up.
 class Program {
@@ -158,6 +166,7 @@ class Run {
   void step(Program& p) {
     const int op = p.pick(32);
     if (op >= 27) return future_step(p, op);
+    if (op == 0 && all_taken()) return open_by_connection_string(p);
     if (op == 0) return create();
     FDBTransaction* tr = transaction(p);
     if (tr == nullptr) return create();
@@ -184,6 +193,37 @@ class Run {
       apply_max_retry_delay(tr);
       return;
     }
+  }
+  bool all_taken() const {
+    for (FDBTransaction* tr : transactions_)
+      if (tr == nullptr) return false;
+    return true;
+  }
+  // A database opened from a connection string (most of them malformed: it then holds the
+  // parse's error), read through once and asked its client status; both futures are kept, the
+  // transaction and the database destroyed at once (futures outlive them, as FoundationDB's).
+  void open_by_connection_string(Program& p) {
+    std::string text;
+    switch (p.pick(3)) {
+      case 0:
+        text = p.from<const char*>({"a:b@127.0.0.1:4500", "a:b@[::1]:", "a:b@h:1,h:1",
+                                    "#c\na:b@ 1.2.3.4:5:tls", "a:b@[::1]:70000000000", ""});
+        break;
+      case 1:
+        text = "a:b@" + p.bytes(24);
+        break;
+      default:
+        text = p.bytes(32);
+    }
+    FDBDatabase* db = nullptr;
+    CONTEND_ASSERT(fdb_create_database_from_connection_string(text.c_str(), &db) == 0,
+                   "a connection string opens a database, parsed or not");
+    FDBTransaction* tr = nullptr;
+    CONTEND_ASSERT(fdb_database_create_transaction(db, &tr) == 0, "a transaction is made");
+    keep(fdb_transaction_get(tr, u8("a"), 1, p.pick(2)));
+    keep(fdb_database_get_client_status(db));
+    fdb_transaction_destroy(tr);
+    fdb_database_destroy(db);
   }
   FDBTransaction* transaction(Program& p) {
     return transactions_[static_cast<std::size_t>(p.pick(3))];
@@ -212,13 +252,6 @@ class Run {
   std::array<FDBTransaction*, 3> transactions_{};
   std::vector<Handle> futures_;
 };
-
-const uint8_t* u8(const std::string& s) {
-  return reinterpret_cast<const uint8_t*>(s.data());
-}
-int len(const std::string& s) {
-  return static_cast<int>(s.size());
-}
 
 void Run::read_step(Program& p, int op, FDBTransaction* tr) {
   const bool snapshot = p.pick(2) == 1;
