@@ -280,16 +280,13 @@ fdb_error_t fdb_database_set_option(FDBDatabase* d, FDBDatabaseOption option, co
   if (d == nullptr) return kClientInvalidOperation;
   return error_call([&] {
     const std::lock_guard<std::mutex> lock(World::get().mutex);
-    if (d->state->initialization_error != kSuccess) {
-      // ThreadSafeDatabase::setOption refuses an unknown option; on its network thread the
-      // database's error is thrown before the option is looked at, and kept.
-      DatabaseOptions scratch;
-      const fdb_error e = apply_database_option(scratch, option, option_value(value, value_length),
-                                                value != nullptr);
-      return e == kInvalidOption ? e : kSuccess;
-    }
-    return apply_database_option(d->state->options, option, option_value(value, value_length),
-                                 value != nullptr);
+    // ThreadSafeDatabase::setOption refuses an unknown option; for a database that could not be
+    // made, its network thread throws the database's error before the option is looked at.
+    const bool broken = d->state->initialization_error != kSuccess;
+    DatabaseOptions scratch;
+    const fdb_error e = apply_database_option(broken ? scratch : d->state->options, option,
+                                              option_value(value, value_length), value != nullptr);
+    return broken && e != kInvalidOption ? kSuccess : e;
   });
 }
 fdb_error_t fdb_database_create_transaction(FDBDatabase* d, FDBTransaction** out_transaction) {

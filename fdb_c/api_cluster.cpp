@@ -30,10 +30,6 @@ std::string protocol_version_hex() {
   return std::string(std::begin(digits), end);
 }
 
-// The one in-process store's address: its coordinator, proxies and storage server (as
-// fdb_transaction_get_addresses_for_key names it), whatever the cluster file or connection
-// string says.
-constexpr std::string_view kStoreAddress = "127.0.0.1:4500";
 // The cluster's and its storage server's ids (UID::toString: 32 hex digits), fixed: one cluster.
 constexpr std::string_view kClusterId = "00000000000000000000000000c0a7e1";
 constexpr std::string_view kStorageServerId = "00000000000000000000000000000001";

@@ -52,36 +52,32 @@ bool valid_key(std::string_view key) {
 
 constexpr std::string_view kTls = ":tls";
 
-// A hostname's host as the regex ([\w\-]+\.?)+ takes it: runs of [A-Za-z0-9_-], each followed
-// by at most one '.'.
-bool hostname_host(std::string_view host) {
+// Whether `host` is runs of characters `in_run` takes, each followed by at most one '.' (it
+// neither starts with a dot nor holds two in a row); `in_run` sees every other character.
+template <class InRun>
+bool dotted_runs(std::string_view host, InRun in_run) {
   if (host.empty() || host.front() == '.') return false;
   for (std::size_t i = 0; i < host.size(); ++i) {
-    const char c = host[i];
-    if (c == '.') {
-      if (host[i - 1] == '.') return false;
-    } else if (!ascii_alnum(c) && c != '_' && c != '-') {
-      return false;
-    }
+    if (host[i] == '.' ? host[i - 1] == '.' : !in_run(host[i])) return false;
   }
   return true;
 }
 
-// Whether the host is what the address regex ([\d]{1,3}\.?){4,} takes: digits and single dots,
-// not starting with one, with at least four digits (each digit may be a group of its own).
+// A hostname's host as the regex ([\w\-]+\.?)+ takes it.
+bool hostname_host(std::string_view host) {
+  return dotted_runs(host, [](char c) { return ascii_alnum(c) || c == '_' || c == '-'; });
+}
+
+// Whether the host is what the address regex ([\d]{1,3}\.?){4,} takes: digits in dotted runs,
+// at least four of them (each digit may be a group of its own).
 bool address_like_host(std::string_view host) {
-  if (host.empty() || host.front() == '.') return false;
   int digits = 0;
-  for (std::size_t i = 0; i < host.size(); ++i) {
-    if (host[i] == '.') {
-      if (host[i - 1] == '.') return false;
-    } else if (ascii_digit(host[i])) {
-      ++digits;
-    } else {
-      return false;
-    }
-  }
-  return digits >= 4;
+  const bool runs = dotted_runs(host, [&](char c) {
+    if (!ascii_digit(c)) return false;
+    ++digits;
+    return true;
+  });
+  return runs && digits >= 4;
 }
 
 // A coordinator named by host, as Hostname compares them: (tls, host, port) as written.
@@ -90,10 +86,9 @@ using HostnameKey = std::tuple<bool, std::string, std::string>;
 // Hostname::isHostname's `host:digits` with an optional ":tls", not address-like; its key.
 bool as_hostname(std::string_view piece, HostnameKey& key) {
   bool tls = false;
-  std::string_view body = piece;
-  const std::size_t colon = body.find(':');
+  const std::size_t colon = piece.find(':');
   if (colon == std::string_view::npos) return false;
-  std::string_view port = body.substr(colon + 1);
+  std::string_view port = piece.substr(colon + 1);
   if (port.size() > kTls.size() && port.ends_with(kTls)) {
     port.remove_suffix(kTls.size());
     tls = true;
@@ -101,14 +96,21 @@ bool as_hostname(std::string_view piece, HostnameKey& key) {
   if (port.empty()) return false;
   for (char c : port)
     if (!ascii_digit(c)) return false;
-  const std::string_view host = body.substr(0, colon);
+  const std::string_view host = piece.substr(0, colon);
   if (!hostname_host(host) || address_like_host(host)) return false;
   key = HostnameKey{tls, std::string(host), std::string(port)};
   return true;
 }
 
-// A coordinator named by address, as NetworkAddress compares them: (tls, ip, port).
+// A coordinator named by address, as NetworkAddress compares them: (tls, ip, port), the ip as
+// its family ('4' or '6') and its bytes in network order.
 using AddressKey = std::tuple<bool, std::string, std::uint16_t>;
+
+AddressKey address_key(bool tls, char family, const unsigned char* bytes, std::size_t length,
+                       int port) {
+  return AddressKey{tls, family + std::string(bytes, bytes + length),
+                    static_cast<std::uint16_t>(port)};
+}
 
 // NetworkAddress::parse: `a.b.c.d:port` as sscanf reads it, or `[ip]:port` (the port as
 // std::stoi reads it), each with an optional ":tls"; what follows "(fromHostname)" is dropped.
@@ -133,17 +135,13 @@ fdb_error as_address(std::string piece, AddressKey& key) {
     }
     const std::string ip = piece.substr(1, close - 1);
     std::array<unsigned char, 16> bytes{};
-    std::string family;
     if (inet_pton(AF_INET6, ip.c_str(), bytes.data()) == 1) {
-      family = "6";
+      key = address_key(tls, '6', bytes.data(), 16, port);
     } else if (inet_pton(AF_INET, ip.c_str(), bytes.data()) == 1) {
-      family = "4";
+      key = address_key(tls, '4', bytes.data(), 4, port);
     } else {
       return kConnectionStringInvalid;
     }
-    const std::size_t length = family == "6" ? 16 : 4;
-    key = AddressKey{tls, family + std::string(bytes.begin(), bytes.begin() + length),
-                     static_cast<std::uint16_t>(port)};
     return kSuccess;
   }
   int a = 0, b = 0, c = 0, d = 0, port = 0, used = 0;
@@ -154,10 +152,10 @@ fdb_error as_address(std::string piece, AddressKey& key) {
   const std::uint32_t ip = (static_cast<std::uint32_t>(a) << 24) +
                            (static_cast<std::uint32_t>(b) << 16) +
                            (static_cast<std::uint32_t>(c) << 8) + static_cast<std::uint32_t>(d);
-  std::string bytes = "4";
-  for (int shift = 24; shift >= 0; shift -= 8)
-    bytes += static_cast<char>((ip >> shift) & 0xffU);
-  key = AddressKey{tls, bytes, static_cast<std::uint16_t>(port)};
+  const std::array<unsigned char, 4> bytes{
+      static_cast<unsigned char>(ip >> 24), static_cast<unsigned char>(ip >> 16),
+      static_cast<unsigned char>(ip >> 8), static_cast<unsigned char>(ip)};
+  key = address_key(tls, '4', bytes.data(), bytes.size(), port);
   return kSuccess;
 }
 

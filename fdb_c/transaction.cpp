@@ -905,7 +905,7 @@ Future* TransactionState::addresses_for_key() {
   const bool port =
       api_version_at_least(kApiAddressesIncludePort) || options_.include_port_in_address;
   StringList one;
-  one.strings.emplace_back(port ? "127.0.0.1:4500" : "127.0.0.1");
+  one.strings.emplace_back(port ? kStoreAddress : kStoreIp);
   return ready_later(world_, kSuccess, std::move(one));
 }
 

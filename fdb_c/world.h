@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fdb_c/config.h"
@@ -25,6 +26,11 @@ namespace contend::fdb {
 // Store versions start here (in microseconds), so version 0 is outside the MVCC window from
 // the first transaction on, as it is on a real cluster.
 inline constexpr std::int64_t kFirstVersionUs = 100'000'000;
+
+// The one in-process store's address and its IP alone: the cluster's coordinator, proxies and
+// storage server, whatever a cluster file or connection string names.
+inline constexpr std::string_view kStoreAddress = "127.0.0.1:4500";
+inline constexpr std::string_view kStoreIp = kStoreAddress.substr(0, kStoreAddress.find(':'));
 
 class ClientEnvironment final : public Environment {
  public:

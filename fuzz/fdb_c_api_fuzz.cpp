@@ -166,10 +166,15 @@ class Run {
   void step(Program& p) {
     const int op = p.pick(32);
     if (op >= 27) return future_step(p, op);
-    if (op == 0 && all_taken()) return open_by_connection_string(p);
-    if (op == 0) return create();
+    if (op == 0) {
+      if (!create()) open_by_connection_string(p);  // every slot taken
+      return;
+    }
     FDBTransaction* tr = transaction(p);
-    if (tr == nullptr) return create();
+    if (tr == nullptr) {
+      create();
+      return;
+    }
     transaction_step(p, op, tr);
   }
 
@@ -186,18 +191,15 @@ class Run {
   }
 
  private:
-  void create() {
+  // A transaction in the first free slot; false when every slot is taken.
+  bool create() {
     for (FDBTransaction*& tr : transactions_) {
       if (tr != nullptr) continue;
       CONTEND_ASSERT(fdb_database_create_transaction(db_, &tr) == 0, "a transaction is made");
       apply_max_retry_delay(tr);
-      return;
+      return true;
     }
-  }
-  bool all_taken() const {
-    for (FDBTransaction* tr : transactions_)
-      if (tr == nullptr) return false;
-    return true;
+    return false;
   }
   // A database opened from a connection string (most of them malformed: it then holds the
   // parse's error), read through once and asked its client status; both futures are kept, the
