@@ -428,14 +428,8 @@ fdb_error_t fdb_transaction_get_committed_version(FDBTransaction* tr, int64_t* o
 FDBFuture* fdb_transaction_get_approximate_size(FDBTransaction* tr) {
   return future_call([&] { return state_of(tr).approximate_size(); });
 }
-FDBFuture* fdb_transaction_get_tag_throttled_duration(FDBTransaction*) {
-  // The time the transaction's read version waited in a proxy's tag queue: contend's proxies
-  // queue none (a proxy_tag_throttled's 5 s, which onError adds, its reset drops at once, as
-  // NativeAPI's cloneAndReset does).
-  return future_call([&] {
-    note_call();
-    return ready_later(World::get(), kSuccess, DoubleValue{0.0});
-  });
+FDBFuture* fdb_transaction_get_tag_throttled_duration(FDBTransaction* tr) {
+  return future_call([&] { return state_of(tr).tag_throttled_duration(); });
 }
 FDBFuture* fdb_transaction_get_versionstamp(FDBTransaction* tr) {
   return future_call([&] { return state_of(tr).versionstamp(); });

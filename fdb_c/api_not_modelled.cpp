@@ -1,8 +1,10 @@
 // The C entry points for what contend's store does not model (fdb_c.h, docs/fdb_c.md): blob
 // granules of a database, a tenant or a transaction, the synchronous results of granule reads, a
 // transaction's tag-throttling cost, a forced recovery and a snapshot. Each checks its arguments
-// as every call does — a null handle or a malformed byte string is client_invalid_operation — and
-// answers unsupported_operation (2108), FoundationDB's answer for an operation its client cannot
+// as every call does — a null handle or a malformed byte string is client_invalid_operation, an
+// inverted range inverted_range — then answers the deferred error FoundationDB's
+// checkDeferredError finds first (a database's connection string's, a transaction's), and
+// otherwise unsupported_operation (2108), FoundationDB's answer for an operation its client cannot
 // serve, so that programs and bindings that link these calls load and run, and learn at the call
 // that the simulation has no such thing.
 #include <cstdint>
@@ -13,16 +15,55 @@
 namespace contend::fdb::api {
 namespace {
 
-// A future answering unsupported_operation once `handle` and the byte strings are checked.
-FDBFuture* not_modelled(const void* handle, const uint8_t* first, int first_length,
-                        const uint8_t* second = nullptr, int second_length = 0) noexcept {
+// A future answering, once `handle` and the byte strings are checked, what `answer` makes: the
+// deferred error FoundationDB's checkDeferredError finds first (a database's connection string's,
+// a transaction's), else unsupported_operation. For a call taking a range (`range`), an inverted
+// one answers inverted_range before that: FoundationDB's fdb_c.cpp builds a KeyRangeRef, which
+// throws it out of the call (a crash there).
+template <class Answer>
+FDBFuture* not_modelled_call(const void* handle, Answer&& answer, const uint8_t* first,
+                             int first_length, const uint8_t* second, int second_length,
+                             bool range) noexcept {
   return future_call([&]() -> FDBFuture* {
     if (handle == nullptr) return failed_future(kClientInvalidOperation);
     note_call();
-    view(first, first_length);
-    view(second, second_length);
-    return failed_future(kUnsupportedOperation);
+    const BytesView first_bytes = view(first, first_length);
+    const BytesView second_bytes = view(second, second_length);
+    if (range && second_bytes < first_bytes) return failed_future(kInvertedRange);
+    return answer();
   });
+}
+
+// After `deferred` (success when none is held), unsupported_operation.
+FDBFuture* refused_after(fdb_error_t deferred) {
+  return failed_future(deferred != kSuccess ? deferred : kUnsupportedOperation);
+}
+
+// A database's call, or a tenant's (`db` its database, null for a null handle): its connection
+// string's error first, as ThreadSafeDatabase and ThreadSafeTenant check it.
+FDBFuture* database_call(const void* handle, const DatabaseState* db, const uint8_t* first,
+                         int first_length, const uint8_t* second = nullptr,
+                         int second_length = 0) noexcept {
+  auto answer = [&] { return refused_after(db->initialization_error); };
+  return not_modelled_call(handle, answer, first, first_length, second, second_length, false);
+}
+FDBFuture* database_range_call(const void* handle, const DatabaseState* db, const uint8_t* begin,
+                               int begin_length, const uint8_t* end, int end_length) noexcept {
+  auto answer = [&] { return refused_after(db->initialization_error); };
+  return not_modelled_call(handle, answer, begin, begin_length, end, end_length, true);
+}
+const DatabaseState* database_of(const FDBDatabase* db) {
+  return db == nullptr ? nullptr : db->state.get();
+}
+const DatabaseState* database_of(const FDBTenant* tenant) {
+  return tenant == nullptr ? nullptr : tenant->database.get();
+}
+
+// A transaction's call: its deferred error first (TransactionState::not_modelled).
+FDBFuture* transaction_range_call(FDBTransaction* tr, const uint8_t* begin, int begin_length,
+                                  const uint8_t* end, int end_length) noexcept {
+  auto answer = [&] { return tr->state->not_modelled(); };
+  return not_modelled_call(tr, answer, begin, begin_length, end, end_length, true);
 }
 
 // The same, as a synchronous result (`has_handle`: the call's handle, if it takes one, is not
@@ -109,11 +150,11 @@ fdb_error_t fdb_result_get_bg_mutations_array(FDBResult* r, const FDBBGMutation*
 
 FDBFuture* fdb_database_force_recovery_with_data_loss(FDBDatabase* db, const uint8_t* dcid,
                                                       int dcid_length) {
-  return not_modelled(db, dcid, dcid_length);
+  return database_call(db, database_of(db), dcid, dcid_length);
 }
 FDBFuture* fdb_database_create_snapshot(FDBDatabase* db, const uint8_t* uid, int uid_length,
                                         const uint8_t* snap_command, int snap_command_length) {
-  return not_modelled(db, uid, uid_length, snap_command, snap_command_length);
+  return database_call(db, database_of(db), uid, uid_length, snap_command, snap_command_length);
 }
 
 // ---- blob granules of a database ----
@@ -121,43 +162,50 @@ FDBFuture* fdb_database_create_snapshot(FDBDatabase* db, const uint8_t* uid, int
 FDBFuture* fdb_database_purge_blob_granules(FDBDatabase* db, const uint8_t* begin_key_name,
                                             int begin_key_name_length, const uint8_t* end_key_name,
                                             int end_key_name_length, int64_t, fdb_bool_t) {
-  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return database_range_call(db, database_of(db), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_database_wait_purge_granules_complete(FDBDatabase* db, const uint8_t* purge_key_name,
                                                      int purge_key_name_length) {
-  return not_modelled(db, purge_key_name, purge_key_name_length);
+  return database_call(db, database_of(db), purge_key_name, purge_key_name_length);
 }
 FDBFuture* fdb_database_blobbify_range(FDBDatabase* db, const uint8_t* begin_key_name,
                                        int begin_key_name_length, const uint8_t* end_key_name,
                                        int end_key_name_length) {
-  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return database_range_call(db, database_of(db), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_database_blobbify_range_blocking(FDBDatabase* db, const uint8_t* begin_key_name,
                                                 int begin_key_name_length,
                                                 const uint8_t* end_key_name,
                                                 int end_key_name_length) {
-  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return database_range_call(db, database_of(db), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_database_unblobbify_range(FDBDatabase* db, const uint8_t* begin_key_name,
                                          int begin_key_name_length, const uint8_t* end_key_name,
                                          int end_key_name_length) {
-  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return database_range_call(db, database_of(db), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_database_list_blobbified_ranges(FDBDatabase* db, const uint8_t* begin_key_name,
                                                int begin_key_name_length,
                                                const uint8_t* end_key_name, int end_key_name_length,
                                                int) {
-  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return database_range_call(db, database_of(db), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_database_verify_blob_range(FDBDatabase* db, const uint8_t* begin_key_name,
                                           int begin_key_name_length, const uint8_t* end_key_name,
                                           int end_key_name_length, int64_t) {
-  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return database_range_call(db, database_of(db), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_database_flush_blob_range(FDBDatabase* db, const uint8_t* begin_key_name,
                                          int begin_key_name_length, const uint8_t* end_key_name,
                                          int end_key_name_length, fdb_bool_t, int64_t) {
-  return not_modelled(db, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return database_range_call(db, database_of(db), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 
 // ---- blob granules of a tenant ----
@@ -165,56 +213,57 @@ FDBFuture* fdb_database_flush_blob_range(FDBDatabase* db, const uint8_t* begin_k
 FDBFuture* fdb_tenant_purge_blob_granules(FDBTenant* tenant, const uint8_t* begin_key_name,
                                           int begin_key_name_length, const uint8_t* end_key_name,
                                           int end_key_name_length, int64_t, fdb_bool_t) {
-  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
-                      end_key_name_length);
+  return database_range_call(tenant, database_of(tenant), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_tenant_wait_purge_granules_complete(FDBTenant* tenant, const uint8_t* purge_key_name,
                                                    int purge_key_name_length) {
-  return not_modelled(tenant, purge_key_name, purge_key_name_length);
+  return database_call(tenant, database_of(tenant), purge_key_name, purge_key_name_length);
 }
 FDBFuture* fdb_tenant_blobbify_range(FDBTenant* tenant, const uint8_t* begin_key_name,
                                      int begin_key_name_length, const uint8_t* end_key_name,
                                      int end_key_name_length) {
-  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
-                      end_key_name_length);
+  return database_range_call(tenant, database_of(tenant), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_tenant_blobbify_range_blocking(FDBTenant* tenant, const uint8_t* begin_key_name,
                                               int begin_key_name_length,
                                               const uint8_t* end_key_name,
                                               int end_key_name_length) {
-  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
-                      end_key_name_length);
+  return database_range_call(tenant, database_of(tenant), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_tenant_unblobbify_range(FDBTenant* tenant, const uint8_t* begin_key_name,
                                        int begin_key_name_length, const uint8_t* end_key_name,
                                        int end_key_name_length) {
-  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
-                      end_key_name_length);
+  return database_range_call(tenant, database_of(tenant), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_tenant_list_blobbified_ranges(FDBTenant* tenant, const uint8_t* begin_key_name,
                                              int begin_key_name_length, const uint8_t* end_key_name,
                                              int end_key_name_length, int) {
-  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
-                      end_key_name_length);
+  return database_range_call(tenant, database_of(tenant), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_tenant_verify_blob_range(FDBTenant* tenant, const uint8_t* begin_key_name,
                                         int begin_key_name_length, const uint8_t* end_key_name,
                                         int end_key_name_length, int64_t) {
-  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
-                      end_key_name_length);
+  return database_range_call(tenant, database_of(tenant), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 FDBFuture* fdb_tenant_flush_blob_range(FDBTenant* tenant, const uint8_t* begin_key_name,
                                        int begin_key_name_length, const uint8_t* end_key_name,
                                        int end_key_name_length, fdb_bool_t, int64_t) {
-  return not_modelled(tenant, begin_key_name, begin_key_name_length, end_key_name,
-                      end_key_name_length);
+  return database_range_call(tenant, database_of(tenant), begin_key_name, begin_key_name_length,
+                             end_key_name, end_key_name_length);
 }
 
 // ---- a transaction's cost and blob granules ----
 
 // The cost NativeAPI's tag throttler measures (pages read and written) is not modelled.
 FDBFuture* fdb_transaction_get_total_cost(FDBTransaction* tr) {
-  return not_modelled(tr, nullptr, 0);
+  auto answer = [&] { return tr->state->not_modelled(); };
+  return not_modelled_call(tr, answer, nullptr, 0, nullptr, 0, false);
 }
 
 FDBFuture* fdb_transaction_get_blob_granule_ranges(FDBTransaction* tr,
@@ -222,7 +271,8 @@ FDBFuture* fdb_transaction_get_blob_granule_ranges(FDBTransaction* tr,
                                                    int begin_key_name_length,
                                                    const uint8_t* end_key_name,
                                                    int end_key_name_length, int) {
-  return not_modelled(tr, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return transaction_range_call(tr, begin_key_name, begin_key_name_length, end_key_name,
+                                end_key_name_length);
 }
 FDBResult* fdb_transaction_read_blob_granules(FDBTransaction* tr, const uint8_t* begin_key_name,
                                               int begin_key_name_length,
@@ -236,12 +286,14 @@ FDBFuture* fdb_transaction_summarize_blob_granules(FDBTransaction* tr,
                                                    int begin_key_name_length,
                                                    const uint8_t* end_key_name,
                                                    int end_key_name_length, int64_t, int) {
-  return not_modelled(tr, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return transaction_range_call(tr, begin_key_name, begin_key_name_length, end_key_name,
+                                end_key_name_length);
 }
 FDBFuture* fdb_transaction_read_blob_granules_description(
     FDBTransaction* tr, const uint8_t* begin_key_name, int begin_key_name_length,
     const uint8_t* end_key_name, int end_key_name_length, int64_t, int64_t, int64_t*) {
-  return not_modelled(tr, begin_key_name, begin_key_name_length, end_key_name, end_key_name_length);
+  return transaction_range_call(tr, begin_key_name, begin_key_name_length, end_key_name,
+                                end_key_name_length);
 }
 
 }  // extern "C"

@@ -568,13 +568,12 @@ void TransactionState::set(BytesView key, BytesView value) {
     return;
   }
   const Bytes after = key_after(key);
-  // RYW set counts the write in approximateSize once the key is in the legal range, before the
-  // key's and the value's sizes are checked (the key's first, as the store does): a set refused
-  // as too large still counts.
-  write(Written{{key, after}, true, value}, 0, [&] {
-    if (key < kSystemKeysBegin) approximate_bytes_ += key_write_bytes(key, value);
-    tr_.set(key, value);
-  });
+  // RYW set counts the write in approximateSize before it checks the key's and the value's sizes,
+  // but a set refused holds a deferred error, which get_approximate_size answers instead (7.3's
+  // ThreadSafeTransaction checks it) until a reset or retry drops both: only an accepted set's
+  // count is ever seen.
+  write(Written{{key, after}, true, value}, key_write_bytes(key, value),
+        [&] { tr_.set(key, value); });
 }
 
 void TransactionState::clear(BytesView key) {
@@ -884,11 +883,12 @@ bool TransactionState::too_large() const {
 
 Future* TransactionState::approximate_size() {
   Lock lock(world_.mutex);
-  // Never an error, as FoundationDB's (ThreadSafeTransaction::getApproximateSize checks no
-  // deferred error, and RYW answers its count even once cancelled or timed out): RYW's
-  // approximateSize, what the writes and conflict ranges added, and with read-your-writes each
-  // read conflict range its reads left (RYW updateConflictMap); without, reads add nothing.
-  // A reset or retry starts it afresh; a cancel keeps it.
+  // 7.3's ThreadSafeTransaction::getApproximateSize checks the deferred error; RYW then answers
+  // its count even once cancelled or timed out: its approximateSize, what the writes and conflict
+  // ranges added, and with read-your-writes each read conflict range its reads left (RYW
+  // updateConflictMap); without, reads add nothing. A reset or retry starts it afresh; a cancel
+  // keeps it.
+  if (sticky_ != kSuccess) return ready_later(world_, sticky_);
   std::int64_t bytes = approximate_bytes_;
   if (!options_.read_your_writes_disabled) {
     for (KeyRangeRef r : tr_.read_conflict_ranges())
@@ -911,8 +911,9 @@ Future* TransactionState::addresses_for_key() {
 
 Future* TransactionState::versionstamp() {
   Lock lock(world_.mutex);
-  // ThreadSafeTransaction::getVersionstamp does not check the deferred error: once the commit
-  // started, RYW's checkUsedDuringCommit answers, whatever deferred error is held.
+  // 7.3's ThreadSafeTransaction::getVersionstamp checks the deferred error; once the commit
+  // started, RYW's checkUsedDuringCommit answers.
+  if (sticky_ != kSuccess) return ready_later(world_, sticky_);
   if (commit_started_) return ready_later(world_, used_during_commit());
   // RYW's getVersionstamp waits on its resetPromise too: what ended the attempt answers.
   if (fdb_error_t e = ended_by()) return ready_later(world_, e);
@@ -921,6 +922,19 @@ Future* TransactionState::versionstamp() {
   versionstamp_futures_.push_back(future);
   arm_timeout();
   return future;
+}
+
+Future* TransactionState::tag_throttled_duration() {
+  Lock lock(world_.mutex);
+  if (sticky_ != kSuccess) return ready_later(world_, sticky_);
+  // The 5 s NativeAPI's onError adds for proxy_tag_throttled is dropped by the reset that follows
+  // it (cloneAndReset does not copy it).
+  return ready_later(world_, kSuccess, DoubleValue{0.0});
+}
+
+Future* TransactionState::not_modelled() {
+  Lock lock(world_.mutex);
+  return ready_later(world_, sticky_ != kSuccess ? sticky_ : kUnsupportedOperation);
 }
 
 Future* TransactionState::on_error(fdb_error_t error) {

@@ -69,10 +69,18 @@ class TransactionState {
 
   Future* commit();
   fdb_error_t committed_version(std::int64_t* out);
+  // The calls below answer the deferred error first, if one is held, as 7.3's ThreadSafeTransaction
+  // calls checkDeferredError before each (reads, watches and the commit do too).
+  // RYW's running approximate size, whatever else ended the attempt (a cancel, the timeout).
   Future* approximate_size();
   // The one in-process storage server's address, for any key, unless the transaction is unusable.
   Future* addresses_for_key();
   Future* versionstamp();
+  // The time a proxy's tag queue held the read version: 0.0, no proxy queues one here.
+  Future* tag_throttled_duration();
+  // A call of what contend does not model (a transaction's blob granules): after the deferred
+  // error, unsupported_operation (2108).
+  Future* not_modelled();
   Future* on_error(fdb_error_t error);
 
   void reset();

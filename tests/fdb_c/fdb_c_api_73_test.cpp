@@ -444,37 +444,56 @@ TEST_F(FdbCApi73, ATenantsTransactionIsRefusedAtItsFirstUseWithTenantsDisabled) 
   fdb_transaction_destroy(plain);
 }
 
+// A call of what the store does not model, answering a future.
+struct NotModelledCall {
+  std::string what;
+  FDBFuture* future;
+  bool takes_range;  // begin and end keys: an inverted range is inverted_range (2005)
+};
+
+// Every such call on `db`, `tenant` and `tr`, with the keys `b` and `e` ([b, e) where a call
+// takes a range).
+std::vector<NotModelledCall> not_modelled_calls(FDBDatabase* db, FDBTenant* tenant,
+                                                FDBTransaction* tr, const std::string& b,
+                                                const std::string& e) {
+  const uint8_t *bp = bytes(b), *ep = bytes(e);
+  const int bn = length(b), en = length(e);
+  return {
+      {"database purge", fdb_database_purge_blob_granules(db, bp, bn, ep, en, 1, 0), true},
+      {"database wait purge", fdb_database_wait_purge_granules_complete(db, bp, bn), false},
+      {"database blobbify", fdb_database_blobbify_range(db, bp, bn, ep, en), true},
+      {"database blobbify blocking", fdb_database_blobbify_range_blocking(db, bp, bn, ep, en),
+       true},
+      {"database unblobbify", fdb_database_unblobbify_range(db, bp, bn, ep, en), true},
+      {"database list", fdb_database_list_blobbified_ranges(db, bp, bn, ep, en, 10), true},
+      {"database verify", fdb_database_verify_blob_range(db, bp, bn, ep, en, 1), true},
+      {"database flush", fdb_database_flush_blob_range(db, bp, bn, ep, en, 0, 1), true},
+      {"database recovery", fdb_database_force_recovery_with_data_loss(db, bp, bn), false},
+      {"database snapshot", fdb_database_create_snapshot(db, bp, bn, ep, en), false},
+      {"tenant purge", fdb_tenant_purge_blob_granules(tenant, bp, bn, ep, en, 1, 0), true},
+      {"tenant wait purge", fdb_tenant_wait_purge_granules_complete(tenant, bp, bn), false},
+      {"tenant blobbify", fdb_tenant_blobbify_range(tenant, bp, bn, ep, en), true},
+      {"tenant blobbify blocking", fdb_tenant_blobbify_range_blocking(tenant, bp, bn, ep, en),
+       true},
+      {"tenant unblobbify", fdb_tenant_unblobbify_range(tenant, bp, bn, ep, en), true},
+      {"tenant list", fdb_tenant_list_blobbified_ranges(tenant, bp, bn, ep, en, 10), true},
+      {"tenant verify", fdb_tenant_verify_blob_range(tenant, bp, bn, ep, en, 1), true},
+      {"tenant flush", fdb_tenant_flush_blob_range(tenant, bp, bn, ep, en, 0, 1), true},
+      {"granule ranges", fdb_transaction_get_blob_granule_ranges(tr, bp, bn, ep, en, 9), true},
+      {"summarize", fdb_transaction_summarize_blob_granules(tr, bp, bn, ep, en, 1, 9), true},
+      {"description",
+       fdb_transaction_read_blob_granules_description(tr, bp, bn, ep, en, 0, 1, nullptr), true},
+      {"total cost", fdb_transaction_get_total_cost(tr), false},
+  };
+}
+
 TEST_F(FdbCApi73, WhatTheStoreDoesNotModelAnswersUnsupportedOperation) {
   const std::string b = "a", e = "b";
   FDBTenant* tenant = nullptr;
   ASSERT_EQ(fdb_database_open_tenant(db_, bytes(b), length(b), &tenant), 0);
   FDBTransaction* tr = begin();
-  std::vector<std::pair<std::string, FDBFuture*>> calls{
-      {"database purge", fdb_database_purge_blob_granules(db_, bytes(b), 1, bytes(e), 1, 1, 0)},
-      {"database wait purge", fdb_database_wait_purge_granules_complete(db_, bytes(b), 1)},
-      {"database blobbify", fdb_database_blobbify_range(db_, bytes(b), 1, bytes(e), 1)},
-      {"database blobbify blocking",
-       fdb_database_blobbify_range_blocking(db_, bytes(b), 1, bytes(e), 1)},
-      {"database unblobbify", fdb_database_unblobbify_range(db_, bytes(b), 1, bytes(e), 1)},
-      {"database list", fdb_database_list_blobbified_ranges(db_, bytes(b), 1, bytes(e), 1, 10)},
-      {"database verify", fdb_database_verify_blob_range(db_, bytes(b), 1, bytes(e), 1, 1)},
-      {"database flush", fdb_database_flush_blob_range(db_, bytes(b), 1, bytes(e), 1, 0, 1)},
-      {"tenant purge", fdb_tenant_purge_blob_granules(tenant, bytes(b), 1, bytes(e), 1, 1, 0)},
-      {"tenant wait purge", fdb_tenant_wait_purge_granules_complete(tenant, bytes(b), 1)},
-      {"tenant blobbify", fdb_tenant_blobbify_range(tenant, bytes(b), 1, bytes(e), 1)},
-      {"tenant blobbify blocking",
-       fdb_tenant_blobbify_range_blocking(tenant, bytes(b), 1, bytes(e), 1)},
-      {"tenant unblobbify", fdb_tenant_unblobbify_range(tenant, bytes(b), 1, bytes(e), 1)},
-      {"tenant list", fdb_tenant_list_blobbified_ranges(tenant, bytes(b), 1, bytes(e), 1, 10)},
-      {"tenant verify", fdb_tenant_verify_blob_range(tenant, bytes(b), 1, bytes(e), 1, 1)},
-      {"tenant flush", fdb_tenant_flush_blob_range(tenant, bytes(b), 1, bytes(e), 1, 0, 1)},
-      {"granule ranges", fdb_transaction_get_blob_granule_ranges(tr, bytes(b), 1, bytes(e), 1, 9)},
-      {"summarize", fdb_transaction_summarize_blob_granules(tr, bytes(b), 1, bytes(e), 1, 1, 9)},
-      {"description",
-       fdb_transaction_read_blob_granules_description(tr, bytes(b), 1, bytes(e), 1, 0, 1, nullptr)},
-      {"total cost", fdb_transaction_get_total_cost(tr)},
-  };
-  for (auto& [what, future] : calls) {
+  std::vector<NotModelledCall> calls = not_modelled_calls(db_, tenant, tr, b, e);
+  for (auto& [what, future, takes_range] : calls) {
     ASSERT_NE(future, nullptr) << what;
     EXPECT_EQ(fdb_future_block_until_ready(future), 0) << what;
     const FDBKeyRange* ranges = nullptr;
@@ -512,6 +531,66 @@ TEST_F(FdbCApi73, WhatTheStoreDoesNotModelAnswersUnsupportedOperation) {
   parsed = fdb_readbg_parse_delta_file(bytes(b), 1, nullptr, nullptr);
   EXPECT_EQ(fdb_result_get_keyvalue_array(parsed, &rows, &count, &more), kUnsupportedOperation);
   fdb_result_destroy(parsed);
+  fdb_transaction_destroy(tr);
+  fdb_tenant_destroy(tenant);
+}
+
+// 7.3's ThreadSafeDatabase, ThreadSafeTenant and ThreadSafeTransaction call checkDeferredError
+// before each of these calls, and before get_approximate_size, get_versionstamp and
+// get_tag_throttled_duration: a database whose connection string FoundationDB cannot parse
+// answers connection_string_invalid (2104) — its tenants' and transactions' calls too — and a
+// transaction holding a deferred error (a write's) answers it. A range handed inverted is
+// inverted_range (2005) before either (FoundationDB's fdb_c.cpp throws it out of the call).
+// Before: unsupported_operation (2108) for each, the approximate size and 0.0 for the others, and
+// a versionstamp future that waited.
+TEST_F(FdbCApi73, TheDeferredErrorComesFirstAsFoundationDB73ChecksIt) {
+  const std::string b = "a", e = "b";
+  auto expect_each = [](std::vector<NotModelledCall> calls, fdb_error_t error,
+                        fdb_error_t range_error, const char* scope) {
+    for (auto& [what, future, takes_range] : calls)
+      EXPECT_EQ(error_soon(future), takes_range ? range_error : error) << scope << ": " << what;
+  };
+  // With no error held, the versionstamp waits for a commit: it is not ready.
+  auto expect_checked = [](FDBTransaction* tr, fdb_error_t error, const char* scope) {
+    EXPECT_EQ(error_soon(fdb_transaction_get_approximate_size(tr)), error) << scope;
+    EXPECT_EQ(error_soon(fdb_transaction_get_tag_throttled_duration(tr)), error) << scope;
+    FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
+    if (error != 0) {
+      EXPECT_EQ(error_soon(stamp), error) << scope;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      EXPECT_FALSE(fdb_future_is_ready(stamp)) << scope;
+      fdb_future_destroy(stamp);
+    }
+  };
+
+  FDBDatabase* broken = nullptr;
+  ASSERT_EQ(fdb_create_database_from_connection_string("desc:id", &broken), 0);
+  FDBTenant* tenant = nullptr;
+  ASSERT_EQ(fdb_database_open_tenant(broken, bytes(b), length(b), &tenant), 0);
+  FDBTransaction* tr = nullptr;
+  ASSERT_EQ(fdb_database_create_transaction(broken, &tr), 0);
+  expect_each(not_modelled_calls(broken, tenant, tr, b, e), 2104, 2104, "broken database");
+  expect_each(not_modelled_calls(broken, tenant, tr, e, b), 2104, 2005, "inverted ranges");
+  expect_checked(tr, 2104, "a transaction of the broken database");
+  fdb_transaction_destroy(tr);
+  fdb_tenant_destroy(tenant);
+  fdb_database_destroy(broken);
+
+  ASSERT_EQ(fdb_database_open_tenant(db_, bytes(b), length(b), &tenant), 0);
+  tr = begin();
+  expect_checked(tr, 0, "nothing held");
+  const std::string system("\xff\x01");
+  fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
+  expect_checked(tr, 2004, "a write's deferred error");
+  std::vector<NotModelledCall> calls = not_modelled_calls(db_, tenant, tr, b, e);
+  for (auto& [what, future, takes_range] : calls) {
+    const bool transactions = what == "granule ranges" || what == "summarize" ||
+                              what == "description" || what == "total cost";
+    EXPECT_EQ(error_soon(future), transactions ? 2004 : kUnsupportedOperation) << what;
+  }
+  fdb_transaction_reset(tr);
+  expect_checked(tr, 0, "reset");
   fdb_transaction_destroy(tr);
   fdb_tenant_destroy(tenant);
 }

@@ -1727,10 +1727,10 @@ TEST_F(FdbC, AnOptionSetWhileADeferredErrorIsHeldIsNotApplied) {
   fdb_transaction_destroy(tr);
 }
 
-// As FoundationDB's ThreadSafeTransaction: its reads, watches, get_read_version and commit call
-// checkDeferredError before RYW looks at its resetPromise, so a cancelled transaction holding a
-// deferred error (a refused write's) answers that error; get_versionstamp and on_error do not
-// check it and answer transaction_cancelled (1025). Before: 1025 everywhere.
+// As FoundationDB 7.3's ThreadSafeTransaction: its reads, watches, get_read_version, commit and
+// get_versionstamp call checkDeferredError before RYW looks at its resetPromise, so a cancelled
+// transaction holding a deferred error (a refused write's) answers that error; on_error does not
+// check it and answers transaction_cancelled (1025). Before: 1025 everywhere.
 TEST_F(FdbC, ACancelledTransactionAnswersItsDeferredErrorFirst) {
   FDBTransaction* tr = begin();
   const std::string system("\xff\x01");
@@ -1740,7 +1740,7 @@ TEST_F(FdbC, ACancelledTransactionAnswersItsDeferredErrorFirst) {
   EXPECT_EQ(wait_and_destroy(fdb_transaction_get_read_version(tr)), 2004);
   EXPECT_EQ(wait_and_destroy(watch(tr, "w")), 2004);
   EXPECT_EQ(commit(tr), 2004);
-  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 1025);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 2004);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1025);
   fdb_transaction_destroy(tr);
 }
@@ -1795,27 +1795,29 @@ TEST_F(FdbC, WaitingFuturesFailWhenTheTimeoutFires) {
   fdb_transaction_destroy(tr);
 }
 
-// As FoundationDB's ThreadSafeTransaction::getVersionstamp, which does not call
-// checkDeferredError: ReadYourWritesTransaction::getVersionstamp answers used_during_commit (2017)
-// once the commit started, even while a deferred error is held (here an option's, left after the
-// commit); before the commit it waits for the commit, so a deferred error held then does not
-// answer it either (a reset does, with transaction_cancelled, 1025). Before: the deferred error
-// (2006) after the commit.
-TEST_F(FdbC, AVersionstampAskedAfterTheCommitIgnoresTheDeferredError) {
+// As FoundationDB 7.3's ThreadSafeTransaction::getVersionstamp, which calls checkDeferredError
+// first, then ReadYourWritesTransaction::getVersionstamp, which answers used_during_commit (2017)
+// once the commit started: after a commit, a deferred error held (an option's, left after the
+// commit) answers, else 2017. Asked before the deferred error arose, the future waits for the
+// commit, which that error fails without starting (a reset answers the future, with
+// transaction_cancelled, 1025). Before: 2017 whatever deferred error was held.
+TEST_F(FdbC, AVersionstampAnswersTheDeferredErrorFirst) {
   FDBTransaction* tr = begin();
   set(tr, "k", "v");
   ASSERT_EQ(commit(tr), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 2017);
   const int32_t short_value = 1;  // TIMEOUT takes 8 bytes: invalid_option_value (2006)
   EXPECT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&short_value), 4),
             0);
   EXPECT_EQ(read_error(tr), 2006);
-  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 2017);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 2006);
   fdb_transaction_reset(tr);
+  FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
   const std::string system("\xff\x01");
   fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
-  FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
   EXPECT_EQ(commit(tr), 2004);
-  EXPECT_FALSE(fdb_future_is_ready(stamp)) << "the deferred error does not answer it";
+  EXPECT_FALSE(fdb_future_is_ready(stamp)) << "asked before the deferred error arose";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_versionstamp(tr)), 2004) << "asked after";
   fdb_transaction_reset(tr);
   EXPECT_EQ(wait_and_destroy(stamp), 1025);
   fdb_transaction_destroy(tr);
@@ -2026,33 +2028,6 @@ TEST_F(FdbC, AConflictRangeWhoseLongEndsShortenToOneKeyIsNone) {
   EXPECT_FALSE(conflicts(FDB_CONFLICT_RANGE_TYPE_WRITE));
 }
 
-// As ReadYourWritesTransaction::set adds the write to approximateSize once the key is in the legal
-// range, before it checks the key's and the value's sizes: a set refused with key_too_large or
-// value_too_large is counted, one refused as outside the legal range is not. Before, neither was.
-TEST_F(FdbC, ASetRefusedAsTooLargeIsCountedInTheApproximateSize) {
-  const std::string long_key = key(std::string(10'001, 'k')), long_value(100'001, 'v');
-  const std::string k = key("k"), system("\xff/x");
-  struct Case {
-    const char* what;
-    std::string key, value;
-    fdb_error_t error;
-    int64_t counted;
-  };
-  const auto size_of_set = [](const std::string& key, const std::string& value) {
-    const auto n = static_cast<int64_t>(key.size());
-    return 40 + n + static_cast<int64_t>(value.size()) + 32 + 2 * n + 1;
-  };
-  for (const Case& c : {Case{"a long key", long_key, "v", 2102, size_of_set(long_key, "v")},
-                        Case{"a long value", k, long_value, 2103, size_of_set(k, long_value)},
-                        Case{"a system key", system, "v", 2004, 0}}) {
-    FDBTransaction* tr = begin();
-    fdb_transaction_set(tr, bytes(c.key), length(c.key), bytes(c.value), length(c.value));
-    EXPECT_EQ(read_error(tr), c.error) << c.what;
-    EXPECT_EQ(approximate(tr), c.counted) << c.what;
-    fdb_transaction_destroy(tr);
-  }
-}
-
 // As ReadYourWritesTransaction::clear(KeyRef) hands the clear to NativeAPI, without
 // read-your-writes, before the step that adds it to approximateSize: such a clear is not counted
 // (a clear_range, counted before that step, is). Before, it was counted either way.
@@ -2068,25 +2043,24 @@ TEST_F(FdbC, WithoutReadYourWritesAClearOfAKeyIsNotCountedInTheApproximateSize) 
   fdb_transaction_destroy(tr);
 }
 
-// As FoundationDB's ThreadSafeTransaction::getApproximateSize, which checks no deferred error,
-// and ReadYourWritesTransaction's, which answers its running count whatever ended the attempt:
-// fdb_transaction_get_approximate_size never fails — not with a deferred error, after a cancel or
-// after the timeout — and only a reset starts the count afresh. Before: the deferred error
-// (2004), transaction_cancelled (1025) or transaction_timed_out (1031).
-TEST_F(FdbC, TheApproximateSizeNeverFails) {
+// As FoundationDB 7.3's ThreadSafeTransaction::getApproximateSize, which checks the deferred
+// error, and ReadYourWritesTransaction's, which answers its running count whatever ended the
+// attempt: fdb_transaction_get_approximate_size fails only with a deferred error — not after a
+// cancel or after the timeout — and only a reset starts the count afresh. Before: the count with
+// a deferred error held (and, earlier, transaction_cancelled (1025) or transaction_timed_out
+// (1031)).
+TEST_F(FdbC, TheApproximateSizeFailsOnlyWithTheDeferredError) {
   const auto k = static_cast<int64_t>(key("a").size());
   const int64_t one_set = 40 + k + 1 + 32 + 2 * k + 1;
   int64_t size = -1;
   FDBTransaction* tr = begin();
   set(tr, "a", "v");
-  const std::string system("\xff\x01");
-  fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
-  ASSERT_EQ(read_error(tr), 2004);
-  EXPECT_EQ(approximate_size(tr, size), 0) << "a deferred error held";
-  EXPECT_EQ(size, one_set);
   fdb_transaction_cancel(tr);
   EXPECT_EQ(approximate_size(tr, size), 0) << "cancelled";
   EXPECT_EQ(size, one_set);
+  const std::string system("\xff\x01");
+  fdb_transaction_set(tr, bytes(system), length(system), bytes("v"), 1);
+  EXPECT_EQ(approximate_size(tr, size), 2004) << "a deferred error held";
   fdb_transaction_reset(tr);
   EXPECT_EQ(approximate_size(tr, size), 0) << "reset";
   EXPECT_EQ(size, 0);
