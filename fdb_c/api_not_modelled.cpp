@@ -67,9 +67,12 @@ FDBFuture* transaction_range_call(FDBTransaction* tr, const uint8_t* begin, int 
 }
 
 // The same, as a synchronous result (`has_handle`: the call's handle, if it takes one, is not
-// null); nullptr only when memory ran out.
+// null; `range`: the strings are a range, which fdb_c.cpp refuses inverted with inverted_range in
+// the result); nullptr only when memory ran out. No deferred error is checked: 7.3's
+// ThreadSafeTransaction::readBlobGranules answers unsupported_operation at once.
 FDBResult* not_modelled_result(bool has_handle, const uint8_t* first, int first_length,
-                               const uint8_t* second = nullptr, int second_length = 0) noexcept {
+                               const uint8_t* second = nullptr, int second_length = 0,
+                               bool range = false) noexcept {
   return guarded(
       [&]() -> FDBResult* {
         note_call();
@@ -78,8 +81,9 @@ FDBResult* not_modelled_result(bool has_handle, const uint8_t* first, int first_
           error = kClientInvalidOperation;
         } else {
           try {
-            view(first, first_length);
-            view(second, second_length);
+            const BytesView first_bytes = view(first, first_length);
+            const BytesView second_bytes = view(second, second_length);
+            if (range && second_bytes < first_bytes) error = kInvertedRange;
           } catch (const InvalidBytes&) {
             error = kClientInvalidOperation;
           }
@@ -279,7 +283,7 @@ FDBResult* fdb_transaction_read_blob_granules(FDBTransaction* tr, const uint8_t*
                                               const uint8_t* end_key_name, int end_key_name_length,
                                               int64_t, int64_t, FDBReadBlobGranuleContext) {
   return not_modelled_result(tr != nullptr, begin_key_name, begin_key_name_length, end_key_name,
-                             end_key_name_length);
+                             end_key_name_length, true);
 }
 FDBFuture* fdb_transaction_summarize_blob_granules(FDBTransaction* tr,
                                                    const uint8_t* begin_key_name,

@@ -573,6 +573,20 @@ TEST_F(FdbCApi73, TheDeferredErrorComesFirstAsFoundationDB73ChecksIt) {
   expect_each(not_modelled_calls(broken, tenant, tr, b, e), 2104, 2104, "broken database");
   expect_each(not_modelled_calls(broken, tenant, tr, e, b), 2104, 2005, "inverted ranges");
   expect_checked(tr, 2104, "a transaction of the broken database");
+  FDBReadBlobGranuleContext context{};
+  for (bool inverted : {false, true}) {
+    const std::string& first = inverted ? e : b;
+    const std::string& second = inverted ? b : e;
+    FDBResult* read =
+        fdb_transaction_read_blob_granules(tr, bytes(first), 1, bytes(second), 1, 0, 1, context);
+    const FDBKeyValue* rows = nullptr;
+    int count = 0;
+    fdb_bool_t more = 0;
+    EXPECT_EQ(fdb_result_get_keyvalue_array(read, &rows, &count, &more),
+              inverted ? 2005 : kUnsupportedOperation)
+        << "a synchronous read checks no deferred error (inverted: " << inverted << ")";
+    fdb_result_destroy(read);
+  }
   fdb_transaction_destroy(tr);
   fdb_tenant_destroy(tenant);
   fdb_database_destroy(broken);
