@@ -202,8 +202,9 @@ class Run {
     return false;
   }
   // A database opened from a connection string (most of them malformed: it then holds the
-  // parse's error), read through once and asked its client status; both futures are kept, the
-  // transaction and the database destroyed at once (futures outlive them, as FoundationDB's).
+  // parse's error), read through once, asked its approximate size, its client status and a blob
+  // granule call (each checks the parse's error first); the futures are kept, the transaction and
+  // the database destroyed at once (futures outlive them, as FoundationDB's).
   void open_by_connection_string(Program& p) {
     std::string text;
     switch (p.pick(3)) {
@@ -223,7 +224,9 @@ class Run {
     FDBTransaction* tr = nullptr;
     CONTEND_ASSERT(fdb_database_create_transaction(db, &tr) == 0, "a transaction is made");
     keep(fdb_transaction_get(tr, u8("a"), 1, p.pick(2)));
+    keep(fdb_transaction_get_approximate_size(tr));
     keep(fdb_database_get_client_status(db));
+    keep(fdb_database_list_blobbified_ranges(db, u8("a"), 1, u8("b"), 1, 10));
     fdb_transaction_destroy(tr);
     fdb_database_destroy(db);
   }
