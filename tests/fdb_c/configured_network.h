@@ -23,6 +23,8 @@
 #include <thread>
 #include <utility>
 
+#include "future_waits.h"
+
 namespace contend::fdb_testing {
 
 class ConfiguredNetwork : public ::testing::Environment {
@@ -64,19 +66,11 @@ class ConfiguredNetwork : public ::testing::Environment {
 // The read version of `tr` (waited for), or -1 with a test failure.
 inline int64_t read_version_of(FDBTransaction* tr) {
   FDBFuture* f = fdb_transaction_get_read_version(tr);
-  EXPECT_EQ(fdb_future_block_until_ready(f), 0);
+  EXPECT_EQ(wait_for(f), 0);
   int64_t version = -1;
   EXPECT_EQ(fdb_future_get_int64(f, &version), 0);
   fdb_future_destroy(f);
   return version;
-}
-
-// Waits for `f`, destroys it, and returns its error.
-inline fdb_error_t wait_and_destroy(FDBFuture* f) {
-  fdb_future_block_until_ready(f);
-  const fdb_error_t e = fdb_future_get_error(f);
-  fdb_future_destroy(f);
-  return e;
 }
 
 // Each test with the database open; begin() starts a transaction of it (the test destroys it).

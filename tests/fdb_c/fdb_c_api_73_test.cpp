@@ -167,11 +167,7 @@ int length(const std::string& s) {
 
 // The error `f` is ready with (it is destroyed), or -1 when it is not ready within two seconds.
 fdb_error_t error_soon(FDBFuture* f) {
-  for (int tries = 0; tries < 200 && !fdb_future_is_ready(f); ++tries)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const fdb_error_t e = fdb_future_is_ready(f) ? fdb_future_get_error(f) : -1;
-  fdb_future_destroy(f);
-  return e;
+  return contend::fdb_testing::error_within(f, std::chrono::seconds(2));
 }
 
 TEST(FdbCExports, EveryFunctionOfFoundationDB73sHeaderIsExportedUnderItsName) {

@@ -49,11 +49,7 @@ class FdbCDatabaseOptions : public contend::fdb_testing::DatabaseTest {
   // The error `f` is ready with within a few seconds (it is destroyed), or -1 when it is still
   // waiting then (a watch accepted where it should have been refused fails the test, never hangs).
   static fdb_error_t error_soon(FDBFuture* f) {
-    for (int tries = 0; tries < 500 && !fdb_future_is_ready(f); ++tries)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    const fdb_error_t e = fdb_future_is_ready(f) ? fdb_future_get_error(f) : -1;
-    fdb_future_destroy(f);
-    return e;
+    return contend::fdb_testing::error_within(f, std::chrono::seconds(5));
   }
   // This test's own key `name`.
   static std::string key_of(const std::string& name) {

@@ -13,14 +13,11 @@
 #include <string>
 #include <thread>
 
+#include "future_waits.h"
+
 namespace {
 
-fdb_error_t wait_and_destroy(FDBFuture* f) {
-  fdb_future_block_until_ready(f);
-  const fdb_error_t e = fdb_future_get_error(f);
-  fdb_future_destroy(f);
-  return e;
-}
+using contend::fdb_testing::wait_and_destroy;
 
 // Sets up the network with its log at `log_path` and commits one write; returns the commit's
 // error (it does not return when the library stops the process).

@@ -19,6 +19,7 @@ namespace {
 
 using contend::fdb_testing::ConfiguredNetwork;
 using contend::fdb_testing::wait_and_destroy;
+using contend::fdb_testing::wait_for;
 
 std::string scratch(const std::string& name) {
   return ::testing::TempDir() + "contend_fdb_c_log_test_" + std::to_string(getpid()) + "_" + name;
@@ -59,7 +60,7 @@ void increment(FDBDatabase* db, const std::string& key, bool read_your_writes_di
     fdb_error_t e = wait_and_destroy(f);
     if (e == 0) {
       f = fdb_transaction_get(tr, k, static_cast<int>(key.size()), 0);
-      fdb_future_block_until_ready(f);
+      EXPECT_EQ(wait_for(f), 0);
       uint32_t count = counter_in(f);
       fdb_future_destroy(f);
       ++count;
@@ -89,7 +90,7 @@ uint32_t read_counter(FDBDatabase* db, const std::string& key) {
   EXPECT_EQ(fdb_database_create_transaction(db, &tr), 0);
   FDBFuture* f =
       fdb_transaction_get(tr, reinterpret_cast<const uint8_t*>(key.data()), int(key.size()), 0);
-  fdb_future_block_until_ready(f);
+  EXPECT_EQ(wait_for(f), 0);
   const uint32_t count = counter_in(f);
   fdb_future_destroy(f);
   fdb_transaction_destroy(tr);

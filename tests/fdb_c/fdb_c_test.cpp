@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "future_waits.h"
+
 namespace {
 
 class Network : public ::testing::Environment {
@@ -48,22 +50,15 @@ int length(const std::string& s) {
   return static_cast<int>(s.size());
 }
 
-// Waits for f, returns its error, and leaves f to the caller.
-fdb_error_t wait(FDBFuture* f) {
-  EXPECT_EQ(fdb_future_block_until_ready(f), 0);
-  return fdb_future_get_error(f);
-}
-fdb_error_t wait_and_destroy(FDBFuture* f) {
-  const fdb_error_t e = wait(f);
-  fdb_future_destroy(f);
-  return e;
-}
+using contend::fdb_testing::ready_within;
+using contend::fdb_testing::wait_and_destroy;
+using contend::fdb_testing::wait_for;
 // The versionstamp future `stamp` gives (its error is a test failure; "" then), destroying it.
 std::string versionstamp_and_destroy(FDBFuture* stamp) {
   std::string versionstamp;
   const uint8_t* s = nullptr;
   int sl = 0;
-  EXPECT_EQ(wait(stamp), 0);
+  EXPECT_EQ(wait_for(stamp), 0);
   if (fdb_future_get_key(stamp, &s, &sl) == 0)
     versionstamp.assign(reinterpret_cast<const char*>(s), sl);
   fdb_future_destroy(stamp);
@@ -89,7 +84,7 @@ class FdbC : public ::testing::Test {
   }
   std::optional<std::string> get(FDBTransaction* tr, const std::string& k, bool snapshot = false) {
     FDBFuture* f = fdb_transaction_get(tr, bytes(key(k)), length(key(k)), snapshot);
-    EXPECT_EQ(wait(f), 0);
+    EXPECT_EQ(wait_for(f), 0);
     fdb_bool_t present = 0;
     const uint8_t* value = nullptr;
     int value_length = 0;
@@ -109,7 +104,7 @@ class FdbC : public ::testing::Test {
   }
   std::string get_key(FDBTransaction* tr, const std::string& k, bool or_equal, int offset) {
     FDBFuture* f = fdb_transaction_get_key(tr, bytes(key(k)), length(key(k)), or_equal, offset, 0);
-    EXPECT_EQ(wait(f), 0);
+    EXPECT_EQ(wait_for(f), 0);
     const uint8_t* out = nullptr;
     int out_length = 0;
     EXPECT_EQ(fdb_future_get_key(f, &out, &out_length), 0);
@@ -127,7 +122,7 @@ class FdbC : public ::testing::Test {
         fdb_transaction_get_range(tr, bytes(key(b)), length(key(b)), 0, 1, bytes(key(e)),
                                   length(key(e)), 0, 1, limit, target_bytes, mode, 1, 0, reverse);
     Rows out;
-    const fdb_error_t err = wait(f);
+    const fdb_error_t err = wait_for(f);
     if (error != nullptr) *error = err;
     if (err == 0) {
       const FDBKeyValue* kv = nullptr;
@@ -150,11 +145,6 @@ class FdbC : public ::testing::Test {
     return fdb_transaction_watch(tr, bytes(key(k)), length(key(k)));
   }
   // Whether `f` is ready within `ms` milliseconds (looked at every millisecond).
-  static bool ready_within_ms(FDBFuture* f, int ms) {
-    for (int i = 0; i < ms && !fdb_future_is_ready(f); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    return fdb_future_is_ready(f) != 0;
-  }
   // Two transactions that both read "n" (0) and write it: whichever commits second conflicts.
   std::pair<FDBTransaction*, FDBTransaction*> racing_writers() {
     put("n", "0");
@@ -170,7 +160,7 @@ class FdbC : public ::testing::Test {
   // an error).
   fdb_error_t approximate_size(FDBTransaction* tr, int64_t& size) {
     FDBFuture* f = fdb_transaction_get_approximate_size(tr);
-    const fdb_error_t e = wait(f);
+    const fdb_error_t e = wait_for(f);
     size = -1;
     if (e == 0) {
       EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
@@ -260,7 +250,7 @@ TEST_F(FdbC, ACallbackRunsOnTheNetworkThreadOrAtOnceWhenTheFutureIsReady) {
   ASSERT_EQ(fdb_future_set_callback(watch, record, &seen), 0);
   ASSERT_EQ(commit(tr), 0);
   put("cb", "changed");
-  ASSERT_EQ(wait(watch), 0);
+  ASSERT_EQ(wait_for(watch), 0);
   while (!seen.called)
     std::this_thread::yield();
   EXPECT_NE(seen.thread, std::this_thread::get_id());
@@ -268,7 +258,7 @@ TEST_F(FdbC, ACallbackRunsOnTheNetworkThreadOrAtOnceWhenTheFutureIsReady) {
   seen.called = false;
   FDBTransaction* reader = begin();
   FDBFuture* f = fdb_transaction_get_read_version(reader);
-  ASSERT_EQ(wait(f), 0);
+  ASSERT_EQ(wait_for(f), 0);
   ASSERT_EQ(fdb_future_set_callback(f, record, &seen), 0);
   EXPECT_TRUE(seen.called) << "a callback on a ready future runs at once";
   EXPECT_EQ(seen.thread, std::this_thread::get_id());
@@ -415,7 +405,7 @@ TEST_F(FdbC, UsingATransactionOnceItsCommitStartedIsUsedDuringCommit) {
   EXPECT_EQ(commit(tr), 2017) << "the first commit's writes are not applied again";
   fdb_transaction_reset(tr);
   FDBFuture* f = fdb_transaction_get(tr, bytes(counter), length(counter), 0);
-  ASSERT_EQ(wait(f), 0);
+  ASSERT_EQ(wait_for(f), 0);
   fdb_bool_t present = 0;
   const uint8_t* value = nullptr;
   int value_length = 0;
@@ -770,7 +760,7 @@ TEST_F(FdbC, StreamingModesAndLimitsAreFoundationDBs) {
     FDBFuture* f = fdb_transaction_get_range(
         tr, bytes(key("a")), length(key("a")), 0, 1, bytes(key("z")), length(key("z")), 0, 1, limit,
         target_bytes, static_cast<FDBStreamingMode>(mode), iteration, 0, 0);
-    const fdb_error_t error = wait(f);
+    const fdb_error_t error = wait_for(f);
     const FDBKeyValue* kv = nullptr;
     int count = 0;
     fdb_bool_t more = 0;
@@ -841,7 +831,8 @@ TEST_F(FdbC, AWatchIsAReadOfItsKeyAndFiresOnAnyChangeSinceThatRead) {
   FDBFuture* w = watch(reader, "w");
   put("w", "v2");
   EXPECT_EQ(commit(reader), 0) << "read-only: nothing to conflict";
-  EXPECT_TRUE(ready_within_ms(w, 5'000)) << "the change after the watch's read fires it";
+  EXPECT_TRUE(ready_within(w, std::chrono::milliseconds(5'000)))
+      << "the change after the watch's read fires it";
   EXPECT_EQ(wait_and_destroy(w), 0);
   fdb_transaction_destroy(reader);
 
@@ -856,7 +847,8 @@ TEST_F(FdbC, AWatchIsAReadOfItsKeyAndFiresOnAnyChangeSinceThatRead) {
   FDBTransaction* own = begin();
   w = watch(own, "w");
   set(own, "w", "mine");
-  EXPECT_TRUE(ready_within_ms(w, 5'000)) << "an own write fires the watch before the commit";
+  EXPECT_TRUE(ready_within(w, std::chrono::milliseconds(5'000)))
+      << "an own write fires the watch before the commit";
   EXPECT_EQ(wait_and_destroy(w), 0);
   EXPECT_EQ(commit(own), 0);
   fdb_transaction_destroy(own);
@@ -864,7 +856,8 @@ TEST_F(FdbC, AWatchIsAReadOfItsKeyAndFiresOnAnyChangeSinceThatRead) {
   FDBTransaction* steady = begin();
   w = watch(steady, "w");
   EXPECT_EQ(commit(steady), 0);
-  EXPECT_FALSE(ready_within_ms(w, 50)) << "no change since the watch's read: it waits";
+  EXPECT_FALSE(ready_within(w, std::chrono::milliseconds(50)))
+      << "no change since the watch's read: it waits";
   put("w", "v4");
   EXPECT_EQ(wait_and_destroy(w), 0);
   fdb_transaction_destroy(steady);
@@ -883,21 +876,23 @@ TEST_F(FdbC, AnOwnWriteFiresAWatchOnlyWhenItChangesTheValueTheWatchRead) {
   fdb_transaction_clear(tr, bytes(key("absent")), length(key("absent")));
   const std::string from = key("absent"), to = key("absent0");
   fdb_transaction_clear_range(tr, bytes(from), length(from), bytes(to), length(to));
-  EXPECT_FALSE(ready_within_ms(present, 50)) << "set to the value the watch read";
-  EXPECT_FALSE(ready_within_ms(absent, 50)) << "cleared, as the watch read it";
+  EXPECT_FALSE(ready_within(present, std::chrono::milliseconds(50)))
+      << "set to the value the watch read";
+  EXPECT_FALSE(ready_within(absent, std::chrono::milliseconds(50)))
+      << "cleared, as the watch read it";
   set(tr, "present", "b");
-  EXPECT_TRUE(ready_within_ms(present, 5'000)) << "set to another value";
+  EXPECT_TRUE(ready_within(present, std::chrono::milliseconds(5'000))) << "set to another value";
   const int64_t one = 1;
   fdb_transaction_atomic_op(tr, bytes(key("absent")), length(key("absent")),
                             reinterpret_cast<const uint8_t*>(&one), 8, FDB_MUTATION_TYPE_ADD);
-  EXPECT_TRUE(ready_within_ms(absent, 5'000)) << "an atomic operation";
+  EXPECT_TRUE(ready_within(absent, std::chrono::milliseconds(5'000))) << "an atomic operation";
   EXPECT_EQ(wait_and_destroy(present), 0);
   EXPECT_EQ(wait_and_destroy(absent), 0);
 
   FDBFuture* cleared = watch(tr, "other");
   put("other", "x");  // the watch read it absent: a clear by its transaction changes nothing
   fdb_transaction_clear(tr, bytes(key("other")), length(key("other")));
-  EXPECT_FALSE(ready_within_ms(cleared, 50));
+  EXPECT_FALSE(ready_within(cleared, std::chrono::milliseconds(50)));
   fdb_transaction_destroy(tr);
   EXPECT_EQ(wait_and_destroy(cleared), 1025);
 }
@@ -918,15 +913,19 @@ TEST_F(FdbC, ACommittedWatchFiresOnEveryWriteThatChangesItsKeyAndNoOther) {
   FDBFuture* absent = watch(watcher, "absent");
   ASSERT_EQ(commit(watcher), 0);  // (a failed ASSERT leaks the watches: the test has failed)
   fdb_transaction_destroy(watcher);
-  auto fired = [&](const std::string& n) { return ready_within_ms(watches.at(n), 5'000); };
-  auto waits = [&](const std::string& n) { return !ready_within_ms(watches.at(n), 20); };
+  auto fired = [&](const std::string& n) {
+    return ready_within(watches.at(n), std::chrono::milliseconds(5'000));
+  };
+  auto waits = [&](const std::string& n) {
+    return !ready_within(watches.at(n), std::chrono::milliseconds(20));
+  };
 
   for (int i = 0; i < 50; ++i)
     put("other" + std::to_string(i), "x");
   put("a", "0");
   for (const std::string& n : names)
     EXPECT_TRUE(waits(n)) << n << ": no write changed it";
-  EXPECT_TRUE(!ready_within_ms(absent, 20));
+  EXPECT_TRUE(!ready_within(absent, std::chrono::milliseconds(20)));
 
   put("a", "1");
   EXPECT_TRUE(fired("a")) << "a set";
@@ -1018,7 +1017,7 @@ TEST_F(FdbC, TheMetadataVersionKeyIsReadWatchedAndVersionstampedAsFoundationDBs)
   const std::string stamp_param(14, '\0');
   auto get_mv = [&](FDBTransaction* tr, std::optional<std::string>* out) {
     FDBFuture* f = fdb_transaction_get(tr, bytes(mv), length(mv), 0);
-    const fdb_error_t e = wait(f);
+    const fdb_error_t e = wait_for(f);
     fdb_bool_t present = 0;
     const uint8_t* value = nullptr;
     int value_length = 0;
@@ -1450,7 +1449,7 @@ TEST_F(FdbC, ARefusedWriteFailsEveryLaterReadAndTheCommit) {
 TEST_F(FdbC, ANullOutPointerAnswersClientInvalidOperation) {
   FDBTransaction* tr = begin();
   FDBFuture* value = fdb_transaction_get(tr, bytes(key("k")), length(key("k")), 0);
-  ASSERT_EQ(wait(value), 0);
+  ASSERT_EQ(wait_for(value), 0);
   fdb_bool_t present = 1;
   const uint8_t* bytes_out = nullptr;
   int count = 0;
@@ -1461,22 +1460,22 @@ TEST_F(FdbC, ANullOutPointerAnswersClientInvalidOperation) {
   EXPECT_EQ(present, 0);
   fdb_future_destroy(value);
   FDBFuture* version = fdb_transaction_get_read_version(tr);
-  ASSERT_EQ(wait(version), 0);
+  ASSERT_EQ(wait_for(version), 0);
   EXPECT_EQ(fdb_future_get_int64(version, nullptr), 2000);
   fdb_future_destroy(version);
   FDBFuture* rows =
       fdb_transaction_get_range(tr, bytes(key("a")), length(key("a")), 0, 1, bytes(key("z")),
                                 length(key("z")), 0, 1, 0, 0, FDB_STREAMING_MODE_WANT_ALL, 1, 0, 0);
-  ASSERT_EQ(wait(rows), 0);
+  ASSERT_EQ(wait_for(rows), 0);
   const FDBKeyValue* kv = nullptr;
   EXPECT_EQ(fdb_future_get_keyvalue_array(rows, &kv, &count, nullptr), 2000);
   fdb_future_destroy(rows);
   FDBFuture* selected = fdb_transaction_get_key(tr, bytes(key("k")), length(key("k")), 0, 1, 0);
-  ASSERT_EQ(wait(selected), 0);
+  ASSERT_EQ(wait_for(selected), 0);
   EXPECT_EQ(fdb_future_get_key(selected, nullptr, &count), 2000);
   fdb_future_destroy(selected);
   FDBFuture* addresses = fdb_transaction_get_addresses_for_key(tr, bytes(key("k")), 1);
-  ASSERT_EQ(wait(addresses), 0);
+  ASSERT_EQ(wait_for(addresses), 0);
   EXPECT_EQ(fdb_future_get_string_array(addresses, nullptr, &count), 2000);
   fdb_future_destroy(addresses);
   fdb_transaction_destroy(tr);
@@ -1531,7 +1530,7 @@ TEST_F(FdbC, ReadYourWritesDisableAfterAReadOrAWriteIsRefused) {
   EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
   EXPECT_EQ(read_error(tr), 2000) << "after a read";
   FDBFuture* retry = fdb_transaction_on_error(tr, 1020);  // not_committed: retryable
-  ASSERT_EQ(wait(retry), 0);
+  ASSERT_EQ(wait_for(retry), 0);
   fdb_future_destroy(retry);
   EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
   EXPECT_EQ(read_error(tr), 0) << "a retry starts afresh";
@@ -1665,7 +1664,7 @@ TEST_F(FdbC, VersionstampsOfFailedCommitsCallbacksAndReleasedFuturesAnswerAsFoun
   ASSERT_EQ(fdb_future_set_callback(w, count, &second), 0);
   ASSERT_EQ(commit(tr), 0);
   put("callbacks", "changed");
-  ASSERT_EQ(wait(w), 0);
+  ASSERT_EQ(wait_for(w), 0);
   for (int i = 0; i < 5'000 && (first.load() == 0 || second.load() == 0); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   EXPECT_EQ(first.load(), 1);
@@ -1675,7 +1674,7 @@ TEST_F(FdbC, VersionstampsOfFailedCommitsCallbacksAndReleasedFuturesAnswerAsFoun
 
   tr = begin();
   FDBFuture* f = fdb_transaction_get(tr, bytes(key("n")), length(key("n")), 0);
-  ASSERT_EQ(wait(f), 0);
+  ASSERT_EQ(wait_for(f), 0);
   fdb_bool_t present = 0;
   const uint8_t* value = nullptr;
   int value_length = 0;
@@ -1698,13 +1697,13 @@ TEST_F(FdbC, ARetryKeepsOnlyThePersistentOptions) {
   ASSERT_EQ(fdb_transaction_set_option(tr, 503, reinterpret_cast<const uint8_t*>(&limit), 8), 0);
   ASSERT_EQ(fdb_transaction_set_option(tr, 501, reinterpret_cast<const uint8_t*>(&retries), 8), 0);
   FDBFuture* retry = fdb_transaction_on_error(tr, 1020);
-  ASSERT_EQ(wait(retry), 0);
+  ASSERT_EQ(wait_for(retry), 0);
   fdb_future_destroy(retry);
   set(tr, "kept", std::string(64, 'v'));
   EXPECT_EQ(get(tr, "kept"), std::string(64, 'v')) << "read-your-writes is on again";
   EXPECT_EQ(commit(tr), 0) << "the 32-byte size limit is gone";
   retry = fdb_transaction_on_error(tr, 1020);
-  EXPECT_EQ(wait(retry), 1020) << "the retry limit of 1 stays";
+  EXPECT_EQ(wait_for(retry), 1020) << "the retry limit of 1 stays";
   fdb_future_destroy(retry);
   fdb_transaction_destroy(tr);
 }
@@ -1781,15 +1780,15 @@ TEST_F(FdbC, WaitingFuturesFailWhenTheTimeoutFires) {
   FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
   FDBFuture* w = watch(tr, "w");
   set_timeout(tr, 60'000);
-  EXPECT_FALSE(ready_within_ms(stamp, 50)) << "a minute to go";
+  EXPECT_FALSE(ready_within(stamp, std::chrono::milliseconds(50))) << "a minute to go";
   set_timeout(tr, 100);
-  EXPECT_TRUE(ready_within_ms(stamp, 5'000)) << "the timeout fired";
-  EXPECT_TRUE(ready_within_ms(w, 5'000));
+  EXPECT_TRUE(ready_within(stamp, std::chrono::milliseconds(5'000))) << "the timeout fired";
+  EXPECT_TRUE(ready_within(w, std::chrono::milliseconds(5'000)));
   EXPECT_EQ(wait_and_destroy(stamp), 1031);
   EXPECT_EQ(wait_and_destroy(w), 1031);
   fdb_transaction_reset(tr);
   stamp = fdb_transaction_get_versionstamp(tr);
-  EXPECT_FALSE(ready_within_ms(stamp, 150)) << "no timeout since the reset";
+  EXPECT_FALSE(ready_within(stamp, std::chrono::milliseconds(150))) << "no timeout since the reset";
   fdb_transaction_reset(tr);
   EXPECT_EQ(wait_and_destroy(stamp), 1025);
   fdb_transaction_destroy(tr);
@@ -2483,7 +2482,7 @@ std::optional<std::string> resolve_key(FDBTransaction* tr, const Selector& s, bo
                                        fdb_error_t& error) {
   FDBFuture* f =
       fdb_transaction_get_key(tr, bytes(s.key), length(s.key), s.or_equal, s.offset, snapshot);
-  error = wait(f);
+  error = wait_for(f);
   std::optional<std::string> out;
   const uint8_t* key = nullptr;
   int key_length = 0;
@@ -2498,7 +2497,7 @@ std::optional<Rows> read_range(FDBTransaction* tr, const Range& r, fdb_error_t& 
       tr, bytes(r.begin.key), length(r.begin.key), r.begin.or_equal, r.begin.offset,
       bytes(r.end.key), length(r.end.key), r.end.or_equal, r.end.offset, r.limit, r.target_bytes,
       static_cast<FDBStreamingMode>(r.mode), r.iteration, r.snapshot, r.reverse);
-  error = wait(f);
+  error = wait_for(f);
   std::optional<Rows> out;
   const FDBKeyValue* kv = nullptr;
   int count = 0;

@@ -16,6 +16,7 @@ namespace {
 
 using contend::fdb_testing::ConfiguredNetwork;
 using contend::fdb_testing::wait_and_destroy;
+using contend::fdb_testing::wait_for;
 
 [[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(new ConfiguredNetwork(
     "fdb_c_transaction_module_test", "deterministic = true\n", ConfiguredNetwork::Log::none));
@@ -82,8 +83,7 @@ class FdbCTransactionModule : public contend::fdb_testing::DatabaseTest {
                                              bytes(e.key), length(e.key), e.or_equal, e.offset,
                                              limit, 0, FDB_STREAMING_MODE_WANT_ALL, 1, 0, reverse);
     RangeAnswer answer;
-    fdb_future_block_until_ready(f);
-    answer.error = fdb_future_get_error(f);
+    answer.error = wait_for(f);
     const FDBKeyValue* kvs = nullptr;
     int count = 0;
     fdb_bool_t more = 0;
