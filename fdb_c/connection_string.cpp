@@ -112,8 +112,9 @@ AddressKey address_key(bool tls, char family, const unsigned char* bytes, std::s
                     static_cast<std::uint16_t>(port)};
 }
 
-// NetworkAddress::parse: `a.b.c.d:port` as sscanf reads it, or `[ip]:port` (the port as
-// std::stoi reads it), each with an optional ":tls"; what follows "(fromHostname)" is dropped.
+// NetworkAddress::parse: `a.b.c.d:port` as sscanf reads it, or `[ip]:port` (the ip as boost's
+// make_address reads it, the port as std::stoi), each with an optional ":tls"; what follows
+// "(fromHostname)" is dropped.
 fdb_error as_address(std::string piece, AddressKey& key) {
   if (piece.empty()) return kConnectionStringInvalid;
   if (const std::size_t marker = piece.find("(fromHostname)"); marker != std::string::npos)
@@ -134,8 +135,11 @@ fdb_error as_address(std::string piece, AddressKey& key) {
       return kUnknownError;
     }
     const std::string ip = piece.substr(1, close - 1);
+    // boost's make_address tries IPv6 first, where its inet_pton drops a scope id ("%eth0", any
+    // text) before the system's inet_pton reads the address; NetworkAddress keeps no scope.
+    const std::string ip_v6 = ip.substr(0, ip.find('%'));
     std::array<unsigned char, 16> bytes{};
-    if (inet_pton(AF_INET6, ip.c_str(), bytes.data()) == 1) {
+    if (inet_pton(AF_INET6, ip_v6.c_str(), bytes.data()) == 1) {
       key = address_key(tls, '6', bytes.data(), 16, port);
     } else if (inet_pton(AF_INET, ip.c_str(), bytes.data()) == 1) {
       key = address_key(tls, '4', bytes.data(), 4, port);
