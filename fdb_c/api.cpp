@@ -369,8 +369,10 @@ FDBFuture* fdb_transaction_get_mapped_range(FDBTransaction* tr, const uint8_t* b
     return state_of(tr).get_mapped_range(r, view(mapper_name, mapper_name_length));
   });
 }
-FDBFuture* fdb_transaction_get_addresses_for_key(FDBTransaction* tr, const uint8_t*, int) {
-  return future_call([&] { return state_of(tr).addresses_for_key(); });
+FDBFuture* fdb_transaction_get_addresses_for_key(FDBTransaction* tr, const uint8_t* key_name,
+                                                 int key_name_length) {
+  return future_call(
+      [&] { return state_of(tr).addresses_for_key(view(key_name, key_name_length)); });
 }
 FDBFuture* fdb_transaction_get_estimated_range_size_bytes(FDBTransaction* tr,
                                                           const uint8_t* begin_key_name,

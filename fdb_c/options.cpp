@@ -43,8 +43,8 @@ constexpr std::array kAcceptedNoEffect{
 
 // Of those, the ones FoundationDB's setOption (NativeAPI's or RYW's) takes without a value:
 // validateOptionValueNotPresent refuses a non-empty one.
-constexpr std::array kFlags{10,  20,  23,  30,  40,  50,  52,  200, 201,  300,  400, 404,
-                            406, 700, 701, 702, 710, 711, 712, 713, 1000, 1101, 1102};
+constexpr std::array kFlags{10,  20,  23,  30,  40,  50,  52,  200, 201, 300,  400,  404,
+                            406, 600, 700, 701, 702, 710, 711, 712, 713, 1000, 1101, 1102};
 
 bool contains(const auto& codes, int code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();

@@ -320,6 +320,12 @@ Future* TransactionState::get(BytesView key, bool snapshot) {
   if (is_special_key(key) && api_version_at_least(kApiSpecialKeySpace)) return special_get(key);
   ReadCall call(world_.env);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
+  // Then RYW's get answers a key past the legal range (but the metadata version key) and one
+  // longer than any key can be (absent) before it reads: no read version is taken, no read fault
+  // drawn, and READ_YOUR_WRITES_DISABLE stays allowed (nothing was added to RYW's `reading`).
+  if (!(key < kSystemKeysBegin) && key != kMetadataVersionKey)
+    return ready_later(world_, kKeyOutsideLegalRange);
+  if (key.size() > max_key_size(key)) return ready_later(world_, kSuccess, std::optional<Bytes>{});
   read_or_written_ = true;
   std::optional<Bytes> value;
   const std::int64_t delay_us = world_.env.draw_us(world_.config.read_latency);
@@ -702,7 +708,9 @@ Future* TransactionState::watch(BytesView key) {
     return ready_later(world_, kKeyOutsideLegalRange);
   if (key.size() > kKeySizeLimit) return ready_later(world_, code_of(ErrorCode::key_too_large));
   // As FoundationDB's: a watch is a read of its key (its conflict range too); it fires once the
-  // key differs from the value read, or at once when this transaction writes the key.
+  // key differs from the value read, or at once when this transaction writes the key. RYW's
+  // watch adds it to `reading` first: READ_YOUR_WRITES_DISABLE is refused from then on.
+  read_or_written_ = true;
   ReadCall call(world_.env);
   std::optional<Bytes> seen;
   if (fdb_error_t e = read_key(key, false, seen)) return ready_later(world_, e);
@@ -897,9 +905,13 @@ Future* TransactionState::approximate_size() {
   return ready_later(world_, kSuccess, bytes);
 }
 
-Future* TransactionState::addresses_for_key() {
+Future* TransactionState::addresses_for_key(BytesView key) {
   Lock lock(world_.mutex);
   if (fdb_error_t e = refuses_use()) return ready_later(world_, e);
+  // RYW adds the lookup to `reading` (READ_YOUR_WRITES_DISABLE is refused from then on); NativeAPI
+  // names no address for a key at or past \xff\xff, the end of every key.
+  read_or_written_ = true;
+  if (is_special_key(key)) return ready_later(world_, kSuccess, StringList{});
   // NativeAPI's getAddressesForKey names the port when the transaction's includePort is set:
   // from API 630 always, below by INCLUDE_PORT_IN_ADDRESS (or the database's default of it).
   const bool port =

@@ -73,8 +73,9 @@ class TransactionState {
   // calls checkDeferredError before each (reads, watches and the commit do too).
   // RYW's running approximate size, whatever else ended the attempt (a cancel, the timeout).
   Future* approximate_size();
-  // The one in-process storage server's address, for any key, unless the transaction is unusable.
-  Future* addresses_for_key();
+  // The one in-process storage server's address, for any key before \xff\xff (none past it),
+  // unless the transaction is unusable.
+  Future* addresses_for_key(BytesView key);
   Future* versionstamp();
   // The time a proxy's tag queue held the read version: 0.0, no proxy queues one here.
   Future* tag_throttled_duration();

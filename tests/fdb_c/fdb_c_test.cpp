@@ -144,7 +144,6 @@ class FdbC : public ::testing::Test {
   FDBFuture* watch(FDBTransaction* tr, const std::string& k) {
     return fdb_transaction_watch(tr, bytes(key(k)), length(key(k)));
   }
-  // Whether `f` is ready within `ms` milliseconds (looked at every millisecond).
   // Two transactions that both read "n" (0) and write it: whichever commits second conflicts.
   std::pair<FDBTransaction*, FDBTransaction*> racing_writers() {
     put("n", "0");
@@ -1723,6 +1722,69 @@ TEST_F(FdbC, AnOptionSetWhileADeferredErrorIsHeldIsNotApplied) {
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0) << "no retry limit was set";
   EXPECT_EQ(fdb_transaction_set_option(tr, 501, value, 8), 0);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1020) << "now it was";
+  fdb_transaction_destroy(tr);
+}
+
+// As FoundationDB 7.3's ReadYourWritesTransaction: a get of a key past the legal range is
+// key_outside_legal_range, and one of a key longer than any key can be is absent, before the
+// read — no read version is taken (set_read_version is still taken) and READ_YOUR_WRITES_DISABLE
+// is still allowed — while a watch and get_addresses_for_key add their future to RYW's `reading`,
+// after which READ_YOUR_WRITES_DISABLE is refused (client_invalid_operation, 2000). NativeAPI
+// names no address for a key at or past \xff\xff. SNAPSHOT_RYW_ENABLE takes no value (2006).
+// Before: the get took a read version (2010 after set_read_version), the watch and the address
+// lookup left the option allowed, one address was named for every key, and 600's value was taken.
+TEST_F(FdbC, WhatRYWAnswersBeforeReadingTakesNoReadVersion) {
+  FDBTransaction* other = begin();
+  FDBFuture* version_future = fdb_transaction_get_read_version(other);
+  ASSERT_EQ(wait_for(version_future), 0);
+  int64_t version = 0;
+  ASSERT_EQ(fdb_future_get_int64(version_future, &version), 0);
+  fdb_future_destroy(version_future);
+  fdb_transaction_destroy(other);
+
+  FDBTransaction* tr = begin();
+  const std::string system("\xff\x01"), long_key(10'009, 'k');
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(system), length(system), 0)), 2004);
+  FDBFuture* absent = fdb_transaction_get(tr, bytes(long_key), length(long_key), 0);
+  ASSERT_EQ(wait_for(absent), 0);
+  fdb_bool_t present = 1;
+  const uint8_t* value = nullptr;
+  int value_length = 0;
+  ASSERT_EQ(fdb_future_get_value(absent, &present, &value, &value_length), 0);
+  EXPECT_FALSE(present) << "no key that long exists";
+  fdb_future_destroy(absent);
+  fdb_transaction_set_read_version(tr, version);
+  FDBFuture* taken = fdb_transaction_get_read_version(tr);
+  ASSERT_EQ(wait_for(taken), 0) << "no read version was taken before";
+  int64_t read_version = 0;
+  ASSERT_EQ(fdb_future_get_int64(taken, &read_version), 0);
+  EXPECT_EQ(read_version, version);
+  fdb_future_destroy(taken);
+  fdb_transaction_reset(tr);
+  wait_and_destroy(fdb_transaction_get(tr, bytes(system), length(system), 0));
+  EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+  EXPECT_EQ(read_error(tr), 0) << "the refused get read nothing";
+
+  for (const char* call : {"watch", "addresses"}) {
+    fdb_transaction_reset(tr);
+    FDBFuture* f = std::string(call) == "watch" ? watch(tr, "w")
+                                                : fdb_transaction_get_addresses_for_key(
+                                                      tr, bytes(key("a")), length(key("a")));
+    EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);
+    EXPECT_EQ(read_error(tr), 2000) << call;
+    fdb_future_destroy(f);
+  }
+  fdb_transaction_reset(tr);
+  const std::string special("\xff\xff/x");
+  FDBFuture* none = fdb_transaction_get_addresses_for_key(tr, bytes(special), length(special));
+  ASSERT_EQ(wait_for(none), 0);
+  const char** addresses = nullptr;
+  int count = -1;
+  ASSERT_EQ(fdb_future_get_string_array(none, &addresses, &count), 0);
+  EXPECT_EQ(count, 0);
+  fdb_future_destroy(none);
+  EXPECT_EQ(option_answer(600, bytes("x"), 1), 2006);
+  EXPECT_EQ(option_answer(600, nullptr, 0), 0);
   fdb_transaction_destroy(tr);
 }
 
