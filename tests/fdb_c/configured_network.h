@@ -63,16 +63,6 @@ class ConfiguredNetwork : public ::testing::Environment {
   std::thread thread_;
 };
 
-// The read version of `tr` (waited for), or -1 with a test failure.
-inline int64_t read_version_of(FDBTransaction* tr) {
-  FDBFuture* f = fdb_transaction_get_read_version(tr);
-  EXPECT_EQ(wait_for(f), 0);
-  int64_t version = -1;
-  EXPECT_EQ(fdb_future_get_int64(f, &version), 0);
-  fdb_future_destroy(f);
-  return version;
-}
-
 // Each test with the database open; begin() starts a transaction of it (the test destroys it).
 class DatabaseTest : public ::testing::Test {
  protected:

@@ -50,6 +50,7 @@ int length(const std::string& s) {
   return static_cast<int>(s.size());
 }
 
+using contend::fdb_testing::read_version_of;
 using contend::fdb_testing::ready_within;
 using contend::fdb_testing::wait_and_destroy;
 using contend::fdb_testing::wait_for;
@@ -1735,11 +1736,7 @@ TEST_F(FdbC, AnOptionSetWhileADeferredErrorIsHeldIsNotApplied) {
 // lookup left the option allowed, one address was named for every key, and 600's value was taken.
 TEST_F(FdbC, WhatRYWAnswersBeforeReadingTakesNoReadVersion) {
   FDBTransaction* other = begin();
-  FDBFuture* version_future = fdb_transaction_get_read_version(other);
-  ASSERT_EQ(wait_for(version_future), 0);
-  int64_t version = 0;
-  ASSERT_EQ(fdb_future_get_int64(version_future, &version), 0);
-  fdb_future_destroy(version_future);
+  const int64_t version = read_version_of(other);
   fdb_transaction_destroy(other);
 
   FDBTransaction* tr = begin();
@@ -1754,12 +1751,7 @@ TEST_F(FdbC, WhatRYWAnswersBeforeReadingTakesNoReadVersion) {
   EXPECT_FALSE(present) << "no key that long exists";
   fdb_future_destroy(absent);
   fdb_transaction_set_read_version(tr, version);
-  FDBFuture* taken = fdb_transaction_get_read_version(tr);
-  ASSERT_EQ(wait_for(taken), 0) << "no read version was taken before";
-  int64_t read_version = 0;
-  ASSERT_EQ(fdb_future_get_int64(taken, &read_version), 0);
-  EXPECT_EQ(read_version, version);
-  fdb_future_destroy(taken);
+  EXPECT_EQ(read_version_of(tr), version) << "no read version was taken before";
   fdb_transaction_reset(tr);
   wait_and_destroy(fdb_transaction_get(tr, bytes(system), length(system), 0));
   EXPECT_EQ(fdb_transaction_set_option(tr, 51, nullptr, 0), 0);

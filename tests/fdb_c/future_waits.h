@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 namespace contend::fdb_testing {
@@ -47,6 +48,16 @@ inline fdb_error_t wait_and_destroy(FDBFuture* f) {
   const fdb_error_t e = wait_for(f);
   fdb_future_destroy(f);
   return e;
+}
+
+// The read version of `tr` (waited for), or -1 with a test failure.
+inline int64_t read_version_of(FDBTransaction* tr) {
+  FDBFuture* f = fdb_transaction_get_read_version(tr);
+  EXPECT_EQ(wait_for(f), 0);
+  int64_t version = -1;
+  EXPECT_EQ(fdb_future_get_int64(f, &version), 0);
+  fdb_future_destroy(f);
+  return version;
 }
 
 // The error `f` is ready with within `bound` (it is destroyed), or -1 when it is still waiting
