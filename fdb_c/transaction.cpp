@@ -532,9 +532,8 @@ void TransactionState::write(const Written& written, std::int64_t size, Buffer&&
       // refused from then on.
       if (!written.range.empty()) read_or_written_ = true;
       approximate_bytes_ += size;
-      // Once the attempt ended (a timeout not yet settled), its watches fail instead.
-      if (ended_by() == kSuccess) fire_watches_written(written, fired);
-      if (!fired.empty()) arm_timeout();  // none may wait now
+      // RYW's triggerWatches looks at no resetPromise: a cancel or the timeout does not stop it.
+      fire_watches_written(written, fired);
     }
   }
   for (Future* f : fired)
@@ -721,7 +720,6 @@ Future* TransactionState::watch(BytesView key) {
   future->retain();
   pending_watches_.push_back(
       Watch{Bytes(key), std::move(seen), future, WatchSlot(database_, future)});
-  arm_timeout();
   return future;
 }
 
@@ -776,7 +774,8 @@ void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
 fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
   // As RYW's commit, which waits on its resetPromise: what ended the attempt fails the commit; a
   // deferred error left since the call (an option's, say) does not.
-  fdb_error_t result = ended_by();
+  const fdb_error_t ended = ended_by();
+  fdb_error_t result = ended;
   // Below API 700, NativeAPI's commitAndWatch resets its transaction once the commit it ran is
   // answered, committed or not (RYW's own state stays: a use is still one during the commit).
   if (result == kSuccess && !api_version_at_least(kApiCommitKeepsReadVersion))
@@ -792,12 +791,16 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
       note_conflicting_keys();
   }
   committed_version_ = result == kSuccess ? tr_.committed_version() : kInvalidVersion;
-  settle_attempt(result, deliveries);
+  if (ended) {
+    end_waits(result, deliveries);  // RYW's commit answered; NativeAPI's never ran: watches wait
+  } else {
+    settle_attempt(result, deliveries);
+  }
   world_.check_watches(deliveries);
   return result;
 }
 
-void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries) {
+void TransactionState::end_waits(fdb_error_t error, std::vector<Future*>& deliveries) {
   const bool applied = error == kSuccess && tr_.committed_version() != kInvalidVersion;
   for (Future* f : versionstamp_futures_) {
     if (error == kTransactionCancelled || error == kTransactionTimedOut) {
@@ -812,22 +815,31 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
     deliveries.push_back(f);
   }
   versionstamp_futures_.clear();
+  disarm_timeout();
+}
+
+void TransactionState::cancel_watches(fdb_error_t error, std::vector<Future*>& deliveries) {
   for (Watch& w : pending_watches_) {
-    if (error == kSuccess) {
-      world_.watches.join(std::move(w));  // its reference (and its count) pass to the world
-      continue;
-    }
     w.future->set(error);
     deliveries.push_back(w.future);
   }
   pending_watches_.clear();
-  disarm_timeout();
+}
+
+void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries) {
+  end_waits(error, deliveries);
+  if (error != kSuccess) {
+    cancel_watches(error, deliveries);
+    return;
+  }
+  for (Watch& w : pending_watches_)
+    world_.watches.join(std::move(w));  // its reference (and its count) pass to the world
+  pending_watches_.clear();
 }
 
 void TransactionState::arm_timeout() {
   disarm_timeout();
-  const bool waiting =
-      !versionstamp_futures_.empty() || !pending_watches_.empty() || outstanding_commit_ != nullptr;
+  const bool waiting = !versionstamp_futures_.empty() || outstanding_commit_ != nullptr;
   if (!waiting || options_.timeout_ms <= 0 || ended_by() != kSuccess) return;
   // ended_by() counts the attempt timed out once the clock is past the deadline.
   const std::int64_t past_deadline_us = started_us_ + options_.timeout_ms * 1000 + 1;
@@ -852,7 +864,7 @@ void TransactionState::on_timeout() {
     timeout_timer_.reset();  // it is running: nothing to cancel
     if (ended_by() == kTransactionTimedOut) {
       fail_outstanding_commit(kTransactionTimedOut);
-      settle_attempt(kTransactionTimedOut, deliveries);
+      end_waits(kTransactionTimedOut, deliveries);
     } else {
       arm_timeout();
     }
@@ -965,7 +977,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
       future = ready_later(world_, error == kSuccess ? kClientInvalidOperation : error);
       cancelled_ = true;
       fail_outstanding_commit(kTransactionCancelled);
-      settle_attempt(kTransactionCancelled, deliveries);
+      end_waits(kTransactionCancelled, deliveries);
     } else {
       settle_attempt(kTransactionCancelled, deliveries);
       // Backs off (MAX_RETRY_DELAY caps the backoff's growth, not the delay drawn below it, as
@@ -1036,7 +1048,7 @@ void TransactionState::cancel() {
     // a use during the commit) ended the attempt first: the first error sent stays.
     if (ended_by() == kSuccess) cancelled_ = true;
     fail_outstanding_commit(ended_by());
-    settle_attempt(kTransactionCancelled, deliveries);
+    end_waits(kTransactionCancelled, deliveries);
   }
   for (Future* f : deliveries)
     deliver_later(world_, f);

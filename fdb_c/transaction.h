@@ -8,10 +8,13 @@
 // reads'). Every function takes the world's mutex (world.h) for as long as it touches state.
 // Invariants: while a commit is outstanding, writes and reads fail with used_during_commit; a
 // cancelled transaction answers every use but a write with transaction_cancelled (a read or commit
-// the deferred error first, if one is held) until it is reset; watches and versionstamp futures of
-// an attempt are settled exactly once (at its commit, reset, cancel, timeout or destruction); an
-// outstanding commit's future is answered once, when what ends its attempt happens or else when
-// the commit is resolved; a timeout timer is queued only while some of them wait.
+// the deferred error first, if one is held) until it is reset; versionstamp futures of an attempt
+// are settled exactly once (at its commit, reset, retry, cancel, timeout or destruction), its
+// watches exactly once too (fired by an own write, or at its commit, reset, retry or destruction:
+// not at a cancel or the timeout, as FoundationDB's, whose watch waits on its resetPromise only
+// until its read returns); an outstanding commit's future is answered once, when what ends its
+// attempt happens or else when the commit is resolved; a timeout timer is queued only while a
+// versionstamp future or a commit waits.
 #pragma once
 
 #include <memory>
@@ -168,7 +171,16 @@ class TransactionState {
                              std::vector<KeyRange>& read_ranges);
   // The key `selector` names, clamped to ["", \xff].
   fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
-  // Settles the attempt's watches and versionstamp futures with `error` (0: the commit applied).
+  // What ends the attempt (RYW's resetPromise: a cancel, the timeout, a use during the commit, a
+  // final on_error) answers its versionstamp futures with `error` (0: the commit applied), into
+  // `deliveries`; its watches, whose reads returned, do not wait on it.
+  void end_waits(fdb_error_t error, std::vector<Future*>& deliveries);
+  // NativeAPI's cancelWatches (a reset, a retry, destruction, a failed commit): the attempt's
+  // watches fail with `error`.
+  void cancel_watches(fdb_error_t error, std::vector<Future*>& deliveries);
+  // The attempt is over for its commit's result `error`, a reset, retry or destruction
+  // (transaction_cancelled): its versionstamp futures are answered, its watches fail, or pass to
+  // the world when the commit succeeded.
   void settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries);
   // The commit of attempt `attempt`: transaction_cancelled if the transaction was reset or retried
   // since (that attempt's writes are gone), as FoundationDB answers.
@@ -184,14 +196,16 @@ class TransactionState {
   // Whether the attempt's commit is over its size limit, measured as FoundationDB's.
   bool too_large() const;
   // Commits the current attempt (the world's lock held): its result; the attempt's versionstamp
-  // futures and watches go into `deliveries`.
+  // futures and watches go into `deliveries` (the watches stay when something ended the attempt
+  // first: RYW's commit answers that, and NativeAPI's, which would fail them, never ran).
   fdb_error_t commit_now(std::vector<Future*>& deliveries);
-  // Arms the timer that fails this attempt's versionstamp futures and watches at the timeout, as
+  // Arms the timer that fails this attempt's versionstamp futures and commit at the timeout, as
   // FoundationDB's timeout ends the attempt then, while any wait and a timeout is set; otherwise
   // drops the timer armed before (a stale one would move deterministic virtual time on).
   void arm_timeout();
   void disarm_timeout();
-  // The timer's task: the waiting futures fail with transaction_timed_out once the timeout passed.
+  // The timer's task: the waiting futures (not the watches) fail with transaction_timed_out once
+  // the timeout passed.
   void on_timeout();
   // What a retry and a reset both start afresh: no sticky error, nothing read or written, no
   // commit outstanding (one still in flight answers transaction_cancelled).
