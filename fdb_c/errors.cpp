@@ -51,6 +51,7 @@ constexpr std::array kDescriptions{
     Described{2020, "Transaction does not have a valid commit version"},
     Described{2021, "Transaction is read-only and therefore does not have a commit version"},
     Described{2022, "Environment variable network option could not be set"},
+    Described{2023, "Attempted to commit a transaction specified as read-only"},
     Described{2025, "Network can only be started once"},
     Described{2030, "The index in K[] or V[] is not a valid number or out of range"},
     Described{2032, "\"{...}\" must be the last element of the mapper tuple"},

@@ -35,6 +35,7 @@ inline constexpr fdb_error kInvalidMutationType = 2018;
 inline constexpr fdb_error kTransactionInvalidVersion = 2020;
 inline constexpr fdb_error kNoCommitVersion = 2021;
 inline constexpr fdb_error kEnvironmentVariableNetworkOptionFailed = 2022;
+inline constexpr fdb_error kTransactionReadOnly = 2023;
 inline constexpr fdb_error kNetworkCannotBeRestarted = 2025;
 inline constexpr fdb_error kMapperBadIndex = 2030;
 inline constexpr fdb_error kMapperBadRangeDescriptor = 2032;

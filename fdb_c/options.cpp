@@ -18,6 +18,7 @@ constexpr int kMaxRetryDelay = 502;
 constexpr int kSizeLimit = 503;
 constexpr int kReportConflictingKeys = 712, kSpecialKeySpaceRelaxed = 713;
 constexpr int kIncludePortInAddress = 23;
+constexpr int kLockAware = 700, kUsedDuringCommitProtectionDisable = 701, kReadLockAware = 702;
 constexpr int kTransactionLoggingEnable = 402, kDebugTransactionIdentifier = 403;
 constexpr int kLogTransaction = 404, kTag = 800, kAutoThrottleTag = 801;
 
@@ -30,9 +31,9 @@ constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 714, 1100};
 // Options accepted with no effect but REPORT_CONFLICTING_KEYS (712: the transaction module serves
 // the conflicting read ranges of a failed commit), SPECIAL_KEY_SPACE_RELAXED (713:
 // special_keys.h) and INCLUDE_PORT_IN_ADDRESS (23: addresses name their port below API 630),
-// and USE_GRV_CACHE (1101), which from API 720 wants the multi-version client
-// (transaction.cpp): causality
-// and durability knobs, priorities, tracing and logging, lock awareness, tags, GRV caching,
+// USE_GRV_CACHE (1101), which from API 720 wants the multi-version client (transaction.cpp),
+// LOCK_AWARE (700) and READ_LOCK_AWARE (702: read-only), and USED_DURING_COMMIT_PROTECTION_DISABLE
+// (701): causality and durability knobs, priorities, tracing and logging, tags, GRV caching,
 // authorization, SNAPSHOT_RYW_ENABLE (the default),
 // and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30): the next write keeps its write conflict range, so
 // a transaction conflicts where FoundationDB might not — more conflicts, never fewer (the
@@ -196,6 +197,16 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
   if (code == kReportConflictingKeys) options.report_conflicting_keys = true;
   if (code == kSpecialKeySpaceRelaxed) options.special_key_space_relaxed = true;
   if (code == kIncludePortInAddress) options.include_port_in_address = true;
+  if (code == kUsedDuringCommitProtectionDisable)
+    options.used_during_commit_protection_disabled = true;
+  if (code == kLockAware) {
+    options.lock_aware = true;
+    options.read_only = false;
+  }
+  if (code == kReadLockAware && !options.lock_aware) {
+    options.lock_aware = true;
+    options.read_only = true;
+  }
   return logging_or_tag_error(options, code, value);
 }
 

@@ -26,6 +26,15 @@ struct TransactionOptions {
   bool report_conflicting_keys = false;    // REPORT_CONFLICTING_KEYS (712)
   bool special_key_space_relaxed = false;  // SPECIAL_KEY_SPACE_RELAXED (713)
   bool include_port_in_address = false;    // INCLUDE_PORT_IN_ADDRESS (23): below API 630
+  // NativeAPI's lockAware and readOnly: LOCK_AWARE (700) sets the first and clears the second,
+  // READ_LOCK_AWARE (702) sets both unless the transaction is lock aware already. A read-only
+  // transaction's commit with writes answers transaction_read_only (2023). (No database is locked
+  // here: lock awareness has no other effect.)
+  bool lock_aware = false;
+  bool read_only = false;
+  // USED_DURING_COMMIT_PROTECTION_DISABLE (701): a use during the commit still answers
+  // used_during_commit, but no longer ends the attempt (RYW's checkUsedDuringCommit).
+  bool used_during_commit_protection_disabled = false;
   // DEBUG_TRANSACTION_IDENTIFIER (403, or TRANSACTION_LOGGING_ENABLE, 402): LOG_TRANSACTION (404)
   // wants one, and a second may not differ (NativeAPI's trLogInfo identifier). Empty: none.
   Bytes debug_identifier;

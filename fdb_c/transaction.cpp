@@ -159,8 +159,9 @@ fdb_error_t TransactionState::refuses_use() {
 
 fdb_error_t TransactionState::used_during_commit() {
   // checkUsedDuringCommit ends the attempt unless something ended it first (its resetPromise is
-  // set once); the call answers used_during_commit either way.
-  if (ended_by() == kSuccess) {
+  // set once) or USED_DURING_COMMIT_PROTECTION_DISABLE is set; the call answers
+  // used_during_commit either way.
+  if (ended_by() == kSuccess && !options_.used_during_commit_protection_disabled) {
     used_during_commit_ = true;
     fail_outstanding_commit(kUsedDuringCommit);
   }
@@ -780,6 +781,10 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
   // answered, committed or not (RYW's own state stays: a use is still one during the commit).
   if (result == kSuccess && !api_version_at_least(kApiCommitKeepsReadVersion))
     read_version_reset_by_commit_ = true;
+  // NativeAPI's commitMutations: a commit without writes is answered at once; then a read-only
+  // transaction's is refused (READ_LOCK_AWARE), before its size is measured.
+  const bool writes = !tr_.mutations().empty() || !tr_.write_conflict_ranges().empty();
+  if (result == kSuccess && writes && options_.read_only) result = kTransactionReadOnly;
   if (result == kSuccess && too_large()) result = code_of(ErrorCode::transaction_too_large);
   if (result == kSuccess) {
     tr_.set_report_conflicting_read_ranges(options_.report_conflicting_keys);

@@ -442,6 +442,96 @@ TEST_F(FdbC, UsingATransactionOnceItsCommitStartedIsUsedDuringCommit) {
   }
 }
 
+// As NativeAPI's USED_DURING_COMMIT_PROTECTION_DISABLE (701): RYW's checkUsedDuringCommit still
+// answers used_during_commit (2017) but no longer ends the attempt, so the outstanding commit goes
+// on and applies. The option is not persistent: a retry drops it. Before: accepted with no effect,
+// the commit answered 2017 and wrote nothing.
+TEST_F(FdbC, UsedDuringCommitProtectionDisabledLeavesTheCommitToApply) {
+  const auto disable_protection = [](FDBTransaction* tr) {
+    ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(701), nullptr, 0),
+              0);
+  };
+  FDBTransaction* tr = begin();
+  disable_protection(tr);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  set(tr, "unprotected", "retried");
+  NetworkGate gate(*this, "gate");
+  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  FDBFuture* read = fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(read), 2017);
+  EXPECT_EQ(wait_and_destroy(outstanding), 2017) << "a retry drops the option";
+
+  fdb_transaction_reset(tr);
+  disable_protection(tr);
+  set(tr, "unprotected", "kept");
+  NetworkGate second_gate(*this, "gate2");
+  outstanding = fdb_transaction_commit(tr);
+  read = fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0);
+  set(tr, "other", "v");
+  second_gate.release();
+  EXPECT_EQ(wait_and_destroy(read), 2017) << "the use still answers used_during_commit";
+  EXPECT_EQ(wait_and_destroy(outstanding), 0) << "and the commit goes on";
+  EXPECT_EQ(read_error(tr), 2017) << "the write's 2017 is the deferred error";
+  fdb_transaction_destroy(tr);
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "unprotected"), "kept");
+  EXPECT_EQ(get(reader, "other"), std::nullopt) << "a write during the commit is not in it";
+  fdb_transaction_destroy(reader);
+}
+
+// As NativeAPI's READ_LOCK_AWARE (702), which makes a transaction read-only unless it is lock
+// aware already, and LOCK_AWARE (700), which makes it lock aware and not read-only: a read-only
+// transaction's commit with writes (a write conflict range too) answers transaction_read_only
+// (2023) — not retryable — and fails its watches with it; one without writes commits. Neither
+// option is persistent: a reset or retry drops them. Before: both accepted with no effect.
+TEST_F(FdbC, AReadLockAwareTransactionIsReadOnly) {
+  const auto flag = [](FDBTransaction* tr, int option) {
+    ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(option), nullptr, 0),
+              0);
+  };
+  FDBTransaction* tr = begin();
+  flag(tr, 702);
+  FDBFuture* w = watch(tr, "w");
+  set(tr, "read-only", "v");
+  EXPECT_EQ(commit(tr), 2023);
+  EXPECT_EQ(wait_and_destroy(w), 2023) << "a failed commit fails its watches with its error";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 2023)), 2023) << "not retryable";
+  fdb_transaction_reset(tr);
+  flag(tr, 702);
+  const std::string range_begin = key("r"), range_end = key("s");
+  ASSERT_EQ(fdb_transaction_add_conflict_range(tr, bytes(range_begin), length(range_begin),
+                                               bytes(range_end), length(range_end),
+                                               FDB_CONFLICT_RANGE_TYPE_WRITE),
+            0);
+  EXPECT_EQ(commit(tr), 2023) << "a write conflict range is a write";
+  fdb_transaction_reset(tr);
+  flag(tr, 702);
+  EXPECT_EQ(read_error(tr), 0);
+  EXPECT_EQ(commit(tr), 0) << "a commit without writes";
+  fdb_transaction_reset(tr);
+  flag(tr, 700);
+  flag(tr, 702);
+  set(tr, "lock-aware", "v");
+  EXPECT_EQ(commit(tr), 0) << "lock aware first: READ_LOCK_AWARE changes nothing";
+  fdb_transaction_reset(tr);
+  flag(tr, 702);
+  flag(tr, 700);
+  set(tr, "lock-aware-after", "v");
+  EXPECT_EQ(commit(tr), 0) << "LOCK_AWARE clears read-only";
+  fdb_transaction_reset(tr);
+  flag(tr, 702);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  set(tr, "retried", "v");
+  EXPECT_EQ(commit(tr), 0) << "a retry drops it";
+  fdb_transaction_destroy(tr);
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(get(reader, "read-only"), std::nullopt);
+  EXPECT_EQ(get(reader, "lock-aware"), "v");
+  EXPECT_EQ(get(reader, "retried"), "v");
+  fdb_transaction_destroy(reader);
+}
+
 // Without read-your-writes, a read does not see the transaction's writes, so it depends on the
 // database at the keys the transaction wrote too: as FoundationDB's (whose transaction then sends
 // its read conflict ranges whole), another commit changing such a key makes the commit conflict.
