@@ -533,8 +533,9 @@ void TransactionState::write(const Written& written, std::int64_t size, Buffer&&
       // refused from then on.
       if (!written.range.empty()) read_or_written_ = true;
       approximate_bytes_ += size;
-      // RYW's triggerWatches looks at no resetPromise: a cancel or the timeout does not stop it.
-      fire_watches_written(written, fired);
+      // Once the attempt ended (a timeout not yet settled), its watches fail instead.
+      if (ended_by() == kSuccess) fire_watches_written(written, fired);
+      if (!fired.empty()) arm_timeout();  // none may wait now
     }
   }
   for (Future* f : fired)
@@ -721,6 +722,7 @@ Future* TransactionState::watch(BytesView key) {
   future->retain();
   pending_watches_.push_back(
       Watch{Bytes(key), std::move(seen), future, WatchSlot(database_, future)});
+  arm_timeout();
   return future;
 }
 
@@ -820,6 +822,9 @@ void TransactionState::end_waits(fdb_error_t error, std::vector<Future*>& delive
     deliveries.push_back(f);
   }
   versionstamp_futures_.clear();
+  // RYW's watch waits on the resetPromise too until its read returns, which RYW's commit waits
+  // for: taken here to return when the commit starts (a read may take that long).
+  if (!commit_started_) cancel_watches(error, deliveries);
   disarm_timeout();
 }
 
@@ -844,7 +849,9 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
 
 void TransactionState::arm_timeout() {
   disarm_timeout();
-  const bool waiting = !versionstamp_futures_.empty() || outstanding_commit_ != nullptr;
+  const bool watches_reading = !pending_watches_.empty() && !commit_started_;
+  const bool waiting =
+      !versionstamp_futures_.empty() || watches_reading || outstanding_commit_ != nullptr;
   if (!waiting || options_.timeout_ms <= 0 || ended_by() != kSuccess) return;
   // ended_by() counts the attempt timed out once the clock is past the deadline.
   const std::int64_t past_deadline_us = started_us_ + options_.timeout_ms * 1000 + 1;

@@ -10,11 +10,11 @@
 // cancelled transaction answers every use but a write with transaction_cancelled (a read or commit
 // the deferred error first, if one is held) until it is reset; versionstamp futures of an attempt
 // are settled exactly once (at its commit, reset, retry, cancel, timeout or destruction), its
-// watches exactly once too (fired by an own write, or at its commit, reset, retry or destruction:
-// not at a cancel or the timeout, as FoundationDB's, whose watch waits on its resetPromise only
-// until its read returns); an outstanding commit's future is answered once, when what ends its
-// attempt happens or else when the commit is resolved; a timeout timer is queued only while a
-// versionstamp future or a commit waits.
+// watches exactly once too (fired by an own write, or at its commit, reset, retry or destruction,
+// and at a cancel or the timeout only before the commit started: FoundationDB's watch waits on
+// its resetPromise until its read returns, which its commit waits for); an outstanding commit's
+// future is answered once, when what ends its attempt happens or else when the commit is
+// resolved; a timeout timer is queued only while some of them wait.
 #pragma once
 
 #include <memory>
@@ -173,7 +173,8 @@ class TransactionState {
   fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
   // What ends the attempt (RYW's resetPromise: a cancel, the timeout, a use during the commit, a
   // final on_error) answers its versionstamp futures with `error` (0: the commit applied), into
-  // `deliveries`; its watches, whose reads returned, do not wait on it.
+  // `deliveries`, and its watches before the commit started; once it started, their reads have
+  // returned (RYW's commit waits for them), and they no longer wait on it.
   void end_waits(fdb_error_t error, std::vector<Future*>& deliveries);
   // NativeAPI's cancelWatches (a reset, a retry, destruction, a failed commit): the attempt's
   // watches fail with `error`.
@@ -199,13 +200,14 @@ class TransactionState {
   // futures and watches go into `deliveries` (the watches stay when something ended the attempt
   // first: RYW's commit answers that, and NativeAPI's, which would fail them, never ran).
   fdb_error_t commit_now(std::vector<Future*>& deliveries);
-  // Arms the timer that fails this attempt's versionstamp futures and commit at the timeout, as
-  // FoundationDB's timeout ends the attempt then, while any wait and a timeout is set; otherwise
-  // drops the timer armed before (a stale one would move deterministic virtual time on).
+  // Arms the timer that fails this attempt's versionstamp futures, commit and watches still
+  // reading (end_waits) at the timeout, as FoundationDB's timeout ends the attempt then, while any
+  // wait and a timeout is set; otherwise drops the timer armed before (a stale one would move
+  // deterministic virtual time on).
   void arm_timeout();
   void disarm_timeout();
-  // The timer's task: the waiting futures (not the watches) fail with transaction_timed_out once
-  // the timeout passed.
+  // The timer's task: the waiting futures fail with transaction_timed_out once the timeout passed
+  // (end_waits).
   void on_timeout();
   // What a retry and a reset both start afresh: no sticky error, nothing read or written, no
   // commit outstanding (one still in flight answers transaction_cancelled).

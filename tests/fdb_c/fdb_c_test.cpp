@@ -1912,11 +1912,10 @@ TEST_F(FdbC, ACancelAfterTheTimeoutLeavesTheTransactionTimedOut) {
 }
 
 // As FoundationDB's ReadYourWritesTransaction, whose timeout sends transaction_timed_out (1031)
-// to its resetPromise when it fires, and whose versionstamp futures wait on it: they fail at the
-// timeout, with nothing more asked of the transaction. A watch, whose read has returned, waits on
-// it no more (AWatchWaitsUntilItsWatchesAreCancelledNotUntilItsAttemptEnds): a reset fails it. A
-// TIMEOUT set later moves the deadline, and the futures of a reset attempt do not time out.
-// Before: they waited until the commit, a reset or a cancel.
+// to its resetPromise when it fires, and whose versionstamp futures and watches wait on it: they
+// fail at the timeout, with nothing more asked of the transaction. A TIMEOUT set later moves the
+// deadline, and the futures of a reset attempt do not time out. Before: they waited until the
+// commit, a reset or a cancel.
 TEST_F(FdbC, WaitingFuturesFailWhenTheTimeoutFires) {
   auto set_timeout = [](FDBTransaction* tr, int64_t ms) {
     ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&ms), 8), 0);
@@ -1928,10 +1927,10 @@ TEST_F(FdbC, WaitingFuturesFailWhenTheTimeoutFires) {
   EXPECT_FALSE(ready_within(stamp, std::chrono::milliseconds(50))) << "a minute to go";
   set_timeout(tr, 100);
   EXPECT_TRUE(ready_within(stamp, std::chrono::milliseconds(5'000))) << "the timeout fired";
+  EXPECT_TRUE(ready_within(w, std::chrono::milliseconds(5'000)));
   EXPECT_EQ(wait_and_destroy(stamp), 1031);
-  EXPECT_FALSE(fdb_future_is_ready(w)) << "the watch waits past the timeout";
+  EXPECT_EQ(wait_and_destroy(w), 1031);
   fdb_transaction_reset(tr);
-  EXPECT_EQ(wait_and_destroy(w), 1025) << "a reset cancels it";
   stamp = fdb_transaction_get_versionstamp(tr);
   EXPECT_FALSE(ready_within(stamp, std::chrono::milliseconds(150))) << "no timeout since the reset";
   fdb_transaction_reset(tr);
@@ -1939,53 +1938,43 @@ TEST_F(FdbC, WaitingFuturesFailWhenTheTimeoutFires) {
   fdb_transaction_destroy(tr);
 }
 
-// As FoundationDB 7.3's watch: once its read has returned, RYW's watch waits on NativeAPI's alone,
-// which only Transaction::cancelWatches fails — a reset, a retried on_error and the transaction's
-// destruction (transaction_cancelled), a failed commit (its error) — not on RYW's resetPromise: a
-// cancel, the timeout, an on_error that does not retry and a commit they refuse leave it waiting,
-// and an own write that changes its key still fires it (RYW's triggerWatches). Before: a cancel,
-// the timeout and a final on_error failed it (1025, 1031), and an own write after them did not
-// fire it.
-TEST_F(FdbC, AWatchWaitsUntilItsWatchesAreCancelledNotUntilItsAttemptEnds) {
-  using std::chrono::milliseconds;
+// As FoundationDB 7.3's watch: until its read returns it waits on RYW's resetPromise, so a cancel
+// (or the timeout, WaitingFuturesFailWhenTheTimeoutFires) fails it; RYW's commit waits for that
+// read, and from then on the watch waits on NativeAPI's alone, which only
+// Transaction::cancelWatches fails — a reset, a retry, the transaction's destruction
+// (transaction_cancelled) and a failed commit (its error). A cancel or a use during an outstanding
+// commit fails the commit and leaves the watch waiting. Before: the cancel failed it too.
+TEST_F(FdbC, AWatchWhoseCommitStartedWaitsUntilItsWatchesAreCancelled) {
   FDBTransaction* tr = begin();
   FDBFuture* w = watch(tr, "w");
   fdb_transaction_cancel(tr);
-  EXPECT_EQ(commit(tr), 1025);
-  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1025);
-  EXPECT_FALSE(ready_within(w, milliseconds(50))) << "a cancel, and what it refuses, leave it";
-  set(tr, "w", "changed");  // buffered after a cancel, as RYW's set looks only for a commit
-  EXPECT_EQ(wait_and_destroy(w), 0) << "an own write fires it after the cancel";
+  EXPECT_EQ(wait_and_destroy(w), 1025) << "cancelled before its commit: its read had not returned";
 
   fdb_transaction_reset(tr);
   w = watch(tr, "w");
-  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 2000)), 2000);
-  EXPECT_EQ(read_error(tr), 1025) << "an on_error that does not retry cancels the transaction";
-  EXPECT_FALSE(ready_within(w, milliseconds(50))) << "and leaves the watch";
+  set(tr, "x", "v");
+  NetworkGate gate(*this, "gate");
+  FDBFuture* outstanding = fdb_transaction_commit(tr);
+  fdb_transaction_cancel(tr);
+  gate.release();
+  EXPECT_EQ(wait_and_destroy(outstanding), 1025);
+  EXPECT_FALSE(ready_within(w, std::chrono::milliseconds(50))) << "a cancel during the commit";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(wait_and_destroy(w), 1025) << "a reset cancels it";
+
+  w = watch(tr, "w");
+  set(tr, "x", "v");
+  NetworkGate second_gate(*this, "gate2");
+  outstanding = fdb_transaction_commit(tr);
+  FDBFuture* read = fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0);
+  second_gate.release();
+  EXPECT_EQ(wait_and_destroy(read), 2017);
+  EXPECT_EQ(wait_and_destroy(outstanding), 2017);
+  EXPECT_FALSE(ready_within(w, std::chrono::milliseconds(50))) << "a use during the commit";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 2017)), 2017);
+  EXPECT_FALSE(fdb_future_is_ready(w)) << "nor an on_error that does not retry";
   fdb_transaction_destroy(tr);
   EXPECT_EQ(wait_and_destroy(w), 1025) << "destroying its transaction cancels it";
-
-  tr = begin();
-  w = watch(tr, "w");
-  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
-  EXPECT_EQ(wait_and_destroy(w), 1025) << "a retry cancels it";
-
-  const int64_t timeout_ms = 100;
-  ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(500),
-                                       reinterpret_cast<const uint8_t*>(&timeout_ms), 8),
-            0);
-  w = watch(tr, "w");
-  FDBFuture* other = watch(tr, "other");
-  FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
-  EXPECT_TRUE(ready_within(stamp, milliseconds(5'000))) << "the timeout fired";
-  EXPECT_EQ(wait_and_destroy(stamp), 1031);
-  EXPECT_FALSE(fdb_future_is_ready(w)) << "the timeout leaves it";
-  set(tr, "w", "changed");
-  EXPECT_EQ(wait_and_destroy(w), 0) << "an own write fires it after the timeout";
-  EXPECT_EQ(commit(tr), 1031);
-  EXPECT_FALSE(fdb_future_is_ready(other)) << "a commit the timeout refuses leaves it";
-  fdb_transaction_destroy(tr);
-  EXPECT_EQ(wait_and_destroy(other), 1025);
 }
 
 // As FoundationDB 7.3's ThreadSafeTransaction::getVersionstamp, which calls checkDeferredError
