@@ -32,9 +32,10 @@ constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 714, 1100};
 // the conflicting read ranges of a failed commit), SPECIAL_KEY_SPACE_RELAXED (713:
 // special_keys.h) and INCLUDE_PORT_IN_ADDRESS (23: addresses name their port below API 630),
 // USE_GRV_CACHE (1101), which from API 720 wants the multi-version client (transaction.cpp),
-// LOCK_AWARE (700) and READ_LOCK_AWARE (702: read-only), and USED_DURING_COMMIT_PROTECTION_DISABLE
-// (701): causality and durability knobs, priorities, tracing and logging, tags, GRV caching,
-// authorization, SNAPSHOT_RYW_ENABLE (the default),
+// LOCK_AWARE (700) and READ_LOCK_AWARE (702: read-only), USED_DURING_COMMIT_PROTECTION_DISABLE
+// (701), and INITIALIZE_NEW_DATABASE (300: read version 0, transaction.cpp): causality and
+// durability knobs, priorities, tracing and logging, tags, GRV caching, authorization,
+// SNAPSHOT_RYW_ENABLE (the default),
 // and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30): the next write keeps its write conflict range, so
 // a transaction conflicts where FoundationDB might not — more conflicts, never fewer (the
 // directory layer's allocator sets it).

@@ -16,6 +16,8 @@ namespace contend::fdb {
 
 // Refused once the transaction has read or written (transaction.cpp), as FoundationDB does.
 inline constexpr int kReadYourWritesDisableOption = 51;
+// INITIALIZE_NEW_DATABASE: the transaction reads at version 0 (transaction.cpp).
+inline constexpr int kInitializeNewDatabase = 300;
 
 struct TransactionOptions {
   bool read_your_writes_disabled = false;  // READ_YOUR_WRITES_DISABLE (51)

@@ -297,16 +297,24 @@ void TransactionState::set_read_version(std::int64_t version) {
   // RYW's setVersion looks at nothing else — not a cancel, the timeout or a commit started —
   // and NativeAPI's refuses a second version (a commit takes one when it starts).
   if (sticky_ != kSuccess) return;
-  const bool version_held = read_version_reset_by_commit_
-                                ? read_version_after_commit_.has_value()
-                                : commit_started_ || tr_.read_version().has_value();
-  if (version_held) {
+  if (read_version_held()) {
     sticky_ = kReadVersionAlreadySet;
   } else if (version <= 0) {
     sticky_ = kVersionInvalid;
   } else if (version > world_.readable_version()) {
     sticky_ = code_of(ErrorCode::future_version);  // no storage server has reached it
-  } else if (read_version_reset_by_commit_) {
+  } else {
+    take_read_version(version);
+  }
+}
+
+bool TransactionState::read_version_held() const {
+  return read_version_reset_by_commit_ ? read_version_after_commit_.has_value()
+                                       : commit_started_ || tr_.read_version().has_value();
+}
+
+void TransactionState::take_read_version(Version version) {
+  if (read_version_reset_by_commit_) {
     read_version_after_commit_ = version;
   } else {
     tr_.set_read_version(version);
@@ -1091,7 +1099,12 @@ fdb_error_t TransactionState::set_option(int option, BytesView value, bool has_v
   if (sticky_ != kSuccess) return kSuccess;
   if (grv_cache_refused) {
     sticky_ = kInvalidOption;
+  } else if (e == kSuccess && option == kInitializeNewDatabase && read_version_held()) {
+    sticky_ = kReadVersionAlreadySet;
   } else if (e == kSuccess) {
+    // NativeAPI's INITIALIZE_NEW_DATABASE reads at version 0 (causalWriteRisky too, which changes
+    // nothing here): a read once that version left the MVCC window answers transaction_too_old.
+    if (option == kInitializeNewDatabase) take_read_version(0);
     options_ = changed;
     if (timeout_timer_ || changed.timeout_ms > 0) arm_timeout();  // TIMEOUT moves the deadline
   } else {

@@ -132,6 +132,13 @@ class TransactionState {
   // now (FoundationDB's triggerWatches: any, when the value is not known): their futures go into
   // `fired`, to be delivered once the lock is released.
   void fire_watches_written(const Written& written, std::vector<Future*>& fired);
+  // Whether this attempt holds a read version (a commit started takes one), as NativeAPI's
+  // setVersion and INITIALIZE_NEW_DATABASE check; then taking one more answers
+  // read_version_already_set.
+  bool read_version_held() const;
+  // Takes `version` as this attempt's read version (set_read_version, INITIALIZE_NEW_DATABASE).
+  // REQUIRES: !read_version_held().
+  void take_read_version(Version version);
   // The read version the next read uses, taken if none yet; an error when it is unusable.
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);

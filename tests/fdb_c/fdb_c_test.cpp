@@ -532,6 +532,35 @@ TEST_F(FdbC, AReadLockAwareTransactionIsReadOnly) {
   fdb_transaction_destroy(reader);
 }
 
+// As NativeAPI's INITIALIZE_NEW_DATABASE (300, a flag): the transaction reads at version 0 — or,
+// when it holds a read version already, read_version_already_set (2010) becomes its deferred
+// error — and set_read_version after it is refused so too. Not persistent: a retry takes a read
+// version anew. Before: accepted with no effect.
+TEST_F(FdbC, InitializeNewDatabaseReadsAtVersionZero) {
+  const auto initialize = [](FDBTransaction* tr, const char* value) {
+    ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(300), bytes(value),
+                                         length(value)),
+              0);
+  };
+  FDBTransaction* tr = begin();
+  initialize(tr, "");
+  EXPECT_EQ(read_version_of(tr), 0);
+  fdb_transaction_set_read_version(tr, read_version_of(tr) + 1);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_read_version(tr)), 2010);
+  fdb_transaction_reset(tr);
+  EXPECT_GT(read_version_of(tr), 0);
+  initialize(tr, "");
+  EXPECT_EQ(read_error(tr), 2010) << "a read version was taken";
+  fdb_transaction_reset(tr);
+  initialize(tr, "");
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  EXPECT_GT(read_version_of(tr), 0) << "a retry takes a read version anew";
+  fdb_transaction_reset(tr);
+  initialize(tr, "x");
+  EXPECT_EQ(read_error(tr), 2006) << "it takes no value";
+  fdb_transaction_destroy(tr);
+}
+
 // Without read-your-writes, a read does not see the transaction's writes, so it depends on the
 // database at the keys the transaction wrote too: as FoundationDB's (whose transaction then sends
 // its read conflict ranges whole), another commit changing such a key makes the commit conflict.
