@@ -309,8 +309,14 @@ void TransactionState::set_read_version(std::int64_t version) {
 }
 
 bool TransactionState::read_version_held() const {
-  return read_version_reset_by_commit_ ? read_version_after_commit_.has_value()
-                                       : commit_started_ || tr_.read_version().has_value();
+  // NativeAPI's commit takes a read version only for a commit with writes: after a read-only one
+  // (that did not read), a version may still be set.
+  if (read_version_reset_by_commit_) return read_version_after_commit_.has_value();
+  return (commit_started_ && has_writes()) || tr_.read_version().has_value();
+}
+
+bool TransactionState::has_writes() const {
+  return !tr_.mutations().empty() || !tr_.write_conflict_ranges().empty();
 }
 
 void TransactionState::take_read_version(Version version) {
@@ -793,8 +799,7 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
     read_version_reset_by_commit_ = true;
   // NativeAPI's commitMutations: a commit without writes is answered at once; then a read-only
   // transaction's is refused (READ_LOCK_AWARE), before its size is measured.
-  const bool writes = !tr_.mutations().empty() || !tr_.write_conflict_ranges().empty();
-  if (result == kSuccess && writes && options_.read_only) result = kTransactionReadOnly;
+  if (result == kSuccess && has_writes() && options_.read_only) result = kTransactionReadOnly;
   if (result == kSuccess && too_large()) result = code_of(ErrorCode::transaction_too_large);
   if (result == kSuccess) {
     tr_.set_report_conflicting_read_ranges(options_.report_conflicting_keys);
@@ -904,7 +909,7 @@ bool TransactionState::too_large() const {
   // As NativeAPI commitMutations: a commit without writes is not measured; the others are, by
   // getSize of the request FoundationDB's client would send (commit_size.h), against SIZE_LIMIT
   // or TRANSACTION_SIZE_LIMIT.
-  if (tr_.mutations().empty() && tr_.write_conflict_ranges().empty()) return false;
+  if (!has_writes()) return false;
   const bool read_your_writes = !options_.read_your_writes_disabled;
   const std::vector<KeyRangeRef> measured(measured_read_ranges_.begin(),
                                           measured_read_ranges_.end());

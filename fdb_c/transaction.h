@@ -132,7 +132,10 @@ class TransactionState {
   // now (FoundationDB's triggerWatches: any, when the value is not known): their futures go into
   // `fired`, to be delivered once the lock is released.
   void fire_watches_written(const Written& written, std::vector<Future*>& fired);
-  // Whether this attempt holds a read version (a commit started takes one), as NativeAPI's
+  // Whether the attempt's commit would send mutations or write conflict ranges (NativeAPI's
+  // commitMutations answers one that would not at once, taking no read version).
+  bool has_writes() const;
+  // Whether this attempt holds a read version (a commit with writes takes one), as NativeAPI's
   // setVersion and INITIALIZE_NEW_DATABASE check; then taking one more answers
   // read_version_already_set.
   bool read_version_held() const;

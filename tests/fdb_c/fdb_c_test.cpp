@@ -561,6 +561,26 @@ TEST_F(FdbC, InitializeNewDatabaseReadsAtVersionZero) {
   fdb_transaction_destroy(tr);
 }
 
+// As NativeAPI's commitMutations, which answers a commit without mutations or write conflict
+// ranges at once, taking no read version: set_read_version may still set one after it (a read
+// version is still given during a commit), while a commit with writes takes one, after which it
+// answers read_version_already_set (2010). Before: refused after any commit.
+TEST_F(FdbC, AReadOnlyCommitTakesNoReadVersion) {
+  FDBTransaction* other = begin();
+  const int64_t version = read_version_of(other);
+  fdb_transaction_destroy(other);
+  FDBTransaction* tr = begin();
+  ASSERT_EQ(commit(tr), 0);
+  fdb_transaction_set_read_version(tr, version);
+  EXPECT_EQ(read_version_of(tr), version);
+  fdb_transaction_reset(tr);
+  set(tr, "k", "v");
+  ASSERT_EQ(commit(tr), 0);
+  fdb_transaction_set_read_version(tr, version);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get_read_version(tr)), 2010);
+  fdb_transaction_destroy(tr);
+}
+
 // Without read-your-writes, a read does not see the transaction's writes, so it depends on the
 // database at the keys the transaction wrote too: as FoundationDB's (whose transaction then sends
 // its read conflict ranges whole), another commit changing such a key makes the commit conflict.
