@@ -295,7 +295,7 @@ void TransactionState::set_read_version(std::int64_t version) {
   Lock lock(world_.mutex);
   // ThreadSafeTransaction::setVersion runs unless a deferred error is held (doOnMainThreadVoid);
   // RYW's setVersion looks at nothing else — not a cancel, the timeout or a commit started —
-  // and NativeAPI's refuses a second version (a commit takes one when it starts).
+  // and NativeAPI's refuses a second version (a commit with writes takes one when it starts).
   if (sticky_ != kSuccess) return;
   if (read_version_held()) {
     sticky_ = kReadVersionAlreadySet;

@@ -174,6 +174,13 @@ class FdbC : public ::testing::Test {
     EXPECT_EQ(approximate_size(tr, size), 0);
     return size;
   }
+  // A read version another transaction is given now.
+  int64_t fresh_read_version() {
+    FDBTransaction* other = begin();
+    const int64_t version = read_version_of(other);
+    fdb_transaction_destroy(other);
+    return version;
+  }
   // The error of the next read of `tr`, 0 when it succeeds.
   fdb_error_t read_error(FDBTransaction* tr) {
     return wait_and_destroy(fdb_transaction_get(tr, bytes(key("any")), length(key("any")), 0));
@@ -566,9 +573,7 @@ TEST_F(FdbC, InitializeNewDatabaseReadsAtVersionZero) {
 // version is still given during a commit), while a commit with writes takes one, after which it
 // answers read_version_already_set (2010). Before: refused after any commit.
 TEST_F(FdbC, AReadOnlyCommitTakesNoReadVersion) {
-  FDBTransaction* other = begin();
-  const int64_t version = read_version_of(other);
-  fdb_transaction_destroy(other);
+  const int64_t version = fresh_read_version();
   FDBTransaction* tr = begin();
   ASSERT_EQ(commit(tr), 0);
   fdb_transaction_set_read_version(tr, version);
@@ -1874,9 +1879,7 @@ TEST_F(FdbC, AnOptionSetWhileADeferredErrorIsHeldIsNotApplied) {
 // Before: the get took a read version (2010 after set_read_version), the watch and the address
 // lookup left the option allowed, one address was named for every key, and 600's value was taken.
 TEST_F(FdbC, WhatRYWAnswersBeforeReadingTakesNoReadVersion) {
-  FDBTransaction* other = begin();
-  const int64_t version = read_version_of(other);
-  fdb_transaction_destroy(other);
+  const int64_t version = fresh_read_version();
 
   FDBTransaction* tr = begin();
   const std::string system("\xff\x01"), long_key(10'009, 'k');
