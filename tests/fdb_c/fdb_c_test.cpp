@@ -174,6 +174,11 @@ class FdbC : public ::testing::Test {
     EXPECT_EQ(approximate_size(tr, size), 0);
     return size;
   }
+  // Sets option `option`, a flag (no value): the call answers 0.
+  static void set_flag(FDBTransaction* tr, int option) {
+    ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(option), nullptr, 0),
+              0);
+  }
   // A read version another transaction is given now.
   int64_t fresh_read_version() {
     FDBTransaction* other = begin();
@@ -454,12 +459,8 @@ TEST_F(FdbC, UsingATransactionOnceItsCommitStartedIsUsedDuringCommit) {
 // on and applies. The option is not persistent: a retry drops it. Before: accepted with no effect,
 // the commit answered 2017 and wrote nothing.
 TEST_F(FdbC, UsedDuringCommitProtectionDisabledLeavesTheCommitToApply) {
-  const auto disable_protection = [](FDBTransaction* tr) {
-    ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(701), nullptr, 0),
-              0);
-  };
   FDBTransaction* tr = begin();
-  disable_protection(tr);
+  set_flag(tr, 701);  // USED_DURING_COMMIT_PROTECTION_DISABLE
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
   set(tr, "unprotected", "retried");
   NetworkGate gate(*this, "gate");
@@ -470,7 +471,7 @@ TEST_F(FdbC, UsedDuringCommitProtectionDisabledLeavesTheCommitToApply) {
   EXPECT_EQ(wait_and_destroy(outstanding), 2017) << "a retry drops the option";
 
   fdb_transaction_reset(tr);
-  disable_protection(tr);
+  set_flag(tr, 701);  // USED_DURING_COMMIT_PROTECTION_DISABLE
   set(tr, "unprotected", "kept");
   NetworkGate second_gate(*this, "gate2");
   outstanding = fdb_transaction_commit(tr);
@@ -493,19 +494,15 @@ TEST_F(FdbC, UsedDuringCommitProtectionDisabledLeavesTheCommitToApply) {
 // (2023) — not retryable — and fails its watches with it; one without writes commits. Neither
 // option is persistent: a reset or retry drops them. Before: both accepted with no effect.
 TEST_F(FdbC, AReadLockAwareTransactionIsReadOnly) {
-  const auto flag = [](FDBTransaction* tr, int option) {
-    ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(option), nullptr, 0),
-              0);
-  };
   FDBTransaction* tr = begin();
-  flag(tr, 702);
+  set_flag(tr, 702);
   FDBFuture* w = watch(tr, "w");
   set(tr, "read-only", "v");
   EXPECT_EQ(commit(tr), 2023);
   EXPECT_EQ(wait_and_destroy(w), 2023) << "a failed commit fails its watches with its error";
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 2023)), 2023) << "not retryable";
   fdb_transaction_reset(tr);
-  flag(tr, 702);
+  set_flag(tr, 702);
   const std::string range_begin = key("r"), range_end = key("s");
   ASSERT_EQ(fdb_transaction_add_conflict_range(tr, bytes(range_begin), length(range_begin),
                                                bytes(range_end), length(range_end),
@@ -513,21 +510,21 @@ TEST_F(FdbC, AReadLockAwareTransactionIsReadOnly) {
             0);
   EXPECT_EQ(commit(tr), 2023) << "a write conflict range is a write";
   fdb_transaction_reset(tr);
-  flag(tr, 702);
+  set_flag(tr, 702);
   EXPECT_EQ(read_error(tr), 0);
   EXPECT_EQ(commit(tr), 0) << "a commit without writes";
   fdb_transaction_reset(tr);
-  flag(tr, 700);
-  flag(tr, 702);
+  set_flag(tr, 700);
+  set_flag(tr, 702);
   set(tr, "lock-aware", "v");
   EXPECT_EQ(commit(tr), 0) << "lock aware first: READ_LOCK_AWARE changes nothing";
   fdb_transaction_reset(tr);
-  flag(tr, 702);
-  flag(tr, 700);
+  set_flag(tr, 702);
+  set_flag(tr, 700);
   set(tr, "lock-aware-after", "v");
   EXPECT_EQ(commit(tr), 0) << "LOCK_AWARE clears read-only";
   fdb_transaction_reset(tr);
-  flag(tr, 702);
+  set_flag(tr, 702);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
   set(tr, "retried", "v");
   EXPECT_EQ(commit(tr), 0) << "a retry drops it";
