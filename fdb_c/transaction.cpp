@@ -195,6 +195,7 @@ fdb_error_t run_op(Transaction& tr, Op& op) {
 
 fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options,
                                          RangeResult& out) {
+  if (fdb_error_t e = reach_read_version()) return e;
   if (!options_.read_your_writes_disabled) {
     auto op = tr_.get_range(range, options);
     if (fdb_error_t e = run_op(tr_, op)) return e;
@@ -233,6 +234,7 @@ fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::option
   const KeyRangeRef just_key{key, after};
   const bool conflict_past_store_limit =
       !snapshot && key.size() > kKeySizeLimit && key.size() <= max_key_size(key);
+  if (fdb_error_t e = reach_read_version()) return e;
   if (!options_.read_your_writes_disabled) {
     auto op = tr_.get(key, snapshot);
     if (fdb_error_t e = run_op(tr_, op)) return e;
@@ -296,16 +298,31 @@ void TransactionState::set_read_version(std::int64_t version) {
   // ThreadSafeTransaction::setVersion runs unless a deferred error is held (doOnMainThreadVoid);
   // RYW's setVersion looks at nothing else — not a cancel, the timeout or a commit started —
   // and NativeAPI's refuses a second version (a commit with writes takes one when it starts).
+  // A version the storage has not reached is taken too: reads find out (reach_read_version).
   if (sticky_ != kSuccess) return;
   if (read_version_held()) {
     sticky_ = kReadVersionAlreadySet;
   } else if (version <= 0) {
     sticky_ = kVersionInvalid;
-  } else if (version > world_.readable_version()) {
-    sticky_ = code_of(ErrorCode::future_version);  // no storage server has reached it
   } else {
     take_read_version(version);
   }
+}
+
+fdb_error_t TransactionState::reach_read_version() {
+  // FoundationDB 7.3's storage server waits up to FUTURE_VERSION_DELAY for a read's version, then
+  // answers future_version. A version within that wait is granted at once, as storage that
+  // reached it early would serve it (versions may run ahead of time): later commits land above
+  // it. A commit needs none granted (sim/store/transaction.h).
+  const std::optional<Version> version = tr_.read_version();
+  if (!version) return kSuccess;
+  Store& store = world_.store;
+  const Version reached =
+      std::max(store.granted_version(), store.current_version(world_.env.store_time_us()));
+  if (*version <= reached) return kSuccess;
+  if (*version - reached > kFutureVersionDelayUs) return code_of(ErrorCode::future_version);
+  store.grant_read_version_ahead(*version);
+  return kSuccess;
 }
 
 bool TransactionState::read_version_held() const {

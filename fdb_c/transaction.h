@@ -142,7 +142,10 @@ class TransactionState {
   // Takes `version` as this attempt's read version (set_read_version, INITIALIZE_NEW_DATABASE).
   // REQUIRES: !read_version_held().
   void take_read_version(Version version);
-  // The read version the next read uses, taken if none yet; an error when it is unusable.
+  // Before a read reaches the store: a read version set ahead of the storage's (fdb_transaction_
+  // set_read_version) is granted when within kFutureVersionDelayUs of it (storage waits that long
+  // for a version), else the read answers future_version.
+  fdb_error_t reach_read_version();
   // Runs a read of `range` through the store and returns its rows or error.
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);
   fdb_error_t read_key(BytesView key, bool snapshot, std::optional<Bytes>& out);

@@ -26,6 +26,9 @@ namespace contend::fdb {
 // Store versions start here (in microseconds), so version 0 is outside the MVCC window from
 // the first transaction on, as it is on a real cluster.
 inline constexpr std::int64_t kFirstVersionUs = 100'000'000;
+// How far ahead of the storage's version a read's may be (FoundationDB's storage server waits
+// FUTURE_VERSION_DELAY, 1 s, for it before answering future_version); versions are microseconds.
+inline constexpr std::int64_t kFutureVersionDelayUs = 1'000'000;
 
 // The one in-process store's address and its IP alone: the cluster's coordinator, proxies and
 // storage server, whatever a cluster file or connection string names.

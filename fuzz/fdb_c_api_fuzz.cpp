@@ -256,6 +256,7 @@ class Run {
   FDBDatabase* db_;
   std::array<FDBTransaction*, 3> transactions_{};
   std::vector<Handle> futures_;
+  std::int64_t last_int64_ = 0;  // the last number a future answered
 };
 
 void Run::read_step(Program& p, int op, FDBTransaction* tr) {
@@ -361,9 +362,16 @@ void Run::transaction_step(Program& p, int op, FDBTransaction* tr) {
       return keep(fdb_transaction_get_versionstamp(tr), true);
     case 17:
       return keep(fdb_transaction_get_read_version(tr));
-    case 18:
+    case 18: {
+      // Past the last number answered (a read version: then within the storage's wait or not).
+      const auto past = [&](std::int64_t by) {
+        return last_int64_ > std::numeric_limits<std::int64_t>::max() - by ? last_int64_
+                                                                           : last_int64_ + by;
+      };
       return fdb_transaction_set_read_version(
-          tr, p.from<std::int64_t>({-1, 0, 1, 100'000'000, p.int64()}));
+          tr, p.from<std::int64_t>(
+                  {-1, 0, 1, 100'000'000, p.int64(), past(1), past(500'000), past(2'000'000)}));
+    }
     case 19: {
       std::int64_t version = 0;
       return check_answer(fdb_transaction_get_committed_version(tr, &version), false);
@@ -444,8 +452,11 @@ void Run::future_step(Program& p, int op) {
         case 2:
           return check_answer(fdb_future_get_keyvalue_array(h.future, &rows, &length, &more),
                               h.on_error);
-        case 3:
-          return check_answer(fdb_future_get_int64(h.future, &number), h.on_error);
+        case 3: {
+          const fdb_error_t e = fdb_future_get_int64(h.future, &number);
+          if (e == 0) last_int64_ = number;  // a read version, often: a version to set past
+          return check_answer(e, h.on_error);
+        }
         case 4:
           return check_answer(fdb_future_get_key_array(h.future, &keys, &length), h.on_error);
         default:

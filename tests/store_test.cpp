@@ -381,6 +381,29 @@ TEST_F(StoreRules, ABlindWriteOlderThanFiveSecondsIsTooOldAtCommit) {
   EXPECT_EQ(commit(tr), ErrorCode::transaction_too_old);
 }
 
+// A client may set a read version ahead of every granted one (fdb_transaction_set_read_version).
+// Granted ahead of time, it is read at, and every later commit lands above it. Never granted, it
+// is read at by no one: a commit, which reads nothing, is resolved as at the newest granted
+// version (no write follows either) and lands where time puts it, below it.
+TEST_F(StoreRules, AReadVersionAheadOfTimeIsGrantedOrCommittedBelowIt) {
+  put("a", "1");
+  const Version ahead = env.now_us() + 500'000;
+  store.grant_read_version_ahead(ahead);
+  EXPECT_EQ(store.granted_version(), ahead);
+  Transaction reader(db());
+  reader.set_read_version(ahead);
+  EXPECT_EQ(get(reader, "a").value(), std::optional<Bytes>("1"));
+  EXPECT_GT(put("a", "2"), ahead);
+  EXPECT_EQ(get(reader, "a").value(), std::optional<Bytes>("1")) << "the later commit is above";
+  Transaction blind(db(1));
+  const Version far = store.latest_version() + 10'000'000;
+  blind.set_read_version(far);
+  blind.set("b", "2");
+  EXPECT_EQ(commit(blind), ErrorCode::success);
+  EXPECT_LT(blind.committed_version(), far);
+  EXPECT_LT(store.granted_version(), far) << "a commit grants nothing ahead";
+}
+
 TEST_F(StoreRules, AtomicAddsCommuteWithoutConflicts) {
   std::string one("\x01\x00\x00\x00", 4);
   Transaction a(db(1));

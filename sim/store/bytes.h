@@ -25,6 +25,7 @@ using BytesView = std::string_view;
 using Version = std::int64_t;
 inline constexpr Version kVersionsPerSecond = 1'000'000;
 inline constexpr Version kInvalidVersion = -1;
+inline constexpr Version kMaxVersion = INT64_MAX;  // a client may set any positive read version
 
 // The eight bytes at p as a big-endian number: numeric order of such words is byte order.
 inline std::uint64_t load_big_endian(const char* p) {

@@ -26,6 +26,11 @@ Version Store::grant_read_version(std::int64_t now_us) {
   return granted_version_;
 }
 
+void Store::grant_read_version_ahead(Version version) {
+  CONTEND_ASSERT(version >= granted_version_, "read versions only grow");
+  granted_version_ = version;
+}
+
 ErrorCode Store::check_read_version(Version read_version, std::int64_t now_us) const {
   CONTEND_ASSERT(read_version != kInvalidVersion && read_version <= granted_version_,
                  "a read version is one the store granted");

@@ -110,6 +110,12 @@ class Store {
   // (the proxies commit empty batches), so it is max(latest commit, now). Every later commit gets
   // a higher version, so a read at this version sees exactly the commits made before it.
   Version grant_read_version(std::int64_t now_us);
+  // The highest read version handed out so far.
+  Version granted_version() const { return granted_version_; }
+  // Grants `version` ahead of virtual time: a read version a client set, which storage reached
+  // early, as it does when versions advance faster than time. Every later commit gets a higher
+  // version, as after any grant. REQUIRES: version >= granted_version().
+  void grant_read_version_ahead(Version version);
   // The version storage has reached at virtual time now_us (versions follow time).
   Version current_version(std::int64_t now_us) const;
   // success, or transaction_too_old when rv has left the MVCC window at now_us.

@@ -255,7 +255,9 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
       return;
     }
     // The key is unknown until commit: every key it could become is unreadable, and written.
-    Bytes low = fill_versionstamp(key, make_versionstamp(read_version_.value_or(0) + 1, 0));
+    const Version read_version = read_version_.value_or(0);
+    const Version lowest = read_version < kMaxVersion ? read_version + 1 : read_version;
+    Bytes low = fill_versionstamp(key, make_versionstamp(lowest, 0));
     Bytes high = fill_versionstamp(key, Bytes(10, '\xff'));
     KeyRange possible{std::move(low), key_after(high)};
     push_mutation(type, arena_.copy(key), arena_.copy(operand));
@@ -597,7 +599,10 @@ ErrorCode Transaction::do_commit() {
   if (fault == CommitFault::not_committed_before) return ErrorCode::not_committed;
   if (fault == CommitFault::unknown_result_not_applied && !CONTEND_MUTANT(10))
     return ErrorCode::commit_unknown_result;
-  CommitRequest request{client(),     transaction_id_, *read_version_,
+  // A read version set ahead of every one the store granted (set_read_version) meets no write
+  // after it; neither does the newest granted one, so the resolver answers both alike.
+  const Version read_version = std::min(*read_version_, db_.store->granted_version());
+  CommitRequest request{client(),     transaction_id_, read_version,
                         read_ranges_, write_ranges_,   mutations_};
   request.report_conflicting_read_ranges = report_conflicting_read_ranges_;
   CommitResult result = db_.store->commit(request, env().store_time_us());
@@ -612,7 +617,7 @@ ErrorCode Transaction::do_commit() {
     last_conflicting_read_ranges_ = std::move(result.conflicting_read_ranges);
     return result.error;
   }
-  CONTEND_ASSERT(result.commit_version > *read_version_,
+  CONTEND_ASSERT(result.commit_version > read_version,
                  "a commit lands after the version its reads saw");
   committed_version_ = result.commit_version;
   if (fault == CommitFault::unknown_result_applied && CONTEND_MUTANT(9)) {

@@ -136,6 +136,8 @@ class Transaction {
   // The backoff of a new transaction (FoundationDB's fullReset, a client's reset, restores it).
   void restore_backoff() { backoff_us_ = kDefaultBackoffUs; }
   // Reads at `version` instead of asking the store for one (fdb_transaction_set_read_version).
+  // A read needs the store to have granted it (Store::grant_read_version_ahead); a commit does
+  // not: one ahead of every granted version is resolved as at the newest granted one.
   // REQUIRES: no read version yet.
   void set_read_version(Version version) {
     CONTEND_ASSERT(!read_version_.has_value(), "a read version is set once per attempt");

@@ -583,6 +583,40 @@ TEST_F(FdbC, AReadOnlyCommitTakesNoReadVersion) {
   fdb_transaction_destroy(tr);
 }
 
+// As FoundationDB 7.3, whose setVersion checks only that a version is positive and that none is
+// held: a version the storage has not reached is taken (get_read_version answers it), and only
+// reads find out. Its storage server waits up to FUTURE_VERSION_DELAY (1 s) for a read's version:
+// within that, the read sees every commit made before it and none after (later commits land above
+// the version, and conflict with the transaction's read); beyond it, the read answers
+// future_version (1009), while a commit with writes, which reads nothing, commits below it.
+// Before: future_version was the deferred error of every call.
+TEST_F(FdbC, AReadVersionAheadOfTheStorageIsWaitedForUpToOneSecond) {
+  put("k", "before");
+  const int64_t ahead = fresh_read_version() + 500'000;
+  FDBTransaction* tr = begin();
+  fdb_transaction_set_read_version(tr, ahead);
+  EXPECT_EQ(read_version_of(tr), ahead);
+  EXPECT_EQ(get(tr, "k"), "before");
+  put("k", "after");
+  EXPECT_GT(fresh_read_version(), ahead) << "a commit after the read lands above its version";
+  EXPECT_EQ(get(tr, "k"), "before");
+  set(tr, "k", "mine");
+  EXPECT_EQ(commit(tr), 1020) << "and conflicts with it";
+
+  fdb_transaction_reset(tr);
+  const int64_t far = fresh_read_version() + 10'000'000;
+  fdb_transaction_set_read_version(tr, far);
+  EXPECT_EQ(read_version_of(tr), far);
+  EXPECT_EQ(read_error(tr), 1009);
+  set(tr, "k", "blind");
+  EXPECT_EQ(commit(tr), 0);
+  int64_t committed = 0;
+  EXPECT_EQ(fdb_transaction_get_committed_version(tr, &committed), 0);
+  EXPECT_LT(committed, far);
+  EXPECT_LT(fresh_read_version(), far) << "nothing was granted ahead";
+  fdb_transaction_destroy(tr);
+}
+
 // Without read-your-writes, a read does not see the transaction's writes, so it depends on the
 // database at the keys the transaction wrote too: as FoundationDB's (whose transaction then sends
 // its read conflict ranges whole), another commit changing such a key makes the commit conflict.
