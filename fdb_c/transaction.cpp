@@ -163,6 +163,7 @@ fdb_error_t TransactionState::used_during_commit() {
   // used_during_commit either way.
   if (ended_by() == kSuccess && !options_.used_during_commit_protection_disabled) {
     used_during_commit_ = true;
+    fail_backoffs(kUsedDuringCommit);
     fail_outstanding_commit(kUsedDuringCommit);
   }
   return kUsedDuringCommit;
@@ -880,8 +881,8 @@ void TransactionState::settle_attempt(fdb_error_t error, std::vector<Future*>& d
 void TransactionState::arm_timeout() {
   disarm_timeout();
   const bool watches_reading = !pending_watches_.empty() && !commit_started_;
-  const bool waiting =
-      !versionstamp_futures_.empty() || watches_reading || outstanding_commit_ != nullptr;
+  const bool waiting = !versionstamp_futures_.empty() || watches_reading ||
+                       outstanding_commit_ != nullptr || !backoffs_.empty();
   if (!waiting || options_.timeout_ms <= 0 || ended_by() != kSuccess) return;
   // ended_by() counts the attempt timed out once the clock is past the deadline.
   const std::int64_t past_deadline_us = started_us_ + options_.timeout_ms * 1000 + 1;
@@ -905,6 +906,7 @@ void TransactionState::on_timeout() {
     Lock lock(world_.mutex);
     timeout_timer_.reset();  // it is running: nothing to cancel
     if (ended_by() == kTransactionTimedOut) {
+      fail_backoffs(kTransactionTimedOut);
       fail_outstanding_commit(kTransactionTimedOut);
       end_waits(kTransactionTimedOut, deliveries);
     } else {
@@ -1018,6 +1020,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
       // and the transaction is cancelled, until a reset.
       future = ready_later(world_, error == kSuccess ? kClientInvalidOperation : error);
       cancelled_ = true;
+      fail_backoffs(kTransactionCancelled);
       fail_outstanding_commit(kTransactionCancelled);
       end_waits(kTransactionCancelled, deliveries);
     } else {
@@ -1033,12 +1036,53 @@ Future* TransactionState::on_error(fdb_error_t error) {
       ++retries_;
       begin_attempt();
       options_ = options_after_retry(options_, defaults_);
-      future = ready_later(world_, kSuccess, NoValue{}, delay_us);
+      future = back_off(delay_us);
+      arm_timeout();
     }
   }
   for (Future* f : deliveries)
     deliver_later(world_, f);
   return future;
+}
+
+Future* TransactionState::back_off(std::int64_t delay_us) {
+  auto* future = new Future;
+  future->retain();  // the backoff task's reference
+  std::shared_ptr<TransactionState> self = self_.lock();
+  CONTEND_ASSERT(self != nullptr, "a transaction is owned by its handle while it is used");
+  if (!world_.network.post([self, future] { self->finish_backoff(future); }, delay_us)) {
+    future->set(kSuccess);  // no room for the task: answered without the backoff
+    deliver_later(world_, future);
+    return future;
+  }
+  backoffs_.push_back(future);
+  return future;
+}
+
+void TransactionState::finish_backoff(Future* future) {
+  bool answered = false;
+  {
+    Lock lock(world_.mutex);
+    const auto it = std::find(backoffs_.begin(), backoffs_.end(), future);
+    if (it != backoffs_.end()) {  // else something failed it first
+      backoffs_.erase(it);
+      if (fail_backoffs(kTransactionCancelled) && ended_by() == kSuccess) cancelled_ = true;
+      answered = future->set(kSuccess);  // not when the program cancelled it
+      arm_timeout();
+    }
+  }
+  if (answered) future->deliver();
+  future->release();
+}
+
+bool TransactionState::fail_backoffs(fdb_error_t error) {
+  const std::vector<Future*> failing = std::exchange(backoffs_, {});
+  for (Future* f : failing) {
+    if (!f->set(error)) continue;  // cancelled by the program
+    f->retain();                   // the delivery's reference; the backoff's task keeps its own
+    deliver_later(world_, f);
+  }
+  return !failing.empty();
 }
 
 void TransactionState::begin_attempt() {
@@ -1063,9 +1107,13 @@ void TransactionState::reset() {
     Lock lock(world_.mutex);
     fail_outstanding_commit(ended_by_or_cancelled());
     settle_attempt(kTransactionCancelled, deliveries);
+    // RYW's reset fails the resetPromise an on_error backing off waits on once it has made the
+    // new one: that on_error's catch then cancels the new one, so the reset transaction is
+    // cancelled.
+    const bool backing_off = fail_backoffs(kTransactionCancelled);
     tr_.reset();
     tr_.restore_backoff();  // FoundationDB's fullReset: a reset transaction backs off afresh
-    cancelled_ = false;
+    cancelled_ = backing_off;
     begin_attempt();
     retries_ = 0;
     // RYW's reset: the database's transaction defaults as they are now, and nothing else.
@@ -1089,6 +1137,7 @@ void TransactionState::cancel() {
     // RYW's cancel sends transaction_cancelled to its resetPromise unless something (the timeout,
     // a use during the commit) ended the attempt first: the first error sent stays.
     if (ended_by() == kSuccess) cancelled_ = true;
+    fail_backoffs(ended_by());
     fail_outstanding_commit(ended_by());
     end_waits(kTransactionCancelled, deliveries);
   }

@@ -14,7 +14,8 @@
 // and at a cancel or the timeout only before the commit started: FoundationDB's watch waits on
 // its resetPromise until its read returns, which its commit waits for); an outstanding commit's
 // future is answered once, when what ends its attempt happens or else when the commit is
-// resolved; a timeout timer is queued only while some of them wait.
+// resolved, and so is a retrying on_error's, or else when its backoff ends; a timeout timer is
+// queued only while some of them wait.
 #pragma once
 
 #include <memory>
@@ -199,6 +200,16 @@ class TransactionState {
   // The commit of attempt `attempt`: transaction_cancelled if the transaction was reset or retried
   // since (that attempt's writes are gone), as FoundationDB answers.
   void finish_commit(Future* future, std::uint64_t attempt);
+  // A retry's on_error future, answered once its backoff of delay_us is over (finish_backoff)
+  // unless what fails RYW's resetPromise first fails it (fail_backoffs).
+  Future* back_off(std::int64_t delay_us);
+  // The backoff task's end: RYW's onError resets (resetRyow), which fails the resetPromise the
+  // other on_error calls still wait on (transaction_cancelled), and the first of them to catch it
+  // cancels the new attempt; then `future` succeeds.
+  void finish_backoff(Future* future);
+  // RYW's resetPromise fails with `error`: so does every on_error future still backing off,
+  // answered at once. Whether there was one.
+  bool fail_backoffs(fdb_error_t error);
   // What ends the attempt (RYW's resetPromise: a use during the commit, a cancel, the timeout, a
   // reset or retry) fails its outstanding commit then, as RYW's commit waits on that promise as
   // well as on the commit: its future answers `error` (`delay_us` later); the commit, when it is
@@ -245,6 +256,8 @@ class TransactionState {
   // This attempt's commit while it is outstanding and not yet answered (the commit's task holds a
   // reference to it).
   Future* outstanding_commit_ = nullptr;
+  // The on_error futures backing off, not yet answered (each backoff's task holds a reference).
+  std::vector<Future*> backoffs_;
   std::int64_t started_us_;  // created or reset: TIMEOUT counts from here
   // The database (shared: a reset takes its transaction defaults as they are then; its watches
   // are counted there), and the copy of its defaults this transaction took when it was created or

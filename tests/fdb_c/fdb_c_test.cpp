@@ -617,6 +617,74 @@ TEST_F(FdbC, AReadVersionAheadOfTheStorageIsWaitedForUpToOneSecond) {
   fdb_transaction_destroy(tr);
 }
 
+// As RYW 7.3's onError, which waits on its resetPromise as well as on NativeAPI's backoff: during
+// the backoff a cancel or the transaction's destruction answers the on_error future
+// transaction_cancelled (1025), the timeout transaction_timed_out (1031), an on_error that does
+// not retry 1025, and a reset 1025 — the reset transaction is then cancelled, as onError's catch
+// cancels the resetPromise the reset made. Of two on_error calls backing off at once, the first to
+// end succeeds and resets, which fails the other (1025) and cancels the transaction. Each case
+// holds the network thread (NetworkGate) so that no backoff ends before it is meant to. Before:
+// on_error answered success when its backoff ended, whatever came between.
+TEST_F(FdbC, WhatEndsAnAttemptDuringOnErrorsBackoffFailsIt) {
+  constexpr fdb_error_t kTooOld = 1007;  // a flat 10 ms backoff
+  FDBTransaction* tr = begin();
+  {
+    NetworkGate gate(*this, "cancel");
+    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
+    fdb_transaction_cancel(tr);
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(retry), 1025) << "a cancel during the backoff";
+  }
+  fdb_transaction_reset(tr);
+  {
+    NetworkGate gate(*this, "reset");
+    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
+    fdb_transaction_reset(tr);
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(retry), 1025) << "a reset during the backoff";
+    EXPECT_EQ(read_error(tr), 1025) << "and the reset transaction is cancelled";
+  }
+  fdb_transaction_reset(tr);
+  {
+    NetworkGate gate(*this, "timeout");
+    fdb_transaction_reset(tr);  // the timeout counts from here
+    const int64_t timeout_ms = 5;
+    ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(500),
+                                         reinterpret_cast<const uint8_t*>(&timeout_ms), 8),
+              0);
+    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(retry), 1031) << "the timeout during the backoff";
+  }
+  fdb_transaction_reset(tr);
+  {
+    NetworkGate gate(*this, "two");
+    FDBFuture* first = fdb_transaction_on_error(tr, kTooOld);
+    FDBFuture* second = fdb_transaction_on_error(tr, kTooOld);
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(first), 0) << "the first backoff to end";
+    EXPECT_EQ(wait_and_destroy(second), 1025) << "the other";
+    EXPECT_EQ(read_error(tr), 1025) << "the transaction is cancelled";
+  }
+  fdb_transaction_reset(tr);
+  {
+    NetworkGate gate(*this, "not retried");
+    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
+    FDBFuture* final_error = fdb_transaction_on_error(tr, 2000);
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(retry), 1025) << "an on_error that does not retry cancels";
+    EXPECT_EQ(wait_and_destroy(final_error), 2000);
+  }
+  fdb_transaction_reset(tr);
+  {
+    NetworkGate gate(*this, "destroy");
+    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
+    fdb_transaction_destroy(tr);
+    gate.release();
+    EXPECT_EQ(wait_and_destroy(retry), 1025) << "the transaction destroyed";
+  }
+}
+
 // Without read-your-writes, a read does not see the transaction's writes, so it depends on the
 // database at the keys the transaction wrote too: as FoundationDB's (whose transaction then sends
 // its read conflict ranges whole), another commit changing such a key makes the commit conflict.
