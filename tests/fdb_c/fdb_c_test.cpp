@@ -628,22 +628,27 @@ TEST_F(FdbC, AReadVersionAheadOfTheStorageIsWaitedForUpToOneSecond) {
 TEST_F(FdbC, WhatEndsAnAttemptDuringOnErrorsBackoffFailsIt) {
   constexpr fdb_error_t kTooOld = 1007;  // a flat 10 ms backoff
   FDBTransaction* tr = begin();
-  {
-    NetworkGate gate(*this, "cancel");
+  // What on_error answers when `during` comes while it backs off.
+  const auto retry_answer = [&](const std::string& gate_key, const std::function<void()>& during) {
+    NetworkGate gate(*this, gate_key);
     FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
-    fdb_transaction_cancel(tr);
+    during();
     gate.release();
-    EXPECT_EQ(wait_and_destroy(retry), 1025) << "a cancel during the backoff";
-  }
+    return wait_and_destroy(retry);
+  };
+  EXPECT_EQ(retry_answer("cancel", [&] { fdb_transaction_cancel(tr); }), 1025);
   fdb_transaction_reset(tr);
-  {
-    NetworkGate gate(*this, "reset");
-    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
-    fdb_transaction_reset(tr);
-    gate.release();
-    EXPECT_EQ(wait_and_destroy(retry), 1025) << "a reset during the backoff";
-    EXPECT_EQ(read_error(tr), 1025) << "and the reset transaction is cancelled";
-  }
+  EXPECT_EQ(retry_answer("reset", [&] { fdb_transaction_reset(tr); }), 1025);
+  EXPECT_EQ(read_error(tr), 1025) << "the reset transaction is cancelled";
+  fdb_transaction_reset(tr);
+  FDBFuture* other = nullptr;
+  EXPECT_EQ(retry_answer("two", [&] { other = fdb_transaction_on_error(tr, kTooOld); }), 0)
+      << "the first backoff to end";
+  EXPECT_EQ(wait_and_destroy(other), 1025) << "the other";
+  EXPECT_EQ(read_error(tr), 1025) << "the transaction is cancelled";
+  fdb_transaction_reset(tr);
+  EXPECT_EQ(retry_answer("not retried", [&] { other = fdb_transaction_on_error(tr, 2000); }), 1025);
+  EXPECT_EQ(wait_and_destroy(other), 2000);
   fdb_transaction_reset(tr);
   {
     NetworkGate gate(*this, "timeout");
@@ -657,32 +662,7 @@ TEST_F(FdbC, WhatEndsAnAttemptDuringOnErrorsBackoffFailsIt) {
     EXPECT_EQ(wait_and_destroy(retry), 1031) << "the timeout during the backoff";
   }
   fdb_transaction_reset(tr);
-  {
-    NetworkGate gate(*this, "two");
-    FDBFuture* first = fdb_transaction_on_error(tr, kTooOld);
-    FDBFuture* second = fdb_transaction_on_error(tr, kTooOld);
-    gate.release();
-    EXPECT_EQ(wait_and_destroy(first), 0) << "the first backoff to end";
-    EXPECT_EQ(wait_and_destroy(second), 1025) << "the other";
-    EXPECT_EQ(read_error(tr), 1025) << "the transaction is cancelled";
-  }
-  fdb_transaction_reset(tr);
-  {
-    NetworkGate gate(*this, "not retried");
-    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
-    FDBFuture* final_error = fdb_transaction_on_error(tr, 2000);
-    gate.release();
-    EXPECT_EQ(wait_and_destroy(retry), 1025) << "an on_error that does not retry cancels";
-    EXPECT_EQ(wait_and_destroy(final_error), 2000);
-  }
-  fdb_transaction_reset(tr);
-  {
-    NetworkGate gate(*this, "destroy");
-    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
-    fdb_transaction_destroy(tr);
-    gate.release();
-    EXPECT_EQ(wait_and_destroy(retry), 1025) << "the transaction destroyed";
-  }
+  EXPECT_EQ(retry_answer("destroy", [&] { fdb_transaction_destroy(tr); }), 1025);
 }
 
 // Without read-your-writes, a read does not see the transaction's writes, so it depends on the
