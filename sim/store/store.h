@@ -5,7 +5,8 @@
 // Representation: `current_` holds the latest value of every key; the log holds, for each commit
 // inside the window, the values its writes replaced (undo entries). A read at version rv starts
 // from the current value and undoes the commits newer than rv. Versions are virtual microseconds:
-// a commit takes max(latest + 1, now) so versions advance 1,000,000 per virtual second.
+// a commit takes max(latest + 1, granted + 1, now) so versions advance 1,000,000 per virtual
+// second, and run ahead of time only after a read version granted ahead of it.
 // The log is three FIFO rings (commits; their undo entries; their write ranges, for conflict
 // checks and explanations, save a lone single-key write its undo entry names) over one byte FIFO
 // holding the keys and values they name, all released from the oldest end as the window moves
