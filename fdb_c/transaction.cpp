@@ -317,12 +317,10 @@ fdb_error_t TransactionState::reach_read_version() {
   // it. A commit needs none granted (sim/store/transaction.h).
   const std::optional<Version> version = tr_.read_version();
   if (!version) return kSuccess;
-  Store& store = world_.store;
-  const Version reached =
-      std::max(store.granted_version(), store.current_version(world_.env.store_time_us()));
+  const Version reached = world_.store.version_reached(world_.env.store_time_us());
   if (*version <= reached) return kSuccess;
   if (*version - reached > kFutureVersionDelayUs) return code_of(ErrorCode::future_version);
-  store.grant_read_version_ahead(*version);
+  world_.store.grant_read_version_ahead(*version);
   return kSuccess;
 }
 

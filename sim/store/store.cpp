@@ -20,7 +20,7 @@ Version Store::current_version(std::int64_t now_us) const {
 
 Version Store::grant_read_version(std::int64_t now_us) {
   const Version before = granted_version_;
-  granted_version_ = std::max(granted_version_, current_version(now_us));
+  granted_version_ = version_reached(now_us);
   CONTEND_ASSERT(granted_version_ >= before && granted_version_ >= latest_version_,
                  "read versions only grow, and see every commit made before them");
   return granted_version_;

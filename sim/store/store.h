@@ -30,6 +30,7 @@
 // also names every read range a write after its read version meets, by the same scan or history.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -113,6 +114,11 @@ class Store {
   Version grant_read_version(std::int64_t now_us);
   // The highest read version handed out so far.
   Version granted_version() const { return granted_version_; }
+  // The newest version a read may take at virtual time now_us, without taking it: what
+  // grant_read_version grants.
+  Version version_reached(std::int64_t now_us) const {
+    return std::max(granted_version_, current_version(now_us));
+  }
   // Grants `version` ahead of virtual time: a read version a client set, which storage reached
   // early, as it does when versions advance faster than time. Every later commit gets a higher
   // version, as after any grant. REQUIRES: version >= granted_version().
