@@ -79,11 +79,11 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   if (fdb_error_t e = look_up_mapped(mapper, rows, result, read_ranges))
     return ready_later(world_, e, {}, delay_us);
   for (const KeyRange& range : read_ranges) {
-    if (written_within(tr_.mutations(), range))
+    if (written_within(tr_->mutations(), range))
       return ready_later(world_, kGetMappedRangeReadsYourWrites, {}, delay_us);
   }
   for (const KeyRange& range : read_ranges)
-    tr_.add_read_conflict_range(KeyRangeRef(range));
+    tr_->add_read_conflict_range(KeyRangeRef(range));
   return ready_later(world_, kSuccess, std::move(result), delay_us);
 }
 

@@ -95,13 +95,18 @@ std::optional<MutationType> mutation_type(int operation) {
   }
 }
 
+// The store's transaction for an attempt of this library's.
+std::unique_ptr<Transaction> store_transaction(World& world) {
+  auto tr = std::make_unique<Transaction>(database_for(world));
+  tr->set_abort_target(std::noop_coroutine());
+  tr->lift_size_limit();  // too_large() measures each commit as FoundationDB's client does
+  return tr;
+}
+
 }  // namespace
 
 TransactionState::TransactionState(World& world)
-    : world_(world), tr_(database_for(world)), started_us_(world.env.now_us()) {
-  tr_.set_abort_target(std::noop_coroutine());
-  tr_.lift_size_limit();  // too_large() measures each commit as FoundationDB's client does
-}
+    : world_(world), tr_(store_transaction(world)), started_us_(world.env.now_us()) {}
 
 TransactionState::~TransactionState() {
   std::vector<Future*> deliveries;
@@ -198,8 +203,8 @@ fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options
                                          RangeResult& out) {
   if (fdb_error_t e = reach_read_version()) return e;
   if (!options_.read_your_writes_disabled) {
-    auto op = tr_.get_range(range, options);
-    if (fdb_error_t e = run_op(tr_, op)) return e;
+    auto op = tr_->get_range(range, options);
+    if (fdb_error_t e = run_op(*tr_, op)) return e;
     out = op.await_resume();
     return kSuccess;
   }
@@ -216,15 +221,15 @@ fdb_error_t TransactionState::read_without_own_writes(Read&& read) {
   // The database at this transaction's read version, read by a scratch transaction whose conflict
   // ranges become this one's whole (the read did not see this transaction's writes, so it depends
   // on the database at their keys too).
-  auto rv = tr_.get_read_version();
+  auto rv = tr_->get_read_version();
   rv.complete();
-  Transaction reader(tr_.database());
+  Transaction reader(tr_->database());
   reader.set_abort_target(std::noop_coroutine());
-  reader.set_read_version(*tr_.read_version());
+  reader.set_read_version(*tr_->read_version());
   if (fdb_error_t e = read(reader)) return e;
   for (KeyRangeRef r : reader.read_conflict_ranges())
-    tr_.add_read_conflict_range_whole(r);
-  tr_.adopt_reads_of(reader);  // the transaction log's record of what this attempt read
+    tr_->add_read_conflict_range_whole(r);
+  tr_->adopt_reads_of(reader);  // the transaction log's record of what this attempt read
   return kSuccess;
 }
 
@@ -237,10 +242,10 @@ fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::option
       !snapshot && key.size() > kKeySizeLimit && key.size() <= max_key_size(key);
   if (fdb_error_t e = reach_read_version()) return e;
   if (!options_.read_your_writes_disabled) {
-    auto op = tr_.get(key, snapshot);
-    if (fdb_error_t e = run_op(tr_, op)) return e;
+    auto op = tr_->get(key, snapshot);
+    if (fdb_error_t e = run_op(*tr_, op)) return e;
     out = op.await_resume();
-    if (conflict_past_store_limit) tr_.add_read_conflict_range(just_key);
+    if (conflict_past_store_limit) tr_->add_read_conflict_range(just_key);
     return kSuccess;
   }
   // A get of the database alone (the metadata version key too, which no range read reaches).
@@ -289,7 +294,7 @@ Future* TransactionState::get_read_version() {
     if (!read_version_after_commit_) read_version_after_commit_ = world_.readable_version();
     return ready_later(world_, kSuccess, std::int64_t{*read_version_after_commit_});
   }
-  auto op = tr_.get_read_version();
+  auto op = tr_->get_read_version();
   op.complete();
   return ready_later(world_, kSuccess, std::int64_t{op.await_resume()});
 }
@@ -315,7 +320,7 @@ fdb_error_t TransactionState::reach_read_version() {
   // answers future_version. A version within that wait is granted at once, as storage that
   // reached it early would serve it (versions may run ahead of time): later commits land above
   // it. A commit needs none granted (sim/store/transaction.h).
-  const std::optional<Version> version = tr_.read_version();
+  const std::optional<Version> version = tr_->read_version();
   if (!version) return kSuccess;
   const Version reached = world_.store.version_reached(world_.env.store_time_us());
   if (*version <= reached) return kSuccess;
@@ -328,18 +333,18 @@ bool TransactionState::read_version_held() const {
   // NativeAPI's commit takes a read version only for a commit with writes: after a read-only one
   // (that did not read), a version may still be set.
   if (read_version_reset_by_commit_) return read_version_after_commit_.has_value();
-  return (commit_started_ && has_writes()) || tr_.read_version().has_value();
+  return (commit_started_ && has_writes()) || tr_->read_version().has_value();
 }
 
 bool TransactionState::has_writes() const {
-  return !tr_.mutations().empty() || !tr_.write_conflict_ranges().empty();
+  return !tr_->mutations().empty() || !tr_->write_conflict_ranges().empty();
 }
 
 void TransactionState::take_read_version(Version version) {
   if (read_version_reset_by_commit_) {
     read_version_after_commit_ = version;
   } else {
-    tr_.set_read_version(version);
+    tr_->set_read_version(version);
   }
 }
 
@@ -453,8 +458,8 @@ bool TransactionState::reads_worker_interfaces_below_630(const RangeRequest& r) 
 TransactionModule TransactionState::module() const {
   // RYW's readConflicts and write map coalesce the ranges; without read-your-writes,
   // getReadConflictRangeIntersecting coalesces NativeAPI's alike.
-  return TransactionModule{conflicting_keys_, coalesced(copy_of(tr_.read_conflict_ranges())),
-                           coalesced(copy_of(tr_.write_conflict_ranges()))};
+  return TransactionModule{conflicting_keys_, coalesced(copy_of(tr_->read_conflict_ranges())),
+                           coalesced(copy_of(tr_->write_conflict_ranges()))};
 }
 
 Future* TransactionState::special_get(BytesView key) {
@@ -494,9 +499,9 @@ Future* TransactionState::special_range(const RangeRequest& r, int byte_limit) {
 void TransactionState::note_conflicting_keys() {
   conflicting_keys_.clear();  // tryCommit resets conflictingKeys at every conflict it is told of
   if (!options_.report_conflicting_keys) return;  // the resolver named no range then
-  const std::span<const KeyRangeRef> reads = tr_.read_conflict_ranges();
+  const std::span<const KeyRangeRef> reads = tr_->read_conflict_ranges();
   std::vector<KeyRange> hits;
-  for (std::size_t i : tr_.last_conflicting_read_ranges())
+  for (std::size_t i : tr_->last_conflicting_read_ranges())
     hits.push_back(copy_of(reads[i]));
   CONTEND_ASSERT(!hits.empty(), "a conflict asked about names a read range");
   // With read-your-writes, the resolver saw RYW's coalesced read conflict ranges: each that holds
@@ -547,7 +552,7 @@ Future* TransactionState::range_split_points(BytesView begin, BytesView end,
 // ---- writes ----
 
 void TransactionState::keep_write_error() {
-  if (ErrorCode e = tr_.write_error(); !ok(e)) sticky_ = code_of(e);
+  if (ErrorCode e = tr_->write_error(); !ok(e)) sticky_ = code_of(e);
 }
 
 template <class Buffer>
@@ -610,7 +615,7 @@ void TransactionState::set(BytesView key, BytesView value) {
   // ThreadSafeTransaction checks it) until a reset or retry drops both: only an accepted set's
   // count is ever seen.
   write(Written{{key, after}, true, value}, key_write_bytes(key, value),
-        [&] { tr_.set(key, value); });
+        [&] { tr_->set(key, value); });
 }
 
 void TransactionState::clear(BytesView key) {
@@ -629,14 +634,14 @@ void TransactionState::clear(BytesView key) {
     // The store's clear skips a key over the key size limit, which FoundationDB clears up to
     // max_key_size: as the range of that one key.
     if (may_exist && key.size() > kKeySizeLimit) {
-      tr_.clear_range(just_key);
+      tr_->clear_range(just_key);
     } else {
-      tr_.clear(key);
+      tr_->clear(key);
     }
     // With read-your-writes, RYW counts a clear that may clear something as [key, key + \x00):
     // its mutation (a KeyRangeRef's size, not a MutationRef's) and its write conflict range.
     // Without, it hands the clear to NativeAPI before counting it: not counted.
-    if (ok(tr_.write_error()) && may_exist && !options_.read_your_writes_disabled)
+    if (ok(tr_->write_error()) && may_exist && !options_.read_your_writes_disabled)
       approximate_bytes_ += 2 * range_bytes(just_key);
   });
 }
@@ -662,7 +667,7 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
     } else if (past_legal_range(end)) {
       sticky_ = kKeyOutsideLegalRange;
     } else {
-      tr_.clear_range(shortened);
+      tr_->clear_range(shortened);
     }
   });
 }
@@ -684,7 +689,7 @@ void TransactionState::atomic_op(BytesView key, BytesView param, int operation) 
     } else if (!type) {
       sticky_ = kInvalidMutationType;
     } else {
-      tr_.atomic_op(*type, key, param);
+      tr_->atomic_op(*type, key, param);
     }
   });
 }
@@ -716,13 +721,13 @@ fdb_error_t TransactionState::add_conflict_range(BytesView begin, BytesView end,
   const KeyRangeRef range{shortened_to_max_key_size(begin), shortened_to_max_key_size(end)};
   if (range.empty()) return kSuccess;
   if (type == 0 && options_.read_your_writes_disabled) {
-    tr_.add_read_conflict_range_whole(range);  // as FoundationDB's: no writes to leave out
+    tr_->add_read_conflict_range_whole(range);  // as FoundationDB's: no writes to leave out
     measured_read_ranges_.push_back(copy_of(range));
     approximate_bytes_ += range_bytes(range);
   } else if (type == 0) {
-    tr_.add_read_conflict_range(range);  // counted with the reads' (approximate_size())
+    tr_->add_read_conflict_range(range);  // counted with the reads' (approximate_size())
   } else {
-    tr_.add_write_conflict_range(range);
+    tr_->add_write_conflict_range(range);
     added_write_ranges_.push_back(copy_of(range));
     approximate_bytes_ += range_bytes(range);
     read_or_written_ = true;  // FoundationDB's write map holds it: no READ_YOUR_WRITES_DISABLE now
@@ -779,11 +784,43 @@ Future* TransactionState::commit() {
   return future;
 }
 
-void TransactionState::fail_outstanding_commit(fdb_error_t error, std::int64_t delay_us) {
+void TransactionState::fail_outstanding_commit(fdb_error_t error) {
   Future* commit = std::exchange(outstanding_commit_, nullptr);
   if (commit == nullptr || !commit->set(error)) return;  // none, or cancelled by the program
   commit->retain();  // the delivery's reference; the commit's task keeps its own
-  deliver_later(world_, commit, delay_us);
+  deliver_later(world_, commit);
+}
+
+void TransactionState::leave_commit_behind() {
+  Future* commit = std::exchange(outstanding_commit_, nullptr);
+  if (commit == nullptr) return;
+  const fdb_error_t refusal = commit_refusal();  // the attempt's, before tr_ is replaced
+  std::unique_ptr<Transaction> fresh = store_transaction(world_);
+  fresh->continue_backoff_of(*tr_);
+  commit->retain();  // the list's reference: the commit's task may end before the backoff
+  commits_left_behind_.push_back(CommitLeftBehind{commit, std::exchange(tr_, std::move(fresh)),
+                                                  refusal,
+                                                  std::exchange(versionstamp_futures_, {})});
+}
+
+fdb_error_t TransactionState::commit_left_behind(CommitLeftBehind& left,
+                                                 std::vector<Future*>& deliveries) {
+  const std::unique_ptr<Transaction> attempt = std::move(left.attempt);
+  if (left.refusal != kSuccess) return left.refusal;
+  auto op = attempt->commit();
+  op.complete();
+  world_.log.record(*attempt, op.await_resume());
+  // Its conflicting keys and committed version were NativeAPI's old TransactionState's, which the
+  // retry replaced: the current attempt's stay as they are. So was the versionstamp promise: a
+  // failed commit leaves the versionstamp futures to the resetPromise.
+  world_.check_watches(deliveries);
+  if (ok(op.await_resume()) && attempt->committed_version() != kInvalidVersion) {
+    for (Future* f : std::exchange(left.versionstamps, {})) {
+      f->set(kSuccess, Key{*attempt->versionstamp()});
+      deliveries.push_back(f);
+    }
+  }
+  return code_of(op.await_resume());
 }
 
 void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
@@ -792,9 +829,18 @@ void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
   {
     Lock lock(world_.mutex);
     if (outstanding_commit_ == future) outstanding_commit_ = nullptr;
-    // Reset or retried while the commit was outstanding: its writes are gone.
-    const fdb_error_t result = attempt == attempt_ ? commit_now(deliveries) : kTransactionCancelled;
-    answered = future->set(result);  // not when the attempt's end or the program answered it
+    const auto left = std::find_if(commits_left_behind_.begin(), commits_left_behind_.end(),
+                                   [&](const CommitLeftBehind& c) { return c.future == future; });
+    if (attempt == attempt_) {
+      answered = future->set(commit_now(deliveries));  // not when the program cancelled it
+    } else if (left != commits_left_behind_.end()) {
+      answered = future->set(commit_left_behind(*left, deliveries));
+      future->release();  // the list's reference; the task's is released below
+      left->future = nullptr;
+      if (left->versionstamps.empty()) commits_left_behind_.erase(left);
+    }
+    // Else it was reset, or its retry's backoff ended (or something failed RYW's resetPromise)
+    // first: answered then, and its writes are gone.
   }
   for (Future* f : deliveries) {
     f->deliver();
@@ -802,6 +848,12 @@ void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
   }
   if (answered) future->deliver();
   future->release();
+}
+
+fdb_error_t TransactionState::commit_refusal() const {
+  if (has_writes() && options_.read_only) return kTransactionReadOnly;
+  if (too_large()) return code_of(ErrorCode::transaction_too_large);
+  return kSuccess;
 }
 
 fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
@@ -815,18 +867,17 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
     read_version_reset_by_commit_ = true;
   // NativeAPI's commitMutations: a commit without writes is answered at once; then a read-only
   // transaction's is refused (READ_LOCK_AWARE), before its size is measured.
-  if (result == kSuccess && has_writes() && options_.read_only) result = kTransactionReadOnly;
-  if (result == kSuccess && too_large()) result = code_of(ErrorCode::transaction_too_large);
+  if (result == kSuccess) result = commit_refusal();
   if (result == kSuccess) {
-    tr_.set_report_conflicting_read_ranges(options_.report_conflicting_keys);
-    auto op = tr_.commit();
+    tr_->set_report_conflicting_read_ranges(options_.report_conflicting_keys);
+    auto op = tr_->commit();
     op.complete();
     result = code_of(op.await_resume());
-    world_.log.record(tr_, op.await_resume());
-    if (op.await_resume() == ErrorCode::not_committed && tr_.last_conflict())
+    world_.log.record(*tr_, op.await_resume());
+    if (op.await_resume() == ErrorCode::not_committed && tr_->last_conflict())
       note_conflicting_keys();
   }
-  committed_version_ = result == kSuccess ? tr_.committed_version() : kInvalidVersion;
+  committed_version_ = result == kSuccess ? tr_->committed_version() : kInvalidVersion;
   if (ended) {
     end_waits(result, deliveries);  // RYW's commit answered; NativeAPI's never ran: watches wait
   } else {
@@ -837,14 +888,14 @@ fdb_error_t TransactionState::commit_now(std::vector<Future*>& deliveries) {
 }
 
 void TransactionState::end_waits(fdb_error_t error, std::vector<Future*>& deliveries) {
-  const bool applied = error == kSuccess && tr_.committed_version() != kInvalidVersion;
+  const bool applied = error == kSuccess && tr_->committed_version() != kInvalidVersion;
   for (Future* f : versionstamp_futures_) {
     if (error == kTransactionCancelled || error == kTransactionTimedOut) {
       f->set(error);  // reset, retried, cancelled, timed out or destroyed before the commit
     } else if (error != kSuccess) {
       f->set(kTransactionInvalidVersion);  // as FoundationDB's commitAndWatch, for any failure
     } else if (applied) {
-      f->set(kSuccess, Key{*tr_.versionstamp()});
+      f->set(kSuccess, Key{*tr_->versionstamp()});
     } else {
       f->set(kNoCommitVersion);
     }
@@ -880,7 +931,8 @@ void TransactionState::arm_timeout() {
   disarm_timeout();
   const bool watches_reading = !pending_watches_.empty() && !commit_started_;
   const bool waiting = !versionstamp_futures_.empty() || watches_reading ||
-                       outstanding_commit_ != nullptr || !backoffs_.empty();
+                       outstanding_commit_ != nullptr || !backoffs_.empty() ||
+                       !commits_left_behind_.empty();
   if (!waiting || options_.timeout_ms <= 0 || ended_by() != kSuccess) return;
   // ended_by() counts the attempt timed out once the clock is past the deadline.
   const std::int64_t past_deadline_us = started_us_ + options_.timeout_ms * 1000 + 1;
@@ -931,10 +983,10 @@ bool TransactionState::too_large() const {
   const std::vector<KeyRangeRef> measured(measured_read_ranges_.begin(),
                                           measured_read_ranges_.end());
   const std::int64_t bytes = commit_request_bytes(CommitContents{
-      .writes = tr_.mutations(),
+      .writes = tr_->mutations(),
       .added_write_ranges = added_write_ranges_,
       .read_ranges =
-          read_your_writes ? tr_.read_conflict_ranges() : std::span<const KeyRangeRef>(measured),
+          read_your_writes ? tr_->read_conflict_ranges() : std::span<const KeyRangeRef>(measured),
       .read_your_writes = read_your_writes,
   });
   const std::int64_t limit = options_.size_limit_bytes > 0
@@ -953,7 +1005,7 @@ Future* TransactionState::approximate_size() {
   if (sticky_ != kSuccess) return ready_later(world_, sticky_);
   std::int64_t bytes = approximate_bytes_;
   if (!options_.read_your_writes_disabled) {
-    for (KeyRangeRef r : tr_.read_conflict_ranges())
+    for (KeyRangeRef r : tr_->read_conflict_ranges())
       bytes += range_bytes(r);
   }
   return ready_later(world_, kSuccess, bytes);
@@ -1022,15 +1074,14 @@ Future* TransactionState::on_error(fdb_error_t error) {
       fail_outstanding_commit(kTransactionCancelled);
       end_waits(kTransactionCancelled, deliveries);
     } else {
+      leave_commit_behind();  // a commit outstanding goes on with the attempt it belongs to
       settle_attempt(kTransactionCancelled, deliveries);
       // Backs off (MAX_RETRY_DELAY caps the backoff's growth, not the delay drawn below it, as
       // NativeAPI's getBackoff), and resets the attempt.
       const std::int64_t max_backoff_us =
           options_.max_retry_delay_ms >= 0 ? options_.max_retry_delay_ms * 1000 : kMaxBackoffUs;
-      const Transaction::OnErrorOp op = tr_.on_error(e, max_backoff_us);
+      const Transaction::OnErrorOp op = tr_->on_error(e, max_backoff_us);
       const std::int64_t delay_us = op.delay_us;
-      // RYW's onError resets (resetRyow) once NativeAPI's backoff is over.
-      fail_outstanding_commit(kTransactionCancelled, delay_us);
       ++retries_;
       begin_attempt();
       options_ = options_after_retry(options_, defaults_);
@@ -1049,7 +1100,9 @@ Future* TransactionState::back_off(std::int64_t delay_us) {
   std::shared_ptr<TransactionState> self = self_.lock();
   CONTEND_ASSERT(self != nullptr, "a transaction is owned by its handle while it is used");
   if (!world_.network.post([self, future] { self->finish_backoff(future); }, delay_us)) {
-    future->set(kSuccess);  // no room for the task: answered without the backoff
+    // No room for the task: answered without the backoff, whose end (resetRyow) comes at once.
+    if (fail_backoffs(kTransactionCancelled) && ended_by() == kSuccess) cancelled_ = true;
+    future->set(kSuccess);
     deliver_later(world_, future);
     return future;
   }
@@ -1074,6 +1127,17 @@ void TransactionState::finish_backoff(Future* future) {
 }
 
 bool TransactionState::fail_backoffs(fdb_error_t error) {
+  for (CommitLeftBehind& left : std::exchange(commits_left_behind_, {})) {
+    if (left.future != nullptr && left.future->set(error)) {
+      deliver_later(world_, left.future);  // the list's reference goes to the delivery
+    } else if (left.future != nullptr) {
+      left.future->release();  // cancelled by the program
+    }
+    for (Future* f : left.versionstamps) {
+      f->set(error);             // not when the program cancelled it
+      deliver_later(world_, f);  // its reference goes to the delivery
+    }
+  }
   const std::vector<Future*> failing = std::exchange(backoffs_, {});
   for (Future* f : failing) {
     if (!f->set(error)) continue;  // cancelled by the program
@@ -1109,8 +1173,8 @@ void TransactionState::reset() {
     // new one: that on_error's catch then cancels the new one, so the reset transaction is
     // cancelled.
     const bool backing_off = fail_backoffs(kTransactionCancelled);
-    tr_.reset();
-    tr_.restore_backoff();  // FoundationDB's fullReset: a reset transaction backs off afresh
+    tr_->reset();
+    tr_->restore_backoff();  // FoundationDB's fullReset: a reset transaction backs off afresh
     cancelled_ = backing_off;
     begin_attempt();
     retries_ = 0;

@@ -14,8 +14,9 @@
 // and at a cancel or the timeout only before the commit started: FoundationDB's watch waits on
 // its resetPromise until its read returns, which its commit waits for); an outstanding commit's
 // future is answered once, when what ends its attempt happens or else when the commit is
-// resolved, and so is a retrying on_error's, or else when its backoff ends; a timeout timer is
-// queued only while some of them wait.
+// resolved — a retry does not end it but leaves it behind with its attempt, answered by what
+// ends the retry's backoff if that comes first — and a retrying on_error's once too, or else
+// when its backoff ends; a timeout timer is queued only while some of them wait.
 #pragma once
 
 #include <memory>
@@ -197,9 +198,36 @@ class TransactionState {
   // (transaction_cancelled): its versionstamp futures are answered, its watches fail, or pass to
   // the world when the commit succeeded.
   void settle_attempt(fdb_error_t error, std::vector<Future*>& deliveries);
-  // The commit of attempt `attempt`: transaction_cancelled if the transaction was reset or retried
-  // since (that attempt's writes are gone), as FoundationDB answers.
+  // The commit of attempt `attempt`, resolved: the current attempt's commits it; a commit left
+  // behind by a retry commits the attempt it belongs to (commit_left_behind); one reset since was
+  // answered then, and its writes are gone.
   void finish_commit(Future* future, std::uint64_t attempt);
+  // A commit a retry left behind (leave_commit_behind): its future (a reference of its own; null
+  // once the commit is resolved and answered), the attempt it commits (null once resolved), what
+  // that commit is refused with before reaching the store, and the attempt's versionstamp futures
+  // (each holds a reference), which wait with it: RYW's getVersionstamp waits on the promise of
+  // NativeAPI's TransactionState the retry replaced, which the commit answers once it succeeds,
+  // and on the resetPromise.
+  struct CommitLeftBehind {
+    Future* future = nullptr;
+    std::unique_ptr<Transaction> attempt;
+    fdb_error_t refusal = kSuccess;
+    std::vector<Future*> versionstamps;
+  };
+  // A retry while a commit is outstanding: as FoundationDB 7.3's, whose NativeAPI reset at onError
+  // leaves the commit it sent running and whose RYW commit waits on it and on the resetPromise
+  // alike, the commit goes on with the attempt it belongs to, kept apart in commits_left_behind_
+  // with the attempt's versionstamp futures (tr_ becomes a fresh transaction that carries on the
+  // backoff). Its future answers its own
+  // result if it is resolved first, or what fails the resetPromise first: the backoff's end
+  // (transaction_cancelled), a cancel, the timeout, ... (fail_backoffs).
+  void leave_commit_behind();
+  // The result of the commit left behind `left`, resolved now (the world's lock held); the world's
+  // watches its writes fire, and its versionstamp futures when it succeeds, go into `deliveries`.
+  fdb_error_t commit_left_behind(CommitLeftBehind& left, std::vector<Future*>& deliveries);
+  // What a commit of the current attempt is refused with before it reaches the store, as
+  // NativeAPI's commitMutations: a read-only transaction's writes (READ_LOCK_AWARE), then its size.
+  fdb_error_t commit_refusal() const;
   // A retry's on_error future, answered once its backoff of delay_us is over (finish_backoff)
   // unless what fails RYW's resetPromise first fails it (fail_backoffs).
   Future* back_off(std::int64_t delay_us);
@@ -207,14 +235,15 @@ class TransactionState {
   // other on_error calls still wait on (transaction_cancelled), and the first of them to catch it
   // cancels the new attempt; then `future` succeeds.
   void finish_backoff(Future* future);
-  // RYW's resetPromise fails with `error`: so does every on_error future still backing off,
-  // answered at once. Whether there was one.
+  // RYW's resetPromise fails with `error`: so does every commit left behind by a retry (and the
+  // versionstamp futures waiting with it) and every on_error future still backing off, answered at
+  // once, in that order (the commits waited on the promise first). Whether an on_error future was
+  // backing off.
   bool fail_backoffs(fdb_error_t error);
   // What ends the attempt (RYW's resetPromise: a use during the commit, a cancel, the timeout, a
-  // reset or retry) fails its outstanding commit then, as RYW's commit waits on that promise as
-  // well as on the commit: its future answers `error` (`delay_us` later); the commit, when it is
-  // resolved, writes nothing.
-  void fail_outstanding_commit(fdb_error_t error, std::int64_t delay_us = 0);
+  // reset) fails its outstanding commit then, as RYW's commit waits on that promise as well as on
+  // the commit: its future answers `error`; the commit, when it is resolved, writes nothing.
+  void fail_outstanding_commit(fdb_error_t error);
   // What ended the attempt, or transaction_cancelled: what a reset or retry sends to RYW's
   // resetPromise unless something did first.
   fdb_error_t ended_by_or_cancelled() const;
@@ -234,11 +263,12 @@ class TransactionState {
   // (end_waits).
   void on_timeout();
   // What a retry and a reset both start afresh: no sticky error, nothing read or written, no
-  // commit outstanding (one still in flight answers transaction_cancelled).
+  // commit outstanding (a reset answered one still in flight; a retry left it behind).
   void begin_attempt();
 
   World& world_;
-  Transaction tr_;
+  // The store's transaction of the current attempt (replaced when a retry leaves a commit behind).
+  std::unique_ptr<Transaction> tr_;
   // commit() was called in this attempt (FoundationDB's commitStarted): reads, writes and commits
   // are uses during commit from then on, until a reset or retry.
   bool commit_started_ = false;
@@ -256,6 +286,8 @@ class TransactionState {
   // This attempt's commit while it is outstanding and not yet answered (the commit's task holds a
   // reference to it).
   Future* outstanding_commit_ = nullptr;
+  // The commits retries left behind, not yet answered (see leave_commit_behind).
+  std::vector<CommitLeftBehind> commits_left_behind_;
   // The on_error futures backing off, not yet answered (each backoff's task holds a reference).
   std::vector<Future*> backoffs_;
   std::int64_t started_us_;  // created or reset: TIMEOUT counts from here

@@ -135,6 +135,9 @@ class Transaction {
   void reset();
   // The backoff of a new transaction (FoundationDB's fullReset, a client's reset, restores it).
   void restore_backoff() { backoff_us_ = kDefaultBackoffUs; }
+  // Takes on the backoff `previous` grew to: for a transaction that carries on the retries of
+  // `previous`, whose attempt is kept apart (libfdb_c's commit outstanding at a retry).
+  void continue_backoff_of(const Transaction& previous) { backoff_us_ = previous.backoff_us_; }
   // Reads at `version` instead of asking the store for one (fdb_transaction_set_read_version).
   // A read needs the store to have granted it (Store::grant_read_version_ahead); a commit does
   // not: one ahead of every granted version is resolved as at the newest granted one.

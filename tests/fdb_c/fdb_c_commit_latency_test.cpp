@@ -90,4 +90,68 @@ TEST_F(FdbCCommitLatency, WhatEndsTheAttemptAnswersTheOutstandingCommitAtOnce) {
     EXPECT_FALSE(written(key)) << key;
 }
 
+// As FoundationDB 7.3, whose NativeAPI reset at onError leaves the commit it sent running and
+// whose RYW commit waits on it and on the resetPromise alike: a commit outstanding at a retry goes
+// on with its attempt, and answers what fails the resetPromise if that comes before the commit is
+// resolved — the retry's backoff ending (resetRyow: transaction_cancelled, 1025), the timeout
+// (transaction_timed_out, 1031), a cancel (1025), a use during the new attempt's commit
+// (used_during_commit, 2017) — and then writes nothing; so does the attempt's versionstamp future,
+// which waits with it. Before, both answered 1025 at the retry's call, whatever came during the
+// backoff.
+TEST_F(FdbCCommitLatency, ACommitLeftBehindByARetryAnswersWhatEndsTheBackoffFirst) {
+  constexpr fdb_error_t kTooOld = 1007;  // a flat 10 ms backoff
+  // The answers of a commit of `key` left behind by a retry, and of that retry, when `during`
+  // comes while the retry backs off; each well before the commit latency.
+  struct Answers {
+    fdb_error_t commit, versionstamp, retry;
+  };
+  const auto left_behind = [&](const std::string& key,
+                               const std::function<void(FDBTransaction*)>& during) {
+    FDBTransaction* tr = begin();
+    fdb_transaction_set(tr, bytes(key), size(key), bytes("v"), 1);
+    FDBFuture* stamp = fdb_transaction_get_versionstamp(tr);
+    const Clock::time_point start = Clock::now();
+    FDBFuture* committing = fdb_transaction_commit(tr);
+    FDBFuture* retry = fdb_transaction_on_error(tr, kTooOld);
+    during(tr);
+    const Answers answers{wait_and_destroy(committing), wait_and_destroy(stamp),
+                          wait_and_destroy(retry)};
+    EXPECT_LT(Clock::now() - start, kCommitLatency / 2) << key << ": answered before";
+    fdb_transaction_destroy(tr);
+    return answers;
+  };
+  const Answers backoff_ended = left_behind("retried", [](FDBTransaction*) {});
+  EXPECT_EQ(backoff_ended.commit, 1025);
+  EXPECT_EQ(backoff_ended.versionstamp, 1025);
+  EXPECT_EQ(backoff_ended.retry, 0);
+  const Answers timed_out = left_behind("timed out", [](FDBTransaction* tr) {
+    const int64_t timeout_ms = 1;  // counted from the transaction's creation: passed at once
+    EXPECT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(500),
+                                         reinterpret_cast<const uint8_t*>(&timeout_ms), 8),
+              0);
+  });
+  EXPECT_EQ(timed_out.commit, 1031);
+  EXPECT_EQ(timed_out.versionstamp, 1031);
+  EXPECT_EQ(timed_out.retry, 1031);
+  const Answers cancelled =
+      left_behind("cancelled", [](FDBTransaction* tr) { fdb_transaction_cancel(tr); });
+  EXPECT_EQ(cancelled.commit, 1025);
+  EXPECT_EQ(cancelled.versionstamp, 1025);
+  EXPECT_EQ(cancelled.retry, 1025);
+  FDBFuture* second = nullptr;
+  const Answers used = left_behind("used", [&](FDBTransaction* tr) {
+    const std::string k = "used again";
+    fdb_transaction_set(tr, bytes(k), size(k), bytes("v"), 1);
+    second = fdb_transaction_commit(tr);  // the new attempt's
+    EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(k), size(k), 0)), 2017);
+  });
+  EXPECT_EQ(used.commit, 2017);
+  EXPECT_EQ(used.versionstamp, 2017);
+  EXPECT_EQ(used.retry, 2017);
+  EXPECT_EQ(wait_and_destroy(second), 2017);
+  std::this_thread::sleep_for(kCommitLatency + std::chrono::milliseconds(200));  // all resolved
+  for (const char* key : {"retried", "timed out", "cancelled", "used", "used again"})
+    EXPECT_FALSE(written(key)) << key;
+}
+
 }  // namespace
