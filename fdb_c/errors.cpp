@@ -29,6 +29,7 @@ constexpr std::array kDescriptions{
     Described{1042, "CommitProxy commit memory limit exceeded"},
     Described{1051, "Batch GRV request rate limit exceeded"},
     Described{1078, "GetReadVersion proxy memory limit exceeded"},
+    Described{1079, "BlobGranule request failed"},
     Described{1101, "Asynchronous operation cancelled"},
     Described{1102, "The future has been released"},
     Described{1213, "Transaction tag is being throttled"},

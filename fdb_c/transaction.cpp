@@ -1062,10 +1062,13 @@ Future* TransactionState::on_error(fdb_error_t error) {
     Lock lock(world_.mutex);
     const auto e = static_cast<ErrorCode>(error);
     const bool limit_hit = options_.retry_limit >= 0 && retries_ >= options_.retry_limit;
-    if (fdb_error_t ended = ended_by()) {
+    if (e == ErrorCode::cluster_version_changed) {
+      future = ready_later(world_, kSuccess);
+      replace_for_cluster_version_change(deliveries);
+    } else if (fdb_error_t ended = ended_by()) {
       future = ready_later(world_, ended);  // FoundationDB's resetPromise: no retry from here
       fail_outstanding_commit(ended);
-    } else if (error == kSuccess || !retryable(e) || limit_hit) {
+    } else if (error == kSuccess || !retried_by_on_error(e) || limit_hit) {
       // As FoundationDB's onError: the error is answered (success is client_invalid_operation)
       // and the transaction is cancelled, until a reset.
       future = ready_later(world_, error == kSuccess ? kClientInvalidOperation : error);
@@ -1161,6 +1164,29 @@ void TransactionState::begin_attempt() {
   read_version_reset_by_commit_ = false;
   read_version_after_commit_.reset();
   ++attempt_;
+}
+
+void TransactionState::replace_for_cluster_version_change(std::vector<Future*>& deliveries) {
+  // The old transaction's destruction (RYW's destructor fails its resetPromise).
+  fail_backoffs(ended_by_or_cancelled());
+  fail_outstanding_commit(ended_by_or_cancelled());
+  settle_attempt(kTransactionCancelled, deliveries);
+  // The new one's: a fresh RYW (its constructor applies the database's defaults), then the
+  // multi-version transaction's persistent options — the defaults this one was created or last
+  // reset with, and the persistent options set since (options_after_retry keeps them).
+  TransactionDefaults defaults = database_->options.transaction_defaults;
+  for (const OptionSetting& s : defaults_) {
+    std::erase_if(defaults, [&](const OptionSetting& d) { return d.code == s.code; });
+    defaults.push_back(s);
+  }
+  defaults_ = std::move(defaults);
+  options_ = options_after_retry(options_, defaults_);
+  tr_->reset();
+  tr_->restore_backoff();
+  cancelled_ = false;
+  begin_attempt();
+  retries_ = 0;
+  started_us_ = world_.env.now_us();
 }
 
 void TransactionState::reset() {

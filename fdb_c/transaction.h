@@ -262,6 +262,12 @@ class TransactionState {
   // The timer's task: the waiting futures fail with transaction_timed_out once the timeout passed
   // (end_waits).
   void on_timeout();
+  // on_error(cluster_version_changed), as FoundationDB's MultiVersionTransaction::onError answers
+  // it (at once, before RYW's retry limit or resetPromise is looked at): the transaction is
+  // replaced by a new one (updateTransaction), what the old one was waiting on ending as at its
+  // destruction; the new one applies the database's defaults as they are now, then the old one's
+  // persistent options, and counts its timeout, retries and backoff afresh.
+  void replace_for_cluster_version_change(std::vector<Future*>& deliveries);
   // What a retry and a reset both start afresh: no sticky error, nothing read or written, no
   // commit outstanding (a reset answered one still in flight; a retry left it behind).
   void begin_attempt();

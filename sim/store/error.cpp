@@ -48,6 +48,8 @@ std::string_view error_name(ErrorCode e) {
       return "batch_transaction_throttled";
     case ErrorCode::grv_proxy_memory_limit_exceeded:
       return "grv_proxy_memory_limit_exceeded";
+    case ErrorCode::blob_granule_request_failed:
+      return "blob_granule_request_failed";
     case ErrorCode::tag_throttled:
       return "tag_throttled";
     case ErrorCode::proxy_tag_throttled:

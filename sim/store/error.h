@@ -26,15 +26,17 @@ enum class ErrorCode : int {
   transaction_too_large = 2101,
   key_too_large = 2102,
   value_too_large = 2103,
-  // Never answered by the store, but named by FoundationDB's retry predicates, so that a client
-  // of contend's libfdb_c that passes one to on_error or fdb_error_predicate gets FoundationDB's
-  // answer (a retry; "maybe committed" for cluster_version_changed).
+  // Never answered by the store, but named by FoundationDB's retry predicates or retried by its
+  // onError, so that a client of contend's libfdb_c that passes one to on_error or
+  // fdb_error_predicate gets FoundationDB's answer (a retry; "maybe committed" for
+  // cluster_version_changed).
   process_behind = 1037,
   database_locked = 1038,
   cluster_version_changed = 1039,
   commit_proxy_memory_limit_exceeded = 1042,
   batch_transaction_throttled = 1051,
   grv_proxy_memory_limit_exceeded = 1078,
+  blob_granule_request_failed = 1079,
   tag_throttled = 1213,
   proxy_tag_throttled = 1223,
   transaction_throttled_hot_shard = 1235,
@@ -51,9 +53,14 @@ std::string_view error_name(ErrorCode e);
 bool maybe_committed(ErrorCode e);
 // fdb_error_predicate(RETRYABLE_NOT_COMMITTED): known not committed, safe to retry.
 bool retryable_not_committed(ErrorCode e);
-// fdb_error_predicate(RETRYABLE): what on_error retries.
+// fdb_error_predicate(RETRYABLE): the codes a retry loop passes to on_error.
 inline bool retryable(ErrorCode e) {
   return maybe_committed(e) || retryable_not_committed(e);
+}
+// What FoundationDB's onError retries: the RETRYABLE codes, and blob_granule_request_failed,
+// which NativeAPI's Transaction::onError backs off and retries though no predicate names it.
+inline bool retried_by_on_error(ErrorCode e) {
+  return retryable(e) || e == ErrorCode::blob_granule_request_failed;
 }
 
 }  // namespace contend

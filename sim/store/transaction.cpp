@@ -631,7 +631,7 @@ ErrorCode Transaction::do_commit() {
 Transaction::OnErrorOp::OnErrorOp(Transaction& tr, ErrorCode e, std::int64_t max_backoff_us)
     : StoreOpBase(tr, StepKind::sleep), error_(e) {
   CONTEND_ASSERT(max_backoff_us >= 0, "a backoff is never negative");
-  if (!contend::retryable(e)) return;
+  if (!contend::retried_by_on_error(e)) return;
   // As NativeAPI's onError and getBackoff: the delay is drawn below the backoff grown so far, and
   // the backoff then grows up to max_backoff_us (up to 30 s on a resource-constrained error).
   std::int64_t ceiling = std::min(kFutureVersionRetryDelayUs, max_backoff_us);

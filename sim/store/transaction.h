@@ -107,7 +107,8 @@ class Transaction {
   RangeOp get_range(KeyRangeRef range, RangeOptions options = {});
   // Commits the buffered writes. Read-only transactions succeed without contacting the resolver.
   CommitOp commit();
-  // Retryable errors: back off in virtual time, reset, and return success. Others: return e.
+  // The errors FoundationDB's onError retries (retried_by_on_error): back off in virtual time,
+  // reset, and return success. Others: return e.
   // The backoff grows up to `max_backoff_us` (FoundationDB's options.maxBackoff: MAX_RETRY_DELAY,
   // by default DEFAULT_MAX_BACKOFF); on commit_proxy_memory_limit_exceeded,
   // grv_proxy_memory_limit_exceeded and transaction_throttled_hot_shard up to
@@ -418,10 +419,10 @@ class Transaction::CommitOp : public StoreOpBase {
 class Transaction::OnErrorOp : public StoreOpBase {
  public:
   OnErrorOp(Transaction& tr, ErrorCode e, std::int64_t max_backoff_us);
-  bool await_ready() const noexcept { return !contend::retryable(error_); }
+  bool await_ready() const noexcept { return !contend::retried_by_on_error(error_); }
   void complete() override {}
   ErrorCode await_resume() const {
-    return contend::retryable(error_) ? ErrorCode::success : error_;
+    return contend::retried_by_on_error(error_) ? ErrorCode::success : error_;
   }
 
  private:

@@ -312,10 +312,41 @@ TEST_F(FdbC, EveryCodeFoundationDBRetriesIsRetried) {
   EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 1031)) << "timed out is final";
 }
 
+// As FoundationDB 7.3's onError. NativeAPI's backs off and retries blob_granule_request_failed
+// (1079), though fdb_error_predicate names it in no predicate. The multi-version client's answers
+// cluster_version_changed (1039) at once, before RYW looks at its retry limit or at a cancel, by
+// replacing the transaction with a new one (updateTransaction): its retries start afresh under the
+// persistent options kept (RETRY_LIMIT here), and a cancelled transaction is usable again. Before,
+// on_error answered 1079 and cancelled the transaction, and counted 1039 as a retry (refused past
+// the retry limit, 1025 once cancelled).
+TEST_F(FdbC, OnErrorRetriesABlobGranuleFailureAndReplacesTheTransactionOnAClusterVersionChange) {
+  FDBTransaction* tr = begin();
+  EXPECT_FALSE(fdb_error_predicate(FDB_ERROR_PREDICATE_RETRYABLE, 1079));
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1079)), 0);
+  EXPECT_EQ(read_error(tr), 0) << "retried, not cancelled";
+  fdb_transaction_destroy(tr);
+  tr = begin();
+  const int64_t one = 1;
+  ASSERT_EQ(fdb_transaction_set_option(tr, static_cast<FDBTransactionOption>(501),
+                                       reinterpret_cast<const uint8_t*>(&one), 8),
+            0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0) << "the one retry allowed";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1039)), 0) << "past the retry limit";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0) << "retries start afresh";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1020) << "the limit is kept";
+  EXPECT_EQ(read_error(tr), 1025) << "on_error past the limit cancelled the transaction";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1039)), 0) << "a cancelled one too";
+  EXPECT_EQ(read_error(tr), 0) << "the new transaction is not cancelled";
+  set(tr, "after a cluster version change", "x");
+  EXPECT_EQ(commit(tr), 0);
+  fdb_transaction_destroy(tr);
+}
+
 // A program that logs fdb_get_error for a code it retried reads FoundationDB's description of it
 // (error_definitions.h), not "Unknown error" as before.
 TEST_F(FdbC, EveryCodeOnErrorRetriesIsDescribed) {
-  for (int code : {1007, 1009, 1020, 1021, 1037, 1038, 1039, 1042, 1051, 1078, 1213, 1223, 1235})
+  for (int code :
+       {1007, 1009, 1020, 1021, 1037, 1038, 1039, 1042, 1051, 1078, 1079, 1213, 1223, 1235})
     EXPECT_STRNE(fdb_get_error(code), "Unknown error") << code;
   EXPECT_STREQ(fdb_get_error(1038), "Database is locked");
   EXPECT_STREQ(fdb_get_error(1235), "Transaction throttled due to hot shard");
