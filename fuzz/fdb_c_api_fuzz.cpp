@@ -350,8 +350,8 @@ void Run::transaction_step(Program& p, int op, FDBTransaction* tr) {
     case 12:
       return keep(fdb_transaction_commit(tr));
     case 13:
-      return keep(fdb_transaction_on_error(
-                      tr, p.from({1020, 1007, 1009, 1021, 1025, 1037, 2000, 0, 4100, -5})),
+      return keep(fdb_transaction_on_error(tr, p.from({1020, 1007, 1009, 1021, 1025, 1037, 1039,
+                                                       1079, 2000, 0, 4100, -5})),
                   false, true);
     case 14:
       fdb_transaction_reset(tr);
