@@ -218,9 +218,9 @@ class TransactionState {
   // leaves the commit it sent running and whose RYW commit waits on it and on the resetPromise
   // alike, the commit goes on with the attempt it belongs to, kept apart in commits_left_behind_
   // with the attempt's versionstamp futures (tr_ becomes a fresh transaction that carries on the
-  // backoff). Its future answers its own
-  // result if it is resolved first, or what fails the resetPromise first: the backoff's end
-  // (transaction_cancelled), a cancel, the timeout, ... (fail_backoffs).
+  // backoff). Its future answers its own result if it is resolved first, or what fails the
+  // resetPromise first: the backoff's end (transaction_cancelled), a cancel, the timeout, ...
+  // (fail_backoffs).
   void leave_commit_behind();
   // The result of the commit left behind `left`, resolved now (the world's lock held); the world's
   // watches its writes fire, and its versionstamp futures when it succeeds, go into `deliveries`.
