@@ -829,11 +829,12 @@ void TransactionState::finish_commit(Future* future, std::uint64_t attempt) {
   {
     Lock lock(world_.mutex);
     if (outstanding_commit_ == future) outstanding_commit_ = nullptr;
-    const auto left = std::find_if(commits_left_behind_.begin(), commits_left_behind_.end(),
-                                   [&](const CommitLeftBehind& c) { return c.future == future; });
+    const auto left_behind = [&](const CommitLeftBehind& c) { return c.future == future; };
     if (attempt == attempt_) {
       answered = future->set(commit_now(deliveries));  // not when the program cancelled it
-    } else if (left != commits_left_behind_.end()) {
+    } else if (const auto left = std::find_if(commits_left_behind_.begin(),
+                                              commits_left_behind_.end(), left_behind);
+               left != commits_left_behind_.end()) {
       answered = future->set(commit_left_behind(*left, deliveries));
       future->release();  // the list's reference; the task's is released below
       left->future = nullptr;
@@ -1131,10 +1132,10 @@ void TransactionState::finish_backoff(Future* future) {
 
 bool TransactionState::fail_backoffs(fdb_error_t error) {
   for (CommitLeftBehind& left : std::exchange(commits_left_behind_, {})) {
-    if (left.future != nullptr && left.future->set(error)) {
-      deliver_later(world_, left.future);  // the list's reference goes to the delivery
-    } else if (left.future != nullptr) {
-      left.future->release();  // cancelled by the program
+    if (Future* commit = left.future; commit != nullptr && commit->set(error)) {
+      deliver_later(world_, commit);  // the list's reference goes to the delivery
+    } else if (commit != nullptr) {
+      commit->release();  // cancelled by the program
     }
     for (Future* f : left.versionstamps) {
       f->set(error);             // not when the program cancelled it
@@ -1181,9 +1182,13 @@ void TransactionState::replace_for_cluster_version_change(std::vector<Future*>& 
   }
   defaults_ = std::move(defaults);
   options_ = options_after_retry(options_, defaults_);
+  begin_transaction(false);
+}
+
+void TransactionState::begin_transaction(bool cancelled) {
   tr_->reset();
-  tr_->restore_backoff();
-  cancelled_ = false;
+  tr_->restore_backoff();  // FoundationDB's fullReset: a new transaction backs off afresh
+  cancelled_ = cancelled;
   begin_attempt();
   retries_ = 0;
   started_us_ = world_.env.now_us();
@@ -1198,16 +1203,10 @@ void TransactionState::reset() {
     // RYW's reset fails the resetPromise an on_error backing off waits on once it has made the
     // new one: that on_error's catch then cancels the new one, so the reset transaction is
     // cancelled.
-    const bool backing_off = fail_backoffs(kTransactionCancelled);
-    tr_->reset();
-    tr_->restore_backoff();  // FoundationDB's fullReset: a reset transaction backs off afresh
-    cancelled_ = backing_off;
-    begin_attempt();
-    retries_ = 0;
+    begin_transaction(fail_backoffs(kTransactionCancelled));
     // RYW's reset: the database's transaction defaults as they are now, and nothing else.
     defaults_ = database_->options.transaction_defaults;
     options_ = options_with_defaults(defaults_);
-    started_us_ = world_.env.now_us();
   }
   for (Future* f : deliveries)
     deliver_later(world_, f);

@@ -268,6 +268,10 @@ class TransactionState {
   // destruction; the new one applies the database's defaults as they are now, then the old one's
   // persistent options, and counts its timeout, retries and backoff afresh.
   void replace_for_cluster_version_change(std::vector<Future*>& deliveries);
+  // What a reset and a replaced transaction both begin with: the store's transaction emptied with
+  // its backoff restored, a new attempt, no retries, the timeout counted from now, and cancelled
+  // as `cancelled` says (the options are the caller's).
+  void begin_transaction(bool cancelled);
   // What a retry and a reset both start afresh: no sticky error, nothing read or written, no
   // commit outstanding (a reset answered one still in flight; a retry left it behind).
   void begin_attempt();
