@@ -47,6 +47,14 @@ Bytes strict_key(const KeySelector& s);
 // ranges.
 bool selects_nothing(const KeySelector& begin, const KeySelector& end);
 
+// What a storage server counts for each row it returns against a read's byte limit: the row's key
+// and value and the KeyValueRef that points at them (two StringRefs, 16 bytes each on a 64-bit
+// server). The row that reaches the limit is returned.
+inline constexpr int kStorageRowOverheadBytes = 32;
+// FoundationDB's REPLY_BYTE_LIMIT: no read asks a storage server for more bytes than this, whatever
+// its mode or target_bytes (NativeAPI's transformRangeLimits, RYW's setRequestLimits).
+inline constexpr int kReplyByteLimit = 80000;
+
 // fdb_c.cpp's checks of a range read's streaming mode, before the transaction sees the read, and
 // the read's byte limit (0: none) in `bytes`: the smaller of target_bytes and the mode's. A row
 // or byte limit of 0 or -1 is none.

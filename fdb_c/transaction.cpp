@@ -427,17 +427,24 @@ fdb_error_t TransactionState::read_rows(const RangeRequest& r, int byte_limit, K
   const KeyRangeRef range{begin, end};
   int limit = std::max(r.limit, 0);
   if (byte_limit > 0) {
-    // How many rows fit the byte limit (at least one): read without conflicts, then read those.
+    // The rows a storage server returns within the byte limit (at least one; the one that reaches
+    // it too): read without conflicts, then read those. A read the byte limit stopped has `more`,
+    // even at the range's last row, as FoundationDB's storage server answers and RYW passes on.
     RangeResult probe;
     RangeOptions probe_options{.limit = limit, .reverse = r.reverse, .snapshot = true};
     if (fdb_error_t e = read_range(range, probe_options, probe)) return e;
-    int bytes = 0, fitting = 0;
+    const std::int64_t reply_bytes = std::min(byte_limit, kReplyByteLimit);
+    std::int64_t bytes = 0;
+    int fitting = 0;
     for (const KeyValue& kv : probe) {
       ++fitting;
-      bytes += static_cast<int>(kv.key.size() + kv.value.size());
-      if (bytes >= byte_limit) break;
+      bytes +=
+          kStorageRowOverheadBytes + static_cast<std::int64_t>(kv.key.size() + kv.value.size());
+      if (bytes >= reply_bytes) {
+        limit = fitting;
+        break;
+      }
     }
-    if (fitting < static_cast<int>(probe.size())) limit = fitting;
   }
   RangeOptions options{.limit = limit, .reverse = r.reverse, .snapshot = r.snapshot};
   if (delay_us != nullptr) *delay_us = world_.env.draw_us(world_.config.read_latency);

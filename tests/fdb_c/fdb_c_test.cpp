@@ -1001,9 +1001,39 @@ TEST_F(FdbC, RangeReadsObeyLimitReverseAndByteLimits) {
   EXPECT_EQ(two.rows[0].first, "d");
   EXPECT_EQ(two.rows[1].first, "c");
   EXPECT_TRUE(two.more);
-  Rows small = range(tr, "a", "z", 0, 150, FDB_STREAMING_MODE_WANT_ALL, false);
+  Rows small = range(tr, "a", "z", 0, 250, FDB_STREAMING_MODE_WANT_ALL, false);
   EXPECT_EQ(small.rows.size(), 2U) << "rows until the byte limit is reached";
   EXPECT_TRUE(small.more);
+  fdb_transaction_destroy(tr);
+}
+
+// A byte limit counts what FoundationDB's storage server counts for each row it returns: its key,
+// its value and the 32 bytes of the KeyValueRef pointing at them; the row that reaches the limit is
+// returned, and the read has `more` even when that row is the range's last. Before, a row counted
+// its key and value only (here four rows for 200 bytes where three fit) and a byte limit
+// reached at the last row answered no `more`.
+TEST_F(FdbC, AByteLimitCountsRowsAsAStorageServerDoes) {
+  const char* names[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+  for (const char* k : names)
+    put(k, std::string(20, 'v'));
+  const int row_bytes = 32 + static_cast<int>(key("a").size()) + 20;
+  FDBTransaction* tr = begin();
+  for (int target : {1, row_bytes, row_bytes + 1, 3 * row_bytes + 1, 200}) {
+    Rows read = range(tr, "a", "z", 0, target, FDB_STREAMING_MODE_EXACT, false);
+    const std::size_t wanted = static_cast<std::size_t>((target + row_bytes - 1) / row_bytes);
+    EXPECT_EQ(read.rows.size(), wanted) << "target_bytes " << target;
+    EXPECT_TRUE(read.more) << "target_bytes " << target;
+  }
+  Rows reversed = range(tr, "a", "z", 0, 2 * row_bytes, FDB_STREAMING_MODE_EXACT, true);
+  ASSERT_EQ(reversed.rows.size(), 2U);
+  EXPECT_EQ(reversed.rows[0].first, "j");
+  EXPECT_TRUE(reversed.more);
+  Rows to_the_end = range(tr, "g", "z", 0, 4 * row_bytes, FDB_STREAMING_MODE_EXACT, false);
+  EXPECT_EQ(to_the_end.rows.size(), 4U);
+  EXPECT_TRUE(to_the_end.more) << "the byte limit reached at the range's last row";
+  Rows past_the_end = range(tr, "g", "z", 0, 4 * row_bytes + 1, FDB_STREAMING_MODE_EXACT, false);
+  EXPECT_EQ(past_the_end.rows.size(), 4U);
+  EXPECT_FALSE(past_the_end.more) << "every row of the range read within the byte limit";
   fdb_transaction_destroy(tr);
 }
 
@@ -1011,8 +1041,9 @@ TEST_F(FdbC, RangeReadsObeyLimitReverseAndByteLimits) {
 // limit; EXACT without a limit is exact_mode_without_limits (2210); ITERATOR before its first
 // iteration and an unknown mode are client_invalid_operation (2000); a limit below -1 is
 // range_limits_invalid (2012). WANT_ALL reads as SERIAL (80,000 bytes a read), and ITERATOR grows
-// by half from 4,096 bytes to 120,000 at its tenth iteration. Before, -1 and every invalid mode
-// answered 2012, WANT_ALL read without a byte limit, and ITERATOR doubled up to 524,288 bytes.
+// by half from 4,096 bytes to 120,000 at its tenth iteration, which a storage server's reply
+// limits to 80,000. Before, -1 and every invalid mode answered 2012, WANT_ALL read without a byte
+// limit, ITERATOR doubled up to 524,288 bytes, and then read 120,000 bytes.
 TEST_F(FdbC, StreamingModesAndLimitsAreFoundationDBs) {
   for (const char* k : {"a", "b", "c", "d", "e", "f"})
     put(k, std::string(20'000, 'v'));
@@ -1040,8 +1071,9 @@ TEST_F(FdbC, StreamingModesAndLimitsAreFoundationDBs) {
   EXPECT_EQ(rows_read(-1, 0, FDB_STREAMING_MODE_SMALL), 1) << "-1 rows: no row limit";
   EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_WANT_ALL), 4) << "80,000 bytes: four rows";
   EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 7), 3) << "46,656 bytes";
-  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 10), 6) << "120,000 bytes";
-  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 99), 6) << "as the tenth";
+  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 10), 4) << "120,000 bytes, 80,000 a reply";
+  EXPECT_EQ(rows_read(0, 0, FDB_STREAMING_MODE_ITERATOR, 99), 4) << "as the tenth";
+  EXPECT_EQ(rows_read(0, 100'000, FDB_STREAMING_MODE_EXACT), 4) << "80,000 bytes a reply";
   EXPECT_EQ(rows_read(0, 50'000, FDB_STREAMING_MODE_SERIAL), 3) << "the smaller byte limit";
   fdb_transaction_destroy(tr);
 }
@@ -2624,11 +2656,12 @@ TEST_F(FdbC, EstimatedSizesPastTheSystemKeysAndACancelledCommitFutureAnswerAsFou
 // alone with read-your-writes disabled) is a std::map. A selector (key, or_equal, offset) names the
 // key `offset` places after the last key <= key (or_equal) or < key: "" before the first key,
 // "\xff" after the last. A range read returns the view's rows in [begin, end), in order, until its
-// row limit, or until the bytes read (keys and values) reach its byte limit, which is fdb_c.cpp's:
-// the smaller of target_bytes and the streaming mode's bytes (WANT_ALL as SERIAL, ITERATOR by
-// iteration); 0 and -1 mean no limit. `more` is set when there are rows left, and only when a
-// limit was reached. Each case first clears the whole legal key space, so the model knows every
-// key a selector can reach.
+// row limit, or until the bytes read reach its byte limit — each row its key, its value and the
+// 32 bytes of a KeyValueRef, as a storage server counts them — which is fdb_c.cpp's: the smaller
+// of target_bytes and the streaming mode's bytes (WANT_ALL as SERIAL, ITERATOR by iteration), at
+// most a storage server's reply (80,000); 0 and -1 mean no limit. `more` is set exactly when a
+// limit was reached (at the range's last row too). Each case first clears the whole legal key
+// space, so the model knows every key a selector can reach.
 namespace selector_model {
 
 using View = std::map<std::string, std::string>;
@@ -2675,15 +2708,22 @@ constexpr int kIterationBytes[] = {4096,  6144,  9216,  13824, 20736,
                                    31104, 46656, 69984, 80000, 120000};
 constexpr int kModeBytes[] = {-1, 256, 1000, 4096, 80000};  // EXACT (none), SMALL .. SERIAL
 
-// The byte limit of one read, -1 for none.
+// The byte limit of one read, -1 for none: the mode's and target_bytes' smaller, at most what a
+// storage server's reply holds (REPLY_BYTE_LIMIT, 80,000).
 int byte_limit(int target_bytes, int mode, int iteration) {
   if (mode == FDB_STREAMING_MODE_WANT_ALL) mode = FDB_STREAMING_MODE_SERIAL;
   const int mode_bytes = mode == FDB_STREAMING_MODE_ITERATOR
                              ? kIterationBytes[std::min(iteration, 10) - 1]
                              : kModeBytes[mode];
-  if (target_bytes == 0 || target_bytes == -1) return mode_bytes;
-  return mode_bytes == -1 ? target_bytes : std::min(target_bytes, mode_bytes);
+  int bytes = mode_bytes;
+  if (target_bytes != 0 && target_bytes != -1)
+    bytes = mode_bytes == -1 ? target_bytes : std::min(target_bytes, mode_bytes);
+  return bytes == -1 ? -1 : std::min(bytes, 80'000);
 }
+
+// What a storage server counts of a row against the byte limit: its key, its value and the
+// KeyValueRef pointing at them (32 bytes).
+constexpr std::int64_t kRowOverheadBytes = 32;
 
 // A range read, or (in a case's reads) a get_key of its begin selector; snapshot for either.
 struct Range {
@@ -2729,7 +2769,7 @@ Returned rows_returned(const std::vector<std::pair<std::string, std::string>>& r
   std::int64_t bytes = 0;
   for (const auto& [key, value] : rows) {
     ++out.count;
-    bytes += static_cast<std::int64_t>(key.size() + value.size());
+    bytes += kRowOverheadBytes + static_cast<std::int64_t>(key.size() + value.size());
     out.bytes_reached = bytes_max != -1 && bytes >= bytes_max;
     out.limit_reached =
         out.bytes_reached || (r.limit > 0 && out.count == static_cast<std::size_t>(r.limit));
@@ -2918,8 +2958,7 @@ void check_get_range(FDBTransaction* tr, const View& view, const Range& r, Stops
   const Returned returned = rows_returned(all, r);
   if (returned.count < all.size()) (returned.bytes_reached ? stops.by_bytes : stops.by_rows) = true;
   RC_ASSERT(got->rows == expected_rows(view, r));
-  if (returned.count < all.size()) RC_ASSERT(got->more);
-  if (got->more) RC_ASSERT(returned.limit_reached);
+  RC_ASSERT(got->more == returned.limit_reached);
 }
 
 // One transaction's case: the database it starts from, its writes, then its reads (a get_key of
