@@ -69,7 +69,7 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   KeyValues rows;
   KeyRange read;
   std::int64_t delay_us = 0;
-  if (fdb_error_t e = read_rows(primary, byte_limit, rows, read, &delay_us))
+  if (fdb_error_t e = read_rows(primary, sees_own_writes(false), byte_limit, rows, read, &delay_us))
     return ready_later(world_, e, {}, delay_us);
   std::vector<KeyRange> read_ranges;
   if (BytesView(read.begin) < BytesView(read.end))
@@ -90,6 +90,9 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
 fdb_error_t TransactionState::look_up_mapped(const Mapper& mapper, const KeyValues& rows,
                                              MappedKeyValues& out,
                                              std::vector<KeyRange>& read_ranges) {
+  // The lookups read the view the rows were read in (read-your-writes is on; a lookup reaching
+  // this transaction's writes is refused after), whatever SNAPSHOT_RYW says.
+  const bool own_writes = sees_own_writes(false);
   for (const KeyValue& kv : rows.rows) {
     MappedKeyValues::Row row;
     row.key = kv.key;
@@ -99,7 +102,9 @@ fdb_error_t TransactionState::look_up_mapped(const Mapper& mapper, const KeyValu
       if (!has_prefix_range(row.begin)) return kKeyOutsideLegalRange;
       row.end = strinc(row.begin);
       const RangeOptions options{.limit = static_cast<int>(kLookupRowsMax) + 1, .snapshot = true};
-      if (fdb_error_t e = read_range(KeyRangeRef{row.begin, row.end}, options, row.found)) return e;
+      if (fdb_error_t e =
+              read_range(KeyRangeRef{row.begin, row.end}, options, own_writes, row.found))
+        return e;
       std::size_t bytes = 0;
       for (const KeyValue& found : row.found)
         bytes += found.key.size() + found.value.size();
@@ -108,7 +113,7 @@ fdb_error_t TransactionState::look_up_mapped(const Mapper& mapper, const KeyValu
     } else {
       row.end = key_after(row.begin);
       std::optional<Bytes> value;
-      if (fdb_error_t e = read_key(row.begin, true, value)) return e;
+      if (fdb_error_t e = read_key(row.begin, true, own_writes, value)) return e;
       if (value) row.found.push_back(KeyValue{row.begin, std::move(*value)});
     }
     read_ranges.push_back(KeyRange{row.begin, row.end});

@@ -17,6 +17,8 @@ constexpr int kRetryLimit = 501;
 constexpr int kMaxRetryDelay = 502;
 constexpr int kSizeLimit = 503;
 constexpr int kReportConflictingKeys = 712, kSpecialKeySpaceRelaxed = 713;
+constexpr int kSnapshotRywEnable = 600, kSnapshotRywDisable = 601;
+constexpr int kDatabaseSnapshotRywEnable = 26, kDatabaseSnapshotRywDisable = 27;
 constexpr int kIncludePortInAddress = 23;
 constexpr int kLockAware = 700, kUsedDuringCommitProtectionDisable = 701, kReadLockAware = 702;
 constexpr int kTransactionLoggingEnable = 402, kDebugTransactionIdentifier = 403;
@@ -24,9 +26,8 @@ constexpr int kLogTransaction = 404, kTag = 800, kAutoThrottleTag = 801;
 
 // Options whose meaning the store does not model: accepting them would silently change what a
 // program's transactions do (ACCESS_SYSTEM_KEYS, READ_SYSTEM_KEYS, RAW_ACCESS, IDEMPOTENCY_ID,
-// AUTOMATIC_IDEMPOTENCY, SNAPSHOT_RYW_DISABLE, SPECIAL_KEY_SPACE_ENABLE_WRITES,
-// BYPASS_UNREADABLE).
-constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 714, 1100};
+// AUTOMATIC_IDEMPOTENCY, SPECIAL_KEY_SPACE_ENABLE_WRITES, BYPASS_UNREADABLE).
+constexpr std::array kRefused{301, 302, 303, 504, 505, 714, 1100};
 
 // Options accepted with no effect but REPORT_CONFLICTING_KEYS (712: the transaction module serves
 // the conflicting read ranges of a failed commit), SPECIAL_KEY_SPACE_RELAXED (713:
@@ -35,18 +36,19 @@ constexpr std::array kRefused{301, 302, 303, 504, 505, 601, 714, 1100};
 // LOCK_AWARE (700) and READ_LOCK_AWARE (702: read-only), USED_DURING_COMMIT_PROTECTION_DISABLE
 // (701), and INITIALIZE_NEW_DATABASE (300: read version 0, transaction.cpp): causality and
 // durability knobs, priorities, tracing and logging, tags, GRV caching, authorization,
-// SNAPSHOT_RYW_ENABLE (the default),
+// SNAPSHOT_RYW_ENABLE and _DISABLE (600 and 601: TransactionOptions::snapshot_ryw_enabled),
 // and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30): the next write keeps its write conflict range, so
 // a transaction conflicts where FoundationDB might not — more conflicts, never fewer (the
 // directory layer's allocator sets it).
-constexpr std::array kAcceptedNoEffect{
-    10,  20,  21,  23,  30,  40,  50,  52,  110, 120, 130, 200, 201, 300, 400,  401,  402,  403,
-    404, 405, 406, 600, 700, 701, 702, 710, 711, 712, 713, 800, 801, 900, 1000, 1101, 1102, 2000};
+constexpr std::array kAcceptedNoEffect{10,  20,  21,  23,   30,   40,   50,  52,  110, 120,
+                                       130, 200, 201, 300,  400,  401,  402, 403, 404, 405,
+                                       406, 600, 601, 700,  701,  702,  710, 711, 712, 713,
+                                       800, 801, 900, 1000, 1101, 1102, 2000};
 
 // Of those, the ones FoundationDB's setOption (NativeAPI's or RYW's) takes without a value:
 // validateOptionValueNotPresent refuses a non-empty one.
-constexpr std::array kFlags{10,  20,  23,  30,  40,  50,  52,  200, 201, 300,  400,  404,
-                            406, 600, 700, 701, 702, 710, 711, 712, 713, 1000, 1101, 1102};
+constexpr std::array kFlags{10,  20,  23,  30,  40,  50,  52,  200, 201, 300,  400,  404, 406,
+                            600, 601, 700, 701, 702, 710, 711, 712, 713, 1000, 1101, 1102};
 
 bool contains(const auto& codes, int code) {
   return std::find(codes.begin(), codes.end(), code) != codes.end();
@@ -106,7 +108,7 @@ fdb_error logging_or_tag_error(TransactionOptions& options, int code, BytesView 
 }
 
 // The transaction option each database option sets for every transaction (fdb.options's
-// defaultFor): SNAPSHOT_RYW_ENABLE and _DISABLE, TRANSACTION_LOGGING_MAX_FIELD_LENGTH,
+// defaultFor): TRANSACTION_LOGGING_MAX_FIELD_LENGTH,
 // TRANSACTION_TIMEOUT, _RETRY_LIMIT, _MAX_RETRY_DELAY, _SIZE_LIMIT, _CAUSAL_READ_RISKY,
 // _INCLUDE_PORT_IN_ADDRESS, _AUTOMATIC_IDEMPOTENCY, _BYPASS_UNREADABLE,
 // _USED_DURING_COMMIT_PROTECTION_DISABLE and _REPORT_CONFLICTING_KEYS.
@@ -114,9 +116,7 @@ struct DefaultFor {
   int database_option;
   int transaction_option;
 };
-constexpr std::array<DefaultFor, 13> kDefaultsFor{{{26, 600},
-                                                   {27, 601},
-                                                   {405, 405},
+constexpr std::array<DefaultFor, 11> kDefaultsFor{{{405, 405},
                                                    {500, kTimeout},
                                                    {501, kRetryLimit},
                                                    {502, kMaxRetryDelay},
@@ -198,6 +198,8 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
   if (code == kReportConflictingKeys) options.report_conflicting_keys = true;
   if (code == kSpecialKeySpaceRelaxed) options.special_key_space_relaxed = true;
   if (code == kIncludePortInAddress) options.include_port_in_address = true;
+  if (code == kSnapshotRywEnable) ++options.snapshot_ryw_enabled;
+  if (code == kSnapshotRywDisable) --options.snapshot_ryw_enabled;
   if (code == kUsedDuringCommitProtectionDisable)
     options.used_during_commit_protection_disabled = true;
   if (code == kLockAware) {
@@ -214,6 +216,11 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
 fdb_error apply_database_option(DatabaseOptions& options, int code, BytesView value,
                                 bool has_value) {
   if (code == kMaxWatches) return apply_max_watches(options, value, has_value);
+  if (code == kDatabaseSnapshotRywEnable || code == kDatabaseSnapshotRywDisable) {
+    if (const fdb_error e = value_error(kSnapshotRywEnable, value, has_value)) return e;
+    options.snapshot_ryw_enabled += code == kDatabaseSnapshotRywEnable ? 1 : -1;
+    return kSuccess;
+  }
   const int option = defaulted_transaction_option(code);
   if (option == 0) return contains(kDatabaseOwnOptions, code) ? kSuccess : kInvalidOption;
   TransactionOptions scratch;
@@ -225,8 +232,10 @@ fdb_error apply_database_option(DatabaseOptions& options, int code, BytesView va
   return kSuccess;
 }
 
-TransactionOptions options_with_defaults(const TransactionDefaults& defaults) {
+TransactionOptions options_with_defaults(const TransactionDefaults& defaults,
+                                         std::int64_t snapshot_ryw_enabled) {
   TransactionOptions options;
+  options.snapshot_ryw_enabled = snapshot_ryw_enabled;
   const OptionSetting* timeout = nullptr;
   for (const OptionSetting& s : defaults) {
     if (s.code == kTimeout) {
@@ -244,8 +253,9 @@ TransactionOptions options_with_defaults(const TransactionDefaults& defaults) {
 }
 
 TransactionOptions options_after_retry(const TransactionOptions& options,
-                                       const TransactionDefaults& defaults) {
-  TransactionOptions after = options_with_defaults(defaults);
+                                       const TransactionDefaults& defaults,
+                                       std::int64_t snapshot_ryw_enabled) {
+  TransactionOptions after = options_with_defaults(defaults, snapshot_ryw_enabled);
   after.timeout_ms = options.timeout_ms;
   after.retry_limit = options.retry_limit;
   after.max_retry_delay_ms = options.max_retry_delay_ms;

@@ -41,6 +41,12 @@ struct TransactionOptions {
   // wants one, and a second may not differ (NativeAPI's trLogInfo identifier). Empty: none.
   Bytes debug_identifier;
   std::vector<Bytes> tags;  // TAG (800) and AUTO_THROTTLE_TAG (801), each once: at most 5
+  // RYW's snapshotRywEnabled: SNAPSHOT_RYW_ENABLE (600) adds one, SNAPSHOT_RYW_DISABLE (601) takes
+  // one away, and while it is 0 or less a snapshot read does not see this transaction's writes
+  // (RYW's readWithConflictRangeSnapshot). It starts from the database's
+  // (DatabaseOptions::snapshot_ryw_enabled) at the transaction's creation, reset and retry:
+  // neither option is persistent.
+  std::int64_t snapshot_ryw_enabled = 1;
 };
 
 // Applies option `code` with `value` (absent when !has_value): success, invalid_option for a
@@ -72,15 +78,20 @@ inline constexpr std::int64_t kMaxWatchesAbsolute = 1'000'000;
 struct DatabaseOptions {
   TransactionDefaults transaction_defaults;
   std::int64_t max_watches = kMaxWatchesDefault;
+  // DatabaseContext::snapshotRywEnabled, where a transaction's count starts: 1 (from API 300),
+  // SNAPSHOT_RYW_ENABLE (26) adds one and SNAPSHOT_RYW_DISABLE (27) takes one away each time it is
+  // set. fdb.options gives them no defaultFor, so that repeated calls add up.
+  std::int64_t snapshot_ryw_enabled = 1;
 };
 
 // Applies database option `code`: a default is validated (as the transaction option it sets) and
 // recorded in the transaction defaults; MAX_WATCHES (20) takes an integer in [0, 1,000,000]
-// (invalid_option_value else: a lower limit cancels no watch); an option FoundationDB's database
-// takes for its own (location cache, machine and datacenter ids, configuration database,
-// causal-read testing) is accepted with no effect. invalid_option for a code FoundationDB does not
-// know and for a default of an option contend refuses (SNAPSHOT_RYW_DISABLE,
-// AUTOMATIC_IDEMPOTENCY, BYPASS_UNREADABLE); the transaction option's error for a malformed
+// (invalid_option_value else: a lower limit cancels no watch); SNAPSHOT_RYW_ENABLE (26) and
+// _DISABLE (27) count snapshot_ryw_enabled up and down (a value is invalid_option_value); an
+// option FoundationDB's database takes for its own (location cache, machine and datacenter ids,
+// configuration database, causal-read testing) is accepted with no effect. invalid_option for a
+// code FoundationDB does not know and for a default of an option contend refuses
+// (AUTOMATIC_IDEMPOTENCY, BYPASS_UNREADABLE); the transaction option's error for a malformed
 // default. A refused option leaves `options` as they were.
 fdb_error apply_database_option(DatabaseOptions& options, int code, BytesView value,
                                 bool has_value);
@@ -92,8 +103,10 @@ std::optional<std::int64_t> int_option(BytesView value, bool has_value);
 bool int_option_within(BytesView value, bool has_value, std::int64_t min, std::int64_t max);
 
 // Fresh options with `defaults` applied, in their order and TIMEOUT last (as RYW's
-// applyPersistentOptions, so that the last timeout set is the one that counts).
-TransactionOptions options_with_defaults(const TransactionDefaults& defaults);
+// applyPersistentOptions, so that the last timeout set is the one that counts), counting snapshot
+// RYW from the database's `snapshot_ryw_enabled` as it is now (RYW's options.reset reads it).
+TransactionOptions options_with_defaults(const TransactionDefaults& defaults,
+                                         std::int64_t snapshot_ryw_enabled);
 
 // What a retry (on_error) leaves: the defaults applied afresh, under the persistent options of
 // `options` (RYW's resetRyow applies its persistent options, which hold the defaults first).
@@ -102,6 +115,7 @@ TransactionOptions options_with_defaults(const TransactionDefaults& defaults);
 // retry loop that wants them. The debug identifier stays too, so that a retry loop's
 // LOG_TRANSACTION never fails where FoundationDB's might not.
 TransactionOptions options_after_retry(const TransactionOptions& options,
-                                       const TransactionDefaults& defaults);
+                                       const TransactionDefaults& defaults,
+                                       std::int64_t snapshot_ryw_enabled);
 
 }  // namespace contend::fdb

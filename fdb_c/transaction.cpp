@@ -131,7 +131,8 @@ std::shared_ptr<TransactionState> make_transaction(World& world,
     // call of its transactions.
     state->sticky_ = database->initialization_error;
     state->database_ = std::move(database);
-    state->options_ = options_with_defaults(state->defaults_);
+    state->options_ =
+        options_with_defaults(state->defaults_, state->database_->options.snapshot_ryw_enabled);
   }
   state->self_ = state;
   return state;
@@ -199,10 +200,14 @@ fdb_error_t run_op(Transaction& tr, Op& op) {
 }
 }  // namespace
 
-fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options,
+bool TransactionState::sees_own_writes(bool snapshot) const {
+  return !options_.read_your_writes_disabled && !(snapshot && options_.snapshot_ryw_enabled <= 0);
+}
+
+fdb_error_t TransactionState::read_range(KeyRangeRef range, RangeOptions options, bool own_writes,
                                          RangeResult& out) {
   if (fdb_error_t e = reach_read_version()) return e;
-  if (!options_.read_your_writes_disabled) {
+  if (own_writes) {
     auto op = tr_->get_range(range, options);
     if (fdb_error_t e = run_op(*tr_, op)) return e;
     out = op.await_resume();
@@ -233,7 +238,8 @@ fdb_error_t TransactionState::read_without_own_writes(Read&& read) {
   return kSuccess;
 }
 
-fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::optional<Bytes>& out) {
+fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, bool own_writes,
+                                       std::optional<Bytes>& out) {
   // The store answers a key over its key size limit absent with no read conflict range, which
   // FoundationDB's get (RYW's and NativeAPI's) still takes up to getMaxReadKeySize.
   const Bytes after = key_after(key);
@@ -241,7 +247,7 @@ fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::option
   const bool conflict_past_store_limit =
       !snapshot && key.size() > kKeySizeLimit && key.size() <= max_key_size(key);
   if (fdb_error_t e = reach_read_version()) return e;
-  if (!options_.read_your_writes_disabled) {
+  if (own_writes) {
     auto op = tr_->get(key, snapshot);
     if (fdb_error_t e = run_op(*tr_, op)) return e;
     out = op.await_resume();
@@ -260,7 +266,8 @@ fdb_error_t TransactionState::read_key(BytesView key, bool snapshot, std::option
   });
 }
 
-fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes& out) {
+fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, bool own_writes,
+                                      Bytes& out) {
   const Bytes system_begin(kSystemKeysBegin);
   if (s.offset >= 1) {
     Bytes from = strict_key(s);
@@ -270,7 +277,8 @@ fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes
     }
     RangeResult rows;
     RangeOptions options{.limit = s.offset, .snapshot = snapshot};
-    if (fdb_error_t e = read_range(KeyRangeRef{from, system_begin}, options, rows)) return e;
+    if (fdb_error_t e = read_range(KeyRangeRef{from, system_begin}, options, own_writes, rows))
+      return e;
     out = static_cast<int>(rows.size()) == s.offset ? rows.back().key : system_begin;
     return kSuccess;
   }
@@ -282,7 +290,7 @@ fdb_error_t TransactionState::resolve(const KeySelector& s, bool snapshot, Bytes
   const int wanted =
       static_cast<int>(std::min<std::int64_t>(1 - std::int64_t{s.offset}, INT32_MAX));
   RangeOptions options{.limit = wanted, .reverse = true, .snapshot = snapshot};
-  if (fdb_error_t e = read_range(KeyRangeRef{Bytes(), to}, options, rows)) return e;
+  if (fdb_error_t e = read_range(KeyRangeRef{Bytes(), to}, options, own_writes, rows)) return e;
   out = static_cast<int>(rows.size()) == wanted ? rows.back().key : Bytes();
   return kSuccess;
 }
@@ -365,7 +373,8 @@ Future* TransactionState::get(BytesView key, bool snapshot) {
   read_or_written_ = true;
   std::optional<Bytes> value;
   const std::int64_t delay_us = world_.env.draw_us(world_.config.read_latency);
-  if (fdb_error_t e = read_key(key, snapshot, value)) return ready_later(world_, e, {}, delay_us);
+  if (fdb_error_t e = read_key(key, snapshot, sees_own_writes(snapshot), value))
+    return ready_later(world_, e, {}, delay_us);
   return ready_later(world_, kSuccess, std::move(value), delay_us);
 }
 
@@ -376,7 +385,8 @@ Future* TransactionState::get_key(const KeySelector& selector, bool snapshot) {
   if (past_legal_range(selector.key)) return ready_later(world_, kKeyOutsideLegalRange);
   read_or_written_ = true;
   Key key;
-  if (fdb_error_t e = resolve(selector, snapshot, key.key)) return ready_later(world_, e);
+  if (fdb_error_t e = resolve(selector, snapshot, sees_own_writes(snapshot), key.key))
+    return ready_later(world_, e);
   return ready_later(world_, kSuccess, std::move(key));
 }
 
@@ -395,7 +405,8 @@ Future* TransactionState::get_range(const RangeRequest& r) {
   KeyValues result;
   KeyRange read;
   std::int64_t delay_us = 0;
-  if (fdb_error_t e = read_rows(r, byte_limit, result, read, &delay_us))
+  if (fdb_error_t e =
+          read_rows(r, sees_own_writes(r.snapshot), byte_limit, result, read, &delay_us))
     return ready_later(world_, e, {}, delay_us);
   return ready_later(world_, kSuccess, std::move(result), delay_us);
 }
@@ -407,15 +418,15 @@ fdb_error_t TransactionState::refuses_range_read(const RangeRequest& r) {
   return kSuccess;
 }
 
-fdb_error_t TransactionState::read_rows(const RangeRequest& r, int byte_limit, KeyValues& result,
-                                        KeyRange& read, std::int64_t* delay_us) {
+fdb_error_t TransactionState::read_rows(const RangeRequest& r, bool own_writes, int byte_limit,
+                                        KeyValues& result, KeyRange& read, std::int64_t* delay_us) {
   // firstGreaterOrEqual and firstGreaterThan name a range's end without reading.
   auto bound = [&](const KeySelector& s, Bytes& out) -> fdb_error_t {
     if (s.offset == 1) {
       out = strict_key(s);
       return kSuccess;
     }
-    return resolve(s, r.snapshot, out);
+    return resolve(s, r.snapshot, own_writes, out);
   };
   Bytes begin, end;
   if (fdb_error_t e = bound(r.begin, begin)) return e;
@@ -432,7 +443,7 @@ fdb_error_t TransactionState::read_rows(const RangeRequest& r, int byte_limit, K
     // even at the range's last row, as FoundationDB's storage server answers and RYW passes on.
     RangeResult probe;
     RangeOptions probe_options{.limit = limit, .reverse = r.reverse, .snapshot = true};
-    if (fdb_error_t e = read_range(range, probe_options, probe)) return e;
+    if (fdb_error_t e = read_range(range, probe_options, own_writes, probe)) return e;
     const std::int64_t reply_bytes = std::min(byte_limit, kReplyByteLimit);
     std::int64_t bytes = 0;
     int fitting = 0;
@@ -448,7 +459,7 @@ fdb_error_t TransactionState::read_rows(const RangeRequest& r, int byte_limit, K
   }
   RangeOptions options{.limit = limit, .reverse = r.reverse, .snapshot = r.snapshot};
   if (delay_us != nullptr) *delay_us = world_.env.draw_us(world_.config.read_latency);
-  if (fdb_error_t e = read_range(range, options, result.rows)) return e;
+  if (fdb_error_t e = read_range(range, options, own_writes, result.rows)) return e;
   result.more = limit > 0 && static_cast<int>(result.rows.size()) == limit;
   return kSuccess;
 }
@@ -756,7 +767,8 @@ Future* TransactionState::watch(BytesView key) {
   read_or_written_ = true;
   ReadCall call(world_.env);
   std::optional<Bytes> seen;
-  if (fdb_error_t e = read_key(key, false, seen)) return ready_later(world_, e);
+  if (fdb_error_t e = read_key(key, false, sees_own_writes(false), seen))
+    return ready_later(world_, e);
   // Once its read returned, NativeAPI's Transaction::watch counts it with the database's
   // outstanding watches, or answers too_many_watches at the database's MAX_WATCHES.
   if (!database_->has_room_for_a_watch()) return ready_later(world_, kTooManyWatches);
@@ -1095,7 +1107,7 @@ Future* TransactionState::on_error(fdb_error_t error) {
       const std::int64_t delay_us = op.delay_us;
       ++retries_;
       begin_attempt();
-      options_ = options_after_retry(options_, defaults_);
+      options_ = options_after_retry(options_, defaults_, database_->options.snapshot_ryw_enabled);
       future = back_off(delay_us);
       arm_timeout();
     }
@@ -1188,7 +1200,7 @@ void TransactionState::replace_for_cluster_version_change(std::vector<Future*>& 
     defaults.push_back(s);
   }
   defaults_ = std::move(defaults);
-  options_ = options_after_retry(options_, defaults_);
+  options_ = options_after_retry(options_, defaults_, database_->options.snapshot_ryw_enabled);
   begin_transaction(false);
 }
 
@@ -1213,7 +1225,7 @@ void TransactionState::reset() {
     begin_transaction(fail_backoffs(kTransactionCancelled));
     // RYW's reset: the database's transaction defaults as they are now, and nothing else.
     defaults_ = database_->options.transaction_defaults;
-    options_ = options_with_defaults(defaults_);
+    options_ = options_with_defaults(defaults_, database_->options.snapshot_ryw_enabled);
   }
   for (Future* f : deliveries)
     deliver_later(world_, f);

@@ -148,9 +148,15 @@ class TransactionState {
   // set_read_version) is granted when within kFutureVersionDelayUs of it (storage waits that long
   // for a version), else the read answers future_version.
   fdb_error_t reach_read_version();
-  // Runs a read of `range` through the store and returns its rows or error.
-  fdb_error_t read_range(KeyRangeRef range, RangeOptions options, RangeResult& out);
-  fdb_error_t read_key(BytesView key, bool snapshot, std::optional<Bytes>& out);
+  // Whether a read sees this transaction's own writes: not with READ_YOUR_WRITES_DISABLE, nor a
+  // snapshot read while SNAPSHOT_RYW is off (TransactionOptions::snapshot_ryw_enabled at or below
+  // 0: RYW's readWithConflictRangeSnapshot reads the database alone).
+  bool sees_own_writes(bool snapshot) const;
+  // Runs a read of `range` through the store, in the transaction's view (`own_writes`) or the
+  // database's alone, and returns its rows or error.
+  fdb_error_t read_range(KeyRangeRef range, RangeOptions options, bool own_writes,
+                         RangeResult& out);
+  fdb_error_t read_key(BytesView key, bool snapshot, bool own_writes, std::optional<Bytes>& out);
   // Without read-your-writes: `read(reader)` reads through a scratch transaction at this one's
   // read version; its conflict ranges and logged reads become this transaction's.
   template <class Read>
@@ -174,18 +180,20 @@ class TransactionState {
   // then a selector's key past \xff (key_outside_legal_range), then a limit below -1
   // (range_limits_invalid).
   fdb_error_t refuses_range_read(const RangeRequest& r);
-  // The rows `r` selects (`byte_limit` as batch_bytes gives it), as get_range reads them: its
-  // selectors resolved (firstGreaterOrEqual and firstGreaterThan without a read), the range
-  // clamped to \xff and set in `read` (left empty when nothing is read). `delay_us`, when given,
-  // is drawn before the last read, as the read's latency.
-  fdb_error_t read_rows(const RangeRequest& r, int byte_limit, KeyValues& result, KeyRange& read,
-                        std::int64_t* delay_us);
+  // The rows `r` selects (`byte_limit` as batch_bytes gives it) in the transaction's view
+  // (`own_writes`) or the database's alone, as get_range reads them: its selectors resolved
+  // (firstGreaterOrEqual and firstGreaterThan without a read), the range clamped to \xff and set
+  // in `read` (left empty when nothing is read). `delay_us`, when given, is drawn before the last
+  // read, as the read's latency.
+  fdb_error_t read_rows(const RangeRequest& r, bool own_writes, int byte_limit, KeyValues& result,
+                        KeyRange& read, std::int64_t* delay_us);
   // A mapped range read's lookup for each row of `rows` through `mapper` (get_mapped_range): its
   // rows into `out`, the ranges it read appended to `read_ranges`.
   fdb_error_t look_up_mapped(const Mapper& mapper, const KeyValues& rows, MappedKeyValues& out,
                              std::vector<KeyRange>& read_ranges);
-  // The key `selector` names, clamped to ["", \xff].
-  fdb_error_t resolve(const KeySelector& selector, bool snapshot, Bytes& out);
+  // The key `selector` names in the transaction's view (`own_writes`) or the database's alone,
+  // clamped to ["", \xff].
+  fdb_error_t resolve(const KeySelector& selector, bool snapshot, bool own_writes, Bytes& out);
   // What ends the attempt (RYW's resetPromise: a cancel, the timeout, a use during the commit, a
   // final on_error) answers its versionstamp futures with `error` (0: the commit applied), into
   // `deliveries`, and its watches before the commit started; once it started, their reads have

@@ -30,7 +30,7 @@ using contend::fdb_testing::wait_and_destroy;
     ConfiguredNetwork::Log::none));
 
 // Database options (fdb_c_options.g.h's FDB_DB_OPTION_*) and a transaction option.
-constexpr int kDbLocationCacheSize = 10, kDbMaxWatches = 20, kDbSnapshotRywDisable = 27;
+constexpr int kDbLocationCacheSize = 10, kDbMaxWatches = 20;
 constexpr int kDbTimeout = 500, kDbRetryLimit = 501, kDbMaxRetryDelay = 502, kDbSizeLimit = 503;
 constexpr int kDbBypassUnreadable = 700, kDbReportConflictingKeys = 702;
 constexpr int kSizeLimit = 503;
@@ -193,8 +193,6 @@ TEST_F(FdbCDatabaseOptions, ReportConflictingKeysOnTheDatabaseAppliesToEveryTran
 
 TEST_F(FdbCDatabaseOptions, AnOptionFoundationDBDoesNotKnowOrContendRefusesIsRefused) {
   EXPECT_EQ(fdb_database_set_option(db_, 12345, nullptr, 0), 2007) << "invalid_option";
-  EXPECT_EQ(fdb_database_set_option(db_, kDbSnapshotRywDisable, nullptr, 0), 2007)
-      << "SNAPSHOT_RYW_DISABLE: the transaction option contend refuses";
   EXPECT_EQ(fdb_database_set_option(db_, kDbBypassUnreadable, nullptr, 0), 2007);
   const int32_t four_bytes = 5;
   EXPECT_EQ(

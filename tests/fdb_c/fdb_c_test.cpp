@@ -1037,6 +1037,109 @@ TEST_F(FdbC, AByteLimitCountsRowsAsAStorageServerDoes) {
   fdb_transaction_destroy(tr);
 }
 
+// SNAPSHOT_RYW_DISABLE (601) and _ENABLE (600) count RYW's snapshotRywEnabled down and up from
+// the database's (1); while it is 0 or less a snapshot read — a get, a range, a key selector —
+// reads the database alone, as RYW's readWithConflictRangeSnapshot, and a read that is not a
+// snapshot still sees the transaction's writes. Neither option is persistent: a retry and a reset
+// start from the database's count again. Before, SNAPSHOT_RYW_DISABLE was refused (2007).
+TEST_F(FdbC, SnapshotRywDisableHidesTheTransactionsWritesFromItsSnapshotReads) {
+  put("a", "stored");
+  put("c", "stored");
+  FDBTransaction* tr = begin();
+  auto write = [&] {
+    set(tr, "a", "mine");
+    set(tr, "b", "mine");
+    fdb_transaction_clear(tr, bytes(key("c")), length(key("c")));
+  };
+  auto key_after_a = [&](fdb_bool_t snapshot) {
+    FDBFuture* f = fdb_transaction_get_key(tr, bytes(key("a")), length(key("a")), 1, 1, snapshot);
+    EXPECT_EQ(wait_for(f), 0);
+    const uint8_t* out = nullptr;
+    int out_length = 0;
+    EXPECT_EQ(fdb_future_get_key(f, &out, &out_length), 0);
+    std::string result(reinterpret_cast<const char*>(out), out_length);
+    fdb_future_destroy(f);
+    return result;
+  };
+  auto snapshot_rows = [&] {
+    FDBFuture* f = fdb_transaction_get_range(tr, bytes(key("a")), length(key("a")), 0, 1,
+                                             bytes(key("z")), length(key("z")), 0, 1, 0, 0,
+                                             FDB_STREAMING_MODE_WANT_ALL, 1, 1, 0);
+    EXPECT_EQ(wait_for(f), 0);
+    const FDBKeyValue* kv = nullptr;
+    int count = 0;
+    fdb_bool_t more = 0;
+    EXPECT_EQ(fdb_future_get_keyvalue_array(f, &kv, &count, &more), 0);
+    std::string rows;
+    for (int i = 0; i < count; ++i) {
+      rows += std::string(reinterpret_cast<const char*>(kv[i].key), kv[i].key_length) + "=" +
+              std::string(reinterpret_cast<const char*>(kv[i].value), kv[i].value_length) + " ";
+    }
+    fdb_future_destroy(f);
+    return rows;
+  };
+  write();
+  EXPECT_EQ(get(tr, "a", true), "mine") << "a snapshot read sees the writes by default";
+  set_flag(tr, 601);
+  EXPECT_EQ(get(tr, "a", true), "stored");
+  EXPECT_EQ(get(tr, "b", true), std::nullopt);
+  EXPECT_EQ(get(tr, "c", true), "stored");
+  EXPECT_EQ(snapshot_rows(), key("a") + "=stored " + key("c") + "=stored ");
+  EXPECT_EQ(key_after_a(1), key("c"));
+  EXPECT_EQ(get(tr, "a", false), "mine") << "a read that is not a snapshot sees them";
+  EXPECT_EQ(key_after_a(0), key("b"));
+  set_flag(tr, 601);
+  set_flag(tr, 600);
+  EXPECT_EQ(get(tr, "a", true), "stored") << "the options count: 1 - 1 - 1 + 1 is off";
+  set_flag(tr, 600);
+  EXPECT_EQ(get(tr, "a", true), "mine");
+  set_flag(tr, 601);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  write();
+  EXPECT_EQ(get(tr, "a", true), "mine") << "a retry starts from the database's count";
+  set_flag(tr, 601);
+  fdb_transaction_reset(tr);
+  write();
+  EXPECT_EQ(get(tr, "a", true), "mine") << "a reset too";
+  fdb_transaction_destroy(tr);
+  const uint8_t value[] = {1};
+  EXPECT_EQ(option_answer(601, value, 1), 2006) << "a flag takes no value";
+}
+
+// The database's SNAPSHOT_RYW_ENABLE (26) and _DISABLE (27) count DatabaseContext's
+// snapshotRywEnabled, where each transaction's count starts when it is made, reset or retried;
+// they add up (fdb.options gives them no defaultFor, which would keep only the last). Before, 27
+// was refused (2007) and 26 was a default that changed nothing.
+TEST_F(FdbC, TheDatabasesSnapshotRywOptionsCountWhereEachTransactionStarts) {
+  constexpr int kDbSnapshotRywEnable = 26, kDbSnapshotRywDisable = 27;
+  put("a", "stored");
+  auto snapshot_sees_writes = [&](FDBTransaction* tr) {
+    set(tr, "a", "mine");
+    return get(tr, "a", true) == "mine";
+  };
+  auto db_flag = [&](int option) { return fdb_database_set_option(db_, option, nullptr, 0); };
+  FDBTransaction* before = begin();
+  ASSERT_EQ(db_flag(kDbSnapshotRywDisable), 0);
+  FDBTransaction* after = begin();
+  EXPECT_FALSE(snapshot_sees_writes(after));
+  EXPECT_TRUE(snapshot_sees_writes(before)) << "made before: its count until a reset";
+  fdb_transaction_reset(before);
+  EXPECT_FALSE(snapshot_sees_writes(before));
+  set_flag(after, 600);
+  EXPECT_TRUE(snapshot_sees_writes(after)) << "the transaction's option counts on from 0";
+  ASSERT_EQ(db_flag(kDbSnapshotRywDisable), 0);
+  ASSERT_EQ(db_flag(kDbSnapshotRywEnable), 0);
+  FDBTransaction* counted = begin();
+  EXPECT_FALSE(snapshot_sees_writes(counted)) << "1 - 1 - 1 + 1: the calls add up";
+  ASSERT_EQ(db_flag(kDbSnapshotRywEnable), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(counted, 1020)), 0);
+  EXPECT_TRUE(snapshot_sees_writes(counted)) << "a retry starts from the database's count now";
+  const uint8_t value[] = {1};
+  EXPECT_EQ(fdb_database_set_option(db_, kDbSnapshotRywEnable, value, 1), 2006);
+  for (FDBTransaction* tr : {before, after, counted})
+    fdb_transaction_destroy(tr);
+}
+
 // A range read's limits and streaming mode are checked as fdb_c.cpp checks them: 0 and -1 are no
 // limit; EXACT without a limit is exact_mode_without_limits (2210); ITERATOR before its first
 // iteration and an unknown mode are client_invalid_operation (2000); a limit below -1 is
