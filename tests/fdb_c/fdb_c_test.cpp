@@ -1039,9 +1039,10 @@ TEST_F(FdbC, AByteLimitCountsRowsAsAStorageServerDoes) {
 
 // SNAPSHOT_RYW_DISABLE (601) and _ENABLE (600) count RYW's snapshotRywEnabled down and up from
 // the database's (1); while it is 0 or less a snapshot read — a get, a range, a key selector —
-// reads the database alone, as RYW's readWithConflictRangeSnapshot, and a read that is not a
-// snapshot still sees the transaction's writes. Neither option is persistent: a retry and a reset
-// start from the database's count again. Before, SNAPSHOT_RYW_DISABLE was refused (2007).
+// reads the database alone, as RYW's readWithConflictRangeSnapshot (whose SnapshotCache iterator
+// finds no key unreadable), and a read that is not a snapshot still sees the transaction's writes.
+// Neither option is persistent: a retry and a reset start from the database's count again. Before,
+// SNAPSHOT_RYW_DISABLE was refused (2007).
 TEST_F(FdbC, SnapshotRywDisableHidesTheTransactionsWritesFromItsSnapshotReads) {
   put("a", "stored");
   put("c", "stored");
@@ -1088,6 +1089,12 @@ TEST_F(FdbC, SnapshotRywDisableHidesTheTransactionsWritesFromItsSnapshotReads) {
   EXPECT_EQ(key_after_a(1), key("c"));
   EXPECT_EQ(get(tr, "a", false), "mine") << "a read that is not a snapshot sees them";
   EXPECT_EQ(key_after_a(0), key("b"));
+  const std::string stamped = key("v"), stamp_param(14, '\0');  // the stamp at offset 0
+  fdb_transaction_atomic_op(tr, bytes(stamped), length(stamped), bytes(stamp_param),
+                            length(stamp_param), FDB_MUTATION_TYPE_SET_VERSIONSTAMPED_VALUE);
+  EXPECT_EQ(get(tr, "v", true), std::nullopt) << "RYW's snapshot cache knows nothing unreadable";
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_get(tr, bytes(stamped), length(stamped), 0)), 1036)
+      << "accessed_unreadable";
   set_flag(tr, 601);
   set_flag(tr, 600);
   EXPECT_EQ(get(tr, "a", true), "stored") << "the options count: 1 - 1 - 1 + 1 is off";
