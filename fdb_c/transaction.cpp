@@ -327,11 +327,12 @@ fdb_error_t TransactionState::reach_read_version() {
   // FoundationDB 7.3's storage server waits up to FUTURE_VERSION_DELAY for a read's version, then
   // answers future_version. A version within that wait is granted at once, as storage that
   // reached it early would serve it (versions may run ahead of time): later commits land above
-  // it. A commit needs none granted (sim/store/transaction.h).
+  // it. So is one the store has reached since it last granted a read version (set_read_version of
+  // a version between that one and the clock's). A commit needs none granted
+  // (sim/store/transaction.h).
   const std::optional<Version> version = tr_->read_version();
-  if (!version) return kSuccess;
+  if (!version || *version <= world_.store.granted_version()) return kSuccess;
   const Version reached = world_.store.version_reached(world_.env.store_time_us());
-  if (*version <= reached) return kSuccess;
   if (*version - reached > kFutureVersionDelayUs) return code_of(ErrorCode::future_version);
   world_.store.grant_read_version_ahead(*version);
   return kSuccess;

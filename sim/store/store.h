@@ -119,9 +119,10 @@ class Store {
   Version version_reached(std::int64_t now_us) const {
     return std::max(granted_version_, current_version(now_us));
   }
-  // Grants `version` ahead of virtual time: a read version a client set, which storage reached
-  // early, as it does when versions advance faster than time. Every later commit gets a higher
-  // version, as after any grant. REQUIRES: version >= granted_version().
+  // Grants `version`, a read version a client set: one ahead of virtual time, which storage
+  // reached early (as it does when versions advance faster than time), or one it has reached since
+  // its last grant. Every later commit gets a higher version, as after any grant.
+  // REQUIRES: version >= granted_version().
   void grant_read_version_ahead(Version version);
   // The version storage has reached at virtual time now_us (versions follow time).
   Version current_version(std::int64_t now_us) const;
