@@ -315,8 +315,8 @@ void Run::transaction_step(Program& p, int op, FDBTransaction* tr) {
     case 8:
       return read_step(p, op, tr);
     case 9: {
-      const int option =
-          p.from({51, 500, 501, 503, 30, 20, 200, 7, 99999, 300, 700, 701, 702});  // not 502
+      const int option = p.from(
+          {51, 500, 501, 503, 30, 20, 200, 7, 99999, 300, 700, 701, 702, 600, 601});  // not 502
       const std::int64_t number = p.from<std::int64_t>({-1, 0, 1, 32, 100, 10'000'001});
       switch (p.pick(3)) {
         case 0:
