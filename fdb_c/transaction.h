@@ -144,9 +144,10 @@ class TransactionState {
   // Takes `version` as this attempt's read version (set_read_version, INITIALIZE_NEW_DATABASE).
   // REQUIRES: !read_version_held().
   void take_read_version(Version version);
-  // Before a read reaches the store: a read version set ahead of the storage's (fdb_transaction_
-  // set_read_version) is granted when within kFutureVersionDelayUs of it (storage waits that long
-  // for a version), else the read answers future_version.
+  // Before a read reaches the store: a read version set (fdb_transaction_set_read_version) above
+  // the last one the store granted is granted now when the storage has reached it or is within
+  // kFutureVersionDelayUs of it (storage waits that long for a version), else the read answers
+  // future_version.
   fdb_error_t reach_read_version();
   // Whether a read sees this transaction's own writes: not with READ_YOUR_WRITES_DISABLE, nor a
   // snapshot read while SNAPSHOT_RYW is off (TransactionOptions::snapshot_ryw_enabled at or below
@@ -157,8 +158,9 @@ class TransactionState {
   fdb_error_t read_range(KeyRangeRef range, RangeOptions options, bool own_writes,
                          RangeResult& out);
   fdb_error_t read_key(BytesView key, bool snapshot, bool own_writes, std::optional<Bytes>& out);
-  // Without read-your-writes: `read(reader)` reads through a scratch transaction at this one's
-  // read version; its conflict ranges and logged reads become this transaction's.
+  // A read of the database alone (read-your-writes disabled, or a snapshot read with snapshot RYW
+  // off): `read(reader)` reads through a scratch transaction at this one's read version; its
+  // conflict ranges and logged reads become this transaction's.
   template <class Read>
   fdb_error_t read_without_own_writes(Read&& read);
   // As RYW's getRange, whether a range read goes to the special key space: from API 630, when its
