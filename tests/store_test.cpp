@@ -584,6 +584,45 @@ TEST_F(StoreRules, ExplicitConflictRangesBehaveLikeReadsAndClears) {
   EXPECT_EQ(reader.last_conflict()->writer_client, 2);
 }
 
+// FoundationDB's AddConflictRange::False (a client's NEXT_WRITE_NO_WRITE_CONFLICT_RANGE): the
+// write changes the database but takes no write conflict range, so a transaction that read its
+// keys before it committed still commits; a key another write of the transaction gave a range
+// keeps it; a versionstamped key keeps the range of the keys it may become.
+TEST_F(StoreRules, AWriteWithoutAConflictRangeChangesTheDatabaseButConflictsWithNoRead) {
+  put("a", "1");
+  put("c", "1");
+  Transaction reader(db(1));
+  ASSERT_TRUE(get_range(reader, range_of("a", "z"), {}).ok());
+  reader.set("x", "y");
+  Transaction quiet(db(2));
+  quiet.set("a", "2", WriteConflict::none);
+  quiet.clear("c", WriteConflict::none);
+  quiet.clear_range(range_of("d", "e"), WriteConflict::none);
+  quiet.atomic_op(MutationType::add, "f", std::string("\x01", 1), WriteConflict::none);
+  EXPECT_TRUE(quiet.write_conflict_ranges().empty());
+  EXPECT_TRUE(quiet.wrote_without_conflict_range());
+  EXPECT_EQ(quiet.mutations().size(), 4u);
+  env.advance_us(1000);
+  ASSERT_EQ(commit(quiet), ErrorCode::success);
+  EXPECT_EQ(commit(reader), ErrorCode::success) << "no write conflict range met its read";
+  EXPECT_EQ(store.latest_state().at("a"), "2");
+  EXPECT_EQ(store.latest_state().count("c"), 0u);
+  EXPECT_EQ(store.latest_state().at("f"), std::string("\x01", 1));
+
+  Transaction both(db(2));
+  both.set("g", "1");
+  both.set("g", "2", WriteConflict::none);
+  both.set("h", "1", WriteConflict::none);
+  both.set("h", "2");
+  EXPECT_THAT(both.write_conflict_ranges(),
+              ElementsAre(single_key_range("g"), single_key_range("h")));
+  both.reset();
+  EXPECT_FALSE(both.wrote_without_conflict_range()) << "a new attempt";
+  Bytes stamped = std::string("q") + std::string(10, '\0') + std::string("\x01\x00\x00\x00", 4);
+  both.atomic_op(MutationType::set_versionstamped_key, stamped, "item", WriteConflict::none);
+  EXPECT_EQ(both.write_conflict_ranges().size(), 1u) << "every key the versionstamp may make";
+}
+
 TEST_F(StoreRules, OnErrorBacksOffWithFullJitterDoublingToOneSecond) {
   Transaction tr(db(1));
   std::int64_t expected_cap = kDefaultBackoffUs;

@@ -1,6 +1,7 @@
 // The deterministic world: reproducibility from the seed, contention, crashes, pauses, bounds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <span>
 #include <string>
@@ -223,6 +224,40 @@ TEST(World, AnAttemptsReadsAreFinalOnceItsCommitIsSubmitted) {
   EXPECT_FALSE(attempt.ended);
   EXPECT_TRUE(attempt.reads_final);
   EXPECT_EQ(attempt.reads.size(), 3u) << "k0, k1 and k2";
+}
+
+// A transaction whose writes of "quiet" and [qa, qb) take no write conflict range
+// (WriteConflict::none), and whose write of "loud" takes one.
+Task<void> writes_without_conflict_ranges(World& world, ClientId id) {
+  co_await run(world.database(id), [&](Transaction& tr) -> Task<void> {
+    co_await tr.get("r");
+    const KeyRange cleared{"qa", "qb"};
+    tr.set("quiet", "v", WriteConflict::none);
+    tr.clear_range(cleared, WriteConflict::none);
+    tr.set("loud", "v");
+  });
+}
+
+TEST(World, ACommitsFootprintHoldsTheKeysItWroteWithoutAConflictRange) {
+  // No other transaction's read conflicts with those writes, but they change what it reads: a
+  // search must order the commit against those reads as against any other write of theirs.
+  WorldOptions options;
+  options.exhaustive = true;
+  World world(options, std::make_shared<RandomStrategy>());
+  world.spawn(writes_without_conflict_ranges(world, 0));
+  world.run();
+  const StepFootprint* commit = nullptr;
+  for (const StepFootprint& step : world.step_log().steps) {
+    if (step.applied) commit = &step;
+  }
+  ASSERT_NE(commit, nullptr) << "the commit applied";
+  const auto written = [&](const std::string& begin, const std::string& end) {
+    return std::find(commit->written.begin(), commit->written.end(), KeyRange{begin, end}) !=
+           commit->written.end();
+  };
+  EXPECT_TRUE(written("quiet", key_after("quiet")));
+  EXPECT_TRUE(written("qa", "qb"));
+  EXPECT_TRUE(written("loud", key_after("loud")));
 }
 
 TEST(World, AStepRunsABoundedNumberOfInertStepsInsideIt) {

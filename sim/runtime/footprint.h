@@ -88,8 +88,8 @@ struct StepFootprint {
   bool applied = false;                    // the commit's writes applied
   bool conflicted = false;                 // the commit was refused: a write met its checked ranges
   RangeSet checked;                        // read conflict ranges the resolver checked
-  RangeSet written;                        // write conflict ranges of an applied commit
-  RangeSet refused_writes;                 // write conflict ranges of a commit that did not apply
+  RangeSet written;                        // keys an applied commit wrote (world.cpp's written_by)
+  RangeSet refused_writes;                 // keys a commit that did not apply would have written
   bool completes = false;                  // an operation completed (ok) in this step
   bool invokes = false;                    // an operation was invoked in this step
   std::vector<std::int64_t> events;        // indexes of the history events recorded in this step

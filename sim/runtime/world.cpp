@@ -7,6 +7,25 @@
 
 namespace contend {
 
+namespace {
+// The keys a commit changed: its write conflict ranges, and the keys of the mutations that took
+// none (WriteConflict::none), which changed the database all the same. A versionstamped key always
+// has its range among the write conflict ranges.
+RangeSet written_by(const Transaction& tr) {
+  std::vector<KeyRange> written = copy_of(tr.write_conflict_ranges());
+  if (!tr.wrote_without_conflict_range()) return RangeSet(std::move(written));
+  for (const MutationRef& m : tr.mutations()) {
+    if (m.type == MutationType::set_versionstamped_key) continue;
+    if (m.type == MutationType::clear_range) {
+      written.push_back(KeyRange{Bytes(m.param1), Bytes(m.param2)});
+    } else {
+      written.push_back(KeyRange{Bytes(m.param1), key_after(m.param1)});
+    }
+  }
+  return RangeSet(std::move(written));
+}
+}  // namespace
+
 World::World(WorldOptions options, std::shared_ptr<Strategy> strategy)
     : options_(options),
       strategy_(std::move(strategy)),
@@ -320,7 +339,7 @@ void World::on_commit_resolved(const Transaction& tr, bool applied, bool conflic
   step.applied = applied;
   step.conflicted = conflicted;
   step.checked = RangeSet(copy_of(tr.read_conflict_ranges()));
-  (applied ? step.written : step.refused_writes) = RangeSet(copy_of(tr.write_conflict_ranges()));
+  (applied ? step.written : step.refused_writes) = written_by(tr);
   // Final when the commit was submitted inside a step; a commit a client submitted as it
   // started (a blind write, its first step) was submitted outside every step.
   AttemptFootprint& attempt = step_log_.attempts[tr.id()];

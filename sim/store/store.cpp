@@ -251,8 +251,9 @@ CommitResult Store::commit(const CommitRequest& request, std::int64_t now_us) {
   CONTEND_ASSERT(
       request.read_version != kInvalidVersion && request.read_version <= granted_version_,
       "a commit's read version is one the store granted");
-  CONTEND_ASSERT(request.mutations.empty() || !request.write_ranges.empty(),
-                 "every mutation has a write conflict range");
+  CONTEND_ASSERT(request.mutations.empty() || !request.write_ranges.empty() ||
+                     request.writes_without_conflict_ranges,
+                 "every mutation has a write conflict range unless it was made without one");
   CommitResult result;
   Version commit_version = std::max<Version>({latest_version_ + 1, granted_version_ + 1, now_us});
   CONTEND_ASSERT(commit_version > latest_version_ && commit_version > request.read_version,

@@ -60,6 +60,9 @@ struct CommitRequest {
   std::span<const KeyRangeRef> read_ranges;
   std::span<const KeyRangeRef> write_ranges;
   std::span<const MutationRef> mutations;
+  // Some mutation took no write conflict range (WriteConflict::none): write_ranges need not cover
+  // mutations.
+  bool writes_without_conflict_ranges = false;
   // FoundationDB's report_conflicting_keys: a conflicting commit's result names every read range
   // that a newer write meets (conflicting_read_ranges), not only the first. Off, the resolver does
   // exactly what it did before the flag existed.

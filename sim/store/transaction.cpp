@@ -97,6 +97,7 @@ void Transaction::reset() {
 void Transaction::start_attempt() {
   read_version_.reset();
   size_bytes_ = 0;
+  wrote_without_conflict_range_ = false;
   sticky_error_ = ErrorCode::success;
   read_error_ = ErrorCode::success;
   committed_version_ = kInvalidVersion;
@@ -162,7 +163,7 @@ Transaction::WriteEntry& Transaction::write_entry(BytesView key) {
 // views of this transaction's own buffers (tr.set(tr.mutations()[0].param1, ...)): they point
 // into the arena, which never moves.
 
-void Transaction::set(BytesView key, BytesView value) {
+void Transaction::set(BytesView key, BytesView value, WriteConflict conflict) {
   if (ErrorCode e = check_write(key, value.size()); !ok(e)) {
     sticky_error_ = e;
     return;
@@ -174,10 +175,10 @@ void Transaction::set(BytesView key, BytesView value) {
   entry.kind = WriteEntry::Kind::set;
   entry.value = v;
   entry.pending_ops.clear();
-  note_write(k.key, k.after, key.size() + value.size());
+  note_write(k.key, k.after, key.size() + value.size(), conflict);
 }
 
-void Transaction::clear(BytesView key) {
+void Transaction::clear(BytesView key, WriteConflict conflict) {
   if (is_system_key(key)) {
     sticky_error_ = ErrorCode::key_outside_legal_range;
     return;
@@ -192,10 +193,10 @@ void Transaction::clear(BytesView key) {
   entry.value = {};
   entry.pending_ops.clear();
   if (CONTEND_MUTANT(8)) return;
-  note_write(k.key, k.after, 0);
+  note_write(k.key, k.after, 0, conflict);
 }
 
-void Transaction::clear_range(KeyRangeRef range) {
+void Transaction::clear_range(KeyRangeRef range, WriteConflict conflict) {
   if (compare_bytes(range.begin, range.end) > 0) {
     sticky_error_ = ErrorCode::inverted_range;
     return;
@@ -229,7 +230,7 @@ void Transaction::clear_range(KeyRangeRef range) {
   for (auto c = cleared_.begin(); c != cleared_.end() && std::next(c) != cleared_.end(); ++c) {
     CONTEND_DEBUG_ASSERT(c->second < std::next(c)->first, "cleared ranges stay disjoint");
   }
-  note_write(copied.begin, copied.end, 0);
+  note_write(copied.begin, copied.end, 0, conflict);
 }
 
 bool Transaction::in_cleared_range(BytesView key) const {
@@ -239,7 +240,8 @@ bool Transaction::in_cleared_range(BytesView key) const {
   return key < BytesView(it->second);
 }
 
-void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand) {
+void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand,
+                            WriteConflict conflict) {
   CONTEND_ASSERT(is_atomic(type), "atomic_op of an atomic mutation type");
   // A set's limits hold for every atomic op, a versionstamped key's template included (its four
   // offset bytes count), as FoundationDB's atomicOp checks them.
@@ -276,13 +278,13 @@ void Transaction::atomic_op(MutationType type, BytesView key, BytesView operand)
     WriteEntry& entry = write_entry(k.key);
     entry.kind = WriteEntry::Kind::unreadable;
     entry.pending_ops.clear();
-    note_write(k.key, k.after, key.size() + operand.size());
+    note_write(k.key, k.after, key.size() + operand.size(), conflict);
     return;
   }
   const KeyCopy k = copy_key(key);
   const BytesView o = arena_.copy(operand);
   push_mutation(type, k.key, o);
-  note_write(k.key, k.after, key.size() + operand.size());
+  note_write(k.key, k.after, key.size() + operand.size(), conflict);
   if (find_write(k.key) == nullptr) {
     const bool cleared = in_cleared_range(k.key);
     WriteEntry& fresh = write_entry(k.key);
@@ -605,6 +607,7 @@ ErrorCode Transaction::do_commit() {
   CommitRequest request{client(),     transaction_id_, read_version,
                         read_ranges_, write_ranges_,   mutations_};
   request.report_conflicting_read_ranges = report_conflicting_read_ranges_;
+  request.writes_without_conflict_ranges = wrote_without_conflict_range_;
   CommitResult result = db_.store->commit(request, env().store_time_us());
   if (FootprintSink* sink = env().footprints()) {
     sink->on_commit_resolved(*this, ok(result.error), result.conflict.has_value());

@@ -56,6 +56,12 @@ struct RangeOptions {
   bool snapshot = false;
 };
 
+// Whether a write takes a write conflict range (FoundationDB's AddConflictRange). A write without
+// one (a client's NEXT_WRITE_NO_WRITE_CONFLICT_RANGE) still changes the database, but no other
+// transaction's read conflicts with it, unless another write of this transaction gave its keys a
+// conflict range (a later write without one never takes it away).
+enum class WriteConflict : bool { none = false, add = true };
+
 // A client's handle on the database: which store, which world, which client.
 struct Database {
   Store* store = nullptr;
@@ -116,10 +122,13 @@ class Transaction {
   OnErrorOp on_error(ErrorCode e, std::int64_t max_backoff_us = kMaxBackoffUs);
 
   // ---- buffered writes ----
-  void set(BytesView key, BytesView value);
-  void clear(BytesView key);
-  void clear_range(KeyRangeRef range);
-  void atomic_op(MutationType type, BytesView key, BytesView operand);
+  void set(BytesView key, BytesView value, WriteConflict conflict = WriteConflict::add);
+  void clear(BytesView key, WriteConflict conflict = WriteConflict::add);
+  void clear_range(KeyRangeRef range, WriteConflict conflict = WriteConflict::add);
+  // A versionstamped key's write conflict range is every key it may become, whatever `conflict`
+  // says (FoundationDB's commit adds the range of its versionstamped keys itself).
+  void atomic_op(MutationType type, BytesView key, BytesView operand,
+                 WriteConflict conflict = WriteConflict::add);
   // The error a refused write left (FoundationDB's deferred error: the commit fails with it), or
   // success.
   ErrorCode write_error() const { return sticky_error_; }
@@ -162,6 +171,9 @@ class Transaction {
   std::span<const KeyRangeRef> read_conflict_ranges() const { return read_ranges_; }
   std::span<const KeyRangeRef> write_conflict_ranges() const { return write_ranges_; }
   std::span<const MutationRef> mutations() const { return mutations_; }
+  // Whether a mutation of this attempt took no write conflict range (WriteConflict::none): then
+  // write_conflict_ranges() does not cover every key mutations() changes.
+  bool wrote_without_conflict_range() const { return wrote_without_conflict_range_; }
   // The reads of this attempt the environment logs (Environment::log_reads; snapshot reads only
   // when it asks for them too).
   const std::vector<ReadRecord>& read_log() const { return read_log_; }
@@ -277,11 +289,18 @@ class Transaction {
   void add_conflict_for_read(KeyRangeRef range);
   // Records the read conflict range `range` as is. REQUIRES: its ends view the arena.
   void push_read_range(KeyRangeRef range);
-  // Records the write conflict range [begin, end) (views into the arena) and the write's size.
-  void note_write(BytesView begin, BytesView end, std::size_t bytes) {
+  // Records the write of [begin, end) (views into the arena): its size, and its write conflict
+  // range with the range's ends counted too unless `conflict` is none.
+  void note_write(BytesView begin, BytesView end, std::size_t bytes,
+                  WriteConflict conflict = WriteConflict::add) {
     CONTEND_DEBUG_ASSERT(begin < end, "write conflict ranges are not empty");
+    size_bytes_ += bytes;
+    if (conflict == WriteConflict::none) {
+      wrote_without_conflict_range_ = true;
+      return;
+    }
     write_ranges_.push_back(KeyRangeRef{begin, end});
-    size_bytes_ += bytes + begin.size() + end.size();
+    size_bytes_ += begin.size() + end.size();
   }
   void take_read_version_if_needed();
   ErrorCode begin_read();
@@ -314,6 +333,7 @@ class Transaction {
   std::vector<KeyRangeRef>& write_ranges_ = buffers_->write_ranges;
   std::size_t size_bytes_ = 0;
   bool size_limited_ = true;  // see lift_size_limit()
+  bool wrote_without_conflict_range_ = false;
   ErrorCode sticky_error_ = ErrorCode::success;
   ErrorCode read_error_ = ErrorCode::success;
   std::coroutine_handle<> abort_target_;
