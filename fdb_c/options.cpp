@@ -20,6 +20,7 @@ constexpr int kReportConflictingKeys = 712, kSpecialKeySpaceRelaxed = 713;
 constexpr int kSnapshotRywEnable = 600, kSnapshotRywDisable = 601;
 constexpr int kDatabaseSnapshotRywEnable = 26, kDatabaseSnapshotRywDisable = 27;
 constexpr int kIncludePortInAddress = 23;
+constexpr int kNextWriteNoWriteConflictRange = 30;
 constexpr int kLockAware = 700, kUsedDuringCommitProtectionDisable = 701, kReadLockAware = 702;
 constexpr int kTransactionLoggingEnable = 402, kDebugTransactionIdentifier = 403;
 constexpr int kLogTransaction = 404, kTag = 800, kAutoThrottleTag = 801;
@@ -37,9 +38,7 @@ constexpr std::array kRefused{301, 302, 303, 504, 505, 714, 1100};
 // (701), and INITIALIZE_NEW_DATABASE (300: read version 0, transaction.cpp): causality and
 // durability knobs, priorities, tracing and logging, tags, GRV caching, authorization,
 // SNAPSHOT_RYW_ENABLE and _DISABLE (600 and 601: TransactionOptions::snapshot_ryw_enabled),
-// and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30): the next write keeps its write conflict range, so
-// a transaction conflicts where FoundationDB might not — more conflicts, never fewer (the
-// directory layer's allocator sets it).
+// and NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30: its next_write_no_write_conflict_range).
 constexpr std::array kAcceptedNoEffect{10,  20,  21,  23,   30,   40,   50,  52,  110, 120,
                                        130, 200, 201, 300,  400,  401,  402, 403, 404, 405,
                                        406, 600, 601, 700,  701,  702,  710, 711, 712, 713,
@@ -200,6 +199,7 @@ fdb_error apply_option(TransactionOptions& options, int code, BytesView value, b
   if (code == kIncludePortInAddress) options.include_port_in_address = true;
   if (code == kSnapshotRywEnable) ++options.snapshot_ryw_enabled;
   if (code == kSnapshotRywDisable) --options.snapshot_ryw_enabled;
+  if (code == kNextWriteNoWriteConflictRange) options.next_write_no_write_conflict_range = true;
   if (code == kUsedDuringCommitProtectionDisable)
     options.used_during_commit_protection_disabled = true;
   if (code == kLockAware) {

@@ -47,6 +47,10 @@ struct TransactionOptions {
   // (DatabaseOptions::snapshot_ryw_enabled) at the transaction's creation, reset and retry:
   // neither option is persistent.
   std::int64_t snapshot_ryw_enabled = 1;
+  // NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30), RYW's nextWriteDisableConflictRange: the next set,
+  // clear or atomic operation RYW runs takes it (getAndResetWriteConflictDisabled) and gives its
+  // keys no write conflict range. Not persistent.
+  bool next_write_no_write_conflict_range = false;
 };
 
 // Applies option `code` with `value` (absent when !has_value): success, invalid_option for a

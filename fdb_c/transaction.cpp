@@ -63,11 +63,11 @@ bool is_metadata_version_range(BytesView begin, BytesView end) {
 }
 
 // A write of one key as RYW set and atomicOp count it: its mutation, and its write conflict range
-// [key, key + \x00) unless it has none (a versionstamped key's).
-std::int64_t key_write_bytes(BytesView key, BytesView operand, bool conflict = true) {
+// [key, key + \x00) if it may have one (a versionstamped key's never has).
+WriteSize key_write_size(BytesView key, BytesView operand, bool may_conflict = true) {
   const auto k = static_cast<std::int64_t>(key.size());
-  const std::int64_t range = conflict ? kKeyRangeRefBytes + 2 * k + 1 : 0;
-  return kMutationRefBytes + k + static_cast<std::int64_t>(operand.size()) + range;
+  return {.mutation_bytes = kMutationRefBytes + k + static_cast<std::int64_t>(operand.size()),
+          .conflict_range_bytes = may_conflict ? kKeyRangeRefBytes + 2 * k + 1 : 0};
 }
 
 Database database_for(World& world) {
@@ -575,18 +575,23 @@ void TransactionState::keep_write_error() {
 }
 
 template <class Buffer>
-void TransactionState::write(const Written& written, std::int64_t size, Buffer&& buffer) {
+void TransactionState::write(const Written& written, WriteSize size, Buffer&& buffer) {
   std::vector<Future*> fired;
   {
     Lock lock(world_.mutex);
+    if (sticky_ != kSuccess) return;  // doOnMainThreadVoid skips the call
+    const WriteConflict conflict = std::exchange(options_.next_write_no_write_conflict_range, false)
+                                       ? WriteConflict::none
+                                       : WriteConflict::add;
     if (refuses_write() != kSuccess) return;
-    buffer();
+    buffer(conflict);
     keep_write_error();
     if (sticky_ == kSuccess) {
       // RYW's write map holds what writes keys, an empty range not: READ_YOUR_WRITES_DISABLE is
       // refused from then on.
       if (!written.range.empty()) read_or_written_ = true;
-      approximate_bytes_ += size;
+      approximate_bytes_ += size.mutation_bytes;
+      if (conflict == WriteConflict::add) approximate_bytes_ += size.conflict_range_bytes;
       // Once the attempt ended (a timeout not yet settled), its watches fail instead.
       if (ended_by() == kSuccess) fire_watches_written(written, fired);
       if (!fired.empty()) arm_timeout();  // none may wait now
@@ -633,8 +638,8 @@ void TransactionState::set(BytesView key, BytesView value) {
   // but a set refused holds a deferred error, which get_approximate_size answers instead (7.3's
   // ThreadSafeTransaction checks it) until a reset or retry drops both: only an accepted set's
   // count is ever seen.
-  write(Written{{key, after}, true, value}, key_write_bytes(key, value),
-        [&] { tr_->set(key, value); });
+  write(Written{{key, after}, true, value}, key_write_size(key, value),
+        [&](WriteConflict conflict) { tr_->set(key, value, conflict); });
 }
 
 void TransactionState::clear(BytesView key) {
@@ -644,7 +649,7 @@ void TransactionState::clear(BytesView key) {
   // no write at all.
   const bool may_exist = key.size() <= max_key_size(key);
   const KeyRangeRef cleared = may_exist ? just_key : KeyRangeRef{key, key};
-  write(Written{cleared, true, std::nullopt}, 0, [&] {
+  write(Written{cleared, true, std::nullopt}, {}, [&](WriteConflict conflict) {
     // RYW clear: the special key space before the legal range (from API 700).
     if (is_special_key(key) && api_version_at_least(kApiSpecialKeyWrites)) {
       sticky_ = kSpecialKeysWriteDisabled;
@@ -653,15 +658,17 @@ void TransactionState::clear(BytesView key) {
     // The store's clear skips a key over the key size limit, which FoundationDB clears up to
     // max_key_size: as the range of that one key.
     if (may_exist && key.size() > kKeySizeLimit) {
-      tr_->clear_range(just_key);
+      tr_->clear_range(just_key, conflict);
     } else {
-      tr_->clear(key);
+      tr_->clear(key, conflict);
     }
     // With read-your-writes, RYW counts a clear that may clear something as [key, key + \x00):
-    // its mutation (a KeyRangeRef's size, not a MutationRef's) and its write conflict range.
-    // Without, it hands the clear to NativeAPI before counting it: not counted.
-    if (ok(tr_->write_error()) && may_exist && !options_.read_your_writes_disabled)
-      approximate_bytes_ += 2 * range_bytes(just_key);
+    // its mutation (a KeyRangeRef's size, not a MutationRef's) and its write conflict range if it
+    // has one. Without, it hands the clear to NativeAPI before counting it: not counted.
+    if (ok(tr_->write_error()) && may_exist && !options_.read_your_writes_disabled) {
+      approximate_bytes_ += range_bytes(just_key);
+      if (conflict == WriteConflict::add) approximate_bytes_ += range_bytes(just_key);
+    }
   });
 }
 
@@ -672,12 +679,12 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
   }
   // As RYW clear counts it, an empty range too: the mutation and the write conflict range.
   const KeyRangeRef range{begin, end};
-  const std::int64_t size =
-      kMutationRefBytes + (range_bytes(range) - kKeyRangeRefBytes) + range_bytes(range);
+  const WriteSize size{.mutation_bytes = kMutationRefBytes + range_bytes(range) - kKeyRangeRefBytes,
+                       .conflict_range_bytes = range_bytes(range)};
   // RYW clear(KeyRangeRef) clears the range with ends too long to exist shortened, and nothing
   // when that leaves it empty (no mutation, no conflict range, no watch fired).
   const KeyRangeRef shortened{shortened_to_max_key_size(begin), shortened_to_max_key_size(end)};
-  write(Written{shortened, true, std::nullopt}, size, [&] {
+  write(Written{shortened, true, std::nullopt}, size, [&](WriteConflict conflict) {
     // RYW clear: a range in the special key space goes there (from API 700), an empty one too;
     // then the legal range before anything else of the range (begin is not after end, so its
     // end tells).
@@ -686,7 +693,7 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
     } else if (past_legal_range(end)) {
       sticky_ = kKeyOutsideLegalRange;
     } else {
-      tr_->clear_range(shortened);
+      tr_->clear_range(shortened, conflict);
     }
   });
 }
@@ -694,8 +701,8 @@ void TransactionState::clear_range(BytesView begin, BytesView end) {
 void TransactionState::atomic_op(BytesView key, BytesView param, int operation) {
   const Bytes after = key_after(key);
   // RYW atomicOp gives a versionstamped key no write conflict range (the commit adds one later).
-  const bool conflict = operation != kSetVersionstampedKey;
-  write(Written{{key, after}, false, std::nullopt}, key_write_bytes(key, param, conflict), [&] {
+  const WriteSize size = key_write_size(key, param, operation != kSetVersionstampedKey);
+  write(Written{{key, after}, false, std::nullopt}, size, [&](WriteConflict conflict) {
     // FoundationDB's order: the legal range (the metadata version key takes its versionstamp
     // only), the type, then the key's and the operand's sizes.
     const std::optional<MutationType> type = mutation_type(operation);
@@ -708,7 +715,7 @@ void TransactionState::atomic_op(BytesView key, BytesView param, int operation) 
     } else if (!type) {
       sticky_ = kInvalidMutationType;
     } else {
-      tr_->atomic_op(*type, key, param);
+      tr_->atomic_op(*type, key, param, conflict);
     }
   });
 }

@@ -41,6 +41,13 @@ struct Written {
   std::optional<BytesView> value;
 };
 
+// What a write adds to the approximate size once accepted: its mutation's bytes, and its write
+// conflict range's unless it takes none.
+struct WriteSize {
+  std::int64_t mutation_bytes = 0;
+  std::int64_t conflict_range_bytes = 0;
+};
+
 class TransactionState {
  public:
   explicit TransactionState(World& world);
@@ -125,11 +132,13 @@ class TransactionState {
   // After a write buffered in the store's transaction: the error the store refused it with
   // becomes sticky, as FoundationDB's deferred error fails every later read and the commit.
   void keep_write_error();
-  // A write of `written`: `buffer` runs once the transaction accepts writes (under the world's
-  // lock), then its error is kept; an accepted write adds `size` to the approximate size and
-  // fires this transaction's watches it changes.
+  // A write of `written`. Unless a deferred error is held (ThreadSafeTransaction runs no write
+  // then), it takes NEXT_WRITE_NO_WRITE_CONFLICT_RANGE first, as RYW's set, clear and atomicOp do
+  // before their own checks; `buffer(conflict)` runs once the transaction accepts writes (under
+  // the world's lock), then its error is kept; an accepted write adds `size` to the approximate
+  // size and fires this transaction's watches it changes.
   template <class Buffer>
-  void write(const Written& written, std::int64_t size, Buffer&& buffer);
+  void write(const Written& written, WriteSize size, Buffer&& buffer);
   // The pending watches on keys in `written` whose value it changes from the one they read fire
   // now (FoundationDB's triggerWatches: any, when the value is not known): their futures go into
   // `fired`, to be delivered once the lock is released.

@@ -307,3 +307,114 @@ TEST_F(FdbCTransactionModule, ModuleChecksStandAndRelaxedReadsServeTheTransactio
 }
 
 }  // namespace
+
+// NEXT_WRITE_NO_WRITE_CONFLICT_RANGE (30), as RYW's nextWriteDisableConflictRange: the next set,
+// clear, clear_range or atomic operation takes it and gives its keys no write conflict range;
+// the write after it takes one again, and a key another write gave one keeps it. Before, the
+// option was accepted with no effect: every write kept its range, and each test below failed.
+class FdbCNextWriteNoWriteConflictRange : public FdbCTransactionModule {
+ protected:
+  static constexpr int kNextWriteNoWriteConflictRange = 30;
+  void quietly(FDBTransaction* tr) { option(tr, kNextWriteNoWriteConflictRange); }
+  void clear(FDBTransaction* tr, const std::string& name) {
+    const std::string k = key(name);
+    fdb_transaction_clear(tr, bytes(k), length(k));
+  }
+  void clear_range(FDBTransaction* tr, const std::string& b, const std::string& e) {
+    const std::string kb = key(b), ke = key(e);
+    fdb_transaction_clear_range(tr, bytes(kb), length(kb), bytes(ke), length(ke));
+  }
+  void add_one(FDBTransaction* tr, const std::string& name) {
+    const std::string k = key(name), one("\x01", 1);
+    fdb_transaction_atomic_op(tr, bytes(k), length(k), bytes(one), length(one),
+                              FDB_MUTATION_TYPE_ADD);
+  }
+  static int64_t approximate_size(FDBTransaction* tr) {
+    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
+    int64_t size = -1;
+    EXPECT_EQ(wait_for(f), 0);
+    EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
+    fdb_future_destroy(f);
+    return size;
+  }
+  // The write conflict range of this test's key `name` alone.
+  Rows just(const std::string& name) const {
+    return boundaries(kWriteRanges, {{name, name + std::string(1, '\0')}});
+  }
+};
+
+TEST_F(FdbCNextWriteNoWriteConflictRange, TheNextWriteOfEachKindTakesNoWriteConflictRange) {
+  FDBTransaction* tr = begin();
+  quietly(tr);
+  set(tr, "a", "1");
+  set(tr, "b", "1");
+  quietly(tr);
+  clear(tr, "c");
+  quietly(tr);
+  clear_range(tr, "d", "e");
+  quietly(tr);
+  add_one(tr, "f");
+  set(tr, "g", "1");
+  quietly(tr);
+  set(tr, "g", "2");
+  quietly(tr);
+  set(tr, "h", "1");
+  set(tr, "h", "2");
+  const std::string after(1, '\0');
+  EXPECT_EQ(module_rows(tr, kWriteRanges),
+            boundaries(kWriteRanges, {{"b", "b" + after}, {"g", "g" + after}, {"h", "h" + after}}))
+      << "a, c, [d, e) and f wrote without one; g kept its first write's; h took its second's";
+  EXPECT_EQ(commit(tr), 0);
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCNextWriteNoWriteConflictRange, NoReadConflictsWithTheWrite) {
+  FDBTransaction* reader = begin();
+  EXPECT_EQ(read(reader, "k", "l"), 0);
+  set(reader, "x", "mine");
+  FDBTransaction* writer = begin();
+  quietly(writer);
+  set(writer, "k", "theirs");
+  EXPECT_EQ(commit(writer), 0);
+  EXPECT_EQ(commit(reader), 0) << "the write of k took no conflict range for the read to meet";
+  FDBTransaction* later = begin();
+  EXPECT_EQ(range(later, {key("k")}, {key("l")}).rows, (Rows{{key("k"), "theirs"}}))
+      << "the write changed the database all the same";
+  // The same write with its conflict range fails the reader, as any other.
+  FDBTransaction* second = conflicted({{"k", "l"}}, {"k"}, /*report=*/false);
+  fdb_transaction_destroy(second);
+  fdb_transaction_destroy(later);
+  fdb_transaction_destroy(writer);
+  fdb_transaction_destroy(reader);
+}
+
+TEST_F(FdbCNextWriteNoWriteConflictRange, TheSizeLeavesTheRangeOutAndAResetOrRetryDropsTheOption) {
+  FDBTransaction* tr = begin();
+  const auto k = static_cast<int64_t>(key("k").size());
+  quietly(tr);
+  set(tr, "k", "v");
+  EXPECT_EQ(approximate_size(tr), 40 + k + 1) << "RYW set: the MutationRef and its bytes alone";
+  set(tr, "k2", "v");
+  EXPECT_EQ(approximate_size(tr), (40 + k + 1) + (40 + (k + 1) + 1) + (32 + 2 * (k + 1) + 1))
+      << "the next set counts its range: 32 and its two ends";
+  quietly(tr);
+  fdb_transaction_reset(tr);
+  set(tr, "k", "v");
+  EXPECT_EQ(module_rows(tr, kWriteRanges), just("k")) << "a reset drops the option";
+  quietly(tr);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
+  set(tr, "k", "v");
+  EXPECT_EQ(module_rows(tr, kWriteRanges), just("k")) << "so does a retry";
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCNextWriteNoWriteConflictRange, WithoutReadYourWritesTheWriteTakesNoneEither) {
+  FDBTransaction* tr = begin();
+  option(tr, kReadYourWritesDisable);
+  quietly(tr);
+  set(tr, "k", "v");
+  EXPECT_EQ(module_rows(tr, kWriteRanges), Rows{}) << "RYW hands it to NativeAPI without one";
+  set(tr, "j", "v");
+  EXPECT_EQ(module_rows(tr, kWriteRanges), just("j"));
+  fdb_transaction_destroy(tr);
+}
