@@ -3,7 +3,9 @@
 // (mapKeyValues): the primary rows and each row's lookup read at the transaction's read version,
 // their read conflict ranges taken once no write of this transaction lies in them.
 #include <mutex>
+#include <optional>
 #include <span>
+#include <utility>
 
 #include "fdb_c/transaction.h"
 #include "sim/store/mutation.h"
@@ -37,14 +39,6 @@ bool has_prefix_range(BytesView prefix) {
   return false;
 }
 
-// The primary read's conflict range, as a limited range read takes it: the whole range read when
-// it was exhausted, else up to (from, reversed) its last row.
-KeyRange primary_conflict_range(const KeyRange& read, const KeyValues& rows, bool reverse) {
-  if (!rows.more || rows.rows.empty()) return read;
-  if (reverse) return KeyRange{rows.rows.back().key, read.end};
-  return KeyRange{read.begin, key_after(rows.rows.back().key)};
-}
-
 }  // namespace
 
 Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapper_bytes) {
@@ -71,9 +65,10 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   std::int64_t delay_us = 0;
   if (fdb_error_t e = read_rows(primary, sees_own_writes(false), byte_limit, rows, read, &delay_us))
     return ready_later(world_, e, {}, delay_us);
+  // The primary read's conflict range is RYW's for a range read (addConflictRange<true>).
   std::vector<KeyRange> read_ranges;
-  if (BytesView(read.begin) < BytesView(read.end))
-    read_ranges.push_back(primary_conflict_range(read, rows, r.reverse));
+  if (std::optional<KeyRange> primary = ryw_range_read_conflict(r, rows.rows, rows.more))
+    read_ranges.push_back(std::move(*primary));
   MappedKeyValues result;
   result.more = rows.more;
   if (fdb_error_t e = look_up_mapped(mapper, rows, result, read_ranges))

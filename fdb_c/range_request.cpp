@@ -22,6 +22,35 @@ bool selects_nothing(const KeySelector& begin, const KeySelector& end) {
   return begin.offset >= end.offset && !(BytesView(strict_key(begin)) < BytesView(strict_key(end)));
 }
 
+std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const RangeResult& rows,
+                                                bool more) {
+  const Bytes begin_key = strict_key(r.begin), end_key = strict_key(r.end);
+  Bytes begin, end;
+  if (BytesView(begin_key) < BytesView(end_key)) {
+    // Past the rows answered, a forward read stopped by a limit depends on nothing up to an end
+    // selector with offset 1 or more; a reverse one, on nothing down to a begin selector with
+    // offset 1 or less.
+    const bool forward_stops = !r.reverse && more && r.end.offset > 0;
+    const bool reverse_stops = r.reverse && more && r.begin.offset <= 1;
+    begin = reverse_stops ? end_key : begin_key;
+    end = forward_stops ? begin_key : end_key;
+  } else {
+    begin = end_key;
+    end = begin_key;
+  }
+  if (!rows.empty()) {
+    const Bytes& low = r.reverse ? rows.back().key : rows.front().key;
+    const Bytes& high = r.reverse ? rows.front().key : rows.back().key;
+    if ((r.reverse || r.begin.offset <= 0) && BytesView(low) < BytesView(begin)) begin = low;
+    if ((!r.reverse || r.end.offset > 0) && !(BytesView(high) < BytesView(end)))
+      end = key_after(high);
+  }
+  const Bytes system_begin(kSystemKeysBegin);
+  if (BytesView(system_begin) < BytesView(end)) end = system_begin;
+  if (!(BytesView(begin) < BytesView(end))) return std::nullopt;
+  return KeyRange{std::move(begin), std::move(end)};
+}
+
 fdb_error batch_bytes(const RangeRequest& r, int& bytes) {
   const bool rows_unlimited = r.limit == 0 || r.limit == -1;
   const bool bytes_unlimited = r.target_bytes == 0 || r.target_bytes == -1;

@@ -3,8 +3,11 @@
 // make of them before any read.
 #pragma once
 
+#include <optional>
+
 #include "fdb_c/errors.h"
 #include "sim/store/bytes.h"
+#include "sim/store/transaction.h"
 
 namespace contend::fdb {
 
@@ -46,6 +49,18 @@ Bytes strict_key(const KeySelector& s);
 // the end selector's names an empty range, answered without reading, so without conflict
 // ranges.
 bool selects_nothing(const KeySelector& begin, const KeySelector& end);
+
+// RYW's read conflict range for a range read that is not a snapshot (RYWImpl::addConflictRange
+// of a GetRangeReq), from its selectors (their strict keys, as RYW's getRange removes or_equal),
+// the rows it answered in the order answered, and `more`: none when it is empty. It is made of the
+// selectors' keys, not of the reads that resolved them: up to the end selector's key when its
+// offset is 0 or less, even where a limit stopped the rows before it; from the begin selector's
+// key in reverse unless its offset is 1 or less with `more`; widened to reach the rows. (RYW's
+// readToBegin and readThroughEnd widen it to the database's ends where a selector ran off them:
+// not here. A range read's resolving reads reach those ends then; a mapped range read's, snapshot
+// reads, do not.) Clamped to \xff.
+std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const RangeResult& rows,
+                                                bool more);
 
 // What a storage server counts for each row it returns against a read's byte limit: the row's key
 // and value and the KeyValueRef that points at them (two StringRefs, 16 bytes each on a 64-bit

@@ -421,6 +421,21 @@ fdb_error_t TransactionState::refuses_range_read(const RangeRequest& r) {
 
 fdb_error_t TransactionState::read_rows(const RangeRequest& r, bool own_writes, int byte_limit,
                                         KeyValues& result, KeyRange& read, std::int64_t* delay_us) {
+  if (fdb_error_t e = select_rows(r, own_writes, byte_limit, result, read, delay_us)) return e;
+  // With both selectors' offsets 1 (firstGreaterOrEqual, firstGreaterThan) the read of the rows
+  // took RYW's range already: the approximate size counts it once, as RYW's.
+  const bool selectors_resolved = r.begin.offset != 1 || r.end.offset != 1;
+  if (own_writes && !r.snapshot && selectors_resolved) {
+    if (const std::optional<KeyRange> conflict =
+            ryw_range_read_conflict(r, result.rows, result.more))
+      tr_->add_read_conflict_range(*conflict);
+  }
+  return kSuccess;
+}
+
+fdb_error_t TransactionState::select_rows(const RangeRequest& r, bool own_writes, int byte_limit,
+                                          KeyValues& result, KeyRange& read,
+                                          std::int64_t* delay_us) {
   // firstGreaterOrEqual and firstGreaterThan name a range's end without reading.
   auto bound = [&](const KeySelector& s, Bytes& out) -> fdb_error_t {
     if (s.offset == 1) {

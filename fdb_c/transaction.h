@@ -195,9 +195,15 @@ class TransactionState {
   // (`own_writes`) or the database's alone, as get_range reads them: its selectors resolved
   // (firstGreaterOrEqual and firstGreaterThan without a read), the range clamped to \xff and set
   // in `read` (left empty when nothing is read). `delay_us`, when given, is drawn before the last
-  // read, as the read's latency.
+  // read, as the read's latency. In the transaction's view and not a snapshot, the read takes
+  // RYW's conflict range (ryw_range_read_conflict) besides those of the reads it made, which
+  // reach further than RYW's only where a selector's resolution does (an end selector's offset
+  // above 1: up to the key it resolved to).
   fdb_error_t read_rows(const RangeRequest& r, bool own_writes, int byte_limit, KeyValues& result,
                         KeyRange& read, std::int64_t* delay_us);
+  // read_rows without RYW's conflict range.
+  fdb_error_t select_rows(const RangeRequest& r, bool own_writes, int byte_limit, KeyValues& result,
+                          KeyRange& read, std::int64_t* delay_us);
   // A mapped range read's lookup for each row of `rows` through `mapper` (get_mapped_range): its
   // rows into `out`, the ranges it read appended to `read_ranges`.
   fdb_error_t look_up_mapped(const Mapper& mapper, const KeyValues& rows, MappedKeyValues& out,

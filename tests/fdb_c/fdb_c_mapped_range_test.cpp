@@ -84,11 +84,13 @@ class FdbCMappedRange : public contend::fdb_testing::DatabaseTest {
   }
   // The mapped range [begin, end) of `tr` through `mapper`, waited for and read back.
   static Answer mapped(FDBTransaction* tr, const std::string& begin, const std::string& end,
-                       const std::string& mapper, int limit = 0, fdb_bool_t snapshot = 0) {
+                       const std::string& mapper, int limit = 0, fdb_bool_t snapshot = 0,
+                       int end_offset = 1) {
+    // The end selector: firstGreaterOrEqual(end), or end_offset - 1 keys after it.
     FDBFuture* f = fdb_transaction_get_mapped_range(
-        tr, FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(begin), length(begin)),
-        FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(end), length(end)), bytes(mapper), length(mapper),
-        limit, 0, FDB_STREAMING_MODE_WANT_ALL, 1, snapshot, 0);
+        tr, FDB_KEYSEL_FIRST_GREATER_OR_EQUAL(bytes(begin), length(begin)), bytes(end), length(end),
+        0, end_offset, bytes(mapper), length(mapper), limit, 0, FDB_STREAMING_MODE_WANT_ALL, 1,
+        snapshot, 0);
     Answer answer;
     EXPECT_EQ(fdb_future_block_until_ready(f), 0);
     const FDBMappedKeyValue* kvs = nullptr;
@@ -195,6 +197,26 @@ TEST_F(FdbCMappedRange, TheRowsAndEveryLookupTakeReadConflictRanges) {
       << "a key of the index range";
   EXPECT_EQ(read_then_commit_after(own() + text("rec") + small_int(5)), 0)
       << "a key no read reached";
+}
+
+// The rows' conflict range is RYW's for a range read (addConflictRange, made of the selectors'
+// keys): with an end selector of offset 0 and a limit, it reaches the selector's key. Before, it
+// ended after the last row read, and the write below did not conflict.
+TEST_F(FdbCMappedRange, TheRowsConflictRangeReachesAnEndSelectorsKeyPastALimit) {
+  write_index_and_records();
+  const std::string mapper = own() + text("rec") + text("{K[3]}") + text("{...}");
+  const std::string mine = own() + text("mine");
+  FDBTransaction* tr = begin();
+  // [idx, lastLessThan(idx \xff)) = [ann, cat), one row.
+  const Answer answer = mapped(tr, index_begin(), index_end(), mapper, 1, 0, /*end_offset=*/0);
+  ASSERT_EQ(answer.error, 0);
+  ASSERT_EQ(answer.rows.size(), 1u);
+  EXPECT_TRUE(answer.more);
+  fdb_transaction_set(tr, bytes(mine), length(mine), bytes(mine), length(mine));
+  commit({{own() + text("idx") + text("bz") + small_int(9), ""}});
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_commit(tr)), kNotCommitted)
+      << "an index row between the row read and the end selector's key";
+  fdb_transaction_destroy(tr);
 }
 
 TEST_F(FdbCMappedRange, ReadingWhatTheTransactionWroteIsRefused) {

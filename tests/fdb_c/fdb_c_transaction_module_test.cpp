@@ -98,6 +98,14 @@ class FdbCTransactionModule : public contend::fdb_testing::DatabaseTest {
     fdb_future_destroy(f);
     return answer;
   }
+  static int64_t approximate_size(FDBTransaction* tr) {
+    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
+    int64_t size = -1;
+    EXPECT_EQ(wait_for(f), 0);
+    EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
+    fdb_future_destroy(f);
+    return size;
+  }
   // All rows of one of the module's ranges.
   static Rows module_rows(FDBTransaction* tr, const std::string& prefix) {
     const RangeAnswer answer = range(tr, {prefix}, {prefix + kRangeEnd});
@@ -329,14 +337,6 @@ class FdbCNextWriteNoWriteConflictRange : public FdbCTransactionModule {
     fdb_transaction_atomic_op(tr, bytes(k), length(k), bytes(one), length(one),
                               FDB_MUTATION_TYPE_ADD);
   }
-  static int64_t approximate_size(FDBTransaction* tr) {
-    FDBFuture* f = fdb_transaction_get_approximate_size(tr);
-    int64_t size = -1;
-    EXPECT_EQ(wait_for(f), 0);
-    EXPECT_EQ(fdb_future_get_int64(f, &size), 0);
-    fdb_future_destroy(f);
-    return size;
-  }
   // The write conflict range of this test's key `name` alone.
   Rows just(const std::string& name) const {
     return boundaries(kWriteRanges, {{name, name + std::string(1, '\0')}});
@@ -416,5 +416,85 @@ TEST_F(FdbCNextWriteNoWriteConflictRange, WithoutReadYourWritesTheWriteTakesNone
   EXPECT_EQ(module_rows(tr, kWriteRanges), Rows{}) << "RYW hands it to NativeAPI without one";
   set(tr, "j", "v");
   EXPECT_EQ(module_rows(tr, kWriteRanges), just("j"));
+  fdb_transaction_destroy(tr);
+}
+
+// A range read's read conflict range with key selectors as RYW's addConflictRange makes it, from
+// the selectors' keys rather than the reads that resolved them: an end selector with offset 0 or
+// less reaches its key even where a limit stopped the rows before it, and a reverse read from a
+// begin selector with offset above 1 reaches that selector's key. Before, the range was the union
+// of the resolving reads and the read of the rows, which left a gap in both cases (the first two
+// tests failed); it still is where that union reaches further than RYW's (the third).
+class FdbCSelectorConflicts : public FdbCTransactionModule {
+ protected:
+  // This test's keys a, b, c and d, committed.
+  void write_a_to_d() {
+    FDBTransaction* writer = begin();
+    for (const char* name : {"a", "b", "c", "d"})
+      set(writer, name, "v");
+    EXPECT_EQ(commit(writer), 0);
+    fdb_transaction_destroy(writer);
+  }
+  // Another transaction's write of `name`, committed.
+  void write_one(const std::string& name) {
+    FDBTransaction* writer = begin();
+    set(writer, name, "theirs");
+    EXPECT_EQ(commit(writer), 0);
+    fdb_transaction_destroy(writer);
+  }
+};
+
+TEST_F(FdbCSelectorConflicts, AnEndSelectorWithOffsetZeroOrLessReachesItsKeyPastALimit) {
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  set(tr, "c5", "mine");
+  // [a, lastLessThan(e)) = [a, d), one row.
+  const RangeAnswer answer = range(tr, {key("a")}, {key("e"), false, 0}, /*limit=*/1);
+  ASSERT_EQ(answer.rows, (Rows{{key("a"), "v"}}));
+  EXPECT_TRUE(answer.more);
+  const std::string after(1, '\0');
+  EXPECT_EQ(module_rows(tr, kReadRanges),
+            boundaries(kReadRanges, {{"a", "c5"}, {"c5" + after, "e"}}))
+      << "[a, e) less the key the transaction wrote (RYW's updateConflictMap)";
+  write_one("b5");
+  EXPECT_EQ(commit(tr), 1020) << "a write between the row read and the end selector's key";
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCSelectorConflicts, AReverseReadReachesABeginSelectorWithOffsetAboveOne) {
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  set(tr, "x", "mine");
+  // [firstGreaterOrEqual(a) + 1, e) = [b, e) in reverse, one row.
+  const RangeAnswer answer =
+      range(tr, {key("a"), false, 2}, {key("e")}, /*limit=*/1, /*reverse=*/true);
+  ASSERT_EQ(answer.rows, (Rows{{key("d"), "v"}}));
+  EXPECT_EQ(module_rows(tr, kReadRanges), boundaries(kReadRanges, {{"a", "e"}}));
+  write_one("c5");
+  EXPECT_EQ(commit(tr), 1020) << "a write between the begin selector's key and the row read";
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCSelectorConflicts, AnEndSelectorWithOffsetAboveOneConflictsUpToTheKeyItResolvedTo) {
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  // [a, firstGreaterOrEqual(a) + 2) = [a, c): RYW's range ends after b, the last row; the read
+  // that resolved the end selector read c too.
+  const RangeAnswer answer = range(tr, {key("a")}, {key("a"), false, 3});
+  ASSERT_EQ(answer.rows, (Rows{{key("a"), "v"}, {key("b"), "v"}}));
+  EXPECT_EQ(module_rows(tr, kReadRanges),
+            boundaries(kReadRanges, {{"a", "c" + std::string(1, '\0')}}))
+      << "one key more than FoundationDB's: more conflicts, never fewer";
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCSelectorConflicts, APlainRangeReadTakesOneConflictRange) {
+  // firstGreaterOrEqual and firstGreaterThan ends: the read of the rows took RYW's range, which
+  // the approximate size counts once (32 and its ends), as RYW's.
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(range(tr, {key("a")}, {key("c"), true, 1}, /*limit=*/1).rows.size(), 1u);
+  const auto a = static_cast<int64_t>(key("a").size());
+  EXPECT_EQ(approximate_size(tr), 32 + a + (a + 1)) << "[a, a + \\x00)";
   fdb_transaction_destroy(tr);
 }
