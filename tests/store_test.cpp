@@ -584,6 +584,38 @@ TEST_F(StoreRules, ExplicitConflictRangesBehaveLikeReadsAndClears) {
   EXPECT_EQ(reader.last_conflict()->writer_client, 2);
 }
 
+// A client that makes one read of several snapshot reads (libfdb_c's key selectors) logs it in
+// their place: a non-snapshot read of the keys its conflict range covers, placed after the
+// writes buffered so far; nothing for an empty range.
+TEST_F(StoreRules, AReadLoggedInPlaceOfOthersReplacesThem) {
+  env.log_reads_enabled = true;
+  put("a", "1");
+  put("b", "2");
+  Transaction tr(db());
+  ASSERT_TRUE(get(tr, "a").ok());
+  tr.set("z", "mine");
+  const std::size_t first = tr.read_log().size();
+  ASSERT_TRUE(get_range(tr, range_of("a", "\xff"), {.limit = 2, .snapshot = true}).ok());
+  ASSERT_TRUE(get_range(tr, range_of("a", "c"), {.snapshot = true}).ok());
+  ASSERT_EQ(tr.read_log().size(), first + 2) << "snapshot reads are logged here";
+  const RangeResult rows = {{"a", "1"}, {"b", "2"}};
+  const KeyRange a_to_b = range_of("a", std::string("b\0", 2));
+  tr.log_read_in_place_of(first, a_to_b, {.limit = 0, .snapshot = true}, rows);
+  ASSERT_EQ(tr.read_log().size(), first + 1);
+  const ReadRecord& logged = tr.read_log().back();
+  EXPECT_TRUE(logged.range);
+  EXPECT_EQ(logged.keys, a_to_b);
+  EXPECT_FALSE(logged.snapshot) << "a read the caller took a conflict range for";
+  EXPECT_FALSE(logged.options.snapshot);
+  EXPECT_EQ(logged.mutations_before, 1u);
+  EXPECT_EQ(logged.rows, rows);
+  EXPECT_FALSE(tr.read_log().front().range) << "the reads before `first` stay";
+
+  ASSERT_TRUE(get_range(tr, range_of("c", "d"), {.snapshot = true}).ok());
+  tr.log_read_in_place_of(first + 1, range_of("c", "c"), {}, {});
+  EXPECT_EQ(tr.read_log().size(), first + 1) << "an empty range logs nothing";
+}
+
 // FoundationDB's AddConflictRange::False (a client's NEXT_WRITE_NO_WRITE_CONFLICT_RANGE): the
 // write changes the database but takes no write conflict range, so a transaction that read its
 // keys before it committed still commits; a key another write of the transaction gave a range

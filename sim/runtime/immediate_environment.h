@@ -1,6 +1,7 @@
 // ImmediateEnvironment: runs store operations inline, one client at a time, with a virtual clock
 // that tests set by hand. Sleeps advance the clock. Faults come from optional hooks so tests can
-// inject exactly the fault they mean. The deterministic many-client scheduler lives in world.h.
+// inject exactly the fault they mean; reads are logged (Environment::log_reads) when a test asks.
+// The deterministic many-client scheduler lives in world.h.
 #pragma once
 
 #include <cassert>
@@ -35,6 +36,9 @@ class ImmediateEnvironment : public Environment {
     return commit_fault_hook ? commit_fault_hook(client) : CommitFault::none;
   }
   std::uint64_t steps() const { return steps_; }
+  bool log_reads() const override { return log_reads_enabled; }
+
+  bool log_reads_enabled = false;  // every read, snapshot reads too
 
   std::function<ReadFault(ClientId)> read_fault_hook;
   std::function<CommitFault(ClientId)> commit_fault_hook;

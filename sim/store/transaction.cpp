@@ -328,6 +328,18 @@ void Transaction::add_read_conflict_key(BytesView key) {
   add_conflict_for_read(KeyRangeRef{k.key, k.after});
 }
 
+void Transaction::log_read_in_place_of(std::size_t first, KeyRangeRef keys, RangeOptions options,
+                                       const RangeResult& rows) {
+  CONTEND_ASSERT(first <= read_log_.size(), "the reads replaced were logged");
+  read_log_.resize(first);
+  if (!logs_read(false) || keys.empty()) return;
+  for (const KeyValue& row : rows)
+    CONTEND_ASSERT(keys.contains(row.key), "a logged read's rows lie in the keys it read");
+  options.snapshot = false;
+  read_log_.push_back(
+      ReadRecord{true, copy_of(keys), options, false, mutations_.size(), std::nullopt, rows});
+}
+
 void Transaction::add_write_conflict_range(KeyRangeRef range) {
   if (range.empty()) return;
   const KeyRangeRef copied = copy_range(range);
