@@ -58,6 +58,7 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   read_or_written_ = true;
 
   // RYW reads the rows and the lookups as snapshot reads and takes their conflict ranges itself.
+  const std::size_t logged_before = tr_->read_log().size();
   RangeRequest primary = r;
   primary.snapshot = true;
   KeyValues rows;
@@ -66,9 +67,10 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   if (fdb_error_t e = read_rows(primary, sees_own_writes(false), byte_limit, rows, read, &delay_us))
     return ready_later(world_, e, {}, delay_us);
   // The primary read's conflict range is RYW's for a range read (addConflictRange<true>).
+  const std::optional<KeyRange> primary_conflict =
+      ryw_range_read_conflict(r, read, rows.rows, rows.more);
   std::vector<KeyRange> read_ranges;
-  if (std::optional<KeyRange> primary = ryw_range_read_conflict(r, rows.rows, rows.more))
-    read_ranges.push_back(std::move(*primary));
+  if (primary_conflict) read_ranges.push_back(*primary_conflict);
   MappedKeyValues result;
   result.more = rows.more;
   if (fdb_error_t e = look_up_mapped(mapper, rows, result, read_ranges))
@@ -79,6 +81,10 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   }
   for (const KeyRange& range : read_ranges)
     tr_->add_read_conflict_range(KeyRangeRef(range));
+  // The transaction log holds the rows and each lookup as reads their conflict ranges cover.
+  log_selected_rows(logged_before, read, primary_conflict, rows, r.reverse);
+  for (const MappedKeyValues::Row& row : result.rows)
+    tr_->log_read_in_place_of(tr_->read_log().size(), KeyRange{row.begin, row.end}, {}, row.found);
   return ready_later(world_, kSuccess, std::move(result), delay_us);
 }
 

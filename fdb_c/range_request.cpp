@@ -22,8 +22,8 @@ bool selects_nothing(const KeySelector& begin, const KeySelector& end) {
   return begin.offset >= end.offset && !(BytesView(strict_key(begin)) < BytesView(strict_key(end)));
 }
 
-std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const RangeResult& rows,
-                                                bool more) {
+std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const KeyRange& resolved,
+                                                const RangeResult& rows, bool more) {
   const Bytes begin_key = strict_key(r.begin), end_key = strict_key(r.end);
   Bytes begin, end;
   if (BytesView(begin_key) < BytesView(end_key)) {
@@ -38,6 +38,21 @@ std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const Ran
     begin = end_key;
     end = begin_key;
   }
+  // A selector that walks back (offset 0 or less) ran off the first key when it resolved to the
+  // empty key; one that walks forward (offset above 1), off the last when it resolved to \xff.
+  const Bytes system_begin(kSystemKeysBegin);
+  auto ran_to_begin = [](const KeySelector& s, const Bytes& key) {
+    return s.offset <= 0 && key.empty();
+  };
+  auto ran_through_end = [&](const KeySelector& s, const Bytes& key) {
+    return s.offset > 1 && key == system_begin;
+  };
+  const bool read_to_begin =
+      ran_to_begin(r.begin, resolved.begin) || ran_to_begin(r.end, resolved.end);
+  const bool read_through_end =
+      ran_through_end(r.begin, resolved.begin) || ran_through_end(r.end, resolved.end);
+  if (read_to_begin && r.begin.offset <= 0) begin.clear();
+  if (read_through_end && r.end.offset > 0) end = system_begin;
   if (!rows.empty()) {
     const Bytes& low = r.reverse ? rows.back().key : rows.front().key;
     const Bytes& high = r.reverse ? rows.front().key : rows.back().key;
@@ -45,7 +60,6 @@ std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const Ran
     if ((!r.reverse || r.end.offset > 0) && !(BytesView(high) < BytesView(end)))
       end = key_after(high);
   }
-  const Bytes system_begin(kSystemKeysBegin);
   if (BytesView(system_begin) < BytesView(end)) end = system_begin;
   if (!(BytesView(begin) < BytesView(end))) return std::nullopt;
   return KeyRange{std::move(begin), std::move(end)};

@@ -52,15 +52,18 @@ bool selects_nothing(const KeySelector& begin, const KeySelector& end);
 
 // RYW's read conflict range for a range read that is not a snapshot (RYWImpl::addConflictRange
 // of a GetRangeReq), from its selectors (their strict keys, as RYW's getRange removes or_equal),
-// the rows it answered in the order answered, and `more`: none when it is empty. It is made of the
+// the keys they resolved to (`resolved`, clamped to \xff; begin may be at or past end), the rows
+// it answered in the order answered, and `more`: none when it is empty. It is made of the
 // selectors' keys, not of the reads that resolved them: up to the end selector's key when its
 // offset is 0 or less, even where a limit stopped the rows before it; from the begin selector's
-// key in reverse unless its offset is 1 or less with `more`; widened to reach the rows. (RYW's
-// readToBegin and readThroughEnd widen it to the database's ends where a selector ran off them:
-// not here. A range read's resolving reads reach those ends then; a mapped range read's, snapshot
-// reads, do not.) Clamped to \xff.
-std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const RangeResult& rows,
-                                                bool more);
+// key in reverse unless its offset is 1 or less with `more`; widened to reach the rows. Where a
+// selector ran off the database's keys (RYW's readToBegin, readThroughEnd) it reaches the
+// database's beginning or \xff: here whenever a selector with offset 0 or less resolved to the
+// empty key, or one with offset above 1 to \xff. (RYW sets the flags in fewer cases, by what its
+// snapshot cache holds: a selector that runs out of keys by exactly one sets none. So the range
+// is RYW's or wider there, never narrower.) Clamped to \xff.
+std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const KeyRange& resolved,
+                                                const RangeResult& rows, bool more);
 
 // What a storage server counts for each row it returns against a read's byte limit: the row's key
 // and value and the KeyValueRef that points at them (two StringRefs, 16 bytes each on a 64-bit

@@ -421,16 +421,38 @@ fdb_error_t TransactionState::refuses_range_read(const RangeRequest& r) {
 
 fdb_error_t TransactionState::read_rows(const RangeRequest& r, bool own_writes, int byte_limit,
                                         KeyValues& result, KeyRange& read, std::int64_t* delay_us) {
-  if (fdb_error_t e = select_rows(r, own_writes, byte_limit, result, read, delay_us)) return e;
   // With both selectors' offsets 1 (firstGreaterOrEqual, firstGreaterThan) the read of the rows
-  // took RYW's range already: the approximate size counts it once, as RYW's.
+  // takes RYW's range itself; without read-your-writes the reads' ranges are taken whole.
   const bool selectors_resolved = r.begin.offset != 1 || r.end.offset != 1;
-  if (own_writes && !r.snapshot && selectors_resolved) {
-    if (const std::optional<KeyRange> conflict =
-            ryw_range_read_conflict(r, result.rows, result.more))
-      tr_->add_read_conflict_range(*conflict);
-  }
+  if (!own_writes || r.snapshot || !selectors_resolved)
+    return select_rows(r, own_writes, byte_limit, result, read, delay_us);
+  // RYW resolves the selectors and reads the rows without conflict ranges of their own, then
+  // takes one range made of the selectors' keys and the rows (RYWImpl::addConflictRange).
+  const std::size_t logged_before = tr_->read_log().size();
+  RangeRequest unchecked = r;
+  unchecked.snapshot = true;
+  if (fdb_error_t e = select_rows(unchecked, own_writes, byte_limit, result, read, delay_us))
+    return e;
+  const std::optional<KeyRange> conflict =
+      ryw_range_read_conflict(r, read, result.rows, result.more);
+  if (conflict) tr_->add_read_conflict_range(*conflict);
+  log_selected_rows(logged_before, read, conflict, result, r.reverse);
   return kSuccess;
+}
+
+void TransactionState::log_selected_rows(std::size_t logged_before, const KeyRange& read,
+                                         const std::optional<KeyRange>& conflict,
+                                         const KeyValues& rows, bool reverse) {
+  // The rows as a read of the keys both the selectors resolved to and the conflict range hold:
+  // all of the rows and nothing else there, which the conflict range keeps so until the commit.
+  KeyRange logged;
+  if (conflict) {
+    logged.begin = std::max(read.begin, conflict->begin, KeyLess());
+    logged.end = std::min(read.end, conflict->end, KeyLess());
+  }
+  const RangeOptions as_read{.limit = rows.more ? static_cast<int>(rows.rows.size()) : 0,
+                             .reverse = reverse};
+  tr_->log_read_in_place_of(logged_before, logged, as_read, rows.rows);
 }
 
 fdb_error_t TransactionState::select_rows(const RangeRequest& r, bool own_writes, int byte_limit,
@@ -449,8 +471,8 @@ fdb_error_t TransactionState::select_rows(const RangeRequest& r, bool own_writes
   if (fdb_error_t e = bound(r.end, end)) return e;
   const Bytes system_begin(kSystemKeysBegin);
   if (BytesView(system_begin) < BytesView(end)) end = system_begin;
-  if (!(BytesView(begin) < BytesView(end))) return kSuccess;
   read = KeyRange{begin, end};
+  if (!(BytesView(begin) < BytesView(end))) return kSuccess;
   const KeyRangeRef range{begin, end};
   int limit = std::max(r.limit, 0);
   if (byte_limit > 0) {

@@ -19,9 +19,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "future_waits.h"
 
@@ -58,6 +60,34 @@ class ConfiguredNetwork : public ::testing::Environment {
 
  public:
   const std::string config_path, log_path;  // log_path is empty without a log
+
+  // The transaction log's lines so far.
+  std::vector<std::string> log_lines() const {
+    std::ifstream log(log_path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(log, line);)
+      lines.push_back(line);
+    return lines;
+  }
+  // `contend serializable`'s exit status (from std::system) for the log's lines from `from` on,
+  // run by `contend` (the binary's path), and what it said into `said`: a test judges its own
+  // commits (its keys alone) where other tests of the program wrote without conflict ranges.
+  int judge_serializable(const std::string& contend, std::size_t from, std::string& said) const {
+    const std::vector<std::string> lines = log_lines();
+    const std::string own_log = log_path + ".judged", said_path = log_path + ".said";
+    {
+      std::ofstream out(own_log);
+      for (std::size_t i = from; i < lines.size(); ++i)
+        out << lines[i] << "\n";
+    }
+    const std::string command = contend + " serializable " + own_log + " > " + said_path + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream said_file(said_path);
+    said.assign(std::istreambuf_iterator<char>(said_file), std::istreambuf_iterator<char>());
+    std::remove(said_path.c_str());
+    std::remove(own_log.c_str());
+    return status;
+  }
 
  private:
   std::thread thread_;

@@ -8,9 +8,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -18,8 +24,10 @@ using contend::fdb_testing::ConfiguredNetwork;
 using contend::fdb_testing::wait_and_destroy;
 using contend::fdb_testing::wait_for;
 
-[[maybe_unused]] auto* const network = ::testing::AddGlobalTestEnvironment(new ConfiguredNetwork(
-    "fdb_c_transaction_module_test", "deterministic = true\n", ConfiguredNetwork::Log::none));
+ConfiguredNetwork* const network =
+    static_cast<ConfiguredNetwork*>(::testing::AddGlobalTestEnvironment(
+        new ConfiguredNetwork("fdb_c_transaction_module_test", "deterministic = true\n",
+                              ConfiguredNetwork::Log::scratch)));
 
 constexpr int kReportConflictingKeys = 712, kSpecialKeySpaceRelaxed = 713;
 constexpr int kReadYourWritesDisable = 51;
@@ -30,6 +38,16 @@ const std::string kRangeEnd("\xff\xff", 2);
 
 using Row = std::pair<std::string, std::string>;
 using Rows = std::vector<Row>;
+
+std::string hex(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
 
 const uint8_t* bytes(const std::string& s) {
   return reinterpret_cast<const uint8_t*>(s.data());
@@ -424,7 +442,11 @@ TEST_F(FdbCNextWriteNoWriteConflictRange, WithoutReadYourWritesTheWriteTakesNone
 // less reaches its key even where a limit stopped the rows before it, and a reverse read from a
 // begin selector with offset above 1 reaches that selector's key. Before, the range was the union
 // of the resolving reads and the read of the rows, which left a gap in both cases (the first two
-// tests failed); it still is where that union reaches further than RYW's (the third).
+// tests failed). An end selector with offset above 1 took the key it resolved to besides, and
+// the approximate size counted each read's range: RYW's range is now taken alone (the next two
+// failed), reaching the database's ends where a selector ran off them, as the resolving reads'
+// ranges did (the two after fail without that), and the transaction log holds the rows as one read
+// (the last).
 class FdbCSelectorConflicts : public FdbCTransactionModule {
  protected:
   // This test's keys a, b, c and d, committed.
@@ -475,17 +497,84 @@ TEST_F(FdbCSelectorConflicts, AReverseReadReachesABeginSelectorWithOffsetAboveOn
   fdb_transaction_destroy(tr);
 }
 
-TEST_F(FdbCSelectorConflicts, AnEndSelectorWithOffsetAboveOneConflictsUpToTheKeyItResolvedTo) {
+TEST_F(FdbCSelectorConflicts, AnEndSelectorWithOffsetAboveOneConflictsUpToTheLastRow) {
   write_a_to_d();
   FDBTransaction* tr = begin();
-  // [a, firstGreaterOrEqual(a) + 2) = [a, c): RYW's range ends after b, the last row; the read
-  // that resolved the end selector read c too.
+  set(tr, "x", "mine");
+  // [a, firstGreaterOrEqual(a) + 2) = [a, c): RYW's range ends after b, the last row. A write
+  // between b and c changes which key the end selector names, not the rows.
   const RangeAnswer answer = range(tr, {key("a")}, {key("a"), false, 3});
   ASSERT_EQ(answer.rows, (Rows{{key("a"), "v"}, {key("b"), "v"}}));
   EXPECT_EQ(module_rows(tr, kReadRanges),
-            boundaries(kReadRanges, {{"a", "c" + std::string(1, '\0')}}))
-      << "one key more than FoundationDB's: more conflicts, never fewer";
+            boundaries(kReadRanges, {{"a", "b" + std::string(1, '\0')}}));
+  write_one("b5");
+  EXPECT_EQ(commit(tr), 0) << "a write past the rows, before the key the end selector named";
   fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCSelectorConflicts, ASelectorReadCountsOneRangeInTheApproximateSize) {
+  // The reads that resolved the end selector and read the rows take no range: RYW's alone,
+  // [a, b + \x00), is counted (32 and its ends).
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  EXPECT_EQ(range(tr, {key("a")}, {key("a"), false, 3}).rows.size(), 2u);
+  const auto a = static_cast<int64_t>(key("a").size());
+  EXPECT_EQ(approximate_size(tr), 32 + a + (a + 1));
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCSelectorConflicts, ASelectorThatRanOffTheKeysReachesTheDatabasesEnd) {
+  // An end selector past every key (RYW's readThroughEnd): the range reaches \xff, where RYW's
+  // formula alone would end after the last row.
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  const RangeAnswer answer = range(tr, {key("c")}, {key("d"), false, 1000000});
+  ASSERT_EQ(answer.error, 0);
+  ASSERT_GE(answer.rows.size(), 2u);
+  EXPECT_EQ(module_rows(tr, kReadRanges),
+            (Rows{{kReadRanges + key("c"), "1"}, {kReadRanges + "\xff", "0"}}));
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCSelectorConflicts, ASelectorThatRanOffTheKeysReachesTheDatabasesBeginning) {
+  // A begin selector before every key (RYW's readToBegin): the range starts at the empty key,
+  // where RYW's formula alone would start at the first row.
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  const RangeAnswer answer = range(tr, {key("b"), false, -1000000}, {key("b")});
+  ASSERT_EQ(answer.error, 0);
+  ASSERT_GE(answer.rows.size(), 1u);
+  EXPECT_EQ(module_rows(tr, kReadRanges),
+            (Rows{{kReadRanges, "1"}, {kReadRanges + key("b"), "0"}}));
+  fdb_transaction_destroy(tr);
+}
+
+TEST_F(FdbCSelectorConflicts, TheLogHoldsTheRowsAsOneReadThatReplaysSerially) {
+  // The reads that resolved the selector are not the log's: the rows are, as a read of
+  // [a, b + \x00) (what both the resolved keys and the conflict range hold). Logged as a read of
+  // [a, c), `contend serializable` would find it replays otherwise after the write of b5. This
+  // test's lines alone are judged: another test here writes without a write conflict range, which
+  // a serial replay rightly refuses.
+  const std::vector<std::string> before = network->log_lines();
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  set(tr, "x", "mine");
+  ASSERT_EQ(range(tr, {key("a")}, {key("a"), false, 3}).rows.size(), 2u);
+  write_one("b5");
+  ASSERT_EQ(commit(tr), 0);
+  fdb_transaction_destroy(tr);
+
+  const std::vector<std::string> lines = network->log_lines();
+  ASSERT_EQ(lines.size(), before.size() + 3) << "a to d, b5, and the reader's commit";
+  const nlohmann::json commit_line = nlohmann::json::parse(lines.back());
+  ASSERT_EQ(commit_line["reads"].size(), 1u) << lines.back();
+  const nlohmann::json& read = commit_line["reads"][0];
+  EXPECT_EQ(read["begin"], hex(key("a")));
+  EXPECT_EQ(read["end"], hex(key("b") + std::string(1, '\0')));
+  EXPECT_EQ(read["snapshot"], false);
+  EXPECT_EQ(read["rows"].size(), 2u);
+  std::string said;
+  EXPECT_EQ(network->judge_serializable(CONTEND_BINARY, before.size(), said), 0) << said;
 }
 
 TEST_F(FdbCSelectorConflicts, APlainRangeReadTakesOneConflictRange) {
