@@ -448,7 +448,64 @@ TEST(CliExplore, ShardsMergeToTheWholeSearch) {
   EXPECT_EQ(both.at("stopped_shards"), nlohmann::json({{"1/3", "signal"}, {"2/3", "max_seconds"}}));
   CliResult missing = run_cli("merge " + dir + "/shard-1.json " + dir + "/shard-2.json");
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
-  EXPECT_NE(missing.output.find("a shard is missing"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("2 of the search's 3 shards given: shard(s) 3/3 missing "
+                                "(--partial merges the shards given, never as verified)"),
+            std::string::npos)
+      << missing.output;
+}
+
+// `merge --partial` merges the summaries given when shards are missing (a CI job of the matrix
+// failed, a machine is still at it): never verified, the missing shards named in runs, and no
+// estimate of the whole (the shards given say nothing of the others); a violation a shard found
+// stands. Its summary is no shard's: merging it again is refused. Before, a missing shard was bad
+// input, whatever the shards given had found.
+TEST(CliExplore, APartialMergeNamesTheMissingShardsAndKeepsAViolationFound) {
+  const std::string dir = scratch("partial");
+  const std::string scenario = small_queue(dir, 2, 2);
+  for (int k : {2, 4}) {
+    CliResult r = run_cli("explore " + scenario + " --strategy dpor --shard " + std::to_string(k) +
+                          "/5 --json " + dir + "/" + std::to_string(k) + ".json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  CliResult given =
+      run_cli("merge --partial " + dir + "/2.json " + dir + "/4.json --out " + dir + "/given.json");
+  EXPECT_EQ(given.exit_code, 3) << given.output;
+  EXPECT_NE(given.output.find("NOT VERIFIED: 2 of the 5 shards of the exhaustive search"),
+            std::string::npos)
+      << given.output;
+  EXPECT_NE(given.output.find("; shard(s) 1/5, 3/5, 5/5 not given (merged with --partial"),
+            std::string::npos)
+      << given.output;
+  const nlohmann::json merged = read_json(dir + "/given.json");
+  EXPECT_EQ(merged.at("shards_missing"), nlohmann::json({"1/5", "3/5", "5/5"}));
+  EXPECT_EQ(merged.at("shards_merged"), 2);
+  EXPECT_EQ(merged.at("exhausted"), false);
+  EXPECT_EQ(merged.at("verdict"), "unknown");
+  EXPECT_EQ(merged.at("runs_estimate"), nullptr);
+  expect_refused_saying("merge " + dir + "/given.json " + dir + "/2.json",
+                        "the summary of a partial merge");
+  CliResult one = run_cli("merge --partial " + dir + "/4.json --out " + dir + "/one.json");
+  EXPECT_EQ(read_json(dir + "/one.json").at("shards_missing"), nlohmann::json({"1-3/5", "5/5"}))
+      << one.output;
+
+  const std::string out = dir + "/out";
+  std::filesystem::create_directories(out);
+  CliResult found =
+      run_cli("explore " + source_path("scenarios/first-cut-queue.toml") +
+              " --strategy dpor --shard 2/3 --out " + out + " --json " + dir + "/found.json");
+  ASSERT_EQ(found.exit_code, 0) << found.output;
+  ASSERT_TRUE(read_json(dir + "/found.json").contains("counterexample")) << found.output;
+  CliResult violation = run_cli("merge --partial " + dir + "/found.json --out " + dir + "/v.json");
+  EXPECT_EQ(violation.exit_code, 0) << "the violation the scenario expects: " << violation.output;
+  EXPECT_NE(violation.output.find("VIOLATION: 1 of the 3 shards"), std::string::npos)
+      << violation.output;
+  EXPECT_EQ(read_json(dir + "/v.json").at("verdict"), "violation");
+
+  CliResult run =
+      run_cli("run " + scenario + " --seeds 1..4 --shard 1/2 --report json=" + dir + "/run.json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  expect_refused_saying("merge --partial " + dir + "/run.json",
+                        "--partial merges the summaries of an exhaustive search");
 }
 
 // A shard's summary is read only in the shape `explore --json` writes: a field it lacks, a
@@ -476,11 +533,12 @@ TEST(CliExplore, ShardSummariesOfAnotherShapeAreRefusedNotTakenAsDefaults) {
   const nlohmann::json merged = read_json(dir + "/m.json");
   EXPECT_EQ(merged.at("executions"), shards[0].at("executions").get<std::int64_t>() +
                                          shards[1].at("executions").get<std::int64_t>());
-  for (const auto& [field, value] : merged.items()) {  // nothing made up beside its own three
+  for (const auto& [field, value] : merged.items()) {  // nothing made up beside its own four
     EXPECT_TRUE(shards[0].contains(field) || field == "shards_merged" || field == "passed" ||
-                field == "stopped_shards")
+                field == "stopped_shards" || field == "shards_missing")
         << field;
   }
+  EXPECT_EQ(merged.at("shards_missing"), nlohmann::json::array()) << "every shard given";
   // Counts past 2^31 are said as they are.
   nlohmann::json large = shards[0];
   large["executions"] = std::int64_t{3'000'000'000};

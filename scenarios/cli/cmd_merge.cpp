@@ -1,8 +1,9 @@
-// `contend merge SHARD.json... [--out FILE]`: combines the JSON reports of the shards of one
-// seed range (`contend run --shard K/N --report json=...`) into the report the unsharded run
-// would have written (merge_runs.h: in memory that does not grow with the seeds) — or the --json
-// summaries of the shards of one exhaustive search (`contend explore --strategy dpor --shard K/N
-// --json ...`) into the search's totals (merge_exhaustive.cpp). Each input is read once, in turn.
+// `contend merge SHARD.json... [--out FILE] [--partial]`: combines the JSON reports of the shards
+// of one seed range (`contend run --shard K/N --report json=...`) into the report the unsharded
+// run would have written (merge_runs.h: in memory that does not grow with the seeds) — or the
+// --json summaries of the shards of one exhaustive search (`contend explore --strategy dpor
+// --shard K/N --json ...`) into the search's totals (merge_exhaustive.cpp; with --partial, of
+// the shards given when some are missing). Each input is read once, in turn.
 // Exit 0 when the merged verdicts are as expected, 1 when not, 2 for bad input (unreadable file,
 // shards of different scenarios, recipes, scopes, expectations or seed ranges, a seed twice or
 // missing, a shard's runs out of seed order), 3 when an exhaustive search's shards neither
@@ -41,6 +42,7 @@ constexpr std::uint64_t kReportRunBytesMax = 16 * kMiB;
 struct MergeArgs {
   std::vector<std::string> inputs;
   std::string out;
+  bool partial = false;
 };
 
 MergePlan bad(std::string error) {
@@ -57,7 +59,7 @@ bool is_exhaustive_summary(const nlohmann::json& j) {
 // The exhaustive summaries `shards` merged. Their fields were read whole: a summary holds no
 // "runs" list (a run report's, whose entries were read out).
 MergePlan merge_summaries(const std::vector<ShardReport>& shards,
-                          const std::vector<std::string>& names) {
+                          const std::vector<std::string>& names, ShardSet set) {
   std::vector<nlohmann::json> summaries;
   for (std::size_t i = 0; i < shards.size(); ++i) {
     if (shards[i].runs_listed)
@@ -65,7 +67,7 @@ MergePlan merge_summaries(const std::vector<ShardReport>& shards,
     summaries.push_back(shards[i].fields);
   }
   MergePlan plan;
-  plan.outcome = merge_exhaustive(summaries, names);
+  plan.outcome = merge_exhaustive(summaries, names, set);
   return plan;
 }
 
@@ -84,9 +86,12 @@ int merge_command(const MergeArgs& args) {
   for (const std::string& path : args.inputs)
     files.push_back(NamedFile{"report", path});
   if (refuse_one_file_named_twice("merge", files)) return 2;
-  const MergePlan merged = plan_merge(args.inputs, [&args](std::size_t index, std::string& why) {
-    return open_input(args.inputs[index], kRunReportInput, why);
-  });
+  const MergePlan merged = plan_merge(
+      args.inputs,
+      [&args](std::size_t index, std::string& why) {
+        return open_input(args.inputs[index], kRunReportInput, why);
+      },
+      args.partial ? ShardSet::partial : ShardSet::whole);
   if (merged.outcome.exit_code == 2) {
     fmt::print(stderr, "contend merge: {}\n", merged.outcome.error);
     return 2;
@@ -119,7 +124,7 @@ bool MergePlan::write(std::ostream& out) const {
   return !out.fail();
 }
 
-MergePlan plan_merge(const std::vector<std::string>& names, const OpenInput& open) {
+MergePlan plan_merge(const std::vector<std::string>& names, const OpenInput& open, ShardSet set) {
   auto spool = std::make_unique<RunSpool>();
   std::vector<ShardReport> shards;
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -142,23 +147,31 @@ MergePlan plan_merge(const std::vector<std::string>& names, const OpenInput& ope
   const auto summaries = std::count_if(shards.begin(), shards.end(), [](const ShardReport& s) {
     return is_exhaustive_summary(s.fields);
   });
+  if (summaries == 0 && set == ShardSet::partial) {
+    return bad(
+        "--partial merges the summaries of an exhaustive search (explore --json); the reports of "
+        "a seed range merge whole");
+  }
   if (summaries == 0) return merge_runs(shards, names, std::move(spool));
   if (static_cast<std::size_t>(summaries) != shards.size())
     return bad(
         "some inputs are exhaustive-search summaries and some are not: merge one kind at a time");
-  return merge_summaries(shards, names);
+  return merge_summaries(shards, names, set);
 }
 
-MergeOutcome merge_reports(std::vector<std::pair<std::string, std::string>> reports) {
+MergeOutcome merge_reports(std::vector<std::pair<std::string, std::string>> reports, ShardSet set) {
   std::vector<std::string> names;
   std::vector<std::unique_ptr<std::stringbuf>> texts;
   for (auto& [name, text] : reports) {
     names.push_back(name);
     texts.push_back(std::make_unique<std::stringbuf>(std::move(text), std::ios::in));
   }
-  MergePlan plan = plan_merge(names, [&texts](std::size_t index, std::string&) {
-    return std::make_unique<InputFile>(nullptr, texts[index].get(), kRunReportInput);
-  });
+  MergePlan plan = plan_merge(
+      names,
+      [&texts](std::size_t index, std::string&) {
+        return std::make_unique<InputFile>(nullptr, texts[index].get(), kRunReportInput);
+      },
+      set);
   if (plan.outcome.exit_code == 2 || plan.runs == nullptr) return plan.outcome;
   std::ostringstream merged;
   if (!plan.write(merged))
@@ -177,6 +190,9 @@ void register_merge_command(CLI::App& app, CommandContext& ctx) {
       ->required();
   cmd->add_option("--out", args->out, "Write the merged report here (default, or -: stdout)")
       ->check(writable_output());
+  cmd->add_flag("--partial", args->partial,
+                "Merge the summaries given of an exhaustive search when shards are missing: "
+                "never verified, but a violation found stands (exit 3 otherwise)");
   cmd->callback([args, &ctx] {
     if (args->out == "-") args->out.clear();  // `-` is stdout, as for explore's --json
     ctx.exit_code = merge_command(*args);

@@ -51,12 +51,19 @@ class MergePlan {
 // why, as open_input does).
 using OpenInput = std::function<std::unique_ptr<InputFile>(std::size_t index, std::string& why)>;
 
+// Which shards a merge takes: the whole set (a shard missing is bad input), or, for the summaries
+// of an exhaustive search (`contend merge --partial`), those given, the others named missing: the
+// merged search is then never verified, but a violation a shard found stands.
+enum class ShardSet { whole, partial };
+
 // Reads the inputs named `names` (all run reports or all exhaustive summaries), each opened in
 // turn by `open` and read once, and plans their merge. Never throws on malformed input.
-MergePlan plan_merge(const std::vector<std::string>& names, const OpenInput& open);
+MergePlan plan_merge(const std::vector<std::string>& names, const OpenInput& open,
+                     ShardSet set = ShardSet::whole);
 
 // `reports`: (name for messages, JSON text) of each shard; the merge planned and written to
 // outcome.merged. Never throws on malformed input.
-MergeOutcome merge_reports(std::vector<std::pair<std::string, std::string>> reports);
+MergeOutcome merge_reports(std::vector<std::pair<std::string, std::string>> reports,
+                           ShardSet set = ShardSet::whole);
 
 }  // namespace contend::cli

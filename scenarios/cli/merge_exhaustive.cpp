@@ -168,6 +168,24 @@ std::string plans_searched(const nlohmann::json& merged) {
   return out;
 }
 
+// The shards of N not in `seen` (each from 1 to N), as runs: "3/8" for one, "5-8/8" for several
+// in a row (a search of a million shards, three given, names its missing ones in a few runs).
+std::vector<std::string> missing_shards(const std::set<std::uint64_t>& seen, std::uint64_t count) {
+  std::vector<std::string> runs;
+  auto add = [&](std::uint64_t first, std::uint64_t last) {
+    if (first > last) return;
+    runs.push_back(first == last ? fmt::format("{}/{}", first, count)
+                                 : fmt::format("{}-{}/{}", first, last, count));
+  };
+  std::uint64_t next = 1;  // the first shard not yet accounted for
+  for (std::uint64_t k : seen) {
+    add(next, k - 1);
+    next = k + 1;
+  }
+  add(next, count);
+  return runs;
+}
+
 MergeOutcome refused(std::string error) {
   MergeOutcome out;
   out.exit_code = 2;
@@ -175,14 +193,25 @@ MergeOutcome refused(std::string error) {
   return out;
 }
 
-// Why the summaries are not shards 1..N of one search, each once; nothing when they are (then
-// `count` is N).
+// Whether a summary is a partial merge's (some shards missing): a merge takes shards' summaries.
+bool merged_partially(const nlohmann::json& j) {
+  const nlohmann::json missing = j.value("shards_missing", nlohmann::json::array());
+  return !missing.is_array() || !missing.empty();
+}
+
+// Why the summaries are not shards 1..N of one search, each once (with ShardSet::partial, some of
+// them); nothing when they are (then `count` is N, and `missing` names the shards not given).
 std::optional<std::string> shards_problem(const std::vector<nlohmann::json>& shards,
-                                          const std::vector<std::string>& names,
-                                          std::uint64_t& count) {
+                                          const std::vector<std::string>& names, ShardSet set,
+                                          std::uint64_t& count, std::vector<std::string>& missing) {
   for (std::size_t i = 0; i < shards.size(); ++i) {
     if (std::optional<std::string> problem = summary_problem(shards[i]))
       return names[i] + ": " + *problem;
+    if (merged_partially(shards[i])) {
+      return names[i] +
+             ": field \"shards_missing\" names shards: the summary of a partial merge (merge the "
+             "shards' own summaries)";
+    }
   }
   std::set<std::uint64_t> seen;
   count = 0;
@@ -204,9 +233,12 @@ std::optional<std::string> shards_problem(const std::vector<nlohmann::json>& sha
                          names[i], k, n, count);
     }
   }
-  if (seen.size() != count) {
-    return fmt::format("{} of the search's {} shards given: a shard is missing", seen.size(),
-                       count);
+  missing = missing_shards(seen, count);
+  if (seen.size() != count && set == ShardSet::whole) {
+    return fmt::format(
+        "{} of the search's {} shards given: shard(s) {} missing (--partial merges the shards "
+        "given, never as verified)",
+        seen.size(), count, fmt::join(missing, ", "));
   }
   return std::nullopt;
 }
@@ -257,15 +289,21 @@ nlohmann::json merged_max_seconds(const std::vector<nlohmann::json>& shards) {
 
 // The merged search's one-line statement.
 std::string statement_of(const nlohmann::json& merged, std::uint64_t count,
-                         const std::vector<StoppedShard>& interrupted) {
+                         const std::vector<StoppedShard>& interrupted,
+                         const std::vector<std::string>& missing) {
   const bool found = merged.contains("counterexample");
+  const std::string shards_given =
+      missing.empty()
+          ? fmt::format("{}", count)
+          : fmt::format("{} of the {}", merged.at("shards_merged").get<std::int64_t>(), count);
   std::string statement = fmt::format(
       "{}: {} shards of the exhaustive search of {} ({} client(s) x {} operation(s), plans: {}): "
       "{} executions, {} units searched to the end of {}",
       merged["verdict"] == "linearizable" ? "VERIFIED"
       : found                             ? "VIOLATION"
                                           : "NOT VERIFIED",
-      count, merged.at("scenario").get<std::string>(), merged.at("clients").get<std::int64_t>(),
+      shards_given, merged.at("scenario").get<std::string>(),
+      merged.at("clients").get<std::int64_t>(),
       merged.at("operations_per_client").get<std::int64_t>(), plans_searched(merged),
       merged.at("executions").get<std::int64_t>(), merged.at("units_done").get<std::int64_t>(),
       merged.at("units").get<std::int64_t>());
@@ -276,6 +314,12 @@ std::string statement_of(const nlohmann::json& merged, std::uint64_t count,
         "; by the shards' estimates the whole search of the scope takes about {} runs "
         "(executions and abandoned; {} of them made)",
         about_count(whole), percent(made / std::max(whole, 1.0)));
+  }
+  if (!missing.empty()) {
+    statement += fmt::format(
+        "; shard(s) {} not given (merged with --partial: the scope is verified only by a merge "
+        "of every shard)",
+        fmt::join(missing, ", "));
   }
   if (!interrupted.empty()) {
     std::vector<std::string> said;
@@ -292,10 +336,11 @@ std::string statement_of(const nlohmann::json& merged, std::uint64_t count,
 }  // namespace
 
 MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
-                              const std::vector<std::string>& names) {
+                              const std::vector<std::string>& names, ShardSet set) {
   CONTEND_ASSERT(!shards.empty() && shards.size() == names.size(), "each shard has a name");
   std::uint64_t count = 0;
-  if (std::optional<std::string> problem = shards_problem(shards, names, count))
+  std::vector<std::string> missing;
+  if (std::optional<std::string> problem = shards_problem(shards, names, set, count, missing))
     return refused(*problem);
   nlohmann::json merged = shards.front();
   for (const JsonField& field : kSummed) {
@@ -309,7 +354,7 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
   std::map<std::string, std::int64_t> coverage;
   if (!add_tallies(shards, "verdicts", verdicts)) return refused(overflow("verdicts"));
   if (!add_tallies(shards, "coverage", coverage)) return refused(overflow("coverage"));
-  bool exhausted = true;
+  bool exhausted = missing.empty();       // the shards not given searched nothing here
   std::vector<StoppedShard> interrupted;  // the shards a signal or --max-seconds stopped
   double seconds = 0;
   std::optional<nlohmann::json> counterexample;
@@ -336,9 +381,12 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
   merged["max_seconds"] = merged_max_seconds(shards);
   merged["seconds"] = seconds;  // machine time, summed over the shards
   merged["shard"] = "1/1";
-  merged["shards_merged"] = count;
+  merged["shards_merged"] = shards.size();
+  merged["shards_missing"] = missing;
   merged["distinct_outcomes"] = nullptr;  // shards may reach the same outcome: not additive
-  merged["runs_estimate"] = exhausted ? nlohmann::json(nullptr) : merged_runs_estimate(shards);
+  // The shards given say nothing of the size of those not given.
+  merged["runs_estimate"] =
+      exhausted || !missing.empty() ? nlohmann::json(nullptr) : merged_runs_estimate(shards);
   const bool clean = verdicts.size() == 1 && verdicts.count("linearizable") == 1 &&
                      merged.at("bound_hits").get<std::int64_t>() == 0;
   merged["verdict"] = counterexample       ? "violation"
@@ -357,7 +405,7 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
                                counterexample->at("violation").get<std::string>() == expect);
   merged["passed"] = passed;
   MergeOutcome out;
-  out.statement = statement_of(merged, count, interrupted);
+  out.statement = statement_of(merged, count, interrupted, missing);
   merged["statement"] = out.statement;
   out.merged = merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // An exhausted search none of whose executions violated, but not every one judged, is unknown

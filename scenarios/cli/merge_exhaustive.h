@@ -16,10 +16,12 @@
 namespace contend::cli {
 
 // Checks that the summaries are shards 1..N of one search (same scenario, scope, plans, seed,
-// bounds; each shard once) and combines them (`names`: each summary's, for messages). Exit
-// status: 0 when the combined result is what the scenario expects, 1 when not, 2 for bad input,
-// 3 when the search is neither searched to its end nor found wrong.
+// bounds; each shard once; with ShardSet::partial, some of them) and combines them (`names`:
+// each summary's, for messages). Exit status: 0 when the combined result is what the scenario
+// expects, 1 when not, 2 for bad input, 3 when the search is neither searched to its end (every
+// shard given, each to its end) nor found wrong.
 MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
-                              const std::vector<std::string>& names);
+                              const std::vector<std::string>& names,
+                              ShardSet set = ShardSet::whole);
 
 }  // namespace contend::cli
