@@ -3,6 +3,7 @@
 // CONTEND_FDB_CONFIG (and a scratch log in CONTEND_FDB_LOG), selects API version 730 and runs the
 // network on a thread of its own; teardown stops it and removes both files. The library reads
 // both variables once, when the network is set up, so a program holds one such environment.
+// It reads the log back (log_lines) and has `contend serializable` judge a test's own lines.
 // DatabaseTest: a fixture that opens the database before each test and closes it after.
 #pragma once
 
@@ -28,6 +29,17 @@
 #include "future_waits.h"
 
 namespace contend::fdb_testing {
+
+// `bytes` in lowercase hex, as the transaction log writes keys and values.
+inline std::string hex(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
 
 class ConfiguredNetwork : public ::testing::Environment {
  public:

@@ -18,6 +18,7 @@
 namespace {
 
 using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::hex;
 using contend::fdb_testing::wait_and_destroy;
 using contend::fdb_testing::wait_for;
 
@@ -73,16 +74,6 @@ void increment(FDBDatabase* db, const std::string& key, bool read_your_writes_di
     ASSERT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, e)), 0) << "error " << e;
   }
   fdb_transaction_destroy(tr);
-}
-
-std::string hex(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
 }
 
 uint32_t read_counter(FDBDatabase* db, const std::string& key) {

@@ -19,6 +19,7 @@
 namespace {
 
 using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::hex;
 using contend::fdb_testing::wait_and_destroy;
 
 ConfiguredNetwork* const network =
@@ -41,16 +42,6 @@ std::string byte_string(const std::string& s) {
 }
 std::string small_int(int n) {
   return "\x15" + std::string(1, static_cast<char>(n));
-}
-
-std::string hex(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
 }
 
 const uint8_t* bytes(const std::string& s) {

@@ -21,6 +21,7 @@
 namespace {
 
 using contend::fdb_testing::ConfiguredNetwork;
+using contend::fdb_testing::hex;
 using contend::fdb_testing::wait_and_destroy;
 using contend::fdb_testing::wait_for;
 
@@ -38,16 +39,6 @@ const std::string kRangeEnd("\xff\xff", 2);
 
 using Row = std::pair<std::string, std::string>;
 using Rows = std::vector<Row>;
-
-std::string hex(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
-}
 
 const uint8_t* bytes(const std::string& s) {
   return reinterpret_cast<const uint8_t*>(s.data());
