@@ -484,6 +484,11 @@ TEST(CliExplore, APartialMergeNamesTheMissingShardsAndKeepsAViolationFound) {
   EXPECT_EQ(merged.at("runs_estimate"), nullptr);
   expect_refused_saying("merge " + dir + "/given.json " + dir + "/2.json",
                         "the summary of a partial merge");
+  nlohmann::json odd = read_json(dir + "/4.json");
+  odd["shards_missing"] = 3;
+  std::ofstream(dir + "/odd.json") << odd.dump();
+  expect_refused_saying("merge --partial " + dir + "/odd.json",
+                        "odd.json: field \"shards_missing\" is not a list");
   CliResult one = run_cli("merge --partial " + dir + "/4.json --out " + dir + "/one.json");
   EXPECT_EQ(read_json(dir + "/one.json").at("shards_missing"), nlohmann::json({"1-3/5", "5/5"}))
       << one.output;

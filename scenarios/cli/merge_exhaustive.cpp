@@ -193,10 +193,16 @@ MergeOutcome refused(std::string error) {
   return out;
 }
 
-// Whether a summary is a partial merge's (some shards missing): a merge takes shards' summaries.
-bool merged_partially(const nlohmann::json& j) {
-  const nlohmann::json missing = j.value("shards_missing", nlohmann::json::array());
-  return !missing.is_array() || !missing.empty();
+// Why a summary is not a shard's: a partial merge's (some shards missing: merge the shards' own
+// summaries), or one whose "shards_missing" is not a list; nothing for a shard's or a whole
+// merge's.
+std::optional<std::string> partial_merge_problem(const nlohmann::json& j) {
+  if (!j.contains("shards_missing")) return std::nullopt;
+  const nlohmann::json& missing = j["shards_missing"];
+  if (!missing.is_array()) return "field \"shards_missing\" is not a list";
+  if (missing.empty()) return std::nullopt;
+  return "field \"shards_missing\" names shards: the summary of a partial merge (merge the "
+         "shards' own summaries)";
 }
 
 // Why the summaries are not shards 1..N of one search, each once (with ShardSet::partial, some of
@@ -207,11 +213,8 @@ std::optional<std::string> shards_problem(const std::vector<nlohmann::json>& sha
   for (std::size_t i = 0; i < shards.size(); ++i) {
     if (std::optional<std::string> problem = summary_problem(shards[i]))
       return names[i] + ": " + *problem;
-    if (merged_partially(shards[i])) {
-      return names[i] +
-             ": field \"shards_missing\" names shards: the summary of a partial merge (merge the "
-             "shards' own summaries)";
-    }
+    if (std::optional<std::string> problem = partial_merge_problem(shards[i]))
+      return names[i] + ": " + *problem;
   }
   std::set<std::uint64_t> seen;
   count = 0;
