@@ -82,7 +82,8 @@ Future* TransactionState::get_mapped_range(const RangeRequest& r, BytesView mapp
   for (const KeyRange& range : read_ranges)
     tr_->add_read_conflict_range(KeyRangeRef(range));
   // The transaction log holds the rows and each lookup as reads their conflict ranges cover.
-  log_selected_rows(logged_before, read, primary_conflict, rows, r.reverse);
+  log_selected_rows(logged_before, read, primary_conflict, rows, r.reverse,
+                    Transaction::ReadSaw::own_writes);
   for (const MappedKeyValues::Row& row : result.rows)
     tr_->log_read_in_place_of(tr_->read_log().size(), KeyRange{row.begin, row.end}, {}, row.found);
   return ready_later(world_, kSuccess, std::move(result), delay_us);

@@ -22,6 +22,29 @@ bool selects_nothing(const KeySelector& begin, const KeySelector& end) {
   return begin.offset >= end.offset && !(BytesView(strict_key(begin)) < BytesView(strict_key(end)));
 }
 
+RanOff ran_off(const RangeRequest& r, const KeyRange& resolved) {
+  // A selector that walks back (offset 0 or less) ran off the first key when it resolved to the
+  // empty key; one that walks forward (offset above 1), off the last when it resolved to \xff.
+  auto to_begin = [](const KeySelector& s, const Bytes& key) {
+    return s.offset <= 0 && key.empty();
+  };
+  auto through_end = [](const KeySelector& s, const Bytes& key) {
+    return s.offset > 1 && BytesView(key) == kSystemKeysBegin;
+  };
+  return RanOff{
+      .to_begin = to_begin(r.begin, resolved.begin) || to_begin(r.end, resolved.end),
+      .through_end = through_end(r.begin, resolved.begin) || through_end(r.end, resolved.end)};
+}
+
+namespace {
+// [begin, end) clamped to \xff; none when that is empty.
+std::optional<KeyRange> conflict_range(Bytes begin, Bytes end) {
+  if (kSystemKeysBegin < BytesView(end)) end = Bytes(kSystemKeysBegin);
+  if (!(BytesView(begin) < BytesView(end))) return std::nullopt;
+  return KeyRange{std::move(begin), std::move(end)};
+}
+}  // namespace
+
 std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const KeyRange& resolved,
                                                 const RangeResult& rows, bool more) {
   const Bytes begin_key = strict_key(r.begin), end_key = strict_key(r.end);
@@ -38,21 +61,9 @@ std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const Key
     begin = end_key;
     end = begin_key;
   }
-  // A selector that walks back (offset 0 or less) ran off the first key when it resolved to the
-  // empty key; one that walks forward (offset above 1), off the last when it resolved to \xff.
-  const Bytes system_begin(kSystemKeysBegin);
-  auto ran_to_begin = [](const KeySelector& s, const Bytes& key) {
-    return s.offset <= 0 && key.empty();
-  };
-  auto ran_through_end = [&](const KeySelector& s, const Bytes& key) {
-    return s.offset > 1 && key == system_begin;
-  };
-  const bool read_to_begin =
-      ran_to_begin(r.begin, resolved.begin) || ran_to_begin(r.end, resolved.end);
-  const bool read_through_end =
-      ran_through_end(r.begin, resolved.begin) || ran_through_end(r.end, resolved.end);
-  if (read_to_begin && r.begin.offset <= 0) begin.clear();
-  if (read_through_end && r.end.offset > 0) end = system_begin;
+  const RanOff off = ran_off(r, resolved);
+  if (off.to_begin && r.begin.offset <= 0) begin.clear();
+  if (off.through_end && r.end.offset > 0) end = Bytes(kSystemKeysBegin);
   if (!rows.empty()) {
     const Bytes& low = r.reverse ? rows.back().key : rows.front().key;
     const Bytes& high = r.reverse ? rows.front().key : rows.back().key;
@@ -60,9 +71,33 @@ std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const Key
     if ((!r.reverse || r.end.offset > 0) && !(BytesView(high) < BytesView(end)))
       end = key_after(high);
   }
-  if (BytesView(system_begin) < BytesView(end)) end = system_begin;
-  if (!(BytesView(begin) < BytesView(end))) return std::nullopt;
-  return KeyRange{std::move(begin), std::move(end)};
+  return conflict_range(std::move(begin), std::move(end));
+}
+
+std::optional<KeyRange> native_range_read_conflict(const RangeRequest& r, const KeyRange& resolved,
+                                                   const RangeResult& rows, bool more) {
+  const Bytes begin_key = strict_key(r.begin), end_key = strict_key(r.end);
+  const RanOff off = ran_off(r, resolved);
+  // rows.front() is the first row answered (the largest key in reverse), rows.back() the last.
+  Bytes begin;
+  if (off.to_begin) {
+    begin.clear();
+  } else if (((!r.reverse || !more || r.begin.offset > 1) && r.begin.offset > 0) || rows.empty()) {
+    begin = begin_key;
+  } else {
+    begin = r.reverse ? rows.back().key : rows.front().key;
+  }
+  if (r.end.offset > r.begin.offset && BytesView(end_key) < BytesView(begin)) begin = end_key;
+  Bytes end;
+  if (off.through_end) {
+    end = Bytes(kSystemKeysBegin);
+  } else if (((r.reverse || !more || r.end.offset <= 0) && r.end.offset <= 1) || rows.empty()) {
+    end = end_key;
+  } else {
+    end = key_after(r.reverse ? rows.front().key : rows.back().key);
+  }
+  if (r.begin.offset < r.end.offset && BytesView(end) < BytesView(begin_key)) end = begin_key;
+  return conflict_range(std::move(begin), std::move(end));
 }
 
 fdb_error batch_bytes(const RangeRequest& r, int& bytes) {

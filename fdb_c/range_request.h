@@ -50,6 +50,16 @@ Bytes strict_key(const KeySelector& s);
 // ranges.
 bool selects_nothing(const KeySelector& begin, const KeySelector& end);
 
+// Whether a range read's selectors ran off the database's keys, by the keys they resolved to
+// (`resolved`, clamped to \xff): one walking back (offset 0 or less) resolved to the empty key,
+// or one walking forward (offset above 1) to \xff. FoundationDB's readToBegin and readThroughEnd
+// are set in these cases or fewer.
+struct RanOff {
+  bool to_begin = false;
+  bool through_end = false;
+};
+RanOff ran_off(const RangeRequest& r, const KeyRange& resolved);
+
 // RYW's read conflict range for a range read that is not a snapshot (RYWImpl::addConflictRange
 // of a GetRangeReq), from its selectors (their strict keys, as RYW's getRange removes or_equal),
 // the keys they resolved to (`resolved`, clamped to \xff; begin may be at or past end), the rows
@@ -64,6 +74,19 @@ bool selects_nothing(const KeySelector& begin, const KeySelector& end);
 // is RYW's or wider there, never narrower.) Clamped to \xff.
 std::optional<KeyRange> ryw_range_read_conflict(const RangeRequest& r, const KeyRange& resolved,
                                                 const RangeResult& rows, bool more);
+
+// NativeAPI's read conflict range for such a read without read-your-writes (getRangeFinished),
+// from the same: from the begin selector's key, or from the first row (the last in reverse)
+// where a begin selector with offset 0 or less, or a reverse read with `more` from one with
+// offset 1, depends on nothing before it; up to the end selector's key, or past the last row
+// (the first in reverse) where an end selector with offset above 1, or a forward read with
+// `more` to one with offset 1, depends on nothing after it; each end moved to the other
+// selector's key where that lies beyond it. Where a selector ran off the database's keys
+// (ran_off) it reaches the beginning or \xff: NativeAPI's readToBegin and readThroughEnd, which
+// it sets from the storage servers' shards in these cases or fewer. Clamped to \xff; none when
+// empty.
+std::optional<KeyRange> native_range_read_conflict(const RangeRequest& r, const KeyRange& resolved,
+                                                   const RangeResult& rows, bool more);
 
 // What a storage server counts for each row it returns against a read's byte limit: the row's key
 // and value and the KeyValueRef that points at them (two StringRefs, 16 bytes each on a 64-bit

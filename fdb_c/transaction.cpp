@@ -422,27 +422,35 @@ fdb_error_t TransactionState::refuses_range_read(const RangeRequest& r) {
 fdb_error_t TransactionState::read_rows(const RangeRequest& r, bool own_writes, int byte_limit,
                                         KeyValues& result, KeyRange& read, std::int64_t* delay_us) {
   // With both selectors' offsets 1 (firstGreaterOrEqual, firstGreaterThan) the read of the rows
-  // takes RYW's range itself; without read-your-writes the reads' ranges are taken whole.
+  // takes RYW's range (and NativeAPI's) itself.
   const bool selectors_resolved = r.begin.offset != 1 || r.end.offset != 1;
-  if (!own_writes || r.snapshot || !selectors_resolved)
+  if (r.snapshot || !selectors_resolved)
     return select_rows(r, own_writes, byte_limit, result, read, delay_us);
-  // RYW resolves the selectors and reads the rows without conflict ranges of their own, then
-  // takes one range made of the selectors' keys and the rows (RYWImpl::addConflictRange).
+  // RYW (NativeAPI without it) resolves the selectors and reads the rows without conflict ranges
+  // of their own, then takes one range made of the selectors' keys and the rows.
   const std::size_t logged_before = tr_->read_log().size();
   RangeRequest unchecked = r;
   unchecked.snapshot = true;
   if (fdb_error_t e = select_rows(unchecked, own_writes, byte_limit, result, read, delay_us))
     return e;
-  const std::optional<KeyRange> conflict =
-      ryw_range_read_conflict(r, read, result.rows, result.more);
-  if (conflict) tr_->add_read_conflict_range(*conflict);
-  log_selected_rows(logged_before, read, conflict, result, r.reverse);
+  std::optional<KeyRange> conflict;
+  if (own_writes) {
+    conflict = ryw_range_read_conflict(r, read, result.rows, result.more);
+    if (conflict) tr_->add_read_conflict_range(*conflict);
+  } else {
+    conflict = native_range_read_conflict(r, read, result.rows, result.more);
+    if (conflict) tr_->add_read_conflict_range_whole(*conflict);  // no writes to leave out
+  }
+  log_selected_rows(
+      logged_before, read, conflict, result, r.reverse,
+      own_writes ? Transaction::ReadSaw::own_writes : Transaction::ReadSaw::database_alone);
   return kSuccess;
 }
 
 void TransactionState::log_selected_rows(std::size_t logged_before, const KeyRange& read,
                                          const std::optional<KeyRange>& conflict,
-                                         const KeyValues& rows, bool reverse) {
+                                         const KeyValues& rows, bool reverse,
+                                         Transaction::ReadSaw saw) {
   // The rows as a read of the keys both the selectors resolved to and the conflict range hold:
   // all of the rows and nothing else there, which the conflict range keeps so until the commit.
   KeyRange logged;
@@ -452,7 +460,7 @@ void TransactionState::log_selected_rows(std::size_t logged_before, const KeyRan
   }
   const RangeOptions as_read{.limit = rows.more ? static_cast<int>(rows.rows.size()) : 0,
                              .reverse = reverse};
-  tr_->log_read_in_place_of(logged_before, logged, as_read, rows.rows);
+  tr_->log_read_in_place_of(logged_before, logged, as_read, rows.rows, saw);
 }
 
 fdb_error_t TransactionState::select_rows(const RangeRequest& r, bool own_writes, int byte_limit,

@@ -195,19 +195,19 @@ class TransactionState {
   // (`own_writes`) or the database's alone, as get_range reads them: its selectors resolved
   // (firstGreaterOrEqual and firstGreaterThan without a read) and the keys they resolved to,
   // clamped to \xff, set in `read` (its begin at or past its end when nothing is read).
-  // `delay_us`, when given, is drawn before the last read, as the read's latency. In the
-  // transaction's view and not a snapshot, a read whose selectors are not both offset 1 takes
-  // RYW's conflict range alone (ryw_range_read_conflict; its reads are snapshots), and the
-  // transaction log holds it as one read of its rows; other reads take the ranges of the reads
-  // they made (select_rows).
+  // `delay_us`, when given, is drawn before the last read, as the read's latency. Not a snapshot,
+  // a read whose selectors are not both offset 1 takes one conflict range alone — RYW's in the
+  // transaction's view (ryw_range_read_conflict), NativeAPI's in the database's
+  // (native_range_read_conflict); its reads are snapshots — and the transaction log holds it as
+  // one read of its rows; other reads take the ranges of the reads they made (select_rows).
   fdb_error_t read_rows(const RangeRequest& r, bool own_writes, int byte_limit, KeyValues& result,
                         KeyRange& read, std::int64_t* delay_us);
-  // Logs a range read with key selectors that took `conflict` as its read conflict range (RYW's)
-  // in place of the snapshot reads logged since `logged_before` that resolved its selectors to
-  // `read` and read `rows` (Transaction::log_read_in_place_of).
+  // Logs a range read with key selectors that took `conflict` as its read conflict range in
+  // place of the snapshot reads logged since `logged_before` that resolved its selectors to `read`
+  // and read `rows`, seeing what `saw` says (Transaction::log_read_in_place_of).
   void log_selected_rows(std::size_t logged_before, const KeyRange& read,
                          const std::optional<KeyRange>& conflict, const KeyValues& rows,
-                         bool reverse);
+                         bool reverse, Transaction::ReadSaw saw);
   // read_rows with each read taking its own conflict range.
   fdb_error_t select_rows(const RangeRequest& r, bool own_writes, int byte_limit, KeyValues& result,
                           KeyRange& read, std::int64_t* delay_us);

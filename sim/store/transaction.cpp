@@ -329,15 +329,16 @@ void Transaction::add_read_conflict_key(BytesView key) {
 }
 
 void Transaction::log_read_in_place_of(std::size_t first, KeyRangeRef keys, RangeOptions options,
-                                       const RangeResult& rows) {
+                                       const RangeResult& rows, ReadSaw saw) {
   CONTEND_ASSERT(first <= read_log_.size(), "the reads replaced were logged");
   read_log_.resize(first);
   if (!logs_read(false) || keys.empty()) return;
   for (const KeyValue& row : rows)
     CONTEND_ASSERT(keys.contains(row.key), "a logged read's rows lie in the keys it read");
   options.snapshot = false;
+  const std::size_t mutations_before = saw == ReadSaw::own_writes ? mutations_.size() : 0;
   read_log_.push_back(
-      ReadRecord{true, copy_of(keys), options, false, mutations_.size(), std::nullopt, rows});
+      ReadRecord{true, copy_of(keys), options, false, mutations_before, std::nullopt, rows});
 }
 
 void Transaction::add_write_conflict_range(KeyRangeRef range) {

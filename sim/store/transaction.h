@@ -191,14 +191,18 @@ class Transaction {
     for (ReadRecord& r : reader.take_read_log())
       read_log_.push_back(std::move(r));
   }
+  // What a read logged by log_read_in_place_of saw: the transaction's writes buffered so far, or
+  // the database alone (FoundationDB's read-your-writes disabled).
+  enum class ReadSaw : bool { database_alone, own_writes };
   // For a client that makes one read of several snapshot reads and takes its read conflict range
   // itself (key selectors resolved, then the rows read): drops the reads logged since the log held
   // `first` and logs, when `keys` is not empty, a non-snapshot read of `keys` that returned `rows`
-  // (at most `options.limit` of them, in `options.reverse` order) after the writes buffered so
-  // far. The caller's conflict range must cover `keys`, so that the record holds in any serial
-  // order a commit passes. REQUIRES: `first` <= read_log().size().
+  // (at most `options.limit` of them, in `options.reverse` order), placed after the writes
+  // buffered so far or, when it saw the database alone, before any of them. The caller's conflict
+  // range must cover `keys`, so that the record holds in any serial order a commit passes.
+  // REQUIRES: `first` <= read_log().size().
   void log_read_in_place_of(std::size_t first, KeyRangeRef keys, RangeOptions options,
-                            const RangeResult& rows);
+                            const RangeResult& rows, ReadSaw saw = ReadSaw::own_writes);
   // The conflict behind the last not_committed returned by commit().
   const std::optional<ConflictCause>& last_conflict() const { return last_conflict_; }
   // Whether commit() asks the store for every conflicting read range (FoundationDB's

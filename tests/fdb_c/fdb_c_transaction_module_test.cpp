@@ -568,6 +568,52 @@ TEST_F(FdbCSelectorConflicts, TheLogHoldsTheRowsAsOneReadThatReplaysSerially) {
   EXPECT_EQ(network->judge_serializable(CONTEND_BINARY, before.size(), said), 0) << said;
 }
 
+// Without read-your-writes, NativeAPI's getRangeFinished range. A reverse read from a begin
+// selector with offset above 1 reaches that selector's key: the resolving read and the rows'
+// read left a gap between the key the begin selector resolved to and the row read, and a write
+// there committed where FoundationDB's commit fails (this failed before).
+TEST_F(FdbCSelectorConflicts, WithoutReadYourWritesAReverseReadReachesABeginSelectorsKey) {
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  option(tr, kReadYourWritesDisable);
+  set(tr, "x", "mine");
+  // [firstGreaterOrEqual(a) + 1, e) = [b, e) in reverse, one row.
+  const RangeAnswer answer =
+      range(tr, {key("a"), false, 2}, {key("e")}, /*limit=*/1, /*reverse=*/true);
+  ASSERT_EQ(answer.rows, (Rows{{key("d"), "v"}}));
+  EXPECT_EQ(module_rows(tr, kReadRanges), boundaries(kReadRanges, {{"a", "e"}}));
+  write_one("c5");
+  EXPECT_EQ(commit(tr), 1020) << "a write between the key the begin selector named and the row";
+  fdb_transaction_destroy(tr);
+}
+
+// ... and an end selector with offset above 1 ends past the last row, not at the key it resolved
+// to (the resolving read's range reached that key: this failed before). The log holds the rows
+// as one read placed before the transaction's writes, which it did not see.
+TEST_F(FdbCSelectorConflicts, WithoutReadYourWritesAnEndSelectorAboveOneEndsPastTheLastRow) {
+  const std::vector<std::string> before = network->log_lines();
+  write_a_to_d();
+  FDBTransaction* tr = begin();
+  option(tr, kReadYourWritesDisable);
+  set(tr, "x", "mine");
+  const RangeAnswer answer = range(tr, {key("a")}, {key("a"), false, 3});
+  ASSERT_EQ(answer.rows, (Rows{{key("a"), "v"}, {key("b"), "v"}}));
+  EXPECT_EQ(module_rows(tr, kReadRanges),
+            boundaries(kReadRanges, {{"a", "b" + std::string(1, '\0')}}));
+  write_one("b5");
+  ASSERT_EQ(commit(tr), 0) << "a write past the rows, before the key the end selector named";
+  fdb_transaction_destroy(tr);
+
+  const std::vector<std::string> lines = network->log_lines();
+  ASSERT_EQ(lines.size(), before.size() + 3);
+  const nlohmann::json reads = nlohmann::json::parse(lines.back())["reads"];
+  ASSERT_EQ(reads.size(), 1u) << lines.back();
+  EXPECT_EQ(reads[0]["end"], hex(key("b") + std::string(1, '\0')));
+  EXPECT_EQ(reads[0]["mutations_before"], 0) << "the read did not see the write of x";
+  std::string said;
+  EXPECT_EQ(network->judge_serializable(CONTEND_BINARY, before.size(), said), 0) << said;
+}
+
 TEST_F(FdbCSelectorConflicts, APlainRangeReadTakesOneConflictRange) {
   // firstGreaterOrEqual and firstGreaterThan ends: the read of the rows took RYW's range, which
   // the approximate size counts once (32 and its ends), as RYW's.
