@@ -448,6 +448,37 @@ class FdbCSelectorConflicts : public FdbCTransactionModule {
     EXPECT_EQ(commit(writer), 0);
     fdb_transaction_destroy(writer);
   }
+  // A reverse read of [firstGreaterOrEqual(a) + 1, e) = [b, e), one row (d), takes [a, e): a
+  // write of c5, between the key the begin selector named and the row, fails its commit.
+  void expect_a_reverse_read_to_reach_its_begin_selectors_key(bool read_your_writes) {
+    write_a_to_d();
+    FDBTransaction* tr = begin();
+    if (!read_your_writes) option(tr, kReadYourWritesDisable);
+    set(tr, "x", "mine");
+    const RangeAnswer answer =
+        range(tr, {key("a"), false, 2}, {key("e")}, /*limit=*/1, /*reverse=*/true);
+    ASSERT_EQ(answer.rows, (Rows{{key("d"), "v"}}));
+    EXPECT_EQ(module_rows(tr, kReadRanges), boundaries(kReadRanges, {{"a", "e"}}));
+    write_one("c5");
+    EXPECT_EQ(commit(tr), 1020) << "a write between the begin selector's key and the row read";
+    fdb_transaction_destroy(tr);
+  }
+  // A read of [a, firstGreaterOrEqual(a) + 2) = [a, c), rows a and b, takes [a, b + \x00): a
+  // write of b5 (between b and c) changes which key the end selector names, not the rows, and
+  // the reader commits after it.
+  void expect_an_end_selector_above_one_to_end_past_the_last_row(bool read_your_writes) {
+    write_a_to_d();
+    FDBTransaction* tr = begin();
+    if (!read_your_writes) option(tr, kReadYourWritesDisable);
+    set(tr, "x", "mine");
+    const RangeAnswer answer = range(tr, {key("a")}, {key("a"), false, 3});
+    ASSERT_EQ(answer.rows, (Rows{{key("a"), "v"}, {key("b"), "v"}}));
+    EXPECT_EQ(module_rows(tr, kReadRanges),
+              boundaries(kReadRanges, {{"a", "b" + std::string(1, '\0')}}));
+    write_one("b5");
+    ASSERT_EQ(commit(tr), 0) << "a write past the rows, before the key the end selector named";
+    fdb_transaction_destroy(tr);
+  }
   // Another transaction's write of `name`, committed.
   void write_one(const std::string& name) {
     FDBTransaction* writer = begin();
@@ -475,32 +506,11 @@ TEST_F(FdbCSelectorConflicts, AnEndSelectorWithOffsetZeroOrLessReachesItsKeyPast
 }
 
 TEST_F(FdbCSelectorConflicts, AReverseReadReachesABeginSelectorWithOffsetAboveOne) {
-  write_a_to_d();
-  FDBTransaction* tr = begin();
-  set(tr, "x", "mine");
-  // [firstGreaterOrEqual(a) + 1, e) = [b, e) in reverse, one row.
-  const RangeAnswer answer =
-      range(tr, {key("a"), false, 2}, {key("e")}, /*limit=*/1, /*reverse=*/true);
-  ASSERT_EQ(answer.rows, (Rows{{key("d"), "v"}}));
-  EXPECT_EQ(module_rows(tr, kReadRanges), boundaries(kReadRanges, {{"a", "e"}}));
-  write_one("c5");
-  EXPECT_EQ(commit(tr), 1020) << "a write between the begin selector's key and the row read";
-  fdb_transaction_destroy(tr);
+  expect_a_reverse_read_to_reach_its_begin_selectors_key(/*read_your_writes=*/true);
 }
 
 TEST_F(FdbCSelectorConflicts, AnEndSelectorWithOffsetAboveOneConflictsUpToTheLastRow) {
-  write_a_to_d();
-  FDBTransaction* tr = begin();
-  set(tr, "x", "mine");
-  // [a, firstGreaterOrEqual(a) + 2) = [a, c): RYW's range ends after b, the last row. A write
-  // between b and c changes which key the end selector names, not the rows.
-  const RangeAnswer answer = range(tr, {key("a")}, {key("a"), false, 3});
-  ASSERT_EQ(answer.rows, (Rows{{key("a"), "v"}, {key("b"), "v"}}));
-  EXPECT_EQ(module_rows(tr, kReadRanges),
-            boundaries(kReadRanges, {{"a", "b" + std::string(1, '\0')}}));
-  write_one("b5");
-  EXPECT_EQ(commit(tr), 0) << "a write past the rows, before the key the end selector named";
-  fdb_transaction_destroy(tr);
+  expect_an_end_selector_above_one_to_end_past_the_last_row(/*read_your_writes=*/true);
 }
 
 TEST_F(FdbCSelectorConflicts, ASelectorReadCountsOneRangeInTheApproximateSize) {
@@ -573,18 +583,7 @@ TEST_F(FdbCSelectorConflicts, TheLogHoldsTheRowsAsOneReadThatReplaysSerially) {
 // read left a gap between the key the begin selector resolved to and the row read, and a write
 // there committed where FoundationDB's commit fails (this failed before).
 TEST_F(FdbCSelectorConflicts, WithoutReadYourWritesAReverseReadReachesABeginSelectorsKey) {
-  write_a_to_d();
-  FDBTransaction* tr = begin();
-  option(tr, kReadYourWritesDisable);
-  set(tr, "x", "mine");
-  // [firstGreaterOrEqual(a) + 1, e) = [b, e) in reverse, one row.
-  const RangeAnswer answer =
-      range(tr, {key("a"), false, 2}, {key("e")}, /*limit=*/1, /*reverse=*/true);
-  ASSERT_EQ(answer.rows, (Rows{{key("d"), "v"}}));
-  EXPECT_EQ(module_rows(tr, kReadRanges), boundaries(kReadRanges, {{"a", "e"}}));
-  write_one("c5");
-  EXPECT_EQ(commit(tr), 1020) << "a write between the key the begin selector named and the row";
-  fdb_transaction_destroy(tr);
+  expect_a_reverse_read_to_reach_its_begin_selectors_key(/*read_your_writes=*/false);
 }
 
 // ... and an end selector with offset above 1 ends past the last row, not at the key it resolved
@@ -592,17 +591,8 @@ TEST_F(FdbCSelectorConflicts, WithoutReadYourWritesAReverseReadReachesABeginSele
 // as one read placed before the transaction's writes, which it did not see.
 TEST_F(FdbCSelectorConflicts, WithoutReadYourWritesAnEndSelectorAboveOneEndsPastTheLastRow) {
   const std::vector<std::string> before = network->log_lines();
-  write_a_to_d();
-  FDBTransaction* tr = begin();
-  option(tr, kReadYourWritesDisable);
-  set(tr, "x", "mine");
-  const RangeAnswer answer = range(tr, {key("a")}, {key("a"), false, 3});
-  ASSERT_EQ(answer.rows, (Rows{{key("a"), "v"}, {key("b"), "v"}}));
-  EXPECT_EQ(module_rows(tr, kReadRanges),
-            boundaries(kReadRanges, {{"a", "b" + std::string(1, '\0')}}));
-  write_one("b5");
-  ASSERT_EQ(commit(tr), 0) << "a write past the rows, before the key the end selector named";
-  fdb_transaction_destroy(tr);
+  expect_an_end_selector_above_one_to_end_past_the_last_row(/*read_your_writes=*/false);
+  if (HasFatalFailure()) return;
 
   const std::vector<std::string> lines = network->log_lines();
   ASSERT_EQ(lines.size(), before.size() + 3);
