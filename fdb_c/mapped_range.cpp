@@ -21,13 +21,9 @@ constexpr std::size_t kLookupBytesMax = 10'000'000;
 // Whether a write among `mutations` touches `range` (RYW's mustUnmodified: a write map entry in
 // it). A versionstamped key's key is not known before the commit: it touches nothing here.
 bool written_within(std::span<const MutationRef> mutations, const KeyRange& range) {
-  const KeyRangeRef wanted(range);
   for (const MutationRef& m : mutations) {
-    if (m.type == MutationType::set_versionstamped_key) continue;
-    const Bytes single_end = m.type == MutationType::clear_range ? Bytes() : key_after(m.param1);
-    const KeyRangeRef written{m.param1,
-                              m.type == MutationType::clear_range ? m.param2 : single_end};
-    if (written.intersects(wanted)) return true;
+    const std::optional<KeyRange> written = keys_changed(m);
+    if (written && written->intersects(range)) return true;
   }
   return false;
 }

@@ -14,14 +14,8 @@ namespace {
 RangeSet written_by(const Transaction& tr) {
   std::vector<KeyRange> written = copy_of(tr.write_conflict_ranges());
   if (!tr.wrote_without_conflict_range()) return RangeSet(std::move(written));
-  for (const MutationRef& m : tr.mutations()) {
-    if (m.type == MutationType::set_versionstamped_key) continue;
-    if (m.type == MutationType::clear_range) {
-      written.push_back(KeyRange{Bytes(m.param1), Bytes(m.param2)});
-    } else {
-      written.push_back(KeyRange{Bytes(m.param1), key_after(m.param1)});
-    }
-  }
+  for (const MutationRef& m : tr.mutations())
+    if (std::optional<KeyRange> keys = keys_changed(m)) written.push_back(std::move(*keys));
   return RangeSet(std::move(written));
 }
 }  // namespace

@@ -8,6 +8,12 @@
 
 namespace contend {
 
+std::optional<KeyRange> keys_changed(const MutationRef& m) {
+  if (m.type == MutationType::set_versionstamped_key) return std::nullopt;
+  if (m.type == MutationType::clear_range) return KeyRange{Bytes(m.param1), Bytes(m.param2)};
+  return KeyRange{Bytes(m.param1), key_after(m.param1)};
+}
+
 bool is_atomic(MutationType type) {
   return type != MutationType::set_value && type != MutationType::clear_range;
 }

@@ -55,6 +55,10 @@ inline std::vector<Mutation> copy_of(std::span<const MutationRef> mutations) {
 // placeholder filled (and its 4-byte offset dropped), as the store filled it. Types are kept.
 std::vector<Mutation> as_committed(std::span<const MutationRef> mutations, Version commit_version);
 
+// The keys a buffered mutation changes: [param1, param2) for a clear_range, param1 alone
+// otherwise; none for a versionstamped key, whose key is known only at the commit.
+std::optional<KeyRange> keys_changed(const MutationRef& m);
+
 bool is_atomic(MutationType type);
 std::string_view mutation_name(MutationType type);
 
