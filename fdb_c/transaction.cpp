@@ -1142,9 +1142,12 @@ Future* TransactionState::on_error(fdb_error_t error) {
       future = ready_later(world_, ended);  // FoundationDB's resetPromise: no retry from here
       fail_outstanding_commit(ended);
     } else if (error == kSuccess || !retried_by_on_error(e) || limit_hit) {
-      // As FoundationDB's onError: the error is answered (success is client_invalid_operation)
-      // and the transaction is cancelled, until a reset.
-      future = ready_later(world_, error == kSuccess ? kClientInvalidOperation : error);
+      // As FoundationDB's onError: the error is answered and the transaction is cancelled, until
+      // a reset. Success is NativeAPI's client_invalid_operation; past the retry limit RYW
+      // rethrows it before NativeAPI sees it, and flow refuses to send success as a future's
+      // error: its ASSERT throws internal_error, which onMainThread answers.
+      const fdb_error_t success_answer = limit_hit ? kInternalError : kClientInvalidOperation;
+      future = ready_later(world_, error == kSuccess ? success_answer : error);
       cancelled_ = true;
       fail_backoffs(kTransactionCancelled);
       fail_outstanding_commit(kTransactionCancelled);

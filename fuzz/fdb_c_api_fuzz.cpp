@@ -11,7 +11,8 @@
 // Checked: no crash or sanitizer report, no hang (every future becomes ready, a watch or a
 // versionstamp once its transaction is gone or it is cancelled), no
 // internal_error (4100: an exception inside the library), and every error a call answers, except
-// on_error's (which gives back a non-retryable code it is given), is one fdb_get_error describes.
+// on_error's (which gives back a non-retryable code it is given, and answers success given past
+// the retry limit with internal_error, as FoundationDB's), is one fdb_get_error describes.
 // Retries are kept fast: every transaction's MAX_RETRY_DELAY is 0 ms. The API version selected
 // is CONTEND_FUZZ_API_VERSION's (610 to 730) when it is set, else 730: below 630 and 700 the
 // library answers special keys, addresses and a commit's read version otherwise.
@@ -132,7 +133,8 @@ int offset(Program& p) {
 struct Handle {
   FDBFuture* future = nullptr;
   bool pending = false;   // a watch or a versionstamp: ready only when something else happens
-  bool on_error = false;  // answers the code it was given when that code is not retryable
+  bool on_error = false;  // answers the code it was given when that code is not retryable (4100
+                          // for success past the retry limit)
 };
 
 std::atomic<int> callbacks_run{0};

@@ -1977,12 +1977,14 @@ TEST_F(FdbC, OnErrorTakesACodeOutsideFoundationDBsRangeAsUnknownError) {
 }
 
 // As FoundationDB's ReadYourWritesTransaction::onError: an error it does not retry (or one past
-// the retry limit, or success, which answers client_invalid_operation) is answered and cancels the
-// transaction — later reads and the commit answer transaction_cancelled (1025) until a reset. A
-// transaction already ended (timed out, used during its commit) answers that, not a retry. A reset
-// restores the first backoff (FoundationDB's fullReset). Before, such transactions went on being
-// used, on_error(0) retried, a timed-out transaction was retried, and a reset kept the backoff
-// that eight retries had grown (about a second before the first retry after it).
+// the retry limit, or success, which answers client_invalid_operation — internal_error past the
+// limit, where RYW rethrows it and flow's sendError asserts a code above 0) is answered and
+// cancels the transaction — later reads and the commit answer transaction_cancelled (1025) until
+// a reset. A transaction already ended (timed out, used during its commit) answers that, not a
+// retry. A reset restores the first backoff (FoundationDB's fullReset). Before, such transactions
+// went on being used, on_error(0) retried (and answered 2000 past the limit), a timed-out
+// transaction was retried, and a reset kept the backoff that eight retries had grown (about a
+// second before the first retry after it).
 TEST_F(FdbC, OnErrorEndsATransactionItDoesNotRetry) {
   FDBTransaction* tr = begin();
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 2000)), 2000);
@@ -1997,6 +1999,11 @@ TEST_F(FdbC, OnErrorEndsATransactionItDoesNotRetry) {
   ASSERT_EQ(fdb_transaction_set_option(tr, 501, reinterpret_cast<const uint8_t*>(&one), 8), 0);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 0);
   EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 1020)), 1020) << "the limit is hit";
+  EXPECT_EQ(read_error(tr), 1025);
+  fdb_transaction_reset(tr);
+  const int64_t none = 0;
+  ASSERT_EQ(fdb_transaction_set_option(tr, 501, reinterpret_cast<const uint8_t*>(&none), 8), 0);
+  EXPECT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, 0)), 4100) << "success past the limit";
   EXPECT_EQ(read_error(tr), 1025);
   fdb_transaction_reset(tr);
   ASSERT_EQ(fdb_transaction_set_option(tr, 500, reinterpret_cast<const uint8_t*>(&one), 8), 0);
