@@ -226,6 +226,7 @@ nlohmann::json metrics_json(const RunMetrics& m) {
           {"latency_us_p50", m.latency_us.p50},
           {"latency_us_p99", m.latency_us.p99},
           {"virtual_seconds", m.virtual_seconds},
+          {"virtual_seconds_in_all", m.virtual_seconds_in_all},
           {"throughput_ops_per_s", m.throughput_ops_per_s},
           {"steps", m.steps},
           {"run_hash", [&] {

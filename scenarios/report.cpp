@@ -112,10 +112,16 @@ void print_metrics(std::FILE* out, const RunMetrics& m) {
              "{} max {}\n",
              m.retries.p50, m.retries.p90, m.retries.p99, m.retries.max, m.latency_us.p50,
              m.latency_us.p90, m.latency_us.p99, m.latency_us.max);
+  fmt::print(out, "virtual time {:.3f} s", m.virtual_seconds);
+  // The drain's time is not the workload's (throughput leaves it out), but a run stopped at
+  // max_virtual_seconds may have spent most of it there.
+  if (m.virtual_seconds_in_all > m.virtual_seconds) {
+    fmt::print(out, " ({:.3f} s with the drain)", m.virtual_seconds_in_all);
+  }
   fmt::print(out,
-             "virtual time {:.3f} s, throughput {:.1f} ok ops per virtual second, {} steps, "
-             "{} keys left, run hash {:016x}\n",
-             m.virtual_seconds, m.throughput_ops_per_s, m.steps, m.keys_left, m.run_hash);
+             ", throughput {:.1f} ok ops per virtual second, {} steps, {} keys left, run hash "
+             "{:016x}\n",
+             m.throughput_ops_per_s, m.steps, m.keys_left, m.run_hash);
   if (m.bound != BoundHit::none) {
     fmt::print(out, "BOUND HIT: the run stopped at its {} limit before every client finished\n",
                m.bound == BoundHit::steps ? "max_steps" : "max_virtual_seconds");

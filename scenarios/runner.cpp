@@ -653,6 +653,7 @@ void summarize_run(Workload& workload, World& world, RunMetrics& m) {
   m.retries = percentiles(workload.op_retries());
   m.latency_us = percentiles(workload.op_latencies());
   m.virtual_seconds = static_cast<double>(workload.main_phase_end_us()) / 1e6;
+  m.virtual_seconds_in_all = static_cast<double>(world.now_us()) / 1e6;
   std::int64_t main_ok = 0;
   for (const Event& e : workload.history()) {
     if (e.type == EventType::ok && e.time_us <= workload.main_phase_end_us()) ++main_ok;

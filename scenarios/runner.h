@@ -33,8 +33,9 @@ struct RunMetrics {
   std::map<std::int64_t, std::int64_t> retries_histogram;  // retries of one op -> ops
   Percentiles retries;
   Percentiles latency_us;
-  double virtual_seconds = 0;       // of the main phase (before the drain)
-  double throughput_ops_per_s = 0;  // ok operations of the main phase per virtual second
+  double virtual_seconds = 0;         // of the main phase (before the drain)
+  double virtual_seconds_in_all = 0;  // with the drain: what max_virtual_seconds bounds
+  double throughput_ops_per_s = 0;    // ok operations of the main phase per virtual second
   std::int64_t steps = 0;
   BoundHit bound = BoundHit::none;
   std::int64_t keys_left = 0;  // keys in the store when the run ended

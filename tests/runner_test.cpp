@@ -1,11 +1,14 @@
 // The scenario runner: reproducibility, each recipe against a sequential expectation, simple
 // accounting under contention, the teaching variants' failures found by search, crashes.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <set>
 
 #include "scenarios/expectation.h"
+#include "scenarios/report.h"
 #include "scenarios/runner.h"
 
 namespace contend {
@@ -278,6 +281,43 @@ TEST(Runner, ARunStoppedAtABoundIsUnknownUnlessItsHistoryShowsAViolation) {
     if (check_run(duplicating, run).verdict.kind == model::VerdictKind::violation) shown = seed;
   }
   EXPECT_TRUE(shown.has_value()) << "no stopped run of seeds 1..100 kept its violation";
+}
+
+// What print_metrics writes for `m`.
+std::string printed_metrics(const RunMetrics& m) {
+  std::FILE* out = std::tmpfile();
+  EXPECT_NE(out, nullptr);
+  if (out == nullptr) return "";
+  print_metrics(out, m);
+  std::rewind(out);
+  std::string text;
+  char buffer[4096];
+  while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, out))
+    text.append(buffer, n);
+  std::fclose(out);
+  return text;
+}
+
+// The report's virtual time is the main phase's (its throughput is counted over it); a run that
+// drained says its time with the drain as well, which is what max_virtual_seconds bounds. Before,
+// a swarm run of hc-queue stopped at max_virtual_seconds = 3600 in its drain said "virtual time
+// 121.336 s" beside "BOUND HIT: ... max_virtual_seconds".
+TEST(Runner, TheReportSaysTheVirtualTimeWithTheDrainThatTheBoundCounts) {
+  Scenario s = scenario_for("queue", 4, 10);
+  ASSERT_TRUE(s.drain);
+  const RunMetrics drained = run_seed(s, 1).metrics;
+  EXPECT_GT(drained.virtual_seconds_in_all, drained.virtual_seconds);
+  const std::string expected = fmt::format("virtual time {:.3f} s ({:.3f} s with the drain), ",
+                                           drained.virtual_seconds, drained.virtual_seconds_in_all);
+  const std::string with_drain = printed_metrics(drained);
+  EXPECT_NE(with_drain.find(expected), std::string::npos) << with_drain;
+  s.drain = false;
+  const RunMetrics undrained = run_seed(s, 1).metrics;
+  EXPECT_EQ(undrained.virtual_seconds_in_all, undrained.virtual_seconds);
+  const std::string without_drain = printed_metrics(undrained);
+  EXPECT_NE(without_drain.find(fmt::format("virtual time {:.3f} s, ", undrained.virtual_seconds)),
+            std::string::npos)
+      << without_drain;
 }
 
 TEST(Runner, ACrashedClientLeavesTheStoreConsistentAndItsOperationIndeterminate) {
