@@ -26,7 +26,7 @@ refused() {  # refused "MESSAGE" ENV... -- SCRIPT ARGS...: exit 2, MESSAGE on st
   fi
 }
 
-refused "bootstrap: unknown mode 'tets' (expected run, test, build or sanitize)" \
+refused "bootstrap: unknown mode 'tets' (expected run, test, build, sanitize or threads)" \
   -- scripts/bootstrap.sh tets
 refused "bootstrap: one mode at most; 'extra' is left over" -- scripts/bootstrap.sh run extra
 refused "fuzz.sh: no fuzz target 'tupel' (targets: tuple history scenario merge seeds checkpoint log fdb_c_api)" \
