@@ -9,6 +9,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <thread>
@@ -61,34 +62,34 @@ struct Choices {
 
 class FdbCThreads : public DatabaseTest {
  protected:
-  // The counter at `key` (four bytes, big-endian; 0 when absent), read by `tr` or -1 on an error.
-  static int64_t counter_of(FDBTransaction* tr, const std::string& key) {
+  // Reads the counter at `key` (four bytes, big-endian; 0 when absent) by `tr` into `count`;
+  // the read's error.
+  static fdb_error_t read_counter(FDBTransaction* tr, const std::string& key, int64_t& count) {
     FDBFuture* f = fdb_transaction_get(tr, bytes(key), length(key), 0);
-    if (wait_for(f) != 0) {
-      fdb_future_destroy(f);
-      return -1;
-    }
+    const fdb_error_t e = wait_for(f);
+    count = 0;
     fdb_bool_t present = 0;
     const uint8_t* value = nullptr;
     int value_length = 0;
-    EXPECT_EQ(fdb_future_get_value(f, &present, &value, &value_length), 0);
-    int64_t count = 0;
+    if (e == 0) {
+      EXPECT_EQ(fdb_future_get_value(f, &present, &value, &value_length), 0);
+    }
     if (present) {
       EXPECT_EQ(value_length, 4);
-      for (int i = 0; i < value_length; ++i)
+      for (int i = 0; i < value_length && i < 4; ++i)
         count = count << 8 | value[i];
     }
     fdb_future_destroy(f);
-    return count;
+    return e;
   }
 
   // Adds one to the counter at `key` in a retry loop (at most 200 attempts, then a failure).
   void increment(const std::string& key) {
     FDBTransaction* tr = begin();
     for (int attempt = 0; attempt < 200; ++attempt) {
-      const int64_t count = counter_of(tr, key);
-      fdb_error_t e = count < 0 ? 1007 : 0;  // a read that failed retries as too old would
-      if (count >= 0) {
+      int64_t count = 0;
+      fdb_error_t e = read_counter(tr, key, count);
+      if (e == 0) {
         const uint32_t next = static_cast<uint32_t>(count + 1);
         const uint8_t value[4] = {uint8_t(next >> 24), uint8_t(next >> 16), uint8_t(next >> 8),
                                   uint8_t(next)};
@@ -125,11 +126,13 @@ TEST_F(FdbCThreads, CountersThatManyThreadsIncrementAddUpAndTheLogReplays) {
   FDBTransaction* tr = begin();
   int64_t total = 0;
   for (const std::string& key : keys) {
-    int64_t count = -1;
-    for (int attempt = 0; attempt < 50 && count < 0; ++attempt) {
-      count = counter_of(tr, key);
-      if (count < 0) fdb_transaction_reset(tr);
+    int64_t count = 0;
+    fdb_error_t e = read_counter(tr, key, count);
+    for (int attempt = 0; attempt < 50 && e != 0; ++attempt) {
+      ASSERT_EQ(wait_and_destroy(fdb_transaction_on_error(tr, e)), 0) << "error " << e;
+      e = read_counter(tr, key, count);
     }
+    EXPECT_EQ(e, 0) << key;
     EXPECT_EQ(count, kThreads * kIncrements / 2) << key;
     total += count;
   }
