@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/splitmix.h"
 #include "configured_network.h"
 
 namespace {
@@ -50,14 +51,11 @@ void expect_described(fdb_error_t e) {
   EXPECT_STRNE(fdb_get_error(e), "Unknown error") << e;
 }
 
-// A small deterministic stream of choices per thread (no std:: distributions: the same calls on
-// every machine).
+// A deterministic stream of choices per thread, drawn by contend's splitmix64 (no std::
+// distributions: the same calls on every machine).
 struct Choices {
   std::uint64_t state;
-  unsigned next(unsigned n) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return static_cast<unsigned>((state >> 33) % n);
-  }
+  unsigned next(unsigned n) { return static_cast<unsigned>(contend::splitmix64(state) % n); }
 };
 
 class FdbCThreads : public DatabaseTest {
