@@ -316,18 +316,9 @@ ExhaustiveResult search(const Scenario& s, const ExhaustiveOptions& o) {
 
 // Adds one scope's search to the running totals.
 void accumulate(ExhaustiveResult& total, const ExhaustiveResult& r) {
-  total.executions += r.executions;
-  total.blocked += r.blocked;
-  total.parked += r.parked;
-  total.bound_hits += r.bound_hits;
-  total.seeded_draws += r.seeded_draws;
-  total.states_cached += r.states_cached;
+  add_run_counts(total, r);
   total.state_caches_full += r.state_caches_full;
-  total.resumed += r.resumed;
   total.distinct_outcomes += r.distinct_outcomes;
-  for (const auto& [verdict, n] : r.verdicts)
-    total.verdicts[verdict] += n;
-  add_coverage(r.coverage, total.coverage);
   total.outcomes.insert(r.outcomes.begin(), r.outcomes.end());
 }
 

@@ -485,20 +485,11 @@ void add_up_units(const std::vector<Unit>& units, std::map<std::size_t, UnitResu
   std::optional<std::size_t> violation_plan;
   for (auto& [index, u] : done) {
     if (violation_plan && units[index].plan > *violation_plan) continue;
-    r.executions += u.executions;
-    r.blocked += u.blocked;
-    r.parked += u.parked;
-    r.bound_hits += u.bound_hits;
-    r.seeded_draws += u.seeded_draws;
-    r.states_cached += u.states_cached;
+    add_run_counts(r, u);
     r.state_caches_full += u.state_cache_full ? 1 : 0;
-    for (const auto& [verdict, n] : u.verdicts)
-      r.verdicts[verdict] += n;
-    add_coverage(u.coverage, r.coverage);
     outcomes.insert(u.outcomes.begin(), u.outcomes.end());
     r.exhausted &= u.exhausted;
     r.units_done += u.exhausted ? 1 : 0;
-    r.resumed += u.resumed;
     if (u.violation && !r.violation) {
       r.violation = std::move(u.violation);
       if (o.stop_at_first_violation) violation_plan = units[index].plan;

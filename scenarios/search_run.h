@@ -16,6 +16,7 @@
 #include <mutex>
 #include <vector>
 
+#include "scenarios/coverage.h"
 #include "scenarios/exhaustive.h"
 #include "scenarios/search_checkpoint.h"
 #include "scenarios/search_estimate.h"
@@ -104,6 +105,23 @@ std::map<std::size_t, UnitResult> run_units(const std::vector<Scenario>& planned
                                             std::map<std::size_t, UnitResult> done,
                                             const std::map<std::size_t, UnitProgress>& partial,
                                             Checkpoint& checkpoint, ProgressMeter& meter);
+
+// Adds the run counters of a unit's (UnitResult) or a scope's (ExhaustiveResult) search into the
+// totals: runs, verdicts and coverage. The rest — outcomes, exhaustion, the violation, whether a
+// state cache filled — each caller combines in its own way.
+template <typename Part>
+void add_run_counts(ExhaustiveResult& total, const Part& part) {
+  total.executions += part.executions;
+  total.blocked += part.blocked;
+  total.parked += part.parked;
+  total.bound_hits += part.bound_hits;
+  total.seeded_draws += part.seeded_draws;
+  total.states_cached += part.states_cached;
+  total.resumed += part.resumed;
+  for (const auto& [verdict, n] : part.verdicts)
+    total.verdicts[verdict] += n;
+  add_coverage(part.coverage, total.coverage);
+}
 
 // Adds the units up into `r` in unit order, up to the first violation when the search stops there
 // (that violation is moved out of `done`).
