@@ -262,6 +262,41 @@ TEST(CliCheck, JsonOutputCarriesEveryVerdictTheAccountingAndTheExitCode) {
   EXPECT_EQ(c["verdict"]["exact"], true);
 }
 
+// `--report json=FILE` writes the object `--json` prints while the text stays on stdout, as
+// `run --report json=FILE` does; bad input is written into it too once it names no other file.
+TEST(CliCheck, AJsonReportHoldsWhatJsonPrintsBesideTheText) {
+  const std::string history = example_history("relay-empty.jsonl");
+  const std::string report = ::testing::TempDir() + "/check-report.json";
+  std::filesystem::remove(report);
+  CliResult printed = run_cli("check " + history + " --model fifo --checker all --json");
+  CliResult r = run_cli("check " + history + " --model fifo --checker all --report json=" + report);
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("verdict: violation: empty_while_nonempty\n"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("wrote json report " + report), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(report), printed.output);
+
+  const std::string bad = ::testing::TempDir() + "/check-bad.jsonl";
+  std::ofstream(bad) << "{\"process\": 0}\n";
+  CliResult refused = run_cli("check " + bad + " --report json=" + report);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  nlohmann::json j = nlohmann::json::parse(read_file(report));
+  EXPECT_EQ(j["exit_code"], 2);
+  EXPECT_EQ(j["file"], bad);
+  EXPECT_NE(j["error"].get<std::string>().find("line 1"), std::string::npos) << j.dump();
+
+  // The history named as the report is refused before anything is written over it.
+  const std::string kept = read_file(bad);
+  CliResult twice = run_cli("check " + bad + " --report json=" + bad);
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("name one file"), std::string::npos) << twice.output;
+  EXPECT_EQ(read_file(bad), kept);
+  CliResult junit = run_cli("check " + history + " --report junit=" + report);
+  EXPECT_EQ(junit.exit_code, 2) << junit.output;
+  EXPECT_NE(junit.output.find("check writes html=FILE or json=FILE"), std::string::npos)
+      << junit.output;
+}
+
 TEST(CliCheck, DrainedMakesANeverRemovedValueLost) {
   CliResult open = run_cli("check " + example_history("never-removed.jsonl") + " --checker all");
   EXPECT_EQ(open.exit_code, 0) << open.output;

@@ -1,10 +1,10 @@
 // `contend check <history.jsonl> --model fifo|priority|multiset [--checker fast|search|all]
-//  [--drained] [--budget N] [--event-order] [--json] [--strict] [--report html=FILE]`: checks any
-//  history in
-// contend's JSON-lines schema (docs/history.md), including one recorded from a real system or
-// converted from another tool's (index optional, unknown keys ignored with a warning).
-// Exit codes: 0 linearizable, 1 violation (or checker disagreement), 2 bad input (naming the
-// line), 3 unknown (the search ran out of budget, or the fast checker met repeated values).
+//  [--drained] [--budget N] [--event-order] [--json] [--strict] [--report html=FILE|json=FILE]`:
+// checks any history in contend's JSON-lines schema (docs/history.md), including one recorded
+// from a real system or converted from another tool's (index optional, unknown keys ignored with
+// a warning). Exit codes: 0 linearizable, 1 violation (or checker disagreement), 2 bad input
+// (naming the line), 3 unknown (the search ran out of budget, or the fast checker met repeated
+// values).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -35,7 +35,10 @@ struct CheckArgs {
   bool event_order = false;
   bool json = false;
   bool strict = false;
-  std::vector<std::string> reports;  // html=FILE
+  std::vector<std::string> reports;  // html=FILE or json=FILE
+  // Once the report files are known to name no other file: bad input is then written into the
+  // json=FILE reports as well (never before: such a file could be the history itself).
+  bool json_reports_named_apart = false;
   // Given on the command line: --budget bounds the search checker alone, so given to the fast
   // one it would be passed over in silence, and is refused (budget_fits_checker).
   const CLI::Option* budget_option = nullptr;
@@ -68,15 +71,40 @@ int exit_code_of(const model::CheckReport& report) {
   return 3;
 }
 
+std::string dump(const nlohmann::ordered_json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+// The paths of the --report json=FILE reports.
+std::vector<std::string> json_report_paths(const CheckArgs& args) {
+  std::vector<std::string> paths;
+  for (const std::string& r : args.reports)
+    if (r.starts_with("json=")) paths.push_back(r.substr(5));
+  return paths;
+}
+
+// Writes the JSON object to every json=FILE report, saying on stderr which it wrote; false when
+// one cannot be written (named on stderr).
+bool write_json_reports(const CheckArgs& args, const std::string& json) {
+  for (const std::string& path : json_report_paths(args)) {
+    if (!write_whole_file(path, json)) {
+      fmt::print(stderr, "contend check: cannot write {}\n", path);
+      return false;
+    }
+    fmt::print(stderr, "wrote json report {}\n", path);  // stderr: --json keeps stdout JSON
+  }
+  return true;
+}
+
 int bad_input(const CheckArgs& args, const std::string& message) {
+  const std::string json =
+      dump(nlohmann::ordered_json{{"file", args.path}, {"error", message}, {"exit_code", 2}});
   if (args.json) {
-    fmt::print(
-        "{}\n",
-        nlohmann::ordered_json{{"file", args.path}, {"error", message}, {"exit_code", 2}}.dump(
-            -1, ' ', false, nlohmann::json::error_handler_t::replace));
+    fmt::print("{}", json);
   } else {
     fmt::print(stderr, "contend check: {}: {}\n", args.path, message);
   }
+  if (args.json_reports_named_apart) write_json_reports(args, json);
   return 2;
 }
 
@@ -208,8 +236,9 @@ void print_text(const CheckArgs& args, const model::History& history,
     fmt::print("{}\n", remedy);
 }
 
-void print_json(const CheckArgs& args, const model::CheckReport& report, int code,
-                const std::vector<std::string>& ignored_keys) {
+// The verdict as one JSON object (--json on stdout, --report json=FILE).
+std::string json_of(const CheckArgs& args, const model::CheckReport& report, int code,
+                    const std::vector<std::string>& ignored_keys) {
   using nlohmann::ordered_json;
   ordered_json j;
   j["file"] = args.path;
@@ -223,13 +252,14 @@ void print_json(const CheckArgs& args, const model::CheckReport& report, int cod
   j["disagreement"] = report.disagreement;
   j["ignored_keys"] = ignored_keys;
   j["exit_code"] = code;
-  fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return dump(j);
 }
 
 // The HTML report of the history (the time view and the model; no store), or false.
 bool write_html_reports(const CheckArgs& args, const model::History& history, model::SpecKind spec,
                         const model::CheckReport& report) {
   for (const std::string& r : args.reports) {
+    if (!r.starts_with("html=")) continue;
     const std::string path = r.substr(5);
     if (!write_whole_file(path, html_report_for_history(args.path, history, spec, report,
                                                         budget_remedy(args, report)))) {
@@ -242,17 +272,18 @@ bool write_html_reports(const CheckArgs& args, const model::History& history, mo
   return true;
 }
 
-int check_command(const CheckArgs& args) {
+int check_command(CheckArgs args) {
   const model::SpecKind spec = *model::parse_spec(args.model);
   for (const std::string& r : args.reports) {
-    if (!r.starts_with("html=") || r.size() == 5) {
-      return bad_input(args, "--report " + r + ": check writes only html=FILE");
+    if (!(r.starts_with("html=") || r.starts_with("json=")) || r.size() == 5) {
+      return bad_input(args, "--report " + r + ": check writes html=FILE or json=FILE");
     }
   }
   std::vector<NamedFile> files = {NamedFile{"history", args.path}};
   for (const std::string& r : args.reports)
-    files.push_back(NamedFile{"--report html=", r.substr(5), true});
+    files.push_back(NamedFile{"--report " + r.substr(0, 5), r.substr(5), true});
   if (auto twice = one_file_named_twice(files)) return bad_input(args, *twice);
+  args.json_reports_named_apart = true;
   if (auto problem = budget_problem(args)) return bad_input(args, *problem);
   int code = 0;
   std::vector<std::string> ignored_keys;
@@ -268,11 +299,13 @@ int check_command(const CheckArgs& args) {
   request.ties = args.event_order ? model::TieOrder::event_order : model::TieOrder::concurrent;
   model::CheckReport report = model::check_history(*history, request);
   code = exit_code_of(report);
+  const std::string json = json_of(args, report, code, ignored_keys);
   if (args.json) {
-    print_json(args, report, code, ignored_keys);
+    fmt::print("{}", json);
   } else {
     print_text(args, *history, report);
   }
+  if (!write_json_reports(args, json)) return 2;
   if (!write_html_reports(args, *history, spec, report)) return 2;
   return code;
 }
@@ -306,7 +339,8 @@ void register_check_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--strict", args->strict,
                 "A key outside the schema is bad input (otherwise ignored, with one warning)");
   cmd->add_option("--report", args->reports,
-                  "html=FILE: draw the history, the violation and the model's state, one file")
+                  "html=FILE: draw the history, the violation and the model's state, one file; "
+                  "json=FILE: the object --json prints (repeatable)")
       ->check(writable_report_output());
   cmd->callback([args, &ctx] { ctx.exit_code = check_command(*args); });
 }
