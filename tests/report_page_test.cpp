@@ -402,9 +402,10 @@ TEST(HtmlReportInChromium, CheckDrawsAnExternalHistoryWithoutTheStore) {
   EXPECT_NE(tag_of(page.dom, "version-figure").find("hidden"), std::string::npos)
       << "an external history has no store to draw";
   EXPECT_EQ(run_cli("check " + source_path("docs/examples/histories/order-inversion.jsonl") +
-                    " --report json=" + path)
+                    " --report junit=" + path)
                 .exit_code,
-            2);
+            2)
+      << "check writes html and json reports";
 }
 
 // Before: a linearizable history of more than 2,000 operations was drawn as nothing at all
