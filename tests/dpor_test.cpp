@@ -138,6 +138,64 @@ TEST(Soundness, ReadFaultsPlacedInsideAStepThatRunsInertReadsLoseNoOutcome) {
   EXPECT_GT(reduced.coverage.count("fault: read fails: transaction_too_old"), 0u);
 }
 
+// Every kind of fault a search places, alone and all together: the cases above enable the commit
+// faults only. A crash is a choice at every step (and makes every store step one of its own); a
+// too-old or future-version read one at every read.
+struct FaultKindCase {
+  Case searched;
+  const char* kinds;  // "crash", "reads" or "every"
+};
+
+void PrintTo(const FaultKindCase& c, std::ostream* os) {
+  PrintTo(c.searched, os);
+  *os << " " << c.kinds;
+}
+
+Scenario with_fault_kinds(const FaultKindCase& c) {
+  Scenario s = scope(c.searched.recipe, c.searched.clients, c.searched.ops);
+  const std::string kinds = c.kinds;
+  if (kinds == "crash" || kinds == "every") s.faults.crash = 0.1;
+  if (kinds == "reads" || kinds == "every") {
+    s.faults.read_too_old = 0.1;
+    s.faults.read_future_version = 0.1;
+  }
+  if (kinds == "every") {
+    s.faults.not_committed = 0.1;
+    s.faults.unknown_result_applied = 0.1;
+    s.faults.unknown_result_not_applied = 0.1;
+  }
+  return s;
+}
+
+class FaultKinds : public ::testing::TestWithParam<FaultKindCase> {};
+
+TEST_P(FaultKinds, TheReducedSearchReachesExactlyTheFullSearchsOutcomes) {
+  const FaultKindCase c = GetParam();
+  const Scenario s = with_fault_kinds(c);
+  const ExhaustiveResult full =
+      explore_exhaustively(s, options(false, c.searched.all_plans, c.searched.faults));
+  const ExhaustiveResult reduced =
+      explore_exhaustively(s, options(true, c.searched.all_plans, c.searched.faults));
+  ASSERT_TRUE(full.exhausted);
+  ASSERT_TRUE(reduced.exhausted);
+  EXPECT_EQ(full.outcomes, reduced.outcomes) << first_difference(full.outcomes, reduced.outcomes);
+  EXPECT_LT(reduced.executions, full.executions);
+  std::int64_t faults_placed = 0;
+  for (const auto& [line, n] : reduced.coverage)
+    if (line.starts_with("fault: ")) faults_placed += n;
+  EXPECT_GT(faults_placed, 0) << "the search placed the faults it was given";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryKind, FaultKinds,
+    ::testing::Values(FaultKindCase{{"queue", 2, 2, true, 1}, "crash"},
+                      FaultKindCase{{"hc-queue", 2, 1, true, 1}, "crash"},
+                      FaultKindCase{{"priority-queue", 2, 1, true, 1}, "reads"},
+                      FaultKindCase{{"versionstamp-queue", 2, 2, true, 1}, "every"},
+                      FaultKindCase{{"idempotent-queue", 2, 1, true, 2}, "every"},
+                      FaultKindCase{{"hc-priority-queue-ordered", 2, 1, true, 1}, "reads"}),
+    testing::NamedByPrinting());
+
 TEST(Soundness, FetchesRunInsideTheStepBeforeThemMakeTheReducedSearchMissOutcomes) {
   // The reduced search runs an inert step inside its client's step before it (world.h's
   // split_inert_steps); the full search it is compared with schedules every store step. A read
