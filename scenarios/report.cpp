@@ -123,8 +123,16 @@ void print_metrics(std::FILE* out, const RunMetrics& m) {
              "{:016x}\n",
              m.throughput_ops_per_s, m.steps, m.keys_left, m.run_hash);
   if (m.bound != BoundHit::none) {
-    fmt::print(out, "BOUND HIT: the run stopped at its {} limit before every client finished\n",
-               m.bound == BoundHit::steps ? "max_steps" : "max_virtual_seconds");
+    const char* limit = m.bound == BoundHit::steps ? "max_steps" : "max_virtual_seconds";
+    if (m.bound_in_drain) {
+      fmt::print(out,
+                 "BOUND HIT: the drain stopped at its {} limit before the queue answered empty "
+                 "(every client had finished; the drain meets the scenario's faults too)\n",
+                 limit);
+    } else {
+      fmt::print(out, "BOUND HIT: the run stopped at its {} limit before every client finished\n",
+                 limit);
+    }
   }
 }
 

@@ -721,6 +721,7 @@ SeedRun run_seed(const Scenario& scenario, std::uint64_t seed, RunControls contr
   RunMetrics& m = out.metrics;
   m.steps = world.steps();
   m.bound = world.bound_hit();
+  m.bound_in_drain = m.bound != BoundHit::none && out.drain_process.has_value();
   if (controls.summarize) {
     summarize_run(workload, world, m);
   } else if (controls.exhaustive) {

@@ -38,7 +38,8 @@ struct RunMetrics {
   double throughput_ops_per_s = 0;    // ok operations of the main phase per virtual second
   std::int64_t steps = 0;
   BoundHit bound = BoundHit::none;
-  std::int64_t keys_left = 0;  // keys in the store when the run ended
+  bool bound_in_drain = false;  // `bound` was hit in the drain, after every client finished
+  std::int64_t keys_left = 0;   // keys in the store when the run ended
   std::uint64_t run_hash = 0;
   std::uint64_t unseed = 0;
 };

@@ -298,6 +298,40 @@ std::string printed_metrics(const RunMetrics& m) {
   return text;
 }
 
+// A run whose clients all finished but whose drain did not reach an empty queue within the bound
+// says so: the verdict names the drain (its items cannot be counted lost) and the report's bound
+// line does not claim a client was left unfinished.
+TEST(Runner, ARunStoppedInItsDrainSaysTheDrainStopped) {
+  Scenario s = scenario_for("queue", 4, 300);
+  s.mix.dequeue = 0;  // every item is left to the drain
+  const SeedRun unbounded = run_seed(s, 1);
+  ASSERT_EQ(unbounded.metrics.bound, BoundHit::none);
+  ASSERT_TRUE(unbounded.drained);
+  // A limit between the main phase's end and the drain's.
+  s.max_virtual_seconds = static_cast<std::int64_t>(unbounded.metrics.virtual_seconds) + 1;
+  ASSERT_LT(static_cast<double>(s.max_virtual_seconds), unbounded.metrics.virtual_seconds_in_all)
+      << "the drain of " << unbounded.metrics.virtual_seconds_in_all << " s outlasts the limit";
+  const SeedRun stopped = run_seed(s, 1);
+  EXPECT_EQ(stopped.metrics.bound, BoundHit::virtual_time);
+  EXPECT_TRUE(stopped.metrics.bound_in_drain);
+  EXPECT_FALSE(stopped.drained);
+  const model::Verdict v = check_run(s, stopped).verdict;
+  EXPECT_EQ(v.kind, model::VerdictKind::unknown);
+  EXPECT_NE(v.explanation.find("in the drain, after every client finished"), std::string::npos)
+      << v.explanation;
+  const std::string printed = printed_metrics(stopped.metrics);
+  EXPECT_NE(printed.find("BOUND HIT: the drain stopped at its max_virtual_seconds limit"),
+            std::string::npos)
+      << printed;
+
+  Scenario main_phase = scenario_for("queue", 8, 400);
+  main_phase.max_virtual_seconds = 1;
+  const SeedRun slow = run_seed(main_phase, 1);
+  ASSERT_EQ(slow.metrics.bound, BoundHit::virtual_time);
+  EXPECT_FALSE(slow.metrics.bound_in_drain);
+  EXPECT_NE(printed_metrics(slow.metrics).find("before every client finished"), std::string::npos);
+}
+
 // The report's virtual time is the main phase's (its throughput is counted over it); a run that
 // drained says its time with the drain as well, which is what max_virtual_seconds bounds. Before,
 // a swarm run of hc-queue stopped at max_virtual_seconds = 3600 in its drain said "virtual time
