@@ -12,9 +12,11 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "base/input_file.h"
+#include "base/invariant.h"
 #include "model/check.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
@@ -35,10 +37,11 @@ struct CheckArgs {
   bool event_order = false;
   bool json = false;
   bool strict = false;
-  std::vector<std::string> reports;  // html=FILE or json=FILE
-  // Once the report files are known to name no other file: bad input is then written into the
-  // json=FILE reports as well (never before: such a file could be the history itself).
-  bool json_reports_named_apart = false;
+  std::vector<std::string> reports;  // as given: html=FILE or json=FILE
+  // The reports, once they are known to be of the kinds check writes and to name no other file:
+  // bad input is then written into the json ones as well (never before: such a file could be the
+  // history itself).
+  std::vector<ReportRequest> checked_reports;
   // Given on the command line: --budget bounds the search checker alone, so given to the fast
   // one it would be passed over in silence, and is refused (budget_fits_checker).
   const CLI::Option* budget_option = nullptr;
@@ -75,23 +78,16 @@ std::string dump(const nlohmann::ordered_json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// The paths of the --report json=FILE reports.
-std::vector<std::string> json_report_paths(const CheckArgs& args) {
-  std::vector<std::string> paths;
-  for (const std::string& r : args.reports)
-    if (r.starts_with("json=")) paths.push_back(r.substr(5));
-  return paths;
-}
-
-// Writes the JSON object to every json=FILE report, saying on stderr which it wrote; false when
-// one cannot be written (named on stderr).
+// Writes the JSON object to every json=FILE report checked, saying on stderr which it wrote;
+// false when one cannot be written (named on stderr).
 bool write_json_reports(const CheckArgs& args, const std::string& json) {
-  for (const std::string& path : json_report_paths(args)) {
-    if (!write_whole_file(path, json)) {
-      fmt::print(stderr, "contend check: cannot write {}\n", path);
+  for (const ReportRequest& r : args.checked_reports) {
+    if (r.kind != "json") continue;
+    if (!write_whole_file(r.path, json)) {
+      fmt::print(stderr, "contend check: cannot write {}\n", r.path);
       return false;
     }
-    fmt::print(stderr, "wrote json report {}\n", path);  // stderr: --json keeps stdout JSON
+    fmt::print(stderr, "wrote json report {}\n", r.path);  // stderr: --json keeps stdout JSON
   }
   return true;
 }
@@ -104,7 +100,7 @@ int bad_input(const CheckArgs& args, const std::string& message) {
   } else {
     fmt::print(stderr, "contend check: {}: {}\n", args.path, message);
   }
-  if (args.json_reports_named_apart) write_json_reports(args, json);
+  write_json_reports(args, json);
   return 2;
 }
 
@@ -258,16 +254,15 @@ std::string json_of(const CheckArgs& args, const model::CheckReport& report, int
 // The HTML report of the history (the time view and the model; no store), or false.
 bool write_html_reports(const CheckArgs& args, const model::History& history, model::SpecKind spec,
                         const model::CheckReport& report) {
-  for (const std::string& r : args.reports) {
-    if (!r.starts_with("html=")) continue;
-    const std::string path = r.substr(5);
-    if (!write_whole_file(path, html_report_for_history(args.path, history, spec, report,
-                                                        budget_remedy(args, report)))) {
-      fmt::print(stderr, "contend check: cannot write {}\n", path);
+  for (const ReportRequest& r : args.checked_reports) {
+    if (r.kind != "html") continue;
+    if (!write_whole_file(r.path, html_report_for_history(args.path, history, spec, report,
+                                                          budget_remedy(args, report)))) {
+      fmt::print(stderr, "contend check: cannot write {}\n", r.path);
       return false;
     }
     // On stderr, so that --json keeps stdout one JSON object.
-    fmt::print(stderr, "wrote html report {}\n", path);
+    fmt::print(stderr, "wrote html report {}\n", r.path);
   }
   return true;
 }
@@ -279,11 +274,14 @@ int check_command(CheckArgs args) {
       return bad_input(args, "--report " + r + ": check writes html=FILE or json=FILE");
     }
   }
+  // Every one is kind=FILE of a kind parse_reports knows, as checked above.
+  std::optional<std::vector<ReportRequest>> requests = parse_reports(args.reports);
+  CONTEND_ASSERT(requests.has_value(), "check's reports were checked before they were parsed");
   std::vector<NamedFile> files = {NamedFile{"history", args.path}};
-  for (const std::string& r : args.reports)
-    files.push_back(NamedFile{"--report " + r.substr(0, 5), r.substr(5), true});
+  for (NamedFile& file : report_files(*requests))
+    files.push_back(std::move(file));
   if (auto twice = one_file_named_twice(files)) return bad_input(args, *twice);
-  args.json_reports_named_apart = true;
+  args.checked_reports = std::move(*requests);
   if (auto problem = budget_problem(args)) return bad_input(args, *problem);
   int code = 0;
   std::vector<std::string> ignored_keys;
