@@ -1,6 +1,6 @@
 // `contend explore --strategy dpor` as a user and a CI script run it: the proof statement, the
 // JSON fields scripts rely on, exit codes, a counterexample that replays, shards that merge to
-// the whole search, and bad input.
+// the whole search, and bad input; and every strategy's --json and --report files.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -886,6 +886,112 @@ TEST(CliExplore, ShardsOfTwoPlansDoNotMerge) {
                 .exit_code,
             0);
   expect_refused_saying("merge " + dir + "/1.json " + dir + "/2.json", "field \"plan\" differs");
+}
+
+// A JUnit report's testcase: its failure's type, or "" when it passed (no failure element).
+std::string junit_failure_type(const std::string& xml) {
+  static const std::regex failure("<failure message=\"[^\"]*\" type=\"([^\"]*)\">");
+  std::smatch m;
+  return std::regex_search(xml, m, failure) ? m[1].str() : std::string();
+}
+
+// A CI job keeps a readable log and hands its test view a result: every strategy writes the JSON
+// --json writes and a JUnit testcase, failed unless the exploration exits 0, of the type its exit
+// code says, while the text stays on stdout.
+TEST(CliExploreReports, EveryStrategyWritesJsonAndJunitBesideItsText) {
+  const std::string dir = scratch("reports");
+  const std::string queue = small_queue(dir, 2, 1);
+  const std::string reports = " --report json=" + dir + "/r.json --report junit=" + dir + "/r.xml";
+  struct Case {
+    std::string flags;
+    int exit_code;
+    std::string verdict;
+    std::string failure_type;
+  };
+  const std::string first_cut = small_queue(dir, 3, 3, "first-cut-queue", "drain = true\n");
+  for (const Case& c :
+       std::vector<Case>{{queue + " --strategy random --schedules 20", 0, "none_found", ""},
+                         {queue + " --strategy pct --schedules 20", 0, "none_found", ""},
+                         {small_queue(dir, 3, 2) + " --strategy dfs --schedules 10", 3,
+                          "none_found", "unknown verdict"},
+                         {first_cut + " --strategy random --schedules 50 --no-shrink", 1,
+                          "violation", "unexpected verdict"},
+                         {queue + " --strategy dpor", 0, "linearizable", ""}}) {
+    SCOPED_TRACE(c.flags);
+    std::filesystem::remove(dir + "/r.json");
+    std::filesystem::remove(dir + "/r.xml");
+    CliResult r = run_cli("explore " + c.flags + reports);
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.output;
+    EXPECT_NE(r.output.find("wrote junit report " + dir + "/r.xml"), std::string::npos) << r.output;
+    nlohmann::json j = read_json(dir + "/r.json");
+    EXPECT_EQ(j.at("exit_code"), c.exit_code);
+    EXPECT_EQ(j.at("passed"), c.exit_code == 0);
+    EXPECT_EQ(j.at("verdict"), c.verdict);
+    const std::string xml = read_file(dir + "/r.xml");
+    EXPECT_NE(xml.find("failures=\"" + std::to_string(c.exit_code == 0 ? 0 : 1) + "\""),
+              std::string::npos)
+        << xml;
+    EXPECT_EQ(junit_failure_type(xml), c.failure_type) << xml;
+  }
+}
+
+// The violation's entry names the schedule and its reproduction, and the command the JSON and the
+// JUnit failure give replays it.
+TEST(CliExploreReports, AViolationsReportsGiveTheCommandThatReplaysIt) {
+  const std::string dir = scratch("reports-violation");
+  const std::string first_cut = small_queue(dir, 3, 3, "first-cut-queue", "drain = true\n");
+  CliResult r = run_cli("explore " + first_cut + " --strategy random --schedules 50 --json " + dir +
+                        "/v.json --report junit=" + dir + "/v.xml");
+  ASSERT_EQ(r.exit_code, 1) << r.output;
+  nlohmann::json j = read_json(dir + "/v.json");
+  const nlohmann::json& v = j.at("violation");
+  EXPECT_EQ(v.at("violation"), "lost");
+  EXPECT_GT(v.at("schedule").get<std::int64_t>(), 0);
+  EXPECT_GT(v.at("shrunk").at("shrinking_runs").get<std::int64_t>(), 0);
+  const std::string reproduce = j.at("reproduce").get<std::string>();
+  EXPECT_EQ(v.at("reproduce"), reproduce);
+  EXPECT_NE(read_file(dir + "/v.xml").find("reproduce: " + reproduce), std::string::npos);
+  ASSERT_EQ(reproduce.rfind("contend replay ", 0), 0u) << reproduce;
+  CliResult replay = run_cli(reproduce.substr(std::string("contend ").size()));
+  EXPECT_EQ(replay.exit_code, 1) << replay.output;
+  EXPECT_NE(replay.output.find("violation: lost"), std::string::npos) << replay.output;
+}
+
+TEST(CliExploreReports, JsonToStandardOutputIsAllThereIsForEveryStrategy) {
+  const std::string dir = scratch("reports-stdout");
+  CliResult r = run_cli("explore " + small_queue(dir, 2, 1) +
+                        " --strategy pct --schedules 5 --json - 2>/dev/null | cat");
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(r.output)) << r.output;
+  EXPECT_EQ(j.at("strategy"), "pct");
+  EXPECT_EQ(j.at("schedules_run"), 5);
+  EXPECT_EQ(j.at("verdicts").at("linearizable"), 5);
+}
+
+// What explore cannot write, and a report that would overwrite the scenario or another output, is
+// refused before any schedule runs, and nothing is written.
+TEST(CliExploreReports, AReportExploreCannotWriteIsRefusedBeforeAnyRun) {
+  const std::string dir = scratch("reports-refused");
+  const std::string queue = small_queue(dir, 2, 1);
+  for (const std::string strategy : {"pct", "dpor"}) {
+    SCOPED_TRACE(strategy);
+    const std::string explore = "explore " + queue + " --strategy " + strategy;
+    CliResult html = run_cli(explore + " --report html=" + dir + "/x.html");
+    EXPECT_EQ(html.exit_code, 2) << html.output;
+    EXPECT_NE(html.output.find("explore writes json=FILE or junit=FILE"), std::string::npos)
+        << html.output;
+    CliResult over = run_cli(explore + " --report junit=" + queue);
+    EXPECT_EQ(over.exit_code, 2) << over.output;
+    EXPECT_NE(over.output.find("name one file"), std::string::npos) << over.output;
+    CliResult twice = run_cli(explore + " --json " + dir + "/a --report json=" + dir + "/a");
+    EXPECT_EQ(twice.exit_code, 2) << twice.output;
+    EXPECT_NE(twice.output.find("name one file"), std::string::npos) << twice.output;
+    EXPECT_EQ(html.output.find("schedules run"), std::string::npos) << html.output;
+    EXPECT_EQ(over.output.find("exhaustive search of"), std::string::npos) << over.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.html"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/a"));
+  EXPECT_EQ(read_file(queue).rfind("recipe = ", 0), 0u);
 }
 
 }  // namespace

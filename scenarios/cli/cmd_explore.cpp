@@ -1,8 +1,10 @@
 // `contend explore <scenario.toml> --strategy pct|dfs|random [--seed N] [--schedules N]
-//  [--depth d] [--max-preemptions p] [--all]`: explores schedules of one scenario; prints how
-// many ran, whether the (bounded) space was exhausted, the PCT probability bound, the verdicts;
-// on a violation, the shrunk counterexample and its one-line reproduction. A dfs whose budget ran
-// out before its bounded space was exhausted exits 3 (unknown), not 0.
+//  [--depth d] [--max-preemptions p] [--all] [--json F] [--report json=F|junit=F]...`: explores
+// schedules of one scenario; prints how many ran, whether the (bounded) space was exhausted, the
+// PCT probability bound, the verdicts; on a violation, the shrunk counterexample and its one-line
+// reproduction. A dfs whose budget ran out before its bounded space was exhausted exits 3
+// (unknown), not 0. --json and --report say the same in JSON and JUnit (explore_reports.h), for
+// every strategy.
 // `--strategy dpor [--plans all|seed] [--draws all|seed] [--max-faults F] [--jobs N]
 //  [--shard K/N] [--checkpoint F] [--sizing-only] [--deal-from F] [--json F] [--max-seconds S]`:
 //  the exhaustive search with partial-order reduction (explore_exhaustive.h).
@@ -14,12 +16,16 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iterator>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "scenarios/cli/commands.h"
 #include "scenarios/cli/explore_exhaustive.h"
+#include "scenarios/cli/explore_reports.h"
 #include "scenarios/cli/number_options.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/explore.h"
@@ -45,7 +51,8 @@ struct ExploreArgs {
   std::optional<int> max_faults;
   std::optional<std::string> plans;
   std::optional<std::string> draws;
-  ScopeArgs scope;  // the scope, instead of the scenario's
+  ScopeArgs scope;                   // the scope, instead of the scenario's
+  std::vector<std::string> reports;  // --report, as given: json=FILE or junit=FILE
   // The flags that only some strategies take, with those strategies: one given to another
   // strategy would be passed over in silence (a --checkpoint that saves nothing), so it is refused.
   std::vector<std::pair<const CLI::Option*, std::vector<std::string>>> strategy_flags;
@@ -69,50 +76,121 @@ bool flags_fit_strategy(const ExploreArgs& args, const std::string& strategy) {
 
 // A schedule no checker could judge leaves an exploration that found no violation undecided:
 // exit 4 when it was a simulator fault (contend broke), else 3 (unknown); never a pass.
-std::optional<int> undecided_exit(const Scenario& scenario, const ExploreResult& r) {
+std::optional<ExploreEnding> undecided_ending(std::FILE* text, const Scenario& scenario,
+                                              const ExploreResult& r) {
   if (!r.first_undecided) return std::nullopt;
   const Finding& f = *r.first_undecided;
-  const std::string reproduce =
-      reproduction_command(scenario, f.seed) +
-      (f.choices.empty() ? std::string() : " --choices " + join_choices(f.choices));
+  ExploreEnding ending;
+  ending.reproduce = reproduction_command(scenario, f.seed) +
+                     (f.choices.empty() ? std::string() : " --choices " + join_choices(f.choices));
   if (f.verdict.kind == model::VerdictKind::simulator_fault) {
-    fmt::print(
-        "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): schedule {}\n  "
-        "{}\nreproduce: {}\n",
-        f.schedule, f.verdict.explanation, reproduce);
-    return 4;
+    ending.exit_code = 4;
+    ending.why = fmt::format(
+        "SIMULATOR FAULT (a bug in contend, not a finding about the recipe): schedule {}: {}",
+        f.schedule, f.verdict.explanation);
+    fmt::print(text,
+               "\nSIMULATOR FAULT (a bug in contend, not a finding about the recipe): schedule "
+               "{}\n  {}\nreproduce: {}\n",
+               f.schedule, f.verdict.explanation, ending.reproduce);
+    return ending;
   }
   const auto judged = r.verdicts.find("linearizable");
   const std::int64_t undecided = r.schedules - (judged == r.verdicts.end() ? 0 : judged->second);
-  fmt::print(
-      "\nUNDECIDED: {} of the {} schedules run could not be judged, so finding no violation "
-      "proves nothing of them; the first, schedule {}: {}{}\nreproduce: {}\n",
+  ending.exit_code = 3;
+  ending.why = fmt::format(
+      "UNDECIDED: {} of the {} schedules run could not be judged, so finding no violation "
+      "proves nothing of them; the first, schedule {}: {}{}",
       undecided, r.schedules, f.schedule, f.verdict.explanation,
-      undecided_remedy(scenario, f.verdict), reproduce);
-  return 3;
+      undecided_remedy(scenario, f.verdict));
+  fmt::print(text, "\n{}\nreproduce: {}\n", ending.why, ending.reproduce);
+  return ending;
 }
 
 // No schedule violated. Random and PCT sample schedules, so finding nothing is their result; a
 // DFS whose budget ran out before its bounded space did has covered part of what it set out to,
 // and says so with exit 3 (unknown), as the dpor search does, never as a pass.
-int no_violation_exit(const Scenario& scenario, const ExploreOptions& o, const ExploreResult& r) {
-  if (std::optional<int> code = undecided_exit(scenario, r)) return *code;
+ExploreEnding no_violation_ending(std::FILE* text, const Scenario& scenario,
+                                  const ExploreOptions& o, const ExploreResult& r) {
+  if (std::optional<ExploreEnding> ending = undecided_ending(text, scenario, r)) return *ending;
   const bool expects_violation = scenario.expect != "linearizable";
-  if (o.strategy != "dfs") {
-    fmt::print("no violation found\n");
-    return expects_violation ? 1 : 0;
-  }
-  if (!r.exhausted) {
-    fmt::print(
+  ExploreEnding ending;
+  if (o.strategy == "dfs" && !r.exhausted) {
+    ending.exit_code = 3;
+    ending.why = fmt::format(
         "NOT VERIFIED: the budget of {} schedules (--schedules, else the scenario's "
         "dfs_max_schedules) ran out before every schedule within {} preemption(s) ran; no "
-        "violation in the schedules run\n",
+        "violation in the schedules run",
         r.schedules, o.max_preemptions);
-    return 3;
+  } else {
+    ending.exit_code = expects_violation ? 1 : 0;
+    ending.why = o.strategy == "dfs" ? fmt::format(
+                                           "no violation in any of the {} schedules within {} "
+                                           "preemption(s)",
+                                           r.schedules, o.max_preemptions)
+                                     : std::string("no violation found");
+    if (expects_violation)
+      ending.why += fmt::format(", and the scenario expects {}", scenario.expect);
   }
-  fmt::print("no violation in any of the {} schedules within {} preemption(s)\n", r.schedules,
-             o.max_preemptions);
-  return expects_violation ? 1 : 0;
+  fmt::print(text, "{}\n", ending.why);
+  return ending;
+}
+
+// A random, pct or dfs exploration of `scenario`, its options set: the text (on stderr under
+// --json -), then the reports.
+int sample_command(const Scenario& scenario, const ExploreArgs& args,
+                   const std::vector<ReportRequest>& reports) {
+  const ExploreOptions& o = args.options;
+  const std::string& json_path = args.exhaustive.json_path;
+  // With --json - the JSON is all there is on stdout, for scripts; the words go to stderr.
+  std::FILE* text = json_path == "-" ? stderr : stdout;
+  fmt::print(text,
+             "exploring {} ({} clients x {} operations) with {} from seed {}, budget {} "
+             "schedules\n",
+             scenario.file, scenario.clients, scenario.operations_per_client, o.strategy, o.seed,
+             o.schedules);
+  const auto start = std::chrono::steady_clock::now();
+  const ExploreResult r = explore(scenario, o);
+  fmt::print(text, "schedules run: {}", r.schedules);
+  if (o.strategy == "dfs") {
+    fmt::print(text, " ({} within {} preemption(s))",
+               r.exhausted ? "the whole space" : "not exhausted", o.max_preemptions);
+  }
+  fmt::print(text, "\n");
+  if (o.strategy == "pct") {
+    fmt::print(text,
+               "pct: depth {}, k = {} choice points, n = {} clients: each run finds a given "
+               "depth-{} bug with probability >= 1/(n*k^(d-1)) = {:.3g}\n",
+               o.pct_depth, r.steps_estimate, scenario.clients, o.pct_depth,
+               r.pct_probability_bound);
+  }
+  for (const auto& [verdict, n] : r.verdicts)
+    fmt::print(text, "  {:<32} {}\n", verdict, n);
+  ExploreEnding ending;
+  std::optional<ReportedCounterexample> counterexample;
+  if (r.violation) {
+    ending.why = fmt::format("schedule {} shows {}: {}", r.violation->schedule,
+                             r.violation->verdict.summary(), r.violation->verdict.explanation);
+    fmt::print(text, "\n{}\n", ending.why);
+    counterexample =
+        report_counterexample(scenario, *r.violation, args.out_dir, !args.no_shrink, text);
+    ending.reproduce = counterexample->reproduce;
+    ending.exit_code = shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
+  } else {
+    ending = no_violation_ending(text, scenario, o, r);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string json =
+      sampling_summary_json(scenario, o, r, counterexample, ending).dump(2) + "\n";
+  if (json_path == "-") {
+    std::fwrite(json.data(), 1, json.size(), stdout);
+  } else if (!json_path.empty() && !write_whole_file(json_path, json)) {
+    fmt::print(stderr, "contend explore: cannot write {}\n", json_path);
+    return 2;
+  }
+  const std::string junit = explore_junit_xml(scenario, o.strategy, o.seed, "", ending, seconds);
+  if (!write_explore_reports(reports, json, junit)) return 2;
+  return ending.exit_code;
 }
 
 int explore_command(ExploreArgs& args) {
@@ -122,6 +200,8 @@ int explore_command(ExploreArgs& args) {
   const StrategyConfig& configured = scenario->strategy;
   args.options.strategy = args.strategy.value_or(configured.name);
   if (!flags_fit_strategy(args, args.options.strategy)) return 2;
+  std::optional<std::vector<ReportRequest>> reports = explore_reports(args.reports);
+  if (!reports) return 2;
   if (args.options.strategy == "dpor") {
     ExhaustiveOptions& o = args.exhaustive.options;
     o.seed = args.seed.value_or(scenario->seed_first);
@@ -147,8 +227,13 @@ int explore_command(ExploreArgs& args) {
     args.exhaustive.plans = args.plans.value_or(configured.dpor_plans);
     o.explore_draws = args.draws.value_or(configured.dpor_draws) == "all";
     args.exhaustive.out_dir = args.out_dir;
+    args.exhaustive.reports = std::move(*reports);
     return explore_exhaustive_command(*scenario, args.exhaustive);
   }
+  std::vector<NamedFile> files = {NamedFile{"scenario", scenario->file},
+                                  NamedFile{"--json", args.exhaustive.json_path, true}};
+  std::ranges::copy(report_files(*reports), std::back_inserter(files));
+  if (refuse_one_file_named_twice("explore", files)) return 2;
   args.options.seed = args.seed.value_or(scenario->seed_first);
   args.options.pct_depth = args.depth.value_or(configured.pct_depth);
   args.options.max_preemptions = args.max_preemptions.value_or(configured.dfs_max_preemptions);
@@ -162,31 +247,7 @@ int explore_command(ExploreArgs& args) {
                past_largest_seed(fmt::format("{} + {}", args.options.seed, last_schedule)));
     return 2;
   }
-  fmt::print(
-      "exploring {} ({} clients x {} operations) with {} from seed {}, budget {} schedules\n",
-      scenario->file, scenario->clients, scenario->operations_per_client, args.options.strategy,
-      args.options.seed, args.options.schedules);
-  ExploreResult r = explore(*scenario, args.options);
-  fmt::print("schedules run: {}", r.schedules);
-  if (args.options.strategy == "dfs") {
-    fmt::print(" ({} within {} preemption(s))", r.exhausted ? "the whole space" : "not exhausted",
-               args.options.max_preemptions);
-  }
-  fmt::print("\n");
-  if (args.options.strategy == "pct") {
-    fmt::print(
-        "pct: depth {}, k = {} choice points, n = {} clients: each run finds a given depth-{} "
-        "bug with probability >= 1/(n*k^(d-1)) = {:.3g}\n",
-        args.options.pct_depth, r.steps_estimate, scenario->clients, args.options.pct_depth,
-        r.pct_probability_bound);
-  }
-  for (const auto& [verdict, n] : r.verdicts)
-    fmt::print("  {:<32} {}\n", verdict, n);
-  if (!r.violation) return no_violation_exit(*scenario, args.options, r);
-  fmt::print("\nschedule {} shows {}: {}\n", r.violation->schedule, r.violation->verdict.summary(),
-             r.violation->verdict.explanation);
-  report_counterexample(*scenario, *r.violation, args.out_dir, !args.no_shrink);
-  return shows_expected_violation(scenario->expect, r.violation->verdict) ? 0 : 1;
+  return sample_command(*scenario, args, *reports);
 }
 
 }  // namespace
@@ -239,8 +300,12 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
                   "this file (--sizing-only) instead of every N-th first unit")
       ->check(not_empty());
   cmd->add_option("--json", x.json_path,
-                  "dpor: a JSON summary to FILE (-: stdout, the report then on stderr)")
+                  "A JSON summary to FILE (-: stdout, the text then on stderr)")
       ->check(writable_output());
+  cmd->add_option("--report", args->reports,
+                  "json=FILE (what --json writes) or junit=FILE: one testcase, the exploration, "
+                  "failed unless it exits 0 (repeatable)")
+      ->check(writable_report_output());
   cmd->add_option("--progress", x.progress_every,
                   "dpor: a progress line on stderr every N runs (default 1000000; 0: none)")
       ->transform(whole_number_in(0, INT64_MAX));
@@ -266,7 +331,7 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--all", args->all, "Keep exploring after the first violation (count them all)");
   for (const char* flag :
        {"--max-faults", "--plans", "--draws", "--jobs", "--shard", "--checkpoint", "--sizing-only",
-        "--deal-from", "--json", "--progress", "--max-seconds", "--reduction", "--no-reduction"})
+        "--deal-from", "--progress", "--max-seconds", "--reduction", "--no-reduction"})
     args->strategy_flags.emplace_back(cmd->get_option(flag), std::vector<std::string>{"dpor"});
   args->strategy_flags.emplace_back(cmd->get_option("--depth"), std::vector<std::string>{"pct"});
   args->strategy_flags.emplace_back(cmd->get_option("--max-preemptions"),

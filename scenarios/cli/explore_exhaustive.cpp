@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "base/shell_quote.h"
+#include "scenarios/cli/explore_reports.h"
 #include "scenarios/cli/run_support.h"
 #include "scenarios/cli/stop_signals.h"
 #include "scenarios/cli/time_limit.h"
@@ -182,6 +185,19 @@ void print_header(std::FILE* text, const Scenario& scenario, const ExhaustiveOpt
              o.max_preemptions ? std::to_string(*o.max_preemptions) : "unbounded", o.jobs);
 }
 
+// The status of a search that ran (its checkpoint aside): 4 a simulator fault first, then 0 or
+// 1 by the expectation for a violation found, 3 a budget (of runs or time) that ran out or an
+// execution no checker judged, 128 + N a stop by signal N.
+int search_exit_code(const Scenario& scenario, const ExhaustiveResult& r, bool limit_stopped,
+                     int signal_number) {
+  if (r.verdicts.count("simulator_fault") != 0) return 4;  // contend itself broke: say so first
+  if (r.violation) return shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
+  if (r.interrupted && limit_stopped) return 3;   // a budget, of time, ran out
+  if (r.interrupted) return 128 + signal_number;  // as a shell reports a signal's end
+  if (!r.exhausted || !every_execution_clean(r)) return 3;
+  return scenario.expect != "linearizable" ? 1 : 0;
+}
+
 }  // namespace
 
 int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
@@ -202,12 +218,12 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
                "so it needs --checkpoint FILE and takes neither --shard nor --deal-from\n");
     return 2;
   }
-  if (refuse_one_file_named_twice(
-          "explore", {NamedFile{"scenario", scenario.file}, NamedFile{"--deal-from", o.deal_from},
-                      NamedFile{"--checkpoint", o.checkpoint_file, true},
-                      NamedFile{"--json", args.json_path, true}})) {
-    return 2;
-  }
+  std::vector<NamedFile> files = {NamedFile{"scenario", scenario.file},
+                                  NamedFile{"--deal-from", o.deal_from},
+                                  NamedFile{"--checkpoint", o.checkpoint_file, true},
+                                  NamedFile{"--json", args.json_path, true}};
+  std::ranges::copy(report_files(args.reports), std::back_inserter(files));
+  if (refuse_one_file_named_twice("explore", files)) return 2;
   if (std::string why = refusal(scenario, o); !why.empty()) {
     fmt::print(stderr, "contend explore: {}\n", why);
     return 2;
@@ -284,29 +300,29 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   std::string file;
   if (r.violation) file = report(args, *r.violation, text);
   fmt::print(text, "\n{}\n", statement);
-  if (!args.json_path.empty()) {
-    const std::string text =
-        summary_json(scenario, args, r, statement, file, stopped).dump(2) + "\n";
-    if (args.json_path == "-") {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-    } else {
-      if (!write_whole_file(args.json_path, text)) {
-        fmt::print(stderr, "contend explore: cannot write {}\n", args.json_path);
-        return 2;
-      }
-    }
+  ExploreEnding ending{search_exit_code(scenario, r, limit_stopped, stop.signal_number()),
+                       statement,
+                       r.violation ? replay_command_for(file, o, *r.violation) : std::string()};
+  // A search whose checkpoint could not be saved exits 2 (below), and its reports say so.
+  if (!r.checkpoint_error.empty()) ending.exit_code = 2;
+  nlohmann::json summary = summary_json(scenario, args, r, statement, file, stopped);
+  summary["passed"] = ending.exit_code == 0;
+  summary["exit_code"] = ending.exit_code;
+  const std::string json = summary.dump(2) + "\n";
+  if (args.json_path == "-") {
+    std::fwrite(json.data(), 1, json.size(), stdout);
+  } else if (!args.json_path.empty() && !write_whole_file(args.json_path, json)) {
+    fmt::print(stderr, "contend explore: cannot write {}\n", args.json_path);
+    return 2;
   }
+  const std::string junit = explore_junit_xml(
+      scenario, "dpor", o.seed, summary.at("shard").get<std::string>(), ending, r.seconds);
+  if (!write_explore_reports(args.reports, json, junit)) return 2;
   if (!r.checkpoint_error.empty()) {
     fmt::print(stderr, "contend explore: {}: the results above are not saved in it\n",
                r.checkpoint_error);
-    return 2;
   }
-  if (r.verdicts.count("simulator_fault") != 0) return 4;  // contend itself broke: say so first
-  if (r.violation) return shows_expected_violation(scenario.expect, r.violation->verdict) ? 0 : 1;
-  if (r.interrupted && limit_stopped) return 3;          // a budget, of time, ran out
-  if (r.interrupted) return 128 + stop.signal_number();  // as a shell reports a signal's end
-  if (!r.exhausted || !every_execution_clean(r)) return 3;
-  return scenario.expect != "linearizable" ? 1 : 0;
+  return ending.exit_code;
 }
 
 }  // namespace contend::cli

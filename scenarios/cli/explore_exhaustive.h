@@ -1,11 +1,13 @@
 // `contend explore --strategy dpor`: the exhaustive search (scenarios/exhaustive.h) as a command:
 // its flags, the statement of what was proved, the counterexample with its fault placements and
-// trace, and the --json summary scripts rely on.
+// trace, and the --json summary (and --report json, junit) scripts and CI rely on.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "scenarios/cli/run_support.h"
 #include "scenarios/exhaustive.h"
 
 namespace contend::cli {
@@ -14,7 +16,8 @@ struct ExhaustiveArgs {
   ExhaustiveOptions options;
   std::string plans = "all";
   std::string shard;
-  std::string json_path;                    // "" = none, "-" = stdout
+  std::string json_path;                    // "" = none, "-" = stdout (every strategy's)
+  std::vector<ReportRequest> reports;       // --report json=FILE, junit=FILE (explore_reports.h)
   std::string out_dir;                      // "" = the counterexample file is not written
   std::optional<std::string> reduction;     // dpor | states | none (default: the scenario's)
   bool no_reduction = false;                // the same as --reduction none

@@ -410,10 +410,11 @@ MergeOutcome merge_exhaustive(const std::vector<nlohmann::json>& shards,
   MergeOutcome out;
   out.statement = statement_of(merged, count, interrupted, missing);
   merged["statement"] = out.statement;
-  out.merged = merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // An exhausted search none of whose executions violated, but not every one judged, is unknown
   // (exit 3), as the unsharded search says, never a finding.
   out.exit_code = passed ? 0 : counterexample || (exhausted && clean) ? 1 : 3;
+  merged["exit_code"] = out.exit_code;  // the merge's, not the first shard's
+  out.merged = merged.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   return out;
 }
 

@@ -346,8 +346,9 @@ void Progress::finish() {
   clear();
 }
 
-void report_counterexample(const Scenario& scenario, const Finding& finding,
-                           const std::string& out_dir, bool shrink_it) {
+ReportedCounterexample report_counterexample(const Scenario& scenario, const Finding& finding,
+                                             const std::string& out_dir, bool shrink_it,
+                                             std::FILE* text) {
   Counterexample c = shrink(scenario, finding, shrink_it ? 400 : 0);
   Scenario& s = c.scenario;
   s.name = scenario.name + "-counterexample";
@@ -360,35 +361,41 @@ void report_counterexample(const Scenario& scenario, const Finding& finding,
   std::string path;
   if (!out_dir.empty()) {
     path = out_dir + "/" + s.name + ".toml";
-    const std::string text = "# Shrunk by contend from " + scenario.file + " (seed " +
+    const std::string toml = "# Shrunk by contend from " + scenario.file + " (seed " +
                              std::to_string(finding.seed) + ").\n" + to_toml(s);
-    if (!write_whole_file(path, text)) {
+    if (!write_whole_file(path, toml)) {
       fmt::print(stderr, "contend: cannot write {}\n", path);
       path.clear();
     }
   }
   s.file = path;
   s.scope_flags.clear();  // the written file holds the scope
-  fmt::print(
-      "\ncounterexample: {} client(s) x {} operation(s), faults {}, {} operations in the "
-      "history ({} shrinking runs)\n",
-      s.clients, s.operations_per_client, s.faults.any() ? "kept" : "none", c.operations,
-      c.attempts);
-  fmt::print("verdict: {}\n  {}\n\n", c.finding.verdict.summary(), c.finding.verdict.explanation);
-  print_trace(stdout, c.run);
+  ReportedCounterexample reported{
+      s.clients,      s.operations_per_client, c.operations,      c.attempts, s.faults.any(),
+      c.finding.seed, c.finding.choices,       c.finding.verdict, path,       std::string()};
+  fmt::print(text,
+             "\ncounterexample: {} client(s) x {} operation(s), faults {}, {} operations in the "
+             "history ({} shrinking runs)\n",
+             s.clients, s.operations_per_client, reported.faults_kept ? "kept" : "none",
+             c.operations, c.attempts);
+  fmt::print(text, "verdict: {}\n  {}\n\n", c.finding.verdict.summary(),
+             c.finding.verdict.explanation);
+  print_trace(text, c.run);
   const std::string shrunk_replay =
       fmt::format("--seed {}{}", c.finding.seed, choices_flag(c.finding.choices));
   if (!path.empty()) {
-    fmt::print("\nwrote {}\nreproduce: contend replay {} {}\n", path, shell_quoted_path(path),
-               shrunk_replay);
-    return;
+    reported.reproduce =
+        fmt::format("contend replay {} {}", shell_quoted_path(path), shrunk_replay);
+    fmt::print(text, "\nwrote {}\nreproduce: {}\n", path, reported.reproduce);
+    return reported;
   }
-  fmt::print("\nreproduce: {}{}\n", reproduction_command(scenario, finding.seed),
-             choices_flag(finding.choices));
-  fmt::print(
-      "the counterexample scenario was not written: add --out DIR to write it as "
-      "DIR/{}.toml, replayed with: contend replay {} {}\n",
-      s.name, shell_quoted("DIR/" + s.name + ".toml"), shrunk_replay);
+  reported.reproduce = reproduction_command(scenario, finding.seed) + choices_flag(finding.choices);
+  fmt::print(text, "\nreproduce: {}\n", reported.reproduce);
+  fmt::print(text,
+             "the counterexample scenario was not written: add --out DIR to write it as "
+             "DIR/{}.toml, replayed with: contend replay {} {}\n",
+             s.name, shell_quoted("DIR/" + s.name + ".toml"), shrunk_replay);
+  return reported;
 }
 
 }  // namespace contend::cli

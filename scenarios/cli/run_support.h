@@ -2,6 +2,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -101,12 +103,27 @@ CLI::Validator writable_output_prefix(std::vector<std::string> extensions);
 // take a new file, tried by making (and removing) a probe file there.
 CLI::Validator writable_directory();
 
-// Prints a violation as a counterexample: shrunk (unless `shrink_it` is false) to the smallest
-// scenario that still shows it, with its operations, its step trace and the one-line
+// What report_counterexample printed, for the reports that say it again (explore's --json).
+struct ReportedCounterexample {
+  int clients = 0;
+  int operations_per_client = 0;
+  std::size_t operations = 0;       // in the shrunk history
+  std::int64_t shrinking_runs = 0;  // 0: not shrunk (--no-shrink)
+  bool faults_kept = false;
+  std::uint64_t seed = 0;
+  std::vector<std::uint32_t> choices;
+  model::Verdict verdict;
+  std::string file;       // the shrunk scenario written under --out, or empty
+  std::string reproduce;  // the reproduction command printed
+};
+
+// Prints a violation as a counterexample to `text`: shrunk (unless `shrink_it` is false) to the
+// smallest scenario that still shows it, with its operations, its step trace and the one-line
 // reproduction command. The shrunk scenario is written as TOML into `out_dir` only when one is
 // given (--out); otherwise nothing is written and the output says how to get the file.
-void report_counterexample(const Scenario& scenario, const Finding& finding,
-                           const std::string& out_dir, bool shrink_it);
+ReportedCounterexample report_counterexample(const Scenario& scenario, const Finding& finding,
+                                             const std::string& out_dir, bool shrink_it,
+                                             std::FILE* text = stdout);
 
 // --report kind=FILE, kind in json, junit, html.
 struct ReportRequest {
