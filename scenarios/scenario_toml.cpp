@@ -321,6 +321,14 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
         file + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description());
     return std::nullopt;
   }
+  // Every key has a default, but a file that sets none is a mistake (empty, truncated, or
+  // /dev/null), never a request to run the defaults' queue scenario.
+  if (root.empty()) {
+    error.message = file +
+                    ": holds no key: a scenario names its recipe at least (recipe = \"queue\"; "
+                    "docs/scenarios.md lists the keys)";
+    return std::nullopt;
+  }
   Scenario s;
   s.file = file;
   Reader r(file, error, s.set_keys);

@@ -646,6 +646,9 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
       // A name is a file-name component (DIR/<name>-counterexample.toml): not a path.
       {"recipe = \"queue\"\nname = \"../escaped\"\n",
        ":2: name: '../escaped' holds '/'; a name is one plain file-name component"},
+      // An empty or truncated file ran the default queue scenario and passed (exit 0).
+      {"", ": holds no key: a scenario names its recipe at least"},
+      {"# recipe = \"first-cut-queue\"\n\n", ": holds no key"},
   };
   int i = 0;
   for (const BadScenario& c : cases) {
@@ -657,6 +660,10 @@ TEST(CliRun, MalformedScenariosAreNamedByFileLineAndKey) {
   }
   CliResult missing = run_cli("run /nonexistent.toml");
   EXPECT_EQ(missing.exit_code, 2);
+  CliResult null_device = run_cli("explore /dev/null");
+  EXPECT_EQ(null_device.exit_code, 2) << null_device.output;
+  EXPECT_NE(null_device.output.find("/dev/null: holds no key"), std::string::npos)
+      << null_device.output;
   CliResult bad_seeds = run_cli("run " + source_path("scenarios/queue.toml") + " --seeds 9..3");
   EXPECT_EQ(bad_seeds.exit_code, 2);
   CliResult huge =
