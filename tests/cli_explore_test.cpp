@@ -980,6 +980,13 @@ TEST(CliExploreReports, AReportExploreCannotWriteIsRefusedBeforeAnyRun) {
     EXPECT_EQ(html.exit_code, 2) << html.output;
     EXPECT_NE(html.output.find("explore writes json=FILE or junit=FILE"), std::string::npos)
         << html.output;
+    CliResult unknown = run_cli(explore + " --report xml=" + dir + "/x.xml");
+    EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+    EXPECT_NE(unknown.output.find("--report xml=" + dir +
+                                  "/x.xml: explore writes json=FILE or "
+                                  "junit=FILE\n"),
+              std::string::npos)
+        << unknown.output;
     CliResult over = run_cli(explore + " --report junit=" + queue);
     EXPECT_EQ(over.exit_code, 2) << over.output;
     EXPECT_NE(over.output.find("name one file"), std::string::npos) << over.output;
@@ -990,6 +997,7 @@ TEST(CliExploreReports, AReportExploreCannotWriteIsRefusedBeforeAnyRun) {
     EXPECT_EQ(over.output.find("exhaustive search of"), std::string::npos) << over.output;
   }
   EXPECT_FALSE(std::filesystem::exists(dir + "/x.html"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.xml"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/a"));
   EXPECT_EQ(read_file(queue).rfind("recipe = ", 0), 0u);
 }

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "base/invariant.h"
 #include "scenarios/markup_escape.h"
 
 namespace contend::cli {
@@ -45,16 +46,20 @@ const char* failure_type(int exit_code) {
 
 std::optional<std::vector<ReportRequest>> explore_reports(const std::vector<std::string>& specs) {
   for (const std::string& spec : specs) {
-    if (spec.starts_with("html=")) {
-      fmt::print(stderr,
-                 "contend explore: --report {}: explore writes json=FILE or junit=FILE; a "
-                 "counterexample's page is drawn by its replay: contend replay ... --report "
-                 "html=FILE\n",
-                 spec);
+    const auto eq = spec.find('=');
+    const std::string kind = spec.substr(0, eq);
+    if (eq == std::string::npos || eq + 1 == spec.size() || (kind != "json" && kind != "junit")) {
+      fmt::print(stderr, "contend explore: --report {}: explore writes json=FILE or junit=FILE{}\n",
+                 spec,
+                 kind == "html" ? "; a counterexample's page is drawn by its replay: contend "
+                                  "replay ... --report html=FILE"
+                                : "");
       return std::nullopt;
     }
   }
-  return parse_reports(specs);
+  std::optional<std::vector<ReportRequest>> requests = parse_reports(specs);
+  CONTEND_ASSERT(requests.has_value(), "explore's reports were checked before they were parsed");
+  return requests;
 }
 
 nlohmann::json sampling_summary_json(const Scenario& s, const ExploreOptions& o,
