@@ -204,13 +204,19 @@ TEST(CliExplore, ADfsBudgetThatRunsOutIsNeverAPass) {
   EXPECT_NE(whole.output.find("no violation in any of the"), std::string::npos) << whole.output;
 }
 
+// What `contend explore ARGS --json -` prints on stdout, parsed: the document alone, or a failure
+// naming what else was there.
+nlohmann::json json_on_stdout(const std::string& args) {
+  CliResult r = run_cli("explore " + args + " --json - 2>/dev/null | cat");
+  nlohmann::json j;
+  EXPECT_NO_THROW(j = nlohmann::json::parse(r.output)) << r.output;
+  return j;
+}
+
 TEST(CliExplore, JsonToStandardOutputIsAllThatIsThere) {
   // `--json -` is for scripts: stdout holds the JSON document alone, the report goes to stderr.
   const std::string dir = scratch("json-stdout");
-  CliResult r = run_cli("explore " + small_queue(dir, 2, 2) +
-                        " --strategy dpor --plans seed --json - 2>/dev/null | cat");
-  nlohmann::json j;
-  ASSERT_NO_THROW(j = nlohmann::json::parse(r.output)) << r.output;
+  nlohmann::json j = json_on_stdout(small_queue(dir, 2, 2) + " --strategy dpor --plans seed");
   EXPECT_EQ(j.at("exhausted"), true);
   EXPECT_EQ(j.at("verdict"), "linearizable");
   CliResult words = run_cli("explore " + small_queue(dir, 2, 2) +
@@ -959,10 +965,7 @@ TEST(CliExploreReports, AViolationsReportsGiveTheCommandThatReplaysIt) {
 
 TEST(CliExploreReports, JsonToStandardOutputIsAllThereIsForEveryStrategy) {
   const std::string dir = scratch("reports-stdout");
-  CliResult r = run_cli("explore " + small_queue(dir, 2, 1) +
-                        " --strategy pct --schedules 5 --json - 2>/dev/null | cat");
-  nlohmann::json j;
-  ASSERT_NO_THROW(j = nlohmann::json::parse(r.output)) << r.output;
+  nlohmann::json j = json_on_stdout(small_queue(dir, 2, 1) + " --strategy pct --schedules 5");
   EXPECT_EQ(j.at("strategy"), "pct");
   EXPECT_EQ(j.at("schedules_run"), 5);
   EXPECT_EQ(j.at("verdicts").at("linearizable"), 5);
