@@ -971,6 +971,27 @@ TEST(CliExploreReports, JsonToStandardOutputIsAllThereIsForEveryStrategy) {
   EXPECT_EQ(j.at("verdicts").at("linearizable"), 5);
 }
 
+// A random, pct or dfs summary is of one exploration: merge refuses it by name (it asked for a
+// run report's "file" field), alone or beside run reports.
+TEST(CliExploreReports, ASamplingSummaryIsRefusedByMergeAsNoShard) {
+  const std::string dir = scratch("reports-merge");
+  const std::string queue = small_queue(dir, 2, 1);
+  ASSERT_EQ(run_cli("explore " + queue + " --strategy dfs --json " + dir + "/dfs.json").exit_code,
+            0);
+  ASSERT_EQ(run_cli("run " + queue + " --seeds 1..2 --report json=" + dir + "/run.json").exit_code,
+            0);
+  for (const std::string& inputs :
+       {"/dfs.json " + dir + "/dfs.json", "/run.json " + dir + "/dfs.json"}) {
+    CliResult r = run_cli("merge " + dir + inputs + " --out " + dir + "/merged.json");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(dir + "/dfs.json: the summary of one explore --strategy dfs run, not a "
+                                  "shard"),
+              std::string::npos)
+        << r.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/merged.json"));
+}
+
 // What explore cannot write, and a report that would overwrite the scenario or another output, is
 // refused before any schedule runs, and nothing is written.
 TEST(CliExploreReports, AReportExploreCannotWriteIsRefusedBeforeAnyRun) {

@@ -56,6 +56,15 @@ bool is_exhaustive_summary(const nlohmann::json& j) {
   return j.is_object() && j.value("search", nlohmann::json()) == "exhaustive";
 }
 
+// The strategy of a random, pct or dfs exploration's summary (explore --json), or nothing: such a
+// summary is of one exploration, never a shard, and is neither kind merge reads.
+std::optional<std::string> sampling_strategy(const nlohmann::json& j) {
+  if (!j.is_object() || j.contains("search")) return std::nullopt;
+  const nlohmann::json strategy = j.value("strategy", nlohmann::json());
+  if (strategy != "random" && strategy != "pct" && strategy != "dfs") return std::nullopt;
+  return strategy.get<std::string>();
+}
+
 // The exhaustive summaries `shards` merged. Their fields were read whole: a summary holds no
 // "runs" list (a run report's, whose entries were read out).
 MergePlan merge_summaries(const std::vector<ShardReport>& shards,
@@ -143,14 +152,22 @@ MergePlan plan_merge(const std::vector<std::string>& names, const OpenInput& ope
                  model::DuplicateKey(shards.back().duplicate_key).what());
     }
   }
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    if (const std::optional<std::string> strategy = sampling_strategy(shards[i].fields)) {
+      return bad(names[i] + ": the summary of one explore --strategy " + *strategy +
+                 " run, not a shard: merge takes the reports of a seed range's shards (run "
+                 "--report json=FILE) or the summaries of an exhaustive search's shards (explore "
+                 "--strategy dpor --shard K/N --json FILE)");
+    }
+  }
   // Either kind's fields are checked before they are read (json_shape.h): no exception to catch.
   const auto summaries = std::count_if(shards.begin(), shards.end(), [](const ShardReport& s) {
     return is_exhaustive_summary(s.fields);
   });
   if (summaries == 0 && set == ShardSet::partial) {
     return bad(
-        "--partial merges the summaries of an exhaustive search (explore --json); the reports of "
-        "a seed range merge whole");
+        "--partial merges the summaries of an exhaustive search (explore --strategy dpor --json); "
+        "the reports of a seed range merge whole");
   }
   if (summaries == 0) return merge_runs(shards, names, std::move(spool));
   if (static_cast<std::size_t>(summaries) != shards.size())
