@@ -1103,6 +1103,12 @@ TEST(CliOutputs, AFullDiskIsAFailedWriteNotASilentLoss) {
       {"run " + queue + " --seeds 1..2 --report junit=/dev/full", "cannot write /dev/full"},
       {"explore " + queue + " --strategy dpor --clients 2 --operations 1 --json /dev/full",
        "cannot write /dev/full"},
+      {"explore " + queue + " --strategy dpor --clients 2 --operations 1 --report junit=/dev/full",
+       "cannot write /dev/full"},
+      {"explore " + queue + " --strategy pct --schedules 2 --json /dev/full",
+       "cannot write /dev/full"},
+      {"explore " + queue + " --strategy random --schedules 2 --report json=/dev/full",
+       "cannot write /dev/full"},
       {"merge " + dir + "/shard.json --out /dev/full", "cannot write /dev/full"},
       {"check " + source_path("docs/examples/histories/clean-fifo.jsonl") +
            " --report html=/dev/full",

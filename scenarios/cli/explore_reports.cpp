@@ -35,11 +35,13 @@ nlohmann::json counterexample_json(const Finding& found, const ReportedCounterex
   return j;
 }
 
-const char* failure_type(int exit_code) {
+std::string failure_type(int exit_code) {
   if (exit_code == 1) return "unexpected verdict";
+  if (exit_code == 2) return "output not written";  // the only 2 after a search ran: its checkpoint
   if (exit_code == 3) return "unknown verdict";
   if (exit_code == 4) return "simulator fault";
-  return "interrupted";
+  if (exit_code > 128) return "interrupted";
+  return "exit " + std::to_string(exit_code);
 }
 
 }  // namespace

@@ -36,8 +36,9 @@ nlohmann::json sampling_summary_json(const Scenario& scenario, const ExploreOpti
                                      const ExploreEnding& ending);
 
 // JUnit XML of one exploration: its testcase is named by the scenario, the strategy and the seed
-// (and the shard, for one of several); exit 1 is a failure of type "unexpected verdict", 3
-// "unknown verdict", 4 "simulator fault", 128 + N "interrupted".
+// (and the shard, for one of several); exit 1 is a failure of type "unexpected verdict", 2 (a
+// checkpoint the search could not save) "output not written", 3 "unknown verdict", 4 "simulator
+// fault", 128 + N "interrupted".
 std::string explore_junit_xml(const Scenario& scenario, const std::string& strategy,
                               std::uint64_t seed, const std::string& shard,
                               const ExploreEnding& ending, double seconds);
