@@ -10,7 +10,8 @@
 // (--draws all) against the seed's suffixes (the baseline of the same scope), on one job and on
 // two. `unparked` searches hc-queue without parking pops at waits that made no progress, `split`
 // with every store step a scheduling point, `unshared` (also at 3 x 3, long) judging every class
-// afresh instead of by the verdict of one with the same history and real-time order.
+// afresh instead of by the verdict of one with the same history and real-time order. `jobs_2/pct`
+// runs PCT's schedules on two threads against one (baseline/pct).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -22,6 +23,7 @@
 
 #include "bench/ratio_reporter.h"
 #include "scenarios/exhaustive.h"
+#include "scenarios/explore.h"
 
 namespace contend {
 namespace {
@@ -291,6 +293,40 @@ BENCHMARK(BM_TwoIndependentSearches)
     ->Name("parallel_ceiling/queue_3x2_all_plans")
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime();
+
+// PCT's schedules are independent worlds: 2,000 of the queue at 4 clients x 12 operations (the
+// shipped scenario's scope), every one run (--all), on one job and on two (`explore --strategy pct
+// --jobs 2`). Counter: schedules per second.
+void sample(benchmark::State& state, const char* strategy, int jobs) {
+  const Scenario s = queue_scope(4, 12);
+  ExploreOptions o;
+  o.strategy = strategy;
+  o.schedules = 2'000;
+  o.stop_at_first_violation = false;
+  o.jobs = jobs;
+  for (auto _ : state) {
+    const ExploreResult r = explore(s, o);
+    if (r.schedules != o.schedules || r.violation || r.first_undecided)
+      state.SkipWithError("the schedules were not all run and judged linearizable");
+  }
+  state.counters["schedules_per_s"] =
+      benchmark::Counter(static_cast<double>(o.schedules) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+}
+void BM_PctQueue4x12(benchmark::State& state) {
+  sample(state, "pct", 1);
+}
+BENCHMARK(BM_PctQueue4x12)
+    ->Name("baseline/pct_queue_4x12")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+void BM_PctQueue4x12TwoJobs(benchmark::State& state) {
+  sample(state, "pct", 2);
+}
+BENCHMARK(BM_PctQueue4x12TwoJobs)
+    ->Name("jobs_2/pct_queue_4x12")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Every plan of priority-queue 3 x 2, one job: 11,995 plans, 1,704,052 classes (the scope alone;
 // `contend explore` searches the smaller scopes first and counts 1,706,756).

@@ -1,7 +1,10 @@
 #include "scenarios/explore.h"
 
 #include <algorithm>
+#include <atomic>
+#include <functional>
 
+#include "base/worker_threads.h"
 #include "scenarios/seed_range.h"
 #include "sim/runtime/exploration.h"
 
@@ -24,23 +27,58 @@ Outcome run_and_check(const Scenario& s, std::uint64_t seed, std::shared_ptr<Str
   return out;
 }
 
-bool note(ExploreResult& r, const Outcome& o, std::uint64_t seed,
+bool note(ExploreResult& r, const model::Verdict& verdict, std::uint64_t seed,
           std::vector<std::uint32_t> choices) {
   ++r.schedules;
-  r.verdicts[o.verdict.summary()]++;
-  const bool undecided = o.verdict.kind == model::VerdictKind::unknown ||
-                         o.verdict.kind == model::VerdictKind::simulator_fault;
+  r.verdicts[verdict.summary()]++;
+  const bool undecided = verdict.kind == model::VerdictKind::unknown ||
+                         verdict.kind == model::VerdictKind::simulator_fault;
   // A simulator fault is the one to show: it says contend broke, which outranks an unknown.
-  const bool fault = o.verdict.kind == model::VerdictKind::simulator_fault;
+  const bool fault = verdict.kind == model::VerdictKind::simulator_fault;
   if (undecided && (!r.first_undecided || (fault && r.first_undecided->verdict.kind !=
                                                         model::VerdictKind::simulator_fault))) {
-    r.first_undecided = Finding{seed, trim_choices(choices), o.verdict, r.schedules};
+    r.first_undecided = Finding{seed, trim_choices(choices), verdict, r.schedules};
   }
-  if (o.verdict.kind == model::VerdictKind::violation && !r.violation) {
-    r.violation = Finding{seed, trim_choices(std::move(choices)), o.verdict, r.schedules};
+  if (verdict.kind == model::VerdictKind::violation && !r.violation) {
+    r.violation = Finding{seed, trim_choices(std::move(choices)), verdict, r.schedules};
     return true;
   }
   return false;
+}
+
+// What note() folds of one schedule: its verdict, the seed it ran and the choices that replay it.
+struct Judged {
+  model::Verdict verdict;
+  std::uint64_t seed = 0;
+  std::vector<std::uint32_t> choices;
+};
+
+// Schedules that are independent of each other (random's seeds, PCT's priority draws), run on
+// `jobs` threads a batch at a time and folded in schedule order, so that the counts, the first
+// violation and the first undecided schedule are those of one thread: schedules a batch ran past
+// the first violation are not counted. Schedule i is `run_one(i)`.
+void explore_independent(ExploreResult& r, const ExploreOptions& o,
+                         const std::function<Judged(std::int64_t)>& run_one) {
+  const int jobs = std::max(o.jobs, 1);
+  // Enough schedules a batch that the threads seldom wait for the batch's slowest (64 a thread:
+  // 1.86x on two cores, where the machine gives two independent searches 1.94x; 16: 1.71x),
+  // at the cost of up to a batch run past a first violation; one at a time alone.
+  const std::int64_t batch = jobs == 1 ? 1 : std::int64_t{jobs} * 64;
+  std::vector<Judged> judged;
+  for (std::int64_t first = 0; first < o.schedules; first += batch) {
+    const std::int64_t count = std::min(batch, o.schedules - first);
+    judged.assign(static_cast<std::size_t>(count), Judged{});
+    std::atomic<std::int64_t> next{0};
+    run_on_threads(
+        static_cast<int>(std::min<std::int64_t>(jobs, count)),
+        [&] {
+          for (std::int64_t i = next++; i < count; i = next++)
+            judged[static_cast<std::size_t>(i)] = run_one(first + i);
+        },
+        "--jobs");
+    for (Judged& j : judged)
+      if (note(r, j.verdict, j.seed, std::move(j.choices)) && o.stop_at_first_violation) return;
+  }
 }
 
 }  // namespace
@@ -60,12 +98,11 @@ std::string join_choices(const std::vector<std::uint32_t>& choices) {
 
 ExploreResult explore(const Scenario& s, const ExploreOptions& o) {
   ExploreResult r;
-  const bool stop = o.stop_at_first_violation;
   if (o.strategy == "random") {
-    for (std::int64_t i = 0; i < o.schedules; ++i) {
+    explore_independent(r, o, [&s, &o](std::int64_t i) {
       const std::uint64_t seed = o.seed + static_cast<std::uint64_t>(i);
-      if (note(r, run_and_check(s, seed, nullptr), seed, {}) && stop) break;
-    }
+      return Judged{run_and_check(s, seed, nullptr).verdict, seed, {}};
+    });
     return r;
   }
   if (o.strategy == "pct") {
@@ -76,12 +113,13 @@ ExploreResult explore(const Scenario& s, const ExploreOptions& o) {
         std::max<std::int64_t>(1, static_cast<std::int64_t>(calibration.run.choices.size()));
     r.pct_probability_bound =
         PctStrategy::probability_bound(s.clients, r.steps_estimate, o.pct_depth);
-    for (std::int64_t i = 0; i < o.schedules; ++i) {
+    const std::int64_t k = r.steps_estimate;
+    explore_independent(r, o, [&s, &o, k](std::int64_t i) {
       auto pct = std::make_shared<PctStrategy>(
-          o.seed * 1'000'003ULL + static_cast<std::uint64_t>(i), o.pct_depth, r.steps_estimate);
+          o.seed * 1'000'003ULL + static_cast<std::uint64_t>(i), o.pct_depth, k);
       Outcome out = run_and_check(s, o.seed, pct);
-      if (note(r, out, o.seed, out.run.choices) && stop) break;
-    }
+      return Judged{std::move(out.verdict), o.seed, std::move(out.run.choices)};
+    });
     return r;
   }
   DfsExplorer dfs(o.max_preemptions, o.schedules);
@@ -89,7 +127,7 @@ ExploreResult explore(const Scenario& s, const ExploreOptions& o) {
     auto strategy = std::make_shared<DfsStrategy>(*prefix);
     Outcome out = run_and_check(s, o.seed, strategy);
     dfs.record(strategy->points());
-    if (note(r, out, o.seed, out.run.choices) && stop) break;
+    if (note(r, out.verdict, o.seed, out.run.choices) && o.stop_at_first_violation) break;
   }
   r.exhausted = dfs.exhausted();
   return r;

@@ -28,6 +28,9 @@ struct ExploreOptions {
   int pct_depth = 3;
   int max_preemptions = 2;
   bool stop_at_first_violation = true;
+  // random, pct: threads running schedules (one world each); what is found and counted is the
+  // same whatever the number. dfs runs one schedule at a time.
+  int jobs = 1;
 };
 
 struct Finding {

@@ -821,12 +821,16 @@ TEST(CliExplore, AFlagOfAnotherStrategyIsRefusedNamingItAndTheStrategy) {
                         "--depth is a flag of --strategy pct, and this exploration is dpor");
   std::filesystem::create_directories(dir + "/configured");
   const std::string configured =
-      small_queue(dir + "/configured", 2, 1, "queue", "[strategy]\nname = \"pct\"\n");
+      small_queue(dir + "/configured", 2, 1, "queue", "[strategy]\nname = \"dfs\"\n");
   expect_refused_saying("explore " + configured + " --jobs 2",
-                        "--jobs is a flag of --strategy dpor, and this exploration is pct (the "
-                        "scenario's [strategy] name)");
+                        "--jobs is a flag of --strategy random, pct or dpor, and this exploration "
+                        "is dfs (the scenario's [strategy] name)");
+  expect_refused_saying("explore " + configured + " --checkpoint " + dir + "/x.ckpt",
+                        "--checkpoint is a flag of --strategy dpor, and this exploration is dfs");
   // Where they belong, they are taken.
   EXPECT_EQ(run_cli("explore " + scenario + " --strategy pct --depth 2 --schedules 3").exit_code,
+            0);
+  EXPECT_EQ(run_cli("explore " + scenario + " --strategy random --jobs 2 --schedules 3").exit_code,
             0);
   EXPECT_EQ(run_cli("explore " + scenario + " --strategy dfs --max-preemptions 1 --schedules 1000")
                 .exit_code,
@@ -969,6 +973,11 @@ TEST(CliExploreReports, JsonToStandardOutputIsAllThereIsForEveryStrategy) {
   EXPECT_EQ(j.at("strategy"), "pct");
   EXPECT_EQ(j.at("schedules_run"), 5);
   EXPECT_EQ(j.at("verdicts").at("linearizable"), 5);
+  // Threads change nothing a script reads: the summary is the same document.
+  const std::string wrong = small_queue(dir, 4, 6, "snapshot-dequeue-queue");
+  const nlohmann::json one = json_on_stdout(wrong + " --strategy pct --schedules 300");
+  EXPECT_EQ(one.at("verdict"), "violation");
+  EXPECT_EQ(json_on_stdout(wrong + " --strategy pct --schedules 300 --jobs 2"), one);
 }
 
 // A random, pct or dfs summary is of one exploration: merge refuses it by name (it asked for a

@@ -5,7 +5,9 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <ostream>
+#include <string>
 
 #include "scenarios/explore.h"
 #include "tests/support/param_names.h"
@@ -146,6 +148,64 @@ TEST(Pct, FindsTheSnapshotDequeueDuplicate) {
   controls.strategy = std::make_shared<ReplayStrategy>(r.violation->choices);
   SeedRun again = run_seed(s, r.violation->seed, std::move(controls));
   EXPECT_EQ(check_run(s, again).verdict.violation, model::ViolationKind::duplicate_delivery);
+}
+
+// Which findings two explorations differ in: the first, said, or "" when they agree.
+std::string finding_difference(const char* what, const std::optional<Finding>& a,
+                               const std::optional<Finding>& b) {
+  if (a.has_value() != b.has_value()) return std::string(what) + ": found by one only";
+  if (!a) return "";
+  if (a->schedule != b->schedule || a->seed != b->seed || a->choices != b->choices ||
+      a->verdict.summary() != b->verdict.summary()) {
+    return std::string(what) + ": schedule " + std::to_string(a->schedule) + " vs " +
+           std::to_string(b->schedule) + " (" + a->verdict.summary() + " vs " +
+           b->verdict.summary() + ")";
+  }
+  return "";
+}
+
+// Random and PCT schedules are independent: run on threads a batch at a time and folded in
+// schedule order, they give what one thread gives — the schedules counted (none past the first
+// violation, though a batch ran them), each verdict's count, the first violation with the seed
+// and choices that replay it, and the first schedule no checker could judge.
+TEST(ExploreJobs, ThreadsFindAndCountWhatOneThreadDoes) {
+  Scenario wrong = small("snapshot-dequeue-queue", 4, 6);
+  Scenario bounded = small("queue", 3, 4);
+  bounded.max_steps = 30;  // most runs stop at the bound (undecided), a few finish
+  struct Case {
+    const Scenario* scenario;
+    const char* strategy;
+    bool stop;
+  };
+  for (const Case& c : {Case{&wrong, "pct", true}, Case{&wrong, "pct", false},
+                        Case{&wrong, "random", true}, Case{&wrong, "random", false},
+                        Case{&bounded, "random", true}, Case{&bounded, "pct", true}}) {
+    ExploreOptions o;
+    o.strategy = c.strategy;
+    o.schedules = 300;  // more than a batch of --jobs 2 (128) and of 3 (192)
+    o.stop_at_first_violation = c.stop;
+    const ExploreResult one = explore(*c.scenario, o);
+    for (int jobs : {2, 3}) {
+      SCOPED_TRACE(std::string(c.strategy) + (c.stop ? " stop" : " all") + " --jobs " +
+                   std::to_string(jobs) + " on " + c.scenario->recipe);
+      o.jobs = jobs;
+      const ExploreResult many = explore(*c.scenario, o);
+      EXPECT_EQ(many.schedules, one.schedules);
+      EXPECT_EQ(many.verdicts, one.verdicts);
+      EXPECT_EQ(finding_difference("violation", one.violation, many.violation), "");
+      EXPECT_EQ(finding_difference("undecided", one.first_undecided, many.first_undecided), "");
+      EXPECT_EQ(many.steps_estimate, one.steps_estimate);
+    }
+    if (c.scenario == &wrong && c.stop) {
+      // The first violation is found inside a batch: what the batch ran past it is not counted.
+      ASSERT_TRUE(one.violation.has_value()) << c.strategy;
+      EXPECT_EQ(one.schedules, one.violation->schedule) << c.strategy;
+      EXPECT_LT(one.schedules, 3 * 64) << c.strategy << ": past the first batch of --jobs 3";
+    }
+    if (c.scenario == &bounded) {
+      EXPECT_TRUE(one.first_undecided.has_value()) << c.strategy;
+    }
+  }
 }
 
 // Correct recipes stay linearizable and lose nothing for random parameters. Bounded here;

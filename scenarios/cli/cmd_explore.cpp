@@ -1,10 +1,11 @@
 // `contend explore <scenario.toml> --strategy pct|dfs|random [--seed N] [--schedules N]
-//  [--depth d] [--max-preemptions p] [--all] [--json F] [--report json=F|junit=F]...`: explores
-// schedules of one scenario; prints how many ran, whether the (bounded) space was exhausted, the
-// PCT probability bound, the verdicts; on a violation, the shrunk counterexample and its one-line
-// reproduction. A dfs whose budget ran out before its bounded space was exhausted exits 3
-// (unknown), not 0. --json and --report say the same in JSON and JUnit (explore_reports.h), for
-// every strategy.
+//  [--depth d] [--max-preemptions p] [--jobs N] [--all] [--json F] [--report json=F|junit=F]...`:
+// explores schedules of one scenario; prints how many ran, whether the (bounded) space was
+// exhausted, the PCT probability bound, the verdicts; on a violation, the shrunk counterexample
+// and its one-line reproduction. A dfs whose budget ran out before its bounded space was exhausted
+// exits 3 (unknown), not 0. --json and --report say the same in JSON and JUnit
+// (explore_reports.h), for every strategy; random and pct run --jobs threads, with the same
+// results.
 // `--strategy dpor [--plans all|seed] [--draws all|seed] [--max-faults F] [--jobs N]
 //  [--shard K/N] [--checkpoint F] [--sizing-only] [--deal-from F] [--json F] [--max-seconds S]`:
 //  the exhaustive search with partial-order reduction (explore_exhaustive.h).
@@ -58,6 +59,14 @@ struct ExploreArgs {
   std::vector<std::pair<const CLI::Option*, std::vector<std::string>>> strategy_flags;
 };
 
+// "a", "a or b", "a, b or c".
+std::string one_of(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
+}
+
 // Refuses, naming each, the flags given that the strategy chosen does not take; false if any.
 bool flags_fit_strategy(const ExploreArgs& args, const std::string& strategy) {
   bool fit = true;
@@ -67,7 +76,7 @@ bool flags_fit_strategy(const ExploreArgs& args, const std::string& strategy) {
       continue;
     fmt::print(stderr,
                "contend explore: {} is a flag of --strategy {}, and this exploration is {} ({})\n",
-               option->get_name(), fmt::join(strategies, " or "), strategy,
+               option->get_name(), one_of(strategies), strategy,
                args.strategy ? "--strategy " + strategy : "the scenario's [strategy] name");
     fit = false;
   }
@@ -145,9 +154,9 @@ int sample_command(const Scenario& scenario, const ExploreArgs& args,
   std::FILE* text = json_path == "-" ? stderr : stdout;
   fmt::print(text,
              "exploring {} ({} clients x {} operations) with {} from seed {}, budget {} "
-             "schedules\n",
+             "schedules{}\n",
              scenario.file, scenario.clients, scenario.operations_per_client, o.strategy, o.seed,
-             o.schedules);
+             o.schedules, o.jobs > 1 ? fmt::format(", {} jobs", o.jobs) : std::string());
   const auto start = std::chrono::steady_clock::now();
   const ExploreResult r = explore(scenario, o);
   fmt::print(text, "schedules run: {}", r.schedules);
@@ -235,6 +244,7 @@ int explore_command(ExploreArgs& args) {
   std::ranges::copy(report_files(*reports), std::back_inserter(files));
   if (refuse_one_file_named_twice("explore", files)) return 2;
   args.options.seed = args.seed.value_or(scenario->seed_first);
+  args.options.jobs = args.exhaustive.options.jobs;
   args.options.pct_depth = args.depth.value_or(configured.pct_depth);
   args.options.max_preemptions = args.max_preemptions.value_or(configured.dfs_max_preemptions);
   args.options.schedules = args.schedules.value_or(
@@ -284,7 +294,8 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
                   "dpor: random key suffixes in every order under each key prefix (all) or the "
                   "seed's bytes (seed); default: the scenario's dpor_draws, else seed")
       ->check(CLI::IsMember({"all", "seed"}));
-  cmd->add_option("--jobs", x.options.jobs, "dpor: threads (results identical to --jobs 1)")
+  cmd->add_option("--jobs", x.options.jobs,
+                  "random, pct, dpor: threads (results identical to --jobs 1)")
       ->transform(jobs_number());
   cmd->add_option("--shard", x.shard, "dpor: search only shard K of N (K/N); combine with merge")
       ->check(not_empty());
@@ -330,9 +341,11 @@ void register_explore_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--no-shrink", args->no_shrink, "Report the violation as found, unshrunk");
   cmd->add_flag("--all", args->all, "Keep exploring after the first violation (count them all)");
   for (const char* flag :
-       {"--max-faults", "--plans", "--draws", "--jobs", "--shard", "--checkpoint", "--sizing-only",
+       {"--max-faults", "--plans", "--draws", "--shard", "--checkpoint", "--sizing-only",
         "--deal-from", "--progress", "--max-seconds", "--reduction", "--no-reduction"})
     args->strategy_flags.emplace_back(cmd->get_option(flag), std::vector<std::string>{"dpor"});
+  args->strategy_flags.emplace_back(cmd->get_option("--jobs"),
+                                    std::vector<std::string>{"random", "pct", "dpor"});
   args->strategy_flags.emplace_back(cmd->get_option("--depth"), std::vector<std::string>{"pct"});
   args->strategy_flags.emplace_back(cmd->get_option("--max-preemptions"),
                                     std::vector<std::string>{"dfs", "dpor"});

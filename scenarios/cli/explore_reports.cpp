@@ -80,7 +80,7 @@ nlohmann::json sampling_summary_json(const Scenario& s, const ExploreOptions& o,
   j["operations_per_client"] = s.operations_per_client;
   j["seed"] = o.seed;
   j["schedules_budget"] = o.schedules;
-  j["schedules_run"] = r.schedules;
+  j["schedules_run"] = r.schedules;  // (no "jobs": the summary is the same whatever their number)
   j["max_preemptions"] = null_unless(dfs, o.max_preemptions);
   j["exhausted"] = null_unless(dfs, r.exhausted);
   j["pct_depth"] = null_unless(pct, o.pct_depth);
