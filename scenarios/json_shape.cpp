@@ -75,4 +75,15 @@ std::optional<std::string> shape_problem(const nlohmann::json& j, std::span<cons
   return missing_problem(j, fields, prefix);
 }
 
+std::optional<std::string> utf8_problem(const std::string& text) {
+  try {
+    (void)nlohmann::json(text).dump();  // the check every report's dump makes
+    return std::nullopt;
+  } catch (const nlohmann::json::type_error& e) {
+    const std::string what = e.what();  // "[json.exception.type_error.316] invalid UTF-8 ..."
+    const std::size_t start = what.find("] ");
+    return start == std::string::npos ? what : what.substr(start + 2);
+  }
+}
+
 }  // namespace contend

@@ -54,4 +54,8 @@ std::optional<std::string> missing_problem(const nlohmann::json& j,
 std::optional<std::string> shape_problem(const nlohmann::json& j, std::span<const JsonField> fields,
                                          std::string_view prefix);
 
+// Why `text` cannot be a JSON string ("invalid UTF-8 byte at index 1: 0xFF"), or nothing: a file
+// name that is not UTF-8 cannot be written into a report that names it.
+std::optional<std::string> utf8_problem(const std::string& text);
+
 }  // namespace contend

@@ -14,6 +14,7 @@
 #include "model/spec.h"
 #include "model/verdict.h"
 #include "scenarios/expectation.h"
+#include "scenarios/json_shape.h"
 #include "scenarios/scenario.h"
 #include "scenarios/scenario_bounds.h"
 #include "scenarios/seed_range.h"
@@ -494,6 +495,12 @@ std::string contents_digest(const Scenario& s) {
 }
 
 std::optional<Scenario> load_scenario(const std::string& path, ScenarioError& error) {
+  if (std::optional<std::string> problem = utf8_problem(path)) {
+    error.message = path + ": the file's name is not UTF-8 (" + *problem +
+                    "), and contend's reports (JSON, JUnit, HTML) name the scenario by it; "
+                    "rename the file";
+    return std::nullopt;
+  }
   std::string why;
   const std::optional<std::string> text = read_input(path, kScenarioInput, why);
   if (!text) {

@@ -1121,6 +1121,33 @@ TEST(CliOutputs, AFullDiskIsAFailedWriteNotASilentLoss) {
   }
 }
 
+// A file name that is not UTF-8 cannot be written into a JSON report: `run --report json=FILE`
+// ran every seed, then failed on the scenario's name with the JSON library's message and left an
+// empty report. The scenario's name and --out's are refused before any run, naming the byte.
+TEST(CliOutputs, ANameThatIsNotUtf8IsRefusedBeforeAnyRun) {
+  const std::string dir = ::testing::TempDir() + "/not-utf8";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/out\xfe");
+  const std::string scenario = dir + "/queue\xff.toml";
+  std::filesystem::copy_file(source_path("scenarios/queue-proof.toml"), scenario);
+  for (const std::string& args :
+       {"run " + shell_quote(scenario) + " --seeds 1..1 --report json=" + dir + "/r.json",
+        "explore " + shell_quote(scenario) + " --json -"}) {
+    CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("the file's name is not UTF-8 (invalid UTF-8 byte at index " +
+                            std::to_string(dir.size() + 6) + ": 0xFF)"),
+              std::string::npos)
+        << r.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/r.json"));
+  CliResult out = run_cli("explore " + source_path("scenarios/first-cut-queue.toml") + " --out " +
+                          shell_quote(dir + "/out\xfe"));
+  EXPECT_EQ(out.exit_code, 2) << out.output;
+  EXPECT_NE(out.output.find("its name is not UTF-8"), std::string::npos) << out.output;
+  EXPECT_EQ(out.output.find("exploring"), std::string::npos) << out.output;
+}
+
 // A search of hours must not end in "cannot write": every option naming a file the command writes
 // is judged when the command line is parsed. Each case names the path, says why, exits 2, starts
 // no work (no scenario or search header) and creates nothing.

@@ -20,6 +20,7 @@
 #include "scenarios/cli/number_options.h"
 #include "scenarios/expectation.h"
 #include "scenarios/html_report.h"
+#include "scenarios/json_shape.h"
 #include "scenarios/runner.h"
 #include "scenarios/trace.h"
 
@@ -309,6 +310,10 @@ CLI::Validator writable_directory() {
   return CLI::Validator(
       [](std::string& dir) {
         std::optional<std::string> why = directory_problem(dir);
+        if (!why && (why = utf8_problem(dir))) {
+          *why =
+              "its name is not UTF-8 (" + *why + "), and the reports name the files written there";
+        }
         return why ? fmt::format("cannot write into {}: {}", dir, *why) : std::string();
       },
       "DIR");
