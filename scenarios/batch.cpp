@@ -2,14 +2,13 @@
 #include "base/decimal.h"
 #include "base/invariant.h"
 #include "base/worker_threads.h"
-#include "scenarios/markup_escape.h"
+#include "scenarios/junit.h"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 namespace contend {
@@ -271,30 +270,20 @@ nlohmann::json batch_json(const Scenario& s, const SeedRange& seeds, const Shard
 std::string junit_xml(const Scenario& s, const SeedRange& seeds, const Shard& shard,
                       std::uint64_t seeds_run, const BatchJudgement& j, double seconds,
                       const std::string& skipped) {
-  std::ostringstream out;
-  std::string name =
-      s.name + " seeds " + std::to_string(seeds.first) + ".." + std::to_string(seeds.last);
-  if (shard.count > 1) name += " shard " + shard_text(shard);
-  const bool skip = j.passed && seeds_run == 0;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<testsuites tests=\"1\" failures=\"" << (j.passed ? 0 : 1) << "\">\n"
-      << "  <testsuite name=\"contend\" tests=\"1\" failures=\"" << (j.passed ? 0 : 1)
-      << "\" errors=\"0\" skipped=\"" << (skip ? 1 : 0) << "\" time=\"" << seconds << "\">\n"
-      << "    <testcase classname=\"contend." << markup_escape(s.recipe) << "\" name=\""
-      << markup_escape(name) << "\" time=\"" << seconds << "\">\n";
-  out << "      <properties>\n        <property name=\"expect\" value=\"" << markup_escape(s.expect)
-      << "\"/>\n        <property name=\"seeds_run\" value=\"" << seeds_run
-      << "\"/>\n      </properties>\n";
+  JunitCase c;
+  c.classname = "contend." + s.recipe;
+  c.name = s.name + " seeds " + std::to_string(seeds.first) + ".." + std::to_string(seeds.last);
+  if (shard.count > 1) c.name += " shard " + shard_text(shard);
+  c.seconds = seconds;
+  c.properties = {{"expect", s.expect}, {"seeds_run", std::to_string(seeds_run)}};
   if (!j.passed) {
     std::uint64_t seed = j.first_unexpected.value_or(j.first_unknown.value_or(seeds.first));
-    out << "      <failure message=\"" << markup_escape(j.why) << "\" type=\""
-        << (j.undecided ? "unknown verdict" : "unexpected verdict") << "\">"
-        << markup_escape(j.why + "\nreproduce: " + reproduction_command(s, seed)) << "</failure>\n";
-  } else if (skip) {
-    out << "      <skipped message=\"" << markup_escape(skipped) << "\"/>\n";
+    c.failure = JunitFailure{j.why, j.undecided ? "unknown verdict" : "unexpected verdict",
+                             j.why + "\nreproduce: " + reproduction_command(s, seed)};
+  } else if (seeds_run == 0) {
+    c.skipped = skipped;
   }
-  out << "    </testcase>\n  </testsuite>\n</testsuites>\n";
-  return out.str();
+  return junit_document(c);
 }
 
 }  // namespace contend

@@ -16,7 +16,6 @@
 #include <set>
 
 #include "base/input_file.h"
-#include "base/invariant.h"
 #include "model/check.h"
 #include "model/history_json.h"
 #include "scenarios/cli/commands.h"
@@ -269,14 +268,10 @@ bool write_html_reports(const CheckArgs& args, const model::History& history, mo
 
 int check_command(CheckArgs args) {
   const model::SpecKind spec = *model::parse_spec(args.model);
-  for (const std::string& r : args.reports) {
-    if (!(r.starts_with("html=") || r.starts_with("json=")) || r.size() == 5) {
-      return bad_input(args, "--report " + r + ": check writes html=FILE or json=FILE");
-    }
-  }
-  // Every one is kind=FILE of a kind parse_reports knows, as checked above.
-  std::optional<std::vector<ReportRequest>> requests = parse_reports(args.reports);
-  CONTEND_ASSERT(requests.has_value(), "check's reports were checked before they were parsed");
+  std::string problem;
+  std::optional<std::vector<ReportRequest>> requests =
+      reports_of_kinds(args.reports, {"html", "json"}, "check", problem);
+  if (!requests) return bad_input(args, problem);
   std::vector<NamedFile> files = {NamedFile{"history", args.path}};
   for (NamedFile& file : report_files(*requests))
     files.push_back(std::move(file));

@@ -191,15 +191,8 @@ int sample_command(const Scenario& scenario, const ExploreArgs& args,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string json =
       sampling_summary_json(scenario, o, r, counterexample, ending).dump(2) + "\n";
-  if (json_path == "-") {
-    std::fwrite(json.data(), 1, json.size(), stdout);
-  } else if (!json_path.empty() && !write_whole_file(json_path, json)) {
-    fmt::print(stderr, "contend explore: cannot write {}\n", json_path);
-    return 2;
-  }
   const std::string junit = explore_junit_xml(scenario, o.strategy, o.seed, "", ending, seconds);
-  if (!write_explore_reports(reports, json, junit)) return 2;
-  return ending.exit_code;
+  return write_explore_outputs(json_path, reports, json, junit) ? ending.exit_code : 2;
 }
 
 int explore_command(ExploreArgs& args) {

@@ -308,16 +308,9 @@ int explore_exhaustive_command(const Scenario& scenario, ExhaustiveArgs& args) {
   nlohmann::json summary = summary_json(scenario, args, r, statement, file, stopped);
   summary["passed"] = ending.exit_code == 0;
   summary["exit_code"] = ending.exit_code;
-  const std::string json = summary.dump(2) + "\n";
-  if (args.json_path == "-") {
-    std::fwrite(json.data(), 1, json.size(), stdout);
-  } else if (!args.json_path.empty() && !write_whole_file(args.json_path, json)) {
-    fmt::print(stderr, "contend explore: cannot write {}\n", args.json_path);
-    return 2;
-  }
   const std::string junit = explore_junit_xml(
       scenario, "dpor", o.seed, summary.at("shard").get<std::string>(), ending, r.seconds);
-  if (!write_explore_reports(args.reports, json, junit)) return 2;
+  if (!write_explore_outputs(args.json_path, args.reports, summary.dump(2) + "\n", junit)) return 2;
   if (!r.checkpoint_error.empty()) {
     fmt::print(stderr, "contend explore: {}: the results above are not saved in it\n",
                r.checkpoint_error);

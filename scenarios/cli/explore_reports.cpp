@@ -2,10 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <sstream>
+#include <cstdio>
 
-#include "base/invariant.h"
-#include "scenarios/markup_escape.h"
+#include "scenarios/junit.h"
 
 namespace contend::cli {
 
@@ -47,20 +46,18 @@ std::string failure_type(int exit_code) {
 }  // namespace
 
 std::optional<std::vector<ReportRequest>> explore_reports(const std::vector<std::string>& specs) {
-  for (const std::string& spec : specs) {
-    const auto eq = spec.find('=');
-    const std::string kind = spec.substr(0, eq);
-    if (eq == std::string::npos || eq + 1 == spec.size() || (kind != "json" && kind != "junit")) {
-      fmt::print(stderr, "contend explore: --report {}: explore writes json=FILE or junit=FILE{}\n",
-                 spec,
-                 kind == "html" ? "; a counterexample's page is drawn by its replay: contend "
-                                  "replay ... --report html=FILE"
-                                : "");
-      return std::nullopt;
-    }
+  std::string problem;
+  std::optional<std::vector<ReportRequest>> requests =
+      reports_of_kinds(specs, {"json", "junit"}, "explore", problem);
+  if (!requests) {
+    // The spec refused is the one the problem names.
+    const bool html =
+        problem.starts_with("--report html=") || problem.starts_with("--report html:");
+    fmt::print(stderr, "contend explore: {}{}\n", problem,
+               html ? "; a counterexample's page is drawn by its replay: contend replay ... "
+                      "--report html=FILE"
+                    : "");
   }
-  std::optional<std::vector<ReportRequest>> requests = parse_reports(specs);
-  CONTEND_ASSERT(requests.has_value(), "explore's reports were checked before they were parsed");
   return requests;
 }
 
@@ -103,32 +100,29 @@ nlohmann::json sampling_summary_json(const Scenario& s, const ExploreOptions& o,
 std::string explore_junit_xml(const Scenario& s, const std::string& strategy, std::uint64_t seed,
                               const std::string& shard, const ExploreEnding& ending,
                               double seconds) {
-  std::string name = fmt::format("{} explore {} seed {} ({} x {})", s.name, strategy, seed,
-                                 s.clients, s.operations_per_client);
-  if (!shard.empty() && shard != "1/1") name += " shard " + shard;
-  const bool failed = ending.exit_code != 0;
-  std::ostringstream out;
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<testsuites tests=\"1\" failures=\"" << (failed ? 1 : 0) << "\">\n"
-      << "  <testsuite name=\"contend\" tests=\"1\" failures=\"" << (failed ? 1 : 0)
-      << "\" errors=\"0\" skipped=\"0\" time=\"" << seconds << "\">\n"
-      << "    <testcase classname=\"contend." << markup_escape(s.recipe) << "\" name=\""
-      << markup_escape(name) << "\" time=\"" << seconds << "\">\n"
-      << "      <properties>\n        <property name=\"expect\" value=\"" << markup_escape(s.expect)
-      << "\"/>\n        <property name=\"exit_code\" value=\"" << ending.exit_code
-      << "\"/>\n      </properties>\n";
-  if (failed) {
-    const std::string body =
-        ending.reproduce.empty() ? ending.why : ending.why + "\nreproduce: " + ending.reproduce;
-    out << "      <failure message=\"" << markup_escape(ending.why) << "\" type=\""
-        << failure_type(ending.exit_code) << "\">" << markup_escape(body) << "</failure>\n";
+  JunitCase c;
+  c.classname = "contend." + s.recipe;
+  c.name = fmt::format("{} explore {} seed {} ({} x {})", s.name, strategy, seed, s.clients,
+                       s.operations_per_client);
+  if (!shard.empty() && shard != "1/1") c.name += " shard " + shard;
+  c.seconds = seconds;
+  c.properties = {{"expect", s.expect}, {"exit_code", std::to_string(ending.exit_code)}};
+  if (ending.exit_code != 0) {
+    c.failure = JunitFailure{
+        ending.why, failure_type(ending.exit_code),
+        ending.reproduce.empty() ? ending.why : ending.why + "\nreproduce: " + ending.reproduce};
   }
-  out << "    </testcase>\n  </testsuite>\n</testsuites>\n";
-  return out.str();
+  return junit_document(c);
 }
 
-bool write_explore_reports(const std::vector<ReportRequest>& requests, const std::string& json_text,
-                           const std::string& junit_text) {
+bool write_explore_outputs(const std::string& json_path, const std::vector<ReportRequest>& requests,
+                           const std::string& json_text, const std::string& junit_text) {
+  if (json_path == "-") {
+    std::fwrite(json_text.data(), 1, json_text.size(), stdout);
+  } else if (!json_path.empty() && !write_whole_file(json_path, json_text)) {
+    fmt::print(stderr, "contend explore: cannot write {}\n", json_path);
+    return false;
+  }
   for (const ReportRequest& r : requests) {
     if (!write_whole_file(r.path, r.kind == "json" ? json_text : junit_text)) {
       fmt::print(stderr, "contend explore: cannot write {}\n", r.path);

@@ -43,9 +43,10 @@ std::string explore_junit_xml(const Scenario& scenario, const std::string& strat
                               std::uint64_t seed, const std::string& shard,
                               const ExploreEnding& ending, double seconds);
 
-// Writes each report (`json_text` to every json=FILE, `junit_text` to every junit=FILE), saying
-// on stderr which it wrote. False, the message printed, when one could not be written.
-bool write_explore_reports(const std::vector<ReportRequest>& requests, const std::string& json_text,
-                           const std::string& junit_text);
+// Writes `json_text` where --json says (`json_path`: a file, "-" standard output, "" nowhere),
+// then each report (`json_text` to every json=FILE, `junit_text` to every junit=FILE), saying on
+// stderr which it wrote. False, the message printed, when one could not be written.
+bool write_explore_outputs(const std::string& json_path, const std::vector<ReportRequest>& requests,
+                           const std::string& json_text, const std::string& junit_text);
 
 }  // namespace contend::cli

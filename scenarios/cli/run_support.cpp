@@ -1,12 +1,14 @@
 #include "scenarios/cli/run_support.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -109,18 +111,50 @@ bool write_history_file(const std::string& path, const model::History& history) 
   return true;
 }
 
+namespace {
+
+// `spec` as KIND=FILE, KIND among `kinds` and FILE not empty; nothing when it is not.
+std::optional<ReportRequest> report_request(const std::string& spec,
+                                            std::initializer_list<std::string_view> kinds) {
+  const auto eq = spec.find('=');
+  const std::string kind = spec.substr(0, eq);
+  if (eq == std::string::npos || eq + 1 == spec.size() ||
+      std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+    return std::nullopt;
+  }
+  return ReportRequest{kind, spec.substr(eq + 1)};
+}
+
+}  // namespace
+
 std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::string>& specs) {
   std::vector<ReportRequest> out;
   for (const std::string& spec : specs) {
-    auto eq = spec.find('=');
-    std::string kind = spec.substr(0, eq);
-    if (eq == std::string::npos || eq + 1 == spec.size() ||
-        (kind != "json" && kind != "junit" && kind != "html")) {
+    std::optional<ReportRequest> request = report_request(spec, {"json", "junit", "html"});
+    if (!request) {
       fmt::print(stderr, "contend: --report {}: expected json=FILE, junit=FILE or html=FILE\n",
                  spec);
       return std::nullopt;
     }
-    out.push_back(ReportRequest{kind, spec.substr(eq + 1)});
+    out.push_back(std::move(*request));
+  }
+  return out;
+}
+
+std::optional<std::vector<ReportRequest>> reports_of_kinds(
+    const std::vector<std::string>& specs, std::initializer_list<std::string_view> kinds,
+    std::string_view command, std::string& problem) {
+  std::vector<ReportRequest> out;
+  for (const std::string& spec : specs) {
+    std::optional<ReportRequest> request = report_request(spec, kinds);
+    if (!request) {
+      std::vector<std::string> forms;
+      for (std::string_view kind : kinds)
+        forms.push_back(std::string(kind) + "=FILE");
+      problem = fmt::format("--report {}: {} writes {}", spec, command, fmt::join(forms, " or "));
+      return std::nullopt;
+    }
+    out.push_back(std::move(*request));
   }
   return out;
 }

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/input_file.h"
@@ -131,6 +133,12 @@ struct ReportRequest {
   std::string path;
 };
 std::optional<std::vector<ReportRequest>> parse_reports(const std::vector<std::string>& specs);
+// The requests of a command that writes some kinds only (`kinds`, in the order a message names
+// them), or nothing with `problem` naming the first spec that is not one of them: "--report
+// xml=F: explore writes json=FILE or junit=FILE".
+std::optional<std::vector<ReportRequest>> reports_of_kinds(
+    const std::vector<std::string>& specs, std::initializer_list<std::string_view> kinds,
+    std::string_view command, std::string& problem);
 // The files the reports write, for one_file_named_twice.
 std::vector<NamedFile> report_files(const std::vector<ReportRequest>& reports);
 // "shard 3/4 holds none of seeds 5..6": what a run says of a shard with more shards than seeds.
